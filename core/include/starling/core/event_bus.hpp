@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <starling/core/log.hpp>
+#include <starling/sdk/event.hpp>
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace starling::core {
+
+using sdk::Event;
+using sdk::EventKind;
+using sdk::Reply;
+using sdk::ToolIntent;
+using sdk::ToolUse;
+
+/// What one subscriber contributes to the reply of an event.
+class ReplyBuilder {
+public:
+    /// Adds a paragraph of context for the model.
+    void add_context(std::string_view text);
+    /// Adds a paragraph shown to the user.
+    void add_user_message(std::string_view text);
+    /// Asks the agent to block. Only policies that mean to block call this.
+    void block(std::string_view reason);
+
+    [[nodiscard]] const std::vector<std::string> &context() const noexcept { return context_; }
+    [[nodiscard]] const std::vector<std::string> &user_messages() const noexcept { return user_messages_; }
+    [[nodiscard]] const std::optional<std::string> &block_reason() const noexcept { return block_reason_; }
+
+private:
+    std::vector<std::string> context_;
+    std::vector<std::string> user_messages_;
+    std::optional<std::string> block_reason_;
+};
+
+/// A handler on the bus. Lower `order` runs first; equal orders run in subscription order.
+struct Subscriber {
+    std::string name;
+    int order = 0;
+    std::vector<EventKind> kinds; ///< the events it handles; empty: all of them
+    std::function<void(const Event &, ReplyBuilder &)> handle;
+};
+
+/// A subscriber that threw while handling an event. Its partial output was discarded.
+struct SubscriberFailure {
+    std::string subscriber;
+    std::string message;
+};
+
+struct Dispatch {
+    Reply reply;
+    std::vector<SubscriberFailure> failures;
+};
+
+/// Delivers canonical events to subscribers and folds their answers into one reply.
+///
+/// A subscriber that fails is logged and contributes nothing; the others still run. The reply
+/// joins the context paragraphs and user messages in run order; the first block wins.
+class EventBus {
+public:
+    explicit EventBus(const Logger &logger) : logger_(&logger) {}
+
+    void subscribe(Subscriber subscriber);
+    [[nodiscard]] Dispatch publish(const Event &event) const;
+    [[nodiscard]] std::vector<std::string> subscriber_names() const;
+
+private:
+    const Logger *logger_;
+    std::vector<Subscriber> subscribers_; ///< kept sorted by order, stable
+};
+
+} // namespace starling::core

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <starling/plugins/plugin_info.hpp>
+#include <starling/sdk/abi.h>
+#include <starling/sdk/event.hpp>
+#include <starling/sdk/plugin.hpp>
+#include <starling/sdk/policy_types.hpp>
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace starling::plugins {
+
+class HostContext;
+
+/// One live plugin instance. Owns a reference to the library the code lives in, declared before
+/// the instance so that it is released after destroy() has run: an instance never outlives its
+/// library. Move-only.
+class PluginInstance {
+public:
+    PluginInstance(std::shared_ptr<const void> library, std::shared_ptr<HostContext> host,
+                   const starling_plugin_descriptor *descriptor, void *instance, PluginInfo info) noexcept;
+    PluginInstance(PluginInstance &&other) noexcept;
+    PluginInstance &operator=(PluginInstance &&other) noexcept;
+    PluginInstance(const PluginInstance &) = delete;
+    PluginInstance &operator=(const PluginInstance &) = delete;
+    ~PluginInstance();
+
+    [[nodiscard]] const PluginInfo &info() const noexcept { return info_; }
+    [[nodiscard]] void *handle() const noexcept { return instance_; }
+    /// The kind's call table, or nullptr if the plugin lacks it.
+    [[nodiscard]] const void *interface(const char *interface_id) const noexcept;
+
+private:
+    void release() noexcept;
+
+    std::shared_ptr<const void> library_; // first member: destroyed last
+    std::shared_ptr<HostContext> host_;
+    const starling_plugin_descriptor *descriptor_ = nullptr;
+    void *instance_ = nullptr;
+    PluginInfo info_;
+};
+
+/// Typed access to an adapter instance. Calls throw PluginCallError when the plugin fails.
+class AdapterInstance {
+public:
+    explicit AdapterInstance(PluginInstance instance);
+    [[nodiscard]] sdk::Event parse(const std::vector<std::string> &argv, std::string_view payload) const;
+    [[nodiscard]] sdk::RenderedReply render(const sdk::Event &event, const sdk::Reply &reply) const;
+    [[nodiscard]] const PluginInfo &info() const noexcept { return instance_.info(); }
+
+private:
+    PluginInstance instance_;
+    const starling_adapter_v1 *table_;
+};
+
+class DecisionPolicyInstance {
+public:
+    explicit DecisionPolicyInstance(PluginInstance instance);
+    [[nodiscard]] std::vector<sdk::Decision> decide(const std::vector<sdk::Message> &messages) const;
+    [[nodiscard]] std::string review_request(const sdk::ReviewRequest &request) const;
+    [[nodiscard]] const PluginInfo &info() const noexcept { return instance_.info(); }
+
+private:
+    PluginInstance instance_;
+    const starling_decision_v1 *table_;
+};
+
+class DecayPolicyInstance {
+public:
+    explicit DecayPolicyInstance(PluginInstance instance);
+    [[nodiscard]] std::vector<sdk::LifecycleAction> plan(const starling_memory_batch &batch) const;
+    [[nodiscard]] const PluginInfo &info() const noexcept { return instance_.info(); }
+
+private:
+    PluginInstance instance_;
+    const starling_decay_v1 *table_;
+};
+
+class RelevancePolicyInstance {
+public:
+    explicit RelevancePolicyInstance(PluginInstance instance);
+    /// One score per memory of the batch, in batch order.
+    [[nodiscard]] std::vector<double> score(std::string_view query, const starling_memory_batch &batch) const;
+    [[nodiscard]] const PluginInfo &info() const noexcept { return instance_.info(); }
+
+private:
+    PluginInstance instance_;
+    const starling_relevance_v1 *table_;
+};
+
+} // namespace starling::plugins

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <starling/core/log.hpp>
+#include <starling/plugins/load_error.hpp>
+#include <starling/plugins/plugin_info.hpp>
+#include <starling/plugins/plugin_instance.hpp>
+#include <starling/plugins/static_plugins.hpp>
+
+#include <filesystem>
+#include <memory>
+#include <span>
+#include <string_view>
+#include <vector>
+
+namespace starling::plugins {
+
+/// The one place plugins are loaded: static plugins linked into the executable and modules found
+/// in plugin directories. Checks the ABI handshake before calling anything else in a module,
+/// refuses a second plugin with an id already registered (first registration wins; the later one
+/// is reported), and creates instances that keep their library alive.
+class PluginRegistry {
+public:
+    explicit PluginRegistry(const core::Logger &logger);
+    ~PluginRegistry();
+    PluginRegistry(const PluginRegistry &) = delete;
+    PluginRegistry &operator=(const PluginRegistry &) = delete;
+
+    /// Registers plugins linked into the executable. Failures are collected in problems().
+    void add_static_plugins(std::span<const StaticPlugin> plugins);
+
+    /// Loads every `*.so` in each directory (sorted by name; missing directories are skipped).
+    /// Failures are collected in problems(), and logged.
+    void discover_modules(const std::vector<std::filesystem::path> &directories);
+
+    /// Loads one module. Throws PluginLoadError.
+    const PluginInfo &add_module(const std::filesystem::path &file);
+
+    [[nodiscard]] const std::vector<PluginInfo> &plugins() const noexcept;
+    [[nodiscard]] const PluginInfo *find(std::string_view id) const noexcept;
+    /// Everything that failed to register, in the order it happened.
+    [[nodiscard]] const std::vector<LoadError> &problems() const noexcept;
+
+    /// Creates an instance with the given effective settings (a JSON object). Throws PluginLoadError.
+    [[nodiscard]] PluginInstance create(std::string_view id, std::string_view settings_json) const;
+    [[nodiscard]] AdapterInstance create_adapter(std::string_view id, std::string_view settings_json) const;
+    [[nodiscard]] DecisionPolicyInstance create_decision_policy(std::string_view id,
+                                                                std::string_view settings_json) const;
+    [[nodiscard]] DecayPolicyInstance create_decay_policy(std::string_view id, std::string_view settings_json) const;
+    [[nodiscard]] RelevancePolicyInstance create_relevance_policy(std::string_view id,
+                                                                  std::string_view settings_json) const;
+
+private:
+    struct Registered;
+    void register_descriptor(const starling_plugin_descriptor *descriptor, std::shared_ptr<const void> library,
+                             const std::filesystem::path &file, std::string_view static_symbol);
+    [[nodiscard]] PluginInstance create_of_kind(std::string_view id, std::string_view settings_json,
+                                                starling_plugin_kind kind, const char *interface_id) const;
+
+    const core::Logger *logger_;
+    std::shared_ptr<HostContext> handshake_host_;
+    std::vector<Registered> registered_;
+    std::vector<PluginInfo> infos_;
+    std::vector<LoadError> problems_;
+};
+
+} // namespace starling::plugins

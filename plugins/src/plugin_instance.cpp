@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <starling/plugins/load_error.hpp>
+#include <starling/plugins/plugin_instance.hpp>
+
+#include "host_context.hpp"
+
+#include <starling/sdk/bytes.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <exception>
+#include <utility>
+
+namespace starling::plugins {
+
+namespace {
+
+/// Status reported when a plugin let an exception escape through the C ABI (a plugin not built
+/// with the SDK trampolines). It never reaches the agent: the call fails like any other.
+constexpr std::int32_t kThrewAcrossAbi = -1;
+
+template <class Call>
+void call_plugin(const PluginInfo &info, const char *operation, Call &&call) {
+    sdk::StringSink error;
+    starling_status status = STARLING_STATUS_OK;
+    try {
+        status = call(error.sink());
+    } catch (const std::exception &failure) {
+        throw PluginCallError(info.id, operation, kThrewAcrossAbi,
+                              std::string{"threw across the plugin ABI: "} + failure.what());
+    } catch (...) {
+        throw PluginCallError(info.id, operation, kThrewAcrossAbi, "threw across the plugin ABI");
+    }
+    if (status != STARLING_STATUS_OK) {
+        throw PluginCallError(info.id, operation, status, error.text());
+    }
+}
+
+nlohmann::json parse_plugin_output(const PluginInfo &info, const char *operation, const std::string &text) {
+    auto parsed = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+    if (parsed.is_discarded() || !parsed.is_object()) {
+        throw PluginCallError(info.id, operation, STARLING_STATUS_INTERNAL_ERROR,
+                              "the plugin's output is not a JSON object");
+    }
+    return parsed;
+}
+
+template <class Table>
+const Table *require_table(const PluginInstance &instance, const char *interface_id) {
+    const auto *table = static_cast<const Table *>(instance.interface(interface_id));
+    if (table == nullptr || table->struct_size < sizeof(Table)) {
+        LoadError error;
+        error.kind = LoadErrorKind::missing_interface;
+        error.file = instance.info().file;
+        error.plugin_id = instance.info().id;
+        error.host_abi = {STARLING_ABI_MAJOR, STARLING_ABI_MINOR};
+        error.plugin_abi = AbiVersion{instance.info().abi_major, instance.info().abi_minor};
+        error.detail = std::string{"no usable '"} + interface_id + "' table";
+        throw PluginLoadError(std::move(error));
+    }
+    return table;
+}
+
+template <class Convert>
+auto convert_output(const PluginInfo &info, const char *operation, Convert &&convert) {
+    try {
+        return convert();
+    } catch (const std::exception &failure) {
+        throw PluginCallError(info.id, operation, STARLING_STATUS_INTERNAL_ERROR,
+                              std::string{"malformed output: "} + failure.what());
+    }
+}
+
+} // namespace
+
+PluginInstance::PluginInstance(std::shared_ptr<const void> library, std::shared_ptr<HostContext> host,
+                               const starling_plugin_descriptor *descriptor, void *instance, PluginInfo info) noexcept
+    : library_(std::move(library)), host_(std::move(host)), descriptor_(descriptor), instance_(instance),
+      info_(std::move(info)) {}
+
+PluginInstance::PluginInstance(PluginInstance &&other) noexcept
+    : library_(std::move(other.library_)), host_(std::move(other.host_)),
+      descriptor_(std::exchange(other.descriptor_, nullptr)), instance_(std::exchange(other.instance_, nullptr)),
+      info_(std::move(other.info_)) {}
+
+PluginInstance &PluginInstance::operator=(PluginInstance &&other) noexcept {
+    if (this != &other) {
+        release();
+        library_ = std::move(other.library_);
+        host_ = std::move(other.host_);
+        descriptor_ = std::exchange(other.descriptor_, nullptr);
+        instance_ = std::exchange(other.instance_, nullptr);
+        info_ = std::move(other.info_);
+    }
+    return *this;
+}
+
+PluginInstance::~PluginInstance() { release(); }
+
+void PluginInstance::release() noexcept {
+    if (descriptor_ != nullptr && instance_ != nullptr) {
+        descriptor_->destroy(instance_);
+    }
+    instance_ = nullptr;
+    // Members are destroyed in reverse order, so library_ goes after the instance is gone.
+}
+
+const void *PluginInstance::interface(const char *interface_id) const noexcept {
+    return descriptor_ == nullptr ? nullptr : descriptor_->get_interface(interface_id);
+}
+
+AdapterInstance::AdapterInstance(PluginInstance instance)
+    : instance_(std::move(instance)),
+      table_(require_table<starling_adapter_v1>(instance_, STARLING_ADAPTER_INTERFACE_V1)) {}
+
+sdk::Event AdapterInstance::parse(const std::vector<std::string> &argv, std::string_view payload) const {
+    const std::string invocation = sdk::detail::dump_json(nlohmann::json{{"argv", argv}});
+    sdk::StringSink event;
+    call_plugin(info(), "parse", [&](starling_sink error) {
+        return table_->parse(instance_.handle(), sdk::as_bytes(invocation), sdk::as_bytes(payload), event.sink(),
+                             error);
+    });
+    return convert_output(info(), "parse",
+                          [&] { return sdk::event_from_json(parse_plugin_output(info(), "parse", event.text())); });
+}
+
+sdk::RenderedReply AdapterInstance::render(const sdk::Event &event, const sdk::Reply &reply) const {
+    const std::string request =
+        sdk::detail::dump_json(nlohmann::json{{"event", sdk::to_json(event)}, {"reply", sdk::to_json(reply)}});
+    sdk::StringSink out;
+    std::int32_t exit_code = 0;
+    call_plugin(info(), "render", [&](starling_sink error) {
+        return table_->render(instance_.handle(), sdk::as_bytes(request), out.sink(), &exit_code, error);
+    });
+    return sdk::RenderedReply{out.take(), exit_code};
+}
+
+DecisionPolicyInstance::DecisionPolicyInstance(PluginInstance instance)
+    : instance_(std::move(instance)),
+      table_(require_table<starling_decision_v1>(instance_, STARLING_DECISION_INTERFACE_V1)) {}
+
+std::vector<sdk::Decision> DecisionPolicyInstance::decide(const std::vector<sdk::Message> &messages) const {
+    nlohmann::json request{{"messages", nlohmann::json::array()}};
+    for (const auto &message : messages) {
+        request["messages"].push_back(sdk::to_json(message));
+    }
+    const std::string request_text = sdk::detail::dump_json(request);
+    sdk::StringSink out;
+    call_plugin(info(), "decide", [&](starling_sink error) {
+        return table_->decide(instance_.handle(), sdk::as_bytes(request_text), out.sink(), error);
+    });
+    return convert_output(info(), "decide", [&] {
+        const auto parsed = parse_plugin_output(info(), "decide", out.text());
+        std::vector<sdk::Decision> decisions;
+        for (const auto &item : parsed.at("decisions")) {
+            decisions.push_back(sdk::decision_from_json(item));
+        }
+        if (decisions.size() != messages.size()) {
+            throw std::invalid_argument(std::to_string(decisions.size()) + " decisions for " +
+                                        std::to_string(messages.size()) + " messages");
+        }
+        return decisions;
+    });
+}
+
+std::string DecisionPolicyInstance::review_request(const sdk::ReviewRequest &request) const {
+    const std::string request_text = sdk::detail::dump_json(sdk::to_json(request));
+    sdk::StringSink out;
+    call_plugin(info(), "review_request", [&](starling_sink error) {
+        return table_->review_request(instance_.handle(), sdk::as_bytes(request_text), out.sink(), error);
+    });
+    return out.take();
+}
+
+DecayPolicyInstance::DecayPolicyInstance(PluginInstance instance)
+    : instance_(std::move(instance)),
+      table_(require_table<starling_decay_v1>(instance_, STARLING_DECAY_INTERFACE_V1)) {}
+
+std::vector<sdk::LifecycleAction> DecayPolicyInstance::plan(const starling_memory_batch &batch) const {
+    sdk::StringSink out;
+    call_plugin(info(), "plan",
+                [&](starling_sink error) { return table_->plan(instance_.handle(), &batch, out.sink(), error); });
+    return convert_output(info(), "plan", [&] {
+        const auto parsed = parse_plugin_output(info(), "plan", out.text());
+        std::vector<sdk::LifecycleAction> actions;
+        for (const auto &item : parsed.at("actions")) {
+            actions.push_back(sdk::lifecycle_action_from_json(item));
+        }
+        return actions;
+    });
+}
+
+RelevancePolicyInstance::RelevancePolicyInstance(PluginInstance instance)
+    : instance_(std::move(instance)),
+      table_(require_table<starling_relevance_v1>(instance_, STARLING_RELEVANCE_INTERFACE_V1)) {}
+
+std::vector<double> RelevancePolicyInstance::score(std::string_view query, const starling_memory_batch &batch) const {
+    std::vector<double> scores(batch.count, 0.0);
+    call_plugin(info(), "score", [&](starling_sink error) {
+        return table_->score(instance_.handle(), sdk::as_bytes(query), &batch, scores.data(), error);
+    });
+    return scores;
+}
+
+} // namespace starling::plugins

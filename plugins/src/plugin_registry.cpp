@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <starling/plugins/plugin_registry.hpp>
+
+#include "host_context.hpp"
+#include "module_library.hpp"
+
+#include <starling/sdk/bytes.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <exception>
+#include <system_error>
+
+namespace starling::plugins {
+
+/// A descriptor accepted by the registry, with what keeps its code mapped.
+struct PluginRegistry::Registered {
+    std::shared_ptr<const void> library; // null for static plugins
+    const starling_plugin_descriptor *descriptor = nullptr;
+    std::shared_ptr<HostContext> host;
+    std::size_t info_index = 0;
+};
+
+namespace {
+
+/// Size of the descriptor as ABI 1.0 defines it; any plugin of major 1 carries at least this.
+constexpr std::size_t kDescriptorV1Size =
+    offsetof(starling_plugin_descriptor, get_interface) + sizeof(starling_plugin_descriptor::get_interface);
+
+constexpr std::size_t kMaxIdLength = 64;
+
+bool is_valid_id(const char *id) {
+    if (id == nullptr) {
+        return false;
+    }
+    const std::string_view text{id};
+    if (text.empty() || text.size() > kMaxIdLength || text.front() == '-') {
+        return false;
+    }
+    return std::all_of(text.begin(), text.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
+    });
+}
+
+LoadError make_error(LoadErrorKind kind, const std::filesystem::path &file, std::string detail) {
+    LoadError error;
+    error.kind = kind;
+    error.file = file;
+    error.host_abi = {STARLING_ABI_MAJOR, STARLING_ABI_MINOR};
+    error.detail = std::move(detail);
+    return error;
+}
+
+std::string origin_text(const PluginInfo &info) {
+    return info.is_static ? std::string{"the static plugin linked into this binary"} : info.file.string();
+}
+
+} // namespace
+
+std::string kind_name(starling_plugin_kind kind) {
+    switch (kind) {
+    case STARLING_KIND_ADAPTER: return "adapter";
+    case STARLING_KIND_DECISION_POLICY: return "decision";
+    case STARLING_KIND_DECAY_POLICY: return "decay";
+    case STARLING_KIND_RELEVANCE_POLICY: return "relevance";
+    default: return "unknown(" + std::to_string(kind) + ")";
+    }
+}
+
+PluginRegistry::PluginRegistry(const core::Logger &logger)
+    : logger_(&logger), handshake_host_(std::make_shared<HostContext>(logger, "plugin-host")) {}
+
+PluginRegistry::~PluginRegistry() {
+    // Reverse registration order, as fcitx5 unloads addons: later plugins may rely on earlier ones.
+    while (!registered_.empty()) {
+        registered_.pop_back();
+    }
+}
+
+void PluginRegistry::add_static_plugins(std::span<const StaticPlugin> plugins) {
+    for (const auto &plugin : plugins) {
+        try {
+            register_descriptor(plugin.entry(handshake_host_->host()), nullptr, {}, plugin.symbol);
+        } catch (const PluginLoadError &failure) {
+            logger_->error("plugin-host", failure.what());
+            problems_.push_back(failure.error());
+        }
+    }
+}
+
+void PluginRegistry::discover_modules(const std::vector<std::filesystem::path> &directories) {
+    for (const auto &directory : directories) {
+        std::error_code error;
+        if (!std::filesystem::is_directory(directory, error)) {
+            continue;
+        }
+        std::vector<std::filesystem::path> modules;
+        for (const auto &entry : std::filesystem::directory_iterator(directory, error)) {
+            if (entry.path().extension() == ".so" && entry.is_regular_file(error)) {
+                modules.push_back(entry.path());
+            }
+        }
+        std::sort(modules.begin(), modules.end());
+        for (const auto &module : modules) {
+            try {
+                add_module(module);
+            } catch (const PluginLoadError &failure) {
+                logger_->error("plugin-host", failure.what());
+                problems_.push_back(failure.error());
+            }
+        }
+    }
+}
+
+const PluginInfo &PluginRegistry::add_module(const std::filesystem::path &file) {
+    const auto absolute = std::filesystem::absolute(file);
+    OpenedModule opened = open_module(absolute);
+    const starling_plugin_descriptor *descriptor = nullptr;
+    try {
+        descriptor = opened.entry(handshake_host_->host());
+    } catch (...) {
+        throw PluginLoadError(make_error(LoadErrorKind::host_rejected, absolute,
+                                         "the entry point threw instead of returning a descriptor"));
+    }
+    register_descriptor(descriptor, std::move(opened.library), absolute, {});
+    return infos_.back();
+}
+
+void PluginRegistry::register_descriptor(const starling_plugin_descriptor *descriptor,
+                                         std::shared_ptr<const void> library, const std::filesystem::path &file,
+                                         std::string_view static_symbol) {
+    const std::string where = static_symbol.empty() ? std::string{}
+                                                    : "static entry starling_plugin_entry_" + std::string{static_symbol};
+    if (descriptor == nullptr) {
+        throw PluginLoadError(make_error(LoadErrorKind::host_rejected, file,
+                                         "the entry point returned no descriptor for this host ABI" +
+                                             (where.empty() ? std::string{} : " (" + where + ")")));
+    }
+    auto error = make_error(LoadErrorKind::invalid_descriptor, file, {});
+    error.plugin_abi = AbiVersion{descriptor->abi_major, descriptor->abi_minor};
+    if (descriptor->abi_major != STARLING_ABI_MAJOR) {
+        error.kind = LoadErrorKind::abi_major_mismatch;
+        error.detail = "major versions differ; rebuild the plugin against this SDK";
+        throw PluginLoadError(std::move(error));
+    }
+    // Within one major version the 1.0 fields keep their place, so the id can be trusted for
+    // the messages below once the size covers it.
+    if (descriptor->struct_size >= kDescriptorV1Size && is_valid_id(descriptor->id)) {
+        error.plugin_id = descriptor->id;
+    }
+    if (descriptor->abi_minor > STARLING_ABI_MINOR) {
+        error.kind = LoadErrorKind::abi_minor_newer;
+        error.detail = "the plugin may use features this host lacks; upgrade Starling";
+        throw PluginLoadError(std::move(error));
+    }
+    if (descriptor->struct_size < kDescriptorV1Size) {
+        error.detail = "descriptor is " + std::to_string(descriptor->struct_size) + " bytes, ABI 1.0 needs " +
+                       std::to_string(kDescriptorV1Size);
+        throw PluginLoadError(std::move(error));
+    }
+    if (!is_valid_id(descriptor->id)) {
+        error.detail = "plugin id must match [a-z0-9][a-z0-9-]* (at most 64 characters)";
+        throw PluginLoadError(std::move(error));
+    }
+    if (descriptor->version == nullptr || descriptor->create == nullptr || descriptor->destroy == nullptr ||
+        descriptor->get_interface == nullptr) {
+        error.detail = "descriptor lacks a version, create, destroy or get_interface";
+        throw PluginLoadError(std::move(error));
+    }
+    if (const auto *existing = find(descriptor->id)) {
+        error.kind = LoadErrorKind::duplicate_id;
+        error.detail = "already registered by " + origin_text(*existing) + "; this one is ignored";
+        throw PluginLoadError(std::move(error));
+    }
+
+    PluginInfo info;
+    info.id = descriptor->id;
+    info.version = descriptor->version;
+    info.description = descriptor->description == nullptr ? "" : descriptor->description;
+    info.kind = descriptor->kind;
+    info.abi_major = descriptor->abi_major;
+    info.abi_minor = descriptor->abi_minor;
+    info.is_static = library == nullptr;
+    info.file = file;
+    info.default_settings_json =
+        descriptor->default_settings_json == nullptr ? "{}" : descriptor->default_settings_json;
+    infos_.push_back(std::move(info));
+
+    Registered registered;
+    registered.library = std::move(library);
+    registered.descriptor = descriptor;
+    registered.host = std::make_shared<HostContext>(*logger_, "plugin " + std::string{descriptor->id});
+    registered.info_index = infos_.size() - 1;
+    registered_.push_back(std::move(registered));
+}
+
+const std::vector<PluginInfo> &PluginRegistry::plugins() const noexcept { return infos_; }
+
+const PluginInfo *PluginRegistry::find(std::string_view id) const noexcept {
+    const auto found = std::find_if(infos_.begin(), infos_.end(), [&](const PluginInfo &info) { return info.id == id; });
+    return found == infos_.end() ? nullptr : &*found;
+}
+
+const std::vector<LoadError> &PluginRegistry::problems() const noexcept { return problems_; }
+
+PluginInstance PluginRegistry::create(std::string_view id, std::string_view settings_json) const {
+    const auto found = std::find_if(registered_.begin(), registered_.end(), [&](const Registered &registered) {
+        return infos_[registered.info_index].id == id;
+    });
+    if (found == registered_.end()) {
+        auto error = make_error(LoadErrorKind::unknown_plugin, {}, "no plugin with id '" + std::string{id} + "'");
+        throw PluginLoadError(std::move(error));
+    }
+    const PluginInfo &info = infos_[found->info_index];
+    sdk::StringSink message;
+    void *instance = nullptr;
+    try {
+        instance = found->descriptor->create(found->host->host(), sdk::as_bytes(settings_json), message.sink());
+    } catch (const std::exception &failure) {
+        message = sdk::StringSink{};
+        sdk::write_to(message.sink(), std::string{"threw across the plugin ABI: "} + failure.what());
+    } catch (...) {
+        message = sdk::StringSink{};
+        sdk::write_to(message.sink(), "threw across the plugin ABI");
+    }
+    if (instance == nullptr) {
+        auto error = make_error(LoadErrorKind::create_failed, info.file,
+                                message.text().empty() ? std::string{"create() returned no instance"} : message.text());
+        error.plugin_id = info.id;
+        error.plugin_abi = AbiVersion{info.abi_major, info.abi_minor};
+        throw PluginLoadError(std::move(error));
+    }
+    return PluginInstance{found->library, found->host, found->descriptor, instance, info};
+}
+
+PluginInstance PluginRegistry::create_of_kind(std::string_view id, std::string_view settings_json,
+                                              starling_plugin_kind kind, const char *interface_id) const {
+    if (const auto *info = find(id); info != nullptr && info->kind != kind) {
+        auto error = make_error(LoadErrorKind::wrong_kind, info->file,
+                                "is a " + kind_name(info->kind) + " plugin, not a " + kind_name(kind) + " plugin (" +
+                                    interface_id + ")");
+        error.plugin_id = info->id;
+        error.plugin_abi = AbiVersion{info->abi_major, info->abi_minor};
+        throw PluginLoadError(std::move(error));
+    }
+    return create(id, settings_json);
+}
+
+AdapterInstance PluginRegistry::create_adapter(std::string_view id, std::string_view settings_json) const {
+    return AdapterInstance{create_of_kind(id, settings_json, STARLING_KIND_ADAPTER, STARLING_ADAPTER_INTERFACE_V1)};
+}
+
+DecisionPolicyInstance PluginRegistry::create_decision_policy(std::string_view id,
+                                                              std::string_view settings_json) const {
+    return DecisionPolicyInstance{
+        create_of_kind(id, settings_json, STARLING_KIND_DECISION_POLICY, STARLING_DECISION_INTERFACE_V1)};
+}
+
+DecayPolicyInstance PluginRegistry::create_decay_policy(std::string_view id, std::string_view settings_json) const {
+    return DecayPolicyInstance{create_of_kind(id, settings_json, STARLING_KIND_DECAY_POLICY, STARLING_DECAY_INTERFACE_V1)};
+}
+
+RelevancePolicyInstance PluginRegistry::create_relevance_policy(std::string_view id,
+                                                                std::string_view settings_json) const {
+    return RelevancePolicyInstance{
+        create_of_kind(id, settings_json, STARLING_KIND_RELEVANCE_POLICY, STARLING_RELEVANCE_INTERFACE_V1)};
+}
+
+} // namespace starling::plugins

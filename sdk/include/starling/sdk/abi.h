@@ -1,0 +1,253 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Starling plugin ABI — the whole binary contract between the Starling host and a plugin module.
+ *
+ * Rules (docs/plugin-abi.md explains each):
+ *  - Pure C. No C++ type, exception or allocation crosses this boundary.
+ *  - Text crosses as UTF-8 byte spans (starling_bytes), borrowed for the duration of one call.
+ *  - Output goes back through host-owned sinks: the plugin never allocates memory the host frees.
+ *  - Every struct that may grow starts with (or carries) its size; fields are only ever appended.
+ *    A minor version bump appends fields; a major bump is the only way to change or remove one.
+ *  - A module exports exactly one symbol, starling_plugin_entry. In-tree plugins linked statically
+ *    into a Starling binary export starling_plugin_entry_<id> instead (see STARLING_DECLARE_PLUGIN).
+ *
+ * Threading tags, as in CLAP:
+ *  [main-thread]  called from the thread that loaded the plugin, never concurrently with itself.
+ *  [thread-safe]  may be called from any thread, concurrently.
+ *  [instance]     called with one instance from one thread at a time; different instances may run
+ *                 concurrently.
+ */
+#ifndef STARLING_SDK_ABI_H
+#define STARLING_SDK_ABI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define STARLING_ABI_MAJOR 1u
+#define STARLING_ABI_MINOR 0u
+
+#if defined(_WIN32)
+#define STARLING_EXPORT __declspec(dllexport)
+#else
+#define STARLING_EXPORT __attribute__((visibility("default")))
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A borrowed UTF-8 byte span, not NUL-terminated. data may be NULL only when size is 0. */
+typedef struct starling_bytes {
+    const char *data;
+    size_t size;
+} starling_bytes;
+
+/*
+ * A host-owned output channel. The plugin calls write() zero or more times; the host appends each
+ * chunk. The chunk is copied before write() returns, so the plugin may reuse its buffer.
+ * [instance] write() is only ever called by the plugin during the call that received the sink.
+ */
+typedef struct starling_sink {
+    void *context;
+    void (*write)(void *context, starling_bytes chunk);
+} starling_sink;
+
+/* Result of every plugin call. Fixed-width so the ABI does not depend on enum sizing; the
+ * constants are plain literals so that C++ code can use them without casts. */
+typedef int32_t starling_status;
+#define STARLING_STATUS_OK 0
+/* The input was malformed or violated the contract; the message sink says what and where. */
+#define STARLING_STATUS_INVALID_INPUT 1
+/* The plugin failed for its own reasons (a C++ SDK plugin threw); the message sink says why. */
+#define STARLING_STATUS_INTERNAL_ERROR 2
+/* The plugin does not implement this request. */
+#define STARLING_STATUS_UNSUPPORTED 3
+
+/*
+ * Plugin kinds. A host that does not know a kind lists the plugin but never calls into it, so new
+ * kinds can be added in a minor version without breaking built plugins or older hosts.
+ */
+typedef uint32_t starling_plugin_kind;
+#define STARLING_KIND_ADAPTER 1u
+#define STARLING_KIND_DECISION_POLICY 2u
+#define STARLING_KIND_DECAY_POLICY 3u
+#define STARLING_KIND_RELEVANCE_POLICY 4u
+
+typedef uint32_t starling_log_level;
+#define STARLING_LOG_DEBUG 0u
+#define STARLING_LOG_INFO 1u
+#define STARLING_LOG_WARNING 2u
+#define STARLING_LOG_ERROR 3u
+
+/*
+ * What the host offers a plugin. Owned by the host; valid from create() until destroy() of every
+ * instance created with it. Grow-only: read a field only if struct_size covers it.
+ */
+typedef struct starling_host {
+    uint32_t abi_major;
+    uint32_t abi_minor;
+    uint32_t struct_size; /* sizeof(starling_host) as the host was built */
+    void *context;        /* opaque; pass back unchanged */
+    /* [thread-safe] Writes one line to Starling's log file (never to the agent). message is borrowed. */
+    void (*log)(void *context, starling_log_level level, starling_bytes message);
+    /*
+     * [thread-safe] Returns a host extension table identified by "starling.host.<name>/<rev>", or
+     * NULL if this host does not offer it. The table is owned by the host and lives as long as
+     * the host struct.
+     */
+    const void *(*get_extension)(void *context, const char *extension_id);
+} starling_host;
+
+/*
+ * What a plugin offers the host. Returned by the entry function; static storage inside the
+ * module, never freed. Grow-only: the host reads a field only if struct_size covers it.
+ */
+typedef struct starling_plugin_descriptor {
+    uint32_t abi_major;   /* STARLING_ABI_MAJOR the plugin was built against */
+    uint32_t abi_minor;   /* STARLING_ABI_MINOR the plugin was built against */
+    uint32_t struct_size; /* sizeof(starling_plugin_descriptor) as the plugin was built */
+    starling_plugin_kind kind;
+    const char *id;          /* unique across all plugins: [a-z0-9][a-z0-9-]*, NUL-terminated */
+    const char *version;     /* the plugin's own version, semver */
+    const char *description; /* one line, for `starling plugins` */
+    /*
+     * Every setting the plugin reads, with its default, as a JSON object ("{}" for none). The
+     * host validates the user's settings table against it (unknown key or wrong type is a
+     * configuration error naming file, line and key) and prints it in `starling config show`.
+     */
+    const char *default_settings_json;
+    /*
+     * [main-thread] Creates an instance. settings_json is the plugin's effective settings: the
+     * defaults overlaid with the user's table, as a JSON object. Returns NULL on failure after
+     * writing the reason to error. The instance is owned by the host and released with destroy().
+     */
+    void *(*create)(const starling_host *host, starling_bytes settings_json, starling_sink error);
+    /* [main-thread] Releases an instance created by create(). Must not fail. NULL is ignored. */
+    void (*destroy)(void *instance);
+    /*
+     * [thread-safe] Returns the kind's call table, e.g. "starling.relevance/1", or NULL if the
+     * plugin does not implement it. Static storage inside the module.
+     */
+    const void *(*get_interface)(const char *interface_id);
+} starling_plugin_descriptor;
+
+/*
+ * The entry function. A plugin returns NULL when it cannot serve host->abi_major. It may be
+ * called more than once and must return the same descriptor each time. [main-thread]
+ */
+typedef const starling_plugin_descriptor *(*starling_plugin_entry_fn)(const starling_host *host);
+
+#define STARLING_PLUGIN_ENTRY_SYMBOL "starling_plugin_entry"
+
+/* ---------------------------------------------------------------------------------------------
+ * Memories, as policies see them. The host builds the views; everything is borrowed for the call.
+ * ------------------------------------------------------------------------------------------- */
+
+typedef struct starling_memory_view {
+    uint32_t struct_size;  /* sizeof(starling_memory_view) as the host was built */
+    starling_bytes key;    /* stable identity: path relative to the store root, '/'-separated */
+    starling_bytes scope;  /* "user" or "project" */
+    starling_bytes tier;   /* "short" or "long" */
+    starling_bytes type;   /* "feedback", "user", "project", "reference", or another type */
+    starling_bytes summary;
+    starling_bytes tags;   /* tags joined by '\n'; empty when there are none */
+    starling_bytes body;   /* empty if the batch was built without bodies (see batch flags) */
+    int64_t created;       /* seconds since the Unix epoch, UTC */
+    int64_t last_accessed; /* seconds since the Unix epoch, UTC */
+    uint32_t access_count;
+    uint32_t session_count; /* distinct sessions that accessed the memory */
+    uint32_t flags;         /* STARLING_MEMORY_* bits */
+} starling_memory_view;
+
+#define STARLING_MEMORY_UNDER_REVIEW 1u /* marked [review] by a decay policy */
+
+typedef struct starling_memory_batch {
+    uint32_t struct_size; /* sizeof(starling_memory_batch) as the host was built */
+    uint32_t flags;       /* STARLING_BATCH_* bits */
+    int64_t now;          /* the host's clock, seconds since the Unix epoch, UTC */
+    size_t count;
+    const starling_memory_view *const *items; /* count pointers, none NULL */
+} starling_memory_batch;
+
+#define STARLING_BATCH_HAS_BODIES 1u
+
+/* ---------------------------------------------------------------------------------------------
+ * Kind interfaces. Each table is grow-only and starts with its own size.
+ * ------------------------------------------------------------------------------------------- */
+
+#define STARLING_ADAPTER_INTERFACE_V1 "starling.adapter/1"
+
+/* An agent adapter: that agent's hook payloads in, canonical events out, replies rendered back. */
+typedef struct starling_adapter_v1 {
+    uint32_t struct_size;
+    /*
+     * [instance] Parses one hook invocation. invocation_json is {"argv":[...]} (the arguments
+     * after the program name); payload is stdin as received. Writes the canonical event as a JSON
+     * object to event_out (schema: docs/plugin-abi.md). Unknown events yield {"kind":"other",...}.
+     */
+    starling_status (*parse)(void *instance, starling_bytes invocation_json, starling_bytes payload,
+                             starling_sink event_out, starling_sink error);
+    /*
+     * [instance] Renders a reply for the agent. reply_json is {"event":<canonical event>,
+     * "reply":{"context":..,"user_message":..,"block":..}}. Writes the exact stdout bytes to
+     * stdout_out and stores the process exit code in *exit_code.
+     */
+    starling_status (*render)(void *instance, starling_bytes reply_json, starling_sink stdout_out,
+                              int32_t *exit_code, starling_sink error);
+} starling_adapter_v1;
+
+#define STARLING_DECISION_INTERFACE_V1 "starling.decision/1"
+
+/* A decision policy: which user messages become memories, of which type, in which scope. */
+typedef struct starling_decision_v1 {
+    uint32_t struct_size;
+    /*
+     * [instance] Decides a batch of messages in one call. request_json is
+     * {"messages":[{"text":..,"agent":..,"project":..}, ...]}; writes
+     * {"decisions":[{"decision":"store"|"discard","type":..,"scope":"user"|"project",
+     * "reason":..,"summary":..,"tags":[..]}, ...]} with one decision per message, in order.
+     */
+    starling_status (*decide)(void *instance, starling_bytes request_json, starling_sink decisions_out,
+                              starling_sink error);
+    /*
+     * [instance] Writes the text that asks the model to run this policy's decision tree over the
+     * recent messages. request_json is {"message_count":N,"session_log":"<path>","agent":..}.
+     */
+    starling_status (*review_request)(void *instance, starling_bytes request_json, starling_sink text_out,
+                                      starling_sink error);
+} starling_decision_v1;
+
+#define STARLING_DECAY_INTERFACE_V1 "starling.decay/1"
+
+/* A decay policy: when memories are reviewed, promoted, merged and forgotten. */
+typedef struct starling_decay_v1 {
+    uint32_t struct_size;
+    /*
+     * [instance] Plans the lifecycle actions due at batch->now for every memory in the batch.
+     * Writes {"actions":[{"action":"archive"|"mark_review"|"clear_review"|"promote"|"merge",
+     * "key":..,"into":..,"reason":..}, ...]}. The host applies the plan under the store lock and
+     * archives before it removes anything.
+     */
+    starling_status (*plan)(void *instance, const starling_memory_batch *batch, starling_sink actions_out,
+                            starling_sink error);
+} starling_decay_v1;
+
+#define STARLING_RELEVANCE_INTERFACE_V1 "starling.relevance/1"
+
+/* A relevance policy: how well each memory answers a query. */
+typedef struct starling_relevance_v1 {
+    uint32_t struct_size;
+    /*
+     * [instance] Scores every memory of the batch against query (UTF-8 text) in one call. scores
+     * points to batch->count host-owned doubles; the plugin writes each one. 0 means unrelated;
+     * higher is more relevant; scores are comparable within one call only.
+     */
+    starling_status (*score)(void *instance, starling_bytes query, const starling_memory_batch *batch,
+                             double *scores, starling_sink error);
+} starling_relevance_v1;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* STARLING_SDK_ABI_H */

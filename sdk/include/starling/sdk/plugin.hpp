@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The C++ layer of the Starling SDK. A plugin author derives from one of the base classes below,
+// gives it a constructor `(const starling::sdk::HostServices &, const starling::sdk::Settings &)`,
+// and declares it once:
+//
+//     STARLING_DECLARE_PLUGIN(my_policy, MyPolicy, "my-policy", "1.0.0", "What it does", R"({"k": 1})")
+//
+// For a loadable module, add STARLING_DEFINE_MODULE_ENTRY(my_policy) in exactly one source file
+// (the Starling CMake helpers generate it for you). Everything here is header-only and compiled
+// into the plugin: no C++ object, exception or allocation ever reaches the host.
+#pragma once
+
+#include <starling/sdk/abi.h>
+#include <starling/sdk/bytes.hpp>
+#include <starling/sdk/event.hpp>
+#include <starling/sdk/memory_view.hpp>
+#include <starling/sdk/policy_types.hpp>
+#include <starling/sdk/settings.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstring>
+#include <exception>
+#include <new>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace starling::sdk {
+
+/// The host's services as a plugin sees them. Cheap to copy; valid while the instance lives.
+class HostServices {
+public:
+    explicit HostServices(const starling_host *host) noexcept : host_(host) {}
+
+    void log(starling_log_level level, std::string_view message) const noexcept {
+        if (host_ != nullptr && host_->log != nullptr) {
+            host_->log(host_->context, level, as_bytes(message));
+        }
+    }
+    void debug(std::string_view message) const noexcept { log(STARLING_LOG_DEBUG, message); }
+    void info(std::string_view message) const noexcept { log(STARLING_LOG_INFO, message); }
+    void warning(std::string_view message) const noexcept { log(STARLING_LOG_WARNING, message); }
+    void error(std::string_view message) const noexcept { log(STARLING_LOG_ERROR, message); }
+
+    /// A host extension table ("starling.host.<name>/<rev>"), or nullptr if the host lacks it.
+    [[nodiscard]] const void *extension(const char *extension_id) const noexcept {
+        if (host_ == nullptr || host_->get_extension == nullptr) {
+            return nullptr;
+        }
+        return host_->get_extension(host_->context, extension_id);
+    }
+
+private:
+    const starling_host *host_;
+};
+
+/// What an adapter prints for its agent.
+struct RenderedReply {
+    std::string stdout_text;
+    int exit_code = 0;
+};
+
+/// Base of agent adapters. Throw std::invalid_argument for malformed payloads.
+class Adapter {
+public:
+    static constexpr starling_plugin_kind kind = STARLING_KIND_ADAPTER;
+    virtual ~Adapter() = default;
+    /// Turns one hook invocation (arguments after the program name, stdin) into a canonical event.
+    virtual Event parse(const std::vector<std::string> &argv, std::string_view payload) = 0;
+    /// Renders Starling's reply to `event` exactly as the agent expects it.
+    virtual RenderedReply render(const Event &event, const Reply &reply) = 0;
+};
+
+/// Base of decision policies: which messages are worth remembering, as what, where.
+class DecisionPolicy {
+public:
+    static constexpr starling_plugin_kind kind = STARLING_KIND_DECISION_POLICY;
+    virtual ~DecisionPolicy() = default;
+    /// One decision per message, in order.
+    virtual std::vector<Decision> decide(const std::vector<Message> &messages) = 0;
+    /// The text asking the model to run this decision tree over the recent messages.
+    virtual std::string review_request(const ReviewRequest &request) = 0;
+};
+
+/// Base of decay policies: what to review, promote, merge and forget at a given time.
+class DecayPolicy {
+public:
+    static constexpr starling_plugin_kind kind = STARLING_KIND_DECAY_POLICY;
+    virtual ~DecayPolicy() = default;
+    virtual std::vector<LifecycleAction> plan(const MemoryBatch &memories) = 0;
+};
+
+/// Base of relevance policies: how well each memory of a batch answers a query.
+class RelevancePolicy {
+public:
+    static constexpr starling_plugin_kind kind = STARLING_KIND_RELEVANCE_POLICY;
+    virtual ~RelevancePolicy() = default;
+    /// Writes one score per memory into `scores` (pre-filled with 0; 0 means unrelated).
+    virtual void score(std::string_view query, const MemoryBatch &memories, std::span<double> scores) = 0;
+};
+
+namespace detail {
+
+/// Output JSON must survive invalid UTF-8 in agent payloads: replace, never throw.
+[[nodiscard]] inline std::string dump_json(const nlohmann::json &json) {
+    return json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+[[nodiscard]] inline nlohmann::json parse_json_argument(starling_bytes bytes, const char *what) {
+    auto parsed = nlohmann::json::parse(as_string_view(bytes), nullptr, /*allow_exceptions=*/false);
+    if (parsed.is_discarded()) {
+        throw std::invalid_argument(std::string{what} + " is not valid JSON");
+    }
+    return parsed;
+}
+
+/// Runs `body`, turning every exception into a status and a message: nothing unwinds into C.
+template <class Body>
+starling_status guarded(starling_sink error, Body &&body) noexcept {
+    try {
+        body();
+        return STARLING_STATUS_OK;
+    } catch (const std::invalid_argument &failure) {
+        write_to(error, failure.what());
+        return STARLING_STATUS_INVALID_INPUT;
+    } catch (const std::exception &failure) {
+        write_to(error, failure.what());
+        return STARLING_STATUS_INTERNAL_ERROR;
+    } catch (...) {
+        write_to(error, "unknown exception");
+        return STARLING_STATUS_INTERNAL_ERROR;
+    }
+}
+
+template <class PluginClass>
+struct Instance {
+    Instance(const starling_host *host, const Settings &settings) : services(host), plugin(services, settings) {}
+    HostServices services;
+    PluginClass plugin;
+};
+
+template <class PluginClass>
+PluginClass &plugin_of(void *instance) noexcept {
+    return static_cast<Instance<PluginClass> *>(instance)->plugin;
+}
+
+template <class PluginClass>
+void *create(const starling_host *host, starling_bytes settings_json, starling_sink error) noexcept {
+    void *created = nullptr;
+    const auto status = guarded(error, [&] {
+        const Settings settings = settings_from_json(as_string_view(settings_json));
+        created = new Instance<PluginClass>(host, settings);
+    });
+    return status == STARLING_STATUS_OK ? created : nullptr;
+}
+
+template <class PluginClass>
+void destroy(void *instance) noexcept {
+    delete static_cast<Instance<PluginClass> *>(instance);
+}
+
+template <class PluginClass>
+starling_status adapter_parse(void *instance, starling_bytes invocation_json, starling_bytes payload,
+                              starling_sink event_out, starling_sink error) noexcept {
+    return guarded(error, [&] {
+        const auto invocation = parse_json_argument(invocation_json, "invocation");
+        std::vector<std::string> argv;
+        if (const auto args = invocation.find("argv"); args != invocation.end() && args->is_array()) {
+            for (const auto &arg : *args) {
+                argv.push_back(arg.is_string() ? arg.get<std::string>() : arg.dump());
+            }
+        }
+        const Event event = plugin_of<PluginClass>(instance).parse(argv, as_string_view(payload));
+        write_to(event_out, dump_json(to_json(event)));
+    });
+}
+
+template <class PluginClass>
+starling_status adapter_render(void *instance, starling_bytes reply_json, starling_sink stdout_out,
+                               int32_t *exit_code, starling_sink error) noexcept {
+    return guarded(error, [&] {
+        const auto request = parse_json_argument(reply_json, "render request");
+        if (!request.is_object() || !request.contains("event") || !request.contains("reply")) {
+            throw std::invalid_argument("render request needs 'event' and 'reply'");
+        }
+        const Event event = event_from_json(request.at("event"));
+        const Reply reply = reply_from_json(request.at("reply"));
+        const RenderedReply rendered = plugin_of<PluginClass>(instance).render(event, reply);
+        write_to(stdout_out, rendered.stdout_text);
+        if (exit_code != nullptr) {
+            *exit_code = rendered.exit_code;
+        }
+    });
+}
+
+template <class PluginClass>
+starling_status decision_decide(void *instance, starling_bytes request_json, starling_sink decisions_out,
+                                starling_sink error) noexcept {
+    return guarded(error, [&] {
+        const auto request = parse_json_argument(request_json, "decision request");
+        std::vector<Message> messages;
+        if (const auto list = request.find("messages"); list != request.end() && list->is_array()) {
+            for (const auto &item : *list) {
+                messages.push_back(message_from_json(item));
+            }
+        }
+        const auto decisions = plugin_of<PluginClass>(instance).decide(messages);
+        if (decisions.size() != messages.size()) {
+            throw std::logic_error("decision policy returned " + std::to_string(decisions.size()) +
+                                   " decisions for " + std::to_string(messages.size()) + " messages");
+        }
+        nlohmann::json out{{"decisions", nlohmann::json::array()}};
+        for (const auto &decision : decisions) {
+            out["decisions"].push_back(to_json(decision));
+        }
+        write_to(decisions_out, dump_json(out));
+    });
+}
+
+template <class PluginClass>
+starling_status decision_review_request(void *instance, starling_bytes request_json, starling_sink text_out,
+                                        starling_sink error) noexcept {
+    return guarded(error, [&] {
+        const auto request = review_request_from_json(parse_json_argument(request_json, "review request"));
+        write_to(text_out, plugin_of<PluginClass>(instance).review_request(request));
+    });
+}
+
+template <class PluginClass>
+starling_status decay_plan(void *instance, const starling_memory_batch *batch, starling_sink actions_out,
+                           starling_sink error) noexcept {
+    return guarded(error, [&] {
+        if (batch == nullptr) {
+            throw std::invalid_argument("decay plan called without a batch");
+        }
+        const auto actions = plugin_of<PluginClass>(instance).plan(MemoryBatch{*batch});
+        nlohmann::json out{{"actions", nlohmann::json::array()}};
+        for (const auto &action : actions) {
+            out["actions"].push_back(to_json(action));
+        }
+        write_to(actions_out, dump_json(out));
+    });
+}
+
+template <class PluginClass>
+starling_status relevance_score(void *instance, starling_bytes query, const starling_memory_batch *batch,
+                                double *scores, starling_sink error) noexcept {
+    return guarded(error, [&] {
+        if (batch == nullptr || (batch->count > 0 && scores == nullptr)) {
+            throw std::invalid_argument("relevance score called without a batch or score buffer");
+        }
+        std::span<double> out{scores, batch->count};
+        std::fill(out.begin(), out.end(), 0.0);
+        plugin_of<PluginClass>(instance).score(as_string_view(query), MemoryBatch{*batch}, out);
+    });
+}
+
+template <class PluginClass>
+const void *get_interface(const char *interface_id) noexcept {
+    if (interface_id == nullptr) {
+        return nullptr;
+    }
+    const std::string_view id{interface_id};
+    if constexpr (PluginClass::kind == STARLING_KIND_ADAPTER) {
+        static const starling_adapter_v1 table{sizeof(starling_adapter_v1), &adapter_parse<PluginClass>,
+                                               &adapter_render<PluginClass>};
+        return id == STARLING_ADAPTER_INTERFACE_V1 ? &table : nullptr;
+    } else if constexpr (PluginClass::kind == STARLING_KIND_DECISION_POLICY) {
+        static const starling_decision_v1 table{sizeof(starling_decision_v1), &decision_decide<PluginClass>,
+                                                &decision_review_request<PluginClass>};
+        return id == STARLING_DECISION_INTERFACE_V1 ? &table : nullptr;
+    } else if constexpr (PluginClass::kind == STARLING_KIND_DECAY_POLICY) {
+        static const starling_decay_v1 table{sizeof(starling_decay_v1), &decay_plan<PluginClass>};
+        return id == STARLING_DECAY_INTERFACE_V1 ? &table : nullptr;
+    } else {
+        static_assert(PluginClass::kind == STARLING_KIND_RELEVANCE_POLICY, "unknown plugin kind");
+        static const starling_relevance_v1 table{sizeof(starling_relevance_v1), &relevance_score<PluginClass>};
+        return id == STARLING_RELEVANCE_INTERFACE_V1 ? &table : nullptr;
+    }
+}
+
+/// Builds the descriptor once; refuses a host of another ABI major version.
+template <class PluginClass>
+const starling_plugin_descriptor *describe(const starling_host *host, const char *id, const char *version,
+                                           const char *description, const char *default_settings_json) noexcept {
+    if (host == nullptr || host->abi_major != STARLING_ABI_MAJOR) {
+        return nullptr;
+    }
+    static const starling_plugin_descriptor descriptor{
+        STARLING_ABI_MAJOR,        STARLING_ABI_MINOR,      sizeof(starling_plugin_descriptor),
+        PluginClass::kind,         id,                      version,
+        description,               default_settings_json,   &create<PluginClass>,
+        &destroy<PluginClass>,     &get_interface<PluginClass>,
+    };
+    return &descriptor;
+}
+
+} // namespace detail
+} // namespace starling::sdk
+
+/// Declares a plugin: exports `starling_plugin_entry_<symbol>`. `symbol` is the id with '-' → '_'.
+#define STARLING_DECLARE_PLUGIN(symbol, PluginClass, id, version, description, default_settings_json)           \
+    extern "C" STARLING_EXPORT const starling_plugin_descriptor *starling_plugin_entry_##symbol(                  \
+        const starling_host *host) {                                                                           \
+        return ::starling::sdk::detail::describe<PluginClass>(host, id, version, description,                  \
+                                                              default_settings_json);                          \
+    }
+
+/// Defines the generic module entry `starling_plugin_entry` for a plugin declared with `symbol`.
+/// Exactly one per loadable module; never in a static build.
+#define STARLING_DEFINE_MODULE_ENTRY(symbol)                                                                   \
+    extern "C" const starling_plugin_descriptor *starling_plugin_entry_##symbol(const starling_host *host);   \
+    extern "C" STARLING_EXPORT const starling_plugin_descriptor *starling_plugin_entry(const starling_host *host) { \
+        return starling_plugin_entry_##symbol(host);                                                           \
+    }

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <boost/property_tree/ptree.hpp>
+#include <nlohmann/json.hpp>
+
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace starling::sdk {
+
+/// A plugin's settings table: dotted paths with typed lookups and defaults, e.g.
+/// `settings.get<int>("thresholds.short_days", 7)`. Lists become children with empty keys, in order.
+using Settings = boost::property_tree::ptree;
+
+namespace detail {
+
+inline void copy_json_into(const nlohmann::json &value, Settings &node) {
+    switch (value.type()) {
+    case nlohmann::json::value_t::object:
+        for (const auto &[key, child] : value.items()) {
+            Settings child_node;
+            copy_json_into(child, child_node);
+            node.push_back({key, std::move(child_node)});
+        }
+        break;
+    case nlohmann::json::value_t::array:
+        for (const auto &child : value) {
+            Settings child_node;
+            copy_json_into(child, child_node);
+            node.push_back({std::string{}, std::move(child_node)});
+        }
+        break;
+    case nlohmann::json::value_t::string:
+        node.put_value(value.get<std::string>());
+        break;
+    case nlohmann::json::value_t::boolean:
+        node.put_value(value.get<bool>() ? std::string{"true"} : std::string{"false"});
+        break;
+    case nlohmann::json::value_t::null:
+    case nlohmann::json::value_t::discarded:
+        break;
+    default:
+        node.put_value(value.dump());
+        break;
+    }
+}
+
+} // namespace detail
+
+/// Builds the settings tree from the JSON object the host passes to create().
+/// Throws std::invalid_argument when the text is not a JSON object.
+[[nodiscard]] inline Settings settings_from_json(std::string_view json_text) {
+    if (json_text.empty()) {
+        return Settings{};
+    }
+    const auto parsed = nlohmann::json::parse(json_text, nullptr, /*allow_exceptions=*/false);
+    if (parsed.is_discarded() || !parsed.is_object()) {
+        throw std::invalid_argument("plugin settings are not a JSON object");
+    }
+    Settings settings;
+    detail::copy_json_into(parsed, settings);
+    return settings;
+}
+
+/// The string items of a list setting such as `cues.en = ["a", "b"]`; empty when absent.
+[[nodiscard]] inline std::vector<std::string> get_string_list(const Settings &settings, const std::string &path) {
+    std::vector<std::string> items;
+    if (const auto list = settings.get_child_optional(path)) {
+        for (const auto &[key, child] : *list) {
+            items.push_back(child.get_value<std::string>());
+        }
+    }
+    return items;
+}
+
+} // namespace starling::sdk
