@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: Apache-2.0
+// The real `starling` binary, run as a user would run it.
+#include "support/process.hpp"
+#include "support/scratch_home.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+
+namespace fs = std::filesystem;
+using starling::test::run_process;
+using starling::test::ScratchHome;
+
+namespace {
+
+const fs::path kStarling = fs::path{STARLING_TEST_BINARY_DIR} / "starling";
+const fs::path kFixtures{STARLING_TEST_FIXTURE_PLUGIN_DIR};
+const fs::path kModules{STARLING_TEST_PLUGIN_MODULE_DIR};
+
+} // namespace
+
+TEST_CASE("--version names the release and the plugin ABI", "[cli]") {
+    const auto result = run_process(kStarling, {"--version"});
+    CHECK(result.exit_code == 0);
+    CHECK(result.stdout_text == "starling " STARLING_TEST_PROJECT_VERSION " (plugin ABI 1.0)\n");
+}
+
+TEST_CASE("--help lists the commands; a wrong command line exits 64 with a hint", "[cli]") {
+    const auto help = run_process(kStarling, {"--help"});
+    CHECK(help.exit_code == 0);
+    CHECK_THAT(help.stdout_text, Catch::Contains("plugins") && Catch::Contains("config check FILE"));
+
+    const ScratchHome home{"usage"};
+    const auto unknown = run_process(kStarling, {"frobnicate"}, home.options());
+    CHECK(unknown.exit_code == 64);
+    CHECK_THAT(unknown.stderr_text, Catch::Contains("unknown command 'frobnicate'"));
+
+    const auto bad_option = run_process(kStarling, {"plugins", "--jsn"}, home.options());
+    CHECK(bad_option.exit_code == 64);
+    CHECK_THAT(bad_option.stderr_text, Catch::Contains("unknown option --jsn"));
+}
+
+TEST_CASE("plugins lists kind, id, version and origin of every plugin", "[cli][plugins]") {
+    const ScratchHome home{"plugins"};
+    SECTION("only the static plugins when no module is installed") {
+        const auto result = run_process(kStarling, {"plugins"}, home.options());
+        CHECK(result.exit_code == 0);
+        CHECK_THAT(result.stdout_text, Catch::Contains("KIND") && Catch::Contains("SOURCE"));
+        CHECK_THAT(result.stdout_text, Catch::Matches("(.|\n)*relevance +collie-search +1\\.0\\.0 +static\n(.|\n)*"));
+    }
+    SECTION("a module in the plugin directory is listed with its path") {
+        fs::create_directories(home.path() / "plugins");
+        fs::copy_file(kFixtures / "throws_in_call.so", home.path() / "plugins" / "starling-throws.so");
+        const auto result = run_process(kStarling, {"plugins", "--json"}, home.options());
+        CHECK(result.exit_code == 0);
+        CHECK_THAT(result.stdout_text, Catch::Contains("\"id\": \"throws-in-call\""));
+        CHECK_THAT(result.stdout_text, Catch::Contains((home.path() / "plugins" / "starling-throws.so").string()));
+    }
+    SECTION("a module shadowing a static plugin is reported and the command fails") {
+        fs::create_directories(home.path() / "plugins");
+        fs::copy_file(kModules / "starling-collie-search.so", home.path() / "plugins" / "starling-collie-search.so");
+        const auto result = run_process(kStarling, {"plugins"}, home.options());
+        CHECK(result.exit_code == 1);
+        CHECK_THAT(result.stdout_text, Catch::Contains("static"));
+        CHECK_THAT(result.stderr_text, Catch::Contains("duplicate id") && Catch::Contains("starling-collie-search.so"));
+    }
+    SECTION("a broken module is reported with its typed error") {
+        fs::create_directories(home.path() / "plugins");
+        fs::copy_file(kFixtures / "wrong_major.so", home.path() / "plugins" / "starling-old.so");
+        const auto result = run_process(kStarling, {"plugins"}, home.options());
+        CHECK(result.exit_code == 1);
+        CHECK_THAT(result.stderr_text, Catch::Contains("starling-old.so") && Catch::Contains("plugin ABI 2.0, host ABI 1.0"));
+        std::ifstream log(home.path() / "logs" / "starling.log");
+        const std::string logged{std::istreambuf_iterator<char>(log), std::istreambuf_iterator<char>()};
+        CHECK_THAT(logged, Catch::Contains("error plugin-host:") && Catch::Contains("starling-old.so"));
+    }
+}
+
+TEST_CASE("config check names file, line and key of a typo", "[cli][config]") {
+    const ScratchHome home{"config-check"};
+    const auto file = home.write_file("typo.toml", "[budgets]\ninject_tokenz = 10\n");
+    const auto result = run_process(kStarling, {"config", "check", file.string()}, home.options());
+    CHECK(result.exit_code == 1);
+    CHECK_THAT(result.stdout_text, Catch::Contains(file.string() + ":2:1: budgets.inject_tokenz"));
+    CHECK_THAT(result.stdout_text, Catch::Contains("did you mean 'budgets.inject_tokens'"));
+
+    const auto good = home.write_file("good.toml", "[budgets]\ninject_tokens = 900\n[settings.collie-search]\n"
+                                                   "case_sensitive = true\n");
+    const auto ok = run_process(kStarling, {"config", "check", good.string()}, home.options());
+    CHECK(ok.exit_code == 0);
+    CHECK_THAT(ok.stdout_text, Catch::Contains(": ok"));
+
+    const auto bad_setting = home.write_file("setting.toml", "[settings.collie-search]\ncase_sensitive = 3\n");
+    const auto rejected = run_process(kStarling, {"config", "check", bad_setting.string()}, home.options());
+    CHECK(rejected.exit_code == 1);
+    CHECK_THAT(rejected.stdout_text, Catch::Contains(":2:") && Catch::Contains("settings.collie-search.case_sensitive"));
+}
+
+TEST_CASE("config show prints the effective configuration, the file's values and plugin settings", "[cli][config]") {
+    const ScratchHome home{"config-show"};
+    home.write_file("home/starling.toml", "[budgets]\ninject_tokens = 321\n[settings.collie-search]\ninclude_body = false\n");
+    const auto result = run_process(kStarling, {"config", "show"}, home.options());
+    CHECK(result.exit_code == 0);
+    CHECK_THAT(result.stdout_text, Catch::Contains("inject_tokens = 321"));
+    CHECK_THAT(result.stdout_text, Catch::Contains("[settings.collie-search]"));
+    CHECK_THAT(result.stdout_text, Catch::Contains("include_body = false"));
+    CHECK_THAT(result.stdout_text, Catch::Contains("case_sensitive = false"));
+}
+
+TEST_CASE("an explicit --config that does not exist is an error, not silently the defaults", "[cli][config]") {
+    const ScratchHome home{"config-missing"};
+    const auto result = run_process(kStarling, {"--config", (home.path() / "nope.toml").string(), "config", "show"},
+                                    home.options());
+    CHECK(result.exit_code == 1);
+    CHECK_THAT(result.stderr_text, Catch::Contains("nope.toml"));
+}

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <starling/sdk/event.hpp>
+#include <starling/sdk/policy_types.hpp>
+#include <starling/sdk/settings.hpp>
+
+#include <catch2/catch.hpp>
+
+using namespace starling::sdk;
+
+TEST_CASE("canonical events survive the JSON that crosses the ABI", "[sdk][event]") {
+    Event event;
+    event.kind = EventKind::tool_used;
+    event.agent = "cursor";
+    event.agent_event = "postToolUse";
+    event.session_id = "conv-1";
+    event.working_directory = "C:\\Users\\dev\\project";
+    event.project = "project-0123456789ab";
+    event.tool = ToolUse{"Read", ToolIntent::read, "/home/dev/.starling/memory/user/long/x.md"};
+    event.details = {{"transcript_path", nullptr}};
+
+    const Event back = event_from_json(to_json(event));
+    CHECK(back.kind == event.kind);
+    CHECK(back.agent == event.agent);
+    CHECK(back.agent_event == event.agent_event);
+    CHECK(back.session_id == event.session_id);
+    CHECK(back.working_directory == event.working_directory);
+    CHECK(back.project == event.project);
+    REQUIRE(back.tool.has_value());
+    CHECK(back.tool->intent == ToolIntent::read);
+    CHECK(back.tool->file_path == event.tool->file_path);
+    CHECK(back.details == event.details);
+}
+
+TEST_CASE("malformed canonical events name the offending field", "[sdk][event]") {
+    CHECK_THROWS_WITH(event_from_json(nlohmann::json::array()), Catch::Contains("not a JSON object"));
+    CHECK_THROWS_WITH(event_from_json({{"kind", "exploded"}}), Catch::Contains("'kind'"));
+    CHECK_THROWS_WITH(event_from_json({{"kind", "tool_used"}, {"session_id", 7}}), Catch::Contains("'session_id'"));
+    CHECK_THROWS_WITH(event_from_json({{"kind", "tool_used"}, {"tool", {{"intent", "teleport"}}}}),
+                      Catch::Contains("'tool.intent'"));
+}
+
+TEST_CASE("replies carry an optional block", "[sdk][event]") {
+    Reply reply{"remember: bun", "saved one memory", std::nullopt};
+    CHECK(to_json(reply)["block"].is_null());
+    reply.block_reason = "contains a private key";
+    const Reply back = reply_from_json(to_json(reply));
+    CHECK(back.context == reply.context);
+    CHECK(back.user_message == reply.user_message);
+    CHECK(back.block_reason == reply.block_reason);
+}
+
+TEST_CASE("decisions and lifecycle actions validate what plugins send back", "[sdk][policy]") {
+    const Decision stored{true, "feedback", "user", "user corrected the agent", "No comments in code", {"style"}};
+    const Decision back = decision_from_json(to_json(stored));
+    CHECK(back.store);
+    CHECK(back.scope == "user");
+    CHECK(back.tags == std::vector<std::string>{"style"});
+    CHECK_THROWS_WITH(decision_from_json({{"decision", "maybe"}}), Catch::Contains("'decision'"));
+    CHECK_THROWS_WITH(decision_from_json({{"decision", "store"}, {"scope", "galaxy"}}), Catch::Contains("'scope'"));
+
+    const LifecycleAction merge{LifecycleAction::Kind::merge, "memory/user/long/a.md", "memory/user/long/b.md", "dup"};
+    const auto merged = lifecycle_action_from_json(to_json(merge));
+    CHECK(merged.kind == LifecycleAction::Kind::merge);
+    CHECK(merged.into == merge.into);
+    CHECK_THROWS_WITH(lifecycle_action_from_json({{"action", "merge"}, {"key", "a"}}), Catch::Contains("'into'"));
+    CHECK_THROWS_WITH(lifecycle_action_from_json({{"action", "vaporise"}, {"key", "a"}}), Catch::Contains("vaporise"));
+}
+
+TEST_CASE("plugin settings arrive as a property tree with typed lookups", "[sdk][settings]") {
+    const Settings settings = settings_from_json(
+        R"({"threshold": 0.5, "enabled": true, "limits": {"short_days": 7}, "cues": {"en": ["always", "never"]}})");
+    CHECK(settings.get<double>("threshold") == Approx(0.5));
+    CHECK(settings.get<bool>("enabled"));
+    CHECK(settings.get<int>("limits.short_days") == 7);
+    CHECK(settings.get<int>("limits.long_days", 60) == 60);
+    CHECK(get_string_list(settings, "cues.en") == std::vector<std::string>{"always", "never"});
+    CHECK(get_string_list(settings, "cues.de").empty());
+    CHECK_THROWS_AS(settings_from_json("[1, 2]"), std::invalid_argument);
+    CHECK_THROWS_AS(settings_from_json("{not json"), std::invalid_argument);
+    CHECK(settings_from_json("").empty());
+}
