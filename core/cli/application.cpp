@@ -2,6 +2,7 @@
 #include "application.hpp"
 
 #include <starling/core/config_loader.hpp>
+#include <starling/core/plugin_settings.hpp>
 #include <starling/plugins/static_plugins.hpp>
 
 namespace starling::cli {
@@ -37,6 +38,69 @@ plugins::PluginRegistry &Application::registry() {
         registry_->discover_modules(config().plugins.directories);
     }
     return *registry_;
+}
+
+core::ActivePolicies PolicyInstances::active() const {
+    core::ActivePolicies active;
+    active.decision = decision ? &*decision : nullptr;
+    active.decay = decay ? &*decay : nullptr;
+    active.relevance = relevance ? &*relevance : nullptr;
+    return active;
+}
+
+std::string Application::plugin_settings(std::string_view plugin_id) {
+    const auto *info = registry().find(plugin_id);
+    const std::string defaults = info == nullptr ? std::string{"{}"} : info->default_settings_json;
+    return core::effective_plugin_settings(config(), plugin_id, defaults).dump();
+}
+
+const core::Clock &Application::clock() {
+    if (!clock_) {
+        clock_ = core::clock_from_environment();
+    }
+    return *clock_;
+}
+
+core::MemoryStore &Application::store() {
+    if (!store_) {
+        store_ = std::make_unique<core::MemoryStore>(config().store.root, clock());
+    }
+    return *store_;
+}
+
+const PolicyInstances &Application::policies() {
+    if (!policies_) {
+        auto instances = std::make_unique<PolicyInstances>();
+        const auto &chosen = config().policies;
+        if (!chosen.decision.empty()) {
+            instances->decision.emplace(
+                registry().create_decision_policy(chosen.decision, plugin_settings(chosen.decision)));
+        }
+        if (!chosen.decay.empty()) {
+            instances->decay.emplace(registry().create_decay_policy(chosen.decay, plugin_settings(chosen.decay)));
+        }
+        if (!chosen.relevance.empty()) {
+            instances->relevance.emplace(
+                registry().create_relevance_policy(chosen.relevance, plugin_settings(chosen.relevance)));
+        }
+        policies_ = std::move(instances);
+    }
+    return *policies_;
+}
+
+core::LifecycleSettings Application::lifecycle_settings() {
+    const auto &settings = config();
+    core::LifecycleSettings lifecycle;
+    lifecycle.review_every_messages = static_cast<std::size_t>(settings.capture.review_every);
+    lifecycle.capture_on_stop = settings.capture.on_stop;
+    lifecycle.consolidate = settings.consolidation.enabled;
+    lifecycle.injection.budget_tokens = static_cast<std::size_t>(settings.budgets.inject_tokens);
+    lifecycle.injection.index_lines = static_cast<std::size_t>(settings.budgets.index_lines);
+    lifecycle.injection.min_score = settings.injection.min_score;
+    lifecycle.injection.max_memories = static_cast<std::size_t>(settings.injection.max_memories);
+    lifecycle.remember.duplicate_similarity = settings.remember.duplicate_similarity;
+    lifecycle.remember.duplicate_candidates = static_cast<std::size_t>(settings.remember.duplicate_candidates);
+    return lifecycle;
 }
 
 std::vector<core::PluginDefaults> Application::plugin_defaults() {

@@ -11,5 +11,18 @@ namespace starling::cli {
 /// Each command takes the words after its name and returns the process exit code.
 int run_plugins_command(Application &application, std::span<const std::string> words);
 int run_config_command(Application &application, std::span<const std::string> words);
+int run_remember_command(Application &application, std::span<const std::string> words);
+int run_classify_command(Application &application, std::span<const std::string> words);
+int run_search_command(Application &application, std::span<const std::string> words);
+int run_list_command(Application &application, std::span<const std::string> words);
+int run_show_command(Application &application, std::span<const std::string> words);
+int run_forget_command(Application &application, std::span<const std::string> words);
+int run_restore_command(Application &application, std::span<const std::string> words);
+int run_archive_command(Application &application, std::span<const std::string> words);
+int run_consolidate_command(Application &application, std::span<const std::string> words);
+int run_inject_command(Application &application, std::span<const std::string> words);
+int run_bench_command(Application &application, std::span<const std::string> words);
+int run_install_command(Application &application, std::span<const std::string> words);
+int run_uninstall_command(Application &application, std::span<const std::string> words);
 
 } // namespace starling::cli

@@ -15,6 +15,9 @@
 #include <exception>
 #include <iostream>
 #include <optional>
+#include <span>
+#include <string_view>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -26,7 +29,40 @@ constexpr const char *kUsage = R"(starling — one long-term memory shared by ev
 
 Usage: starling [--config FILE] COMMAND [ARGS...]
 
-Commands:
+Memories:
+  remember [--force [--type T] [--scope user|project] [--summary S] [--tags a,b]] [--json] TEXT
+                         run the decision policy on TEXT and store it (or update a similar memory);
+                         prints the file written or updated, or why it was discarded
+  classify [--json] TEXT the decision alone: store or discard, type, scope, reason; writes nothing
+  search [--scope user|project|all] [--limit N] [--json] QUERY
+  list [--scope user|project|all] [--tier short|long] [--json]
+  show KEY               print a memory file
+  forget [--reason R] KEY
+                         archive a memory (nothing is deleted without an archive copy)
+  archive [--json]       list archived memories
+  restore ID             put an archived memory back
+  consolidate [--dry-run] [--json]
+                         run promotion, merging and decay now and print what was done
+  inject --event session-start|prompt [--prompt TEXT] [--session ID] [--json]
+                         print exactly what would be injected, with scores
+  (memory commands take --cwd DIR for the project; default: the current directory)
+
+Agents:
+  install AGENT [--project DIR] [--dry-run]
+                         add Starling's hooks to the agent's configuration (claude-code, cursor, codex,
+                         codeflicker) without touching the rest, keep a backup, and install the
+                         instructions the model reads (a skill, a Cursor rule, an AGENTS.md section);
+                         running it twice changes nothing the second time
+  uninstall AGENT [--project DIR] [--dry-run]
+                         remove exactly what install added; the rest of the file is left as it was
+
+Benchmarks:
+  bench locomo --data PATH [--k 5,10,25] [--json]
+                         recall@k of the relevance policy over a LoCoMo file
+  bench decisions --data FILE.jsonl [--json]
+                         accuracy of the decision policy over labelled messages, misses listed
+
+Plugins and configuration:
   plugins [--json]       list every plugin: kind, id, version, and whether it is static or a module
                          (exit 1 if a module failed to load; the reasons go to stderr and the log)
   config show            print the effective configuration, plugin settings included, as TOML
@@ -85,11 +121,28 @@ int run(const std::vector<std::string> &words) {
     const std::string &command = words[position];
     const std::span<const std::string> rest{words.data() + position + 1, words.size() - position - 1};
     starling::cli::Application application{config_file};
-    if (command == "plugins") {
-        return starling::cli::run_plugins_command(application, rest);
-    }
-    if (command == "config") {
-        return starling::cli::run_config_command(application, rest);
+    using Command = int (*)(starling::cli::Application &, std::span<const std::string>);
+    static const std::vector<std::pair<std::string_view, Command>> commands{
+        {"plugins", &starling::cli::run_plugins_command},
+        {"config", &starling::cli::run_config_command},
+        {"remember", &starling::cli::run_remember_command},
+        {"classify", &starling::cli::run_classify_command},
+        {"search", &starling::cli::run_search_command},
+        {"list", &starling::cli::run_list_command},
+        {"show", &starling::cli::run_show_command},
+        {"forget", &starling::cli::run_forget_command},
+        {"restore", &starling::cli::run_restore_command},
+        {"archive", &starling::cli::run_archive_command},
+        {"consolidate", &starling::cli::run_consolidate_command},
+        {"inject", &starling::cli::run_inject_command},
+        {"bench", &starling::cli::run_bench_command},
+        {"install", &starling::cli::run_install_command},
+        {"uninstall", &starling::cli::run_uninstall_command},
+    };
+    for (const auto &[name, run_command] : commands) {
+        if (command == name) {
+            return run_command(application, rest);
+        }
     }
     throw starling::cli::UsageError("unknown command '" + command + "'");
 }

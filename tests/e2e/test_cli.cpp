@@ -22,13 +22,13 @@ const fs::path kModules{STARLING_TEST_PLUGIN_MODULE_DIR};
 
 } // namespace
 
-TEST_CASE("--version names the release and the plugin ABI", "[cli]") {
+TEST_CASE("the version option names the release and the plugin ABI", "[cli]") {
     const auto result = run_process(kStarling, {"--version"});
     CHECK(result.exit_code == 0);
     CHECK(result.stdout_text == "starling " STARLING_TEST_PROJECT_VERSION " (plugin ABI 1.0)\n");
 }
 
-TEST_CASE("--help lists the commands; a wrong command line exits 64 with a hint", "[cli]") {
+TEST_CASE("the help option lists the commands, and a wrong command line exits 64 with a hint", "[cli]") {
     const auto help = run_process(kStarling, {"--help"});
     CHECK(help.exit_code == 0);
     CHECK_THAT(help.stdout_text, Catch::Contains("plugins") && Catch::Contains("config check FILE"));

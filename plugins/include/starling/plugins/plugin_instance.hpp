@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <starling/core/lifecycle/policies.hpp>
 #include <starling/plugins/plugin_info.hpp>
 #include <starling/sdk/abi.h>
 #include <starling/sdk/event.hpp>
@@ -57,11 +58,11 @@ private:
     const starling_adapter_v1 *table_;
 };
 
-class DecisionPolicyInstance {
+class DecisionPolicyInstance final : public core::DecisionMaker {
 public:
     explicit DecisionPolicyInstance(PluginInstance instance);
-    [[nodiscard]] std::vector<sdk::Decision> decide(const std::vector<sdk::Message> &messages) const;
-    [[nodiscard]] std::string review_request(const sdk::ReviewRequest &request) const;
+    [[nodiscard]] std::vector<sdk::Decision> decide(const std::vector<sdk::Message> &messages) const override;
+    [[nodiscard]] std::string review_request(const sdk::ReviewRequest &request) const override;
     [[nodiscard]] const PluginInfo &info() const noexcept { return instance_.info(); }
 
 private:
@@ -69,10 +70,10 @@ private:
     const starling_decision_v1 *table_;
 };
 
-class DecayPolicyInstance {
+class DecayPolicyInstance final : public core::DecayPlanner {
 public:
     explicit DecayPolicyInstance(PluginInstance instance);
-    [[nodiscard]] std::vector<sdk::LifecycleAction> plan(const starling_memory_batch &batch) const;
+    [[nodiscard]] std::vector<sdk::LifecycleAction> plan(const starling_memory_batch &batch) const override;
     [[nodiscard]] const PluginInfo &info() const noexcept { return instance_.info(); }
 
 private:
@@ -80,11 +81,12 @@ private:
     const starling_decay_v1 *table_;
 };
 
-class RelevancePolicyInstance {
+class RelevancePolicyInstance final : public core::RelevanceScorer {
 public:
     explicit RelevancePolicyInstance(PluginInstance instance);
     /// One score per memory of the batch, in batch order.
-    [[nodiscard]] std::vector<double> score(std::string_view query, const starling_memory_batch &batch) const;
+    [[nodiscard]] std::vector<double> score(std::string_view query,
+                                            const starling_memory_batch &batch) const override;
     [[nodiscard]] const PluginInfo &info() const noexcept { return instance_.info(); }
 
 private:

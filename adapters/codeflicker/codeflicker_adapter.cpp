@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// codeflicker: CodeFlicker CLI's Claude-style hooks (reference §4). Its 13 events are known only from a
+// third-party installer and its reply handling not at all, so every channel used here is one that both
+// Claude Code and Codex document for the event: what a Claude-style agent is confirmed to accept.
+#include <starling/adapters/claude_style.hpp>
+
+namespace {
+
+using starling::adapters::ClaudeStyleEvent;
+using starling::sdk::EventKind;
+namespace rules = starling::adapters::claude_rules;
+
+// PreCompact: Claude blocks with `decision`, Codex with `continue:false`; with no form in common it
+// cannot be blocked. PostToolUseFailure, Notification and Setup are not Codex events.
+constexpr ClaudeStyleEvent kEvents[] = {
+    {"SessionStart", EventKind::session_started, rules::context},
+    {"SessionEnd", EventKind::session_ended, rules::silent},
+    {"UserPromptSubmit", EventKind::prompt_submitted, rules::context_or_block},
+    {"PreToolUse", EventKind::other, rules::context_or_deny},
+    {"PostToolUse", EventKind::tool_used, rules::context_or_block},
+    {"PostToolUseFailure", EventKind::other, rules::silent},
+    {"Stop", EventKind::turn_stopped, rules::message_or_continue},
+    {"SubagentStart", EventKind::other, rules::context},
+    {"SubagentStop", EventKind::other, rules::message_or_continue},
+    {"PreCompact", EventKind::context_compacting, rules::message},
+    {"PermissionRequest", EventKind::other, rules::message_or_deny_request},
+    {"Notification", EventKind::other, rules::silent},
+    {"Setup", EventKind::other, rules::silent},
+};
+
+constexpr std::string_view kFilePathKeys[] = {"file_path"};
+
+// stop_hook_active is inferred for Codeflicker [I]: without it a Stop block could loop for ever, so
+// a stop is continued only when the payload says no stop hook is continuing it already.
+const starling::adapters::ClaudeStyleDialect kDialect{
+    "codeflicker", kEvents, starling::adapters::codeflicker_tools(),
+    kFilePathKeys, {},      starling::adapters::MissingStopHookFlag::must_not_continue,
+};
+
+} // namespace
+
+STARLING_DECLARE_PLUGIN(codeflicker, starling::adapters::ClaudeStylePlugin<kDialect>, "codeflicker", "1.0.0",
+                        "CodeFlicker CLI hooks: Claude-style payloads, replies limited to confirmed channels",
+                        "{}")

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace starling::core {
+
+/// What identifies one version of a file cheaply: a file rewritten by write_file_atomically gets a new
+/// inode, and an in-place edit changes the size or the modification time.
+struct FileStamp {
+    std::uint64_t size = 0;
+    std::chrono::sys_time<std::chrono::nanoseconds> modified{};
+    std::uint64_t inode = 0;
+
+    friend bool operator==(const FileStamp &, const FileStamp &) = default;
+};
+
+/// The stamp of the regular file at `path` (following symbolic links), or nullopt if there is none.
+/// Throws StoreError for errors other than "does not exist".
+[[nodiscard]] std::optional<FileStamp> stamp_file(const std::filesystem::path &path);
+
+/// A file's content together with the stamp of the version that was read.
+struct StampedContent {
+    std::string content;
+    FileStamp stamp;
+};
+
+/// Reads a regular file and stamps it through the same descriptor, stamping before reading: if the
+/// file changes meanwhile, the stamp is the older one, so whoever compares stamps later sees a change
+/// and reads again rather than trusting stale content. nullopt if the file does not exist. Throws
+/// StoreError naming the path on other errors, or if it is larger than `max_bytes`.
+[[nodiscard]] std::optional<StampedContent> read_stamped_file(const std::filesystem::path &path,
+                                                              std::uint64_t max_bytes = 64u << 20);
+
+/// The whole content of `path`. Throws StoreError naming the path if it cannot be read or is larger than
+/// `max_bytes`.
+[[nodiscard]] std::string read_file(const std::filesystem::path &path, std::uint64_t max_bytes = 64u << 20);
+
+/// As read_file, but nullopt when the file does not exist.
+[[nodiscard]] std::optional<std::string> read_file_if_exists(const std::filesystem::path &path,
+                                                             std::uint64_t max_bytes = 64u << 20);
+
+/// Appends `bytes` to `path` (created if missing) through an O_APPEND descriptor, then fsyncs it when
+/// `durable`. Callers serialise appends with the store lock. Throws StoreError naming the path.
+void append_to_file(const std::filesystem::path &path, std::string_view bytes, bool durable);
+
+/// fsyncs a directory so that renames and unlinks in it survive a crash. Throws StoreError.
+void fsync_directory(const std::filesystem::path &directory);
+
+/// Creates `directory` and its missing parents. Throws StoreError naming it.
+void ensure_directories(const std::filesystem::path &directory);
+
+} // namespace starling::core

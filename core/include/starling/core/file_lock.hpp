@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <filesystem>
+
+namespace starling::core {
+
+/// An exclusive advisory lock (flock) on a lock file, held from construction to destruction.
+///
+/// It excludes other processes and other FileLock objects in the same process (each opens its own
+/// file description), so one thread must never take a second FileLock on the same file while holding
+/// one: that deadlocks. The descriptor is close-on-exec, so a child started while the lock is held does
+/// not keep it. The kernel releases the lock when the holder dies, so a crashed writer never wedges
+/// the store.
+class FileLock {
+public:
+    /// Creates `lock_file` if needed (its directory must exist) and blocks until the lock is ours.
+    /// Throws StoreError naming the file if it cannot be opened or locked.
+    explicit FileLock(const std::filesystem::path &lock_file);
+
+    FileLock(const FileLock &) = delete;
+    FileLock &operator=(const FileLock &) = delete;
+    FileLock(FileLock &&other) noexcept;
+    FileLock &operator=(FileLock &&other) noexcept;
+    ~FileLock();
+
+    /// False only for a moved-from lock.
+    [[nodiscard]] bool owns_lock() const noexcept { return descriptor_ >= 0; }
+
+private:
+    void release() noexcept;
+
+    int descriptor_ = -1;
+};
+
+} // namespace starling::core

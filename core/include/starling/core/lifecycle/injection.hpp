@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <starling/core/lifecycle/policies.hpp>
+#include <starling/core/memory_store.hpp>
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace starling::core {
+
+struct InjectionSettings {
+    std::size_t budget_tokens = 1500; ///< hard cap on what one injection adds to the context
+    std::size_t index_lines = 200;    ///< most lines shown of each INDEX.md
+    double min_score = 0.2;           ///< relevance below this is not injected at prompt time
+    std::size_t max_memories = 5;     ///< most memories whose text is injected at once
+};
+
+struct InjectedMemory {
+    std::string key;
+    double score = 0.0;
+    std::size_t tokens = 0;
+};
+
+/// What one injection adds to the agent's context, and why.
+struct Injection {
+    std::string context;
+    std::vector<InjectedMemory> memories; ///< memories whose text was included, best first
+    std::size_t tokens = 0;               ///< estimate_tokens(context), never above the budget
+};
+
+/// A conservative token count for budgets: a token per 4 ASCII bytes, a token per other character
+/// (CJK text is about one token per character).
+[[nodiscard]] std::size_t estimate_tokens(std::string_view text) noexcept;
+
+/// Session start: the user's and the project's INDEX.md (long-term memories; newest lines kept when
+/// an index is longer than `index_lines`), then the most relevant long-term memories of the project
+/// in full, as long as the budget allows. `project_query` (e.g. the project's name) is what
+/// relevance is measured against. Memories in `already_injected` are not repeated.
+[[nodiscard]] Injection session_start_injection(MemoryStore &store, const RelevanceScorer *scorer,
+                                                const std::string &project_id, std::string_view project_query,
+                                                const std::vector<std::string> &already_injected,
+                                                const InjectionSettings &settings);
+
+/// Prompt submit: the user's and the project's memories (both tiers) most relevant to the prompt,
+/// scoring at least `min_score`, never one already given in this session, within the budget.
+[[nodiscard]] Injection prompt_injection(MemoryStore &store, const RelevanceScorer &scorer, std::string_view prompt,
+                                         const std::string &project_id,
+                                         const std::vector<std::string> &already_injected,
+                                         const InjectionSettings &settings);
+
+} // namespace starling::core

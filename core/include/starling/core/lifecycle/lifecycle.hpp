@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <starling/core/event_bus.hpp>
+#include <starling/core/lifecycle/injection.hpp>
+#include <starling/core/lifecycle/policies.hpp>
+#include <starling/core/lifecycle/remember.hpp>
+#include <starling/core/log.hpp>
+#include <starling/core/memory_store.hpp>
+
+#include <cstddef>
+
+namespace starling::core {
+
+struct LifecycleSettings {
+    /// Every this many user messages of a session, ask the model to review them (0: never).
+    std::size_t review_every_messages = 20;
+    /// Run the decision policy over not yet evaluated messages at compaction, stop and session end.
+    bool capture_on_stop = true;
+    /// Run the decay policy at session start and at each stop.
+    bool consolidate = true;
+    InjectionSettings injection;
+    RememberSettings remember;
+};
+
+/// Starling's main job as bus subscribers, in this order:
+///  10 capture        prompt → redacted line in sessions/<id>.jsonl; every N messages the decision
+///                    policy's review request goes to the model
+///  20 reinforcement  a read of a memory file (whatever the agent's tool is called) bumps it
+///  30 injection      session start: indexes + project memories; prompt: relevant memories; where
+///                    the agent has no context channel the text waits for the next event that has one
+///  40 capture-on-stop compaction / stop / session end: the decision policy judges each message once
+///  50 consolidation  session start / stop: the decay policy's plan, applied by the store
+class Lifecycle {
+public:
+    Lifecycle(MemoryStore &store, ActivePolicies policies, LifecycleSettings settings, const Logger &logger);
+
+    void subscribe(EventBus &bus);
+
+    void capture(const Event &event, ReplyBuilder &reply);
+    void reinforce(const Event &event, ReplyBuilder &reply);
+    void inject(const Event &event, ReplyBuilder &reply);
+    void capture_on_stop(const Event &event, ReplyBuilder &reply);
+    void consolidate(const Event &event, ReplyBuilder &reply);
+
+private:
+    MemoryStore *store_;
+    ActivePolicies policies_;
+    LifecycleSettings settings_;
+    const Logger *logger_;
+};
+
+/// Whether the agent can show context to the model for this event. Adapters say so in
+/// `details.context_channel`; an adapter that does not is assumed to have one.
+[[nodiscard]] bool has_context_channel(const Event &event);
+
+/// The memory key of a file path inside the store (`memory/…/*.md`), or empty. Relative paths are
+/// taken from `working_directory`.
+[[nodiscard]] std::string memory_key_for_path(const MemoryStore &store, std::string_view file_path,
+                                              std::string_view working_directory);
+
+} // namespace starling::core

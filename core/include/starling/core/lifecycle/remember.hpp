@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <starling/core/lifecycle/policies.hpp>
+#include <starling/core/memory_store.hpp>
+#include <starling/sdk/policy_types.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace starling::core {
+
+struct RememberSettings {
+    /// Containment similarity (text_similarity.hpp) at or above which a new memory is folded into an
+    /// existing one of the same scope instead of being written again.
+    double duplicate_similarity = 0.6;
+    /// How many of the relevance policy's best candidates are compared for duplicates.
+    std::size_t duplicate_candidates = 8;
+};
+
+/// Something to remember, and where it was said.
+struct RememberRequest {
+    std::string text;
+    std::string agent;
+    std::string session_id;
+    std::string project_id; ///< empty outside a project: project-scoped decisions are then discarded
+    /// Set to skip the decision policy (`starling remember --force`): type and scope are taken as given.
+    std::optional<sdk::Decision> forced;
+};
+
+struct RememberOutcome {
+    enum class Action { created, updated, discarded };
+    Action action = Action::discarded;
+    std::string key; ///< the memory written or updated; empty when discarded
+    sdk::Decision decision;
+    std::string reason;      ///< why: the policy's reason, or what the duplicate check found
+    double similarity = 0.0; ///< to the memory updated, when updated
+};
+
+[[nodiscard]] std::string_view to_string(RememberOutcome::Action action) noexcept;
+
+/// collie's STEP 2–4 around a decision policy's STEP 0, 1 and 3: decide, look for a similar memory
+/// in the target scope (an update that reinforces it, never a duplicate), or write a new short-term
+/// memory. Text is redacted before anything is decided or written.
+class Rememberer {
+public:
+    Rememberer(MemoryStore &store, ActivePolicies policies, RememberSettings settings = {});
+
+    RememberOutcome remember(const RememberRequest &request);
+    /// Decides a batch in one policy call, then writes each stored one in order.
+    std::vector<RememberOutcome> remember_all(const std::vector<RememberRequest> &requests);
+    /// The decision alone, writing nothing (`starling classify`).
+    [[nodiscard]] std::vector<sdk::Decision> classify(const std::vector<RememberRequest> &requests) const;
+
+private:
+    RememberOutcome apply(const RememberRequest &request, const std::string &redacted_text, sdk::Decision decision);
+    [[nodiscard]] std::optional<std::pair<std::string, double>> find_duplicate(const Scope &scope,
+                                                                                const std::string &text);
+
+    MemoryStore *store_;
+    ActivePolicies policies_;
+    RememberSettings settings_;
+};
+
+} // namespace starling::core

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <starling/core/frontmatter.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace starling::core {
+
+/// One memory: what the agent should remember, and how it has been used.
+///
+/// The typed members are the fields Starling reasons about. Everything else in the file's frontmatter
+/// (other seed systems' `salience`, `confidence`, `source`, `status`, `trigger`, `related`, hand-added
+/// fields, comments) is kept in `frontmatter`, in file order, and written back untouched.
+struct Memory {
+    /// `feedback`, `user`, `project`, `reference`, or another type a decision policy uses.
+    std::string type;
+    /// One-line description; what indexes and INDEX.md show.
+    std::string summary;
+    std::chrono::sys_seconds created{};
+    std::chrono::sys_seconds last_accessed{};
+    /// As in collie, writing a memory counts as its first access.
+    std::uint32_t access_count = 1;
+    std::vector<std::string> tags;
+    /// The distinct ids of the sessions that accessed the memory, oldest first.
+    std::vector<std::string> sessions;
+    /// Marked for review by a decay policy (collie wrote this as a ` [review]` summary suffix).
+    bool review = false;
+    /// The Markdown after the frontmatter, byte for byte.
+    std::string body;
+
+    /// Every frontmatter line as read, in file order. Entries for the typed fields above only record
+    /// where those fields sit (the typed members win when writing); all other entries are carried
+    /// through unchanged.
+    std::vector<FrontmatterEntry> frontmatter;
+    /// "\n" or "\r\n", as the file was written.
+    std::string line_ending = "\n";
+
+    /// A field this struct does not model (e.g. `salience`), or nullptr. Its value is still encoded;
+    /// use decode_scalar or decode_list on it.
+    [[nodiscard]] const FrontmatterEntry *extra_field(std::string_view key) const noexcept;
+
+    /// Sets a field this struct does not model to a scalar value (encoded as needed), in place or at
+    /// the end. Throws std::invalid_argument for a typed field's key, which must be set via its member.
+    void set_extra_field(std::string_view key, std::string_view value);
+
+    /// As set_extra_field, with an inline-list value.
+    void set_extra_list(std::string_view key, const std::vector<std::string> &items);
+
+    /// Removes a field this struct does not model; returns whether it existed.
+    bool erase_extra_field(std::string_view key);
+
+    /// Equal when the typed members, the body and the other frontmatter entries (keys and values, in
+    /// order) are equal. Line numbers, original spelling and line endings are layout, not content.
+    friend bool operator==(const Memory &left, const Memory &right);
+};
+
+/// Whether `key` is one of the frontmatter fields Memory models as a typed member.
+[[nodiscard]] bool is_typed_memory_field(std::string_view key) noexcept;
+
+} // namespace starling::core

@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace starling::core {
+
+/// The one exception type of the memory store. Its message always names the file involved (and the
+/// line and field for parse errors), so a user can go and fix it.
+class StoreError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+/// Builds "<path>: <what>: <strerror(error_number)>" for a failed system call.
+[[nodiscard]] std::string describe_system_error(const std::filesystem::path &path, std::string_view what,
+                                                int error_number);
+
+/// Throws StoreError with describe_system_error(path, what, error_number).
+[[noreturn]] void throw_system_error(const std::filesystem::path &path, std::string_view what,
+                                     int error_number);
+
+} // namespace starling::core

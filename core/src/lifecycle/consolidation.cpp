@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <starling/core/lifecycle/consolidation.hpp>
+
+#include <starling/core/memory_view_batch.hpp>
+#include <starling/core/store_error.hpp>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace starling::core {
+
+namespace {
+
+void add_unique(std::vector<std::string> &into, const std::vector<std::string> &items) {
+    for (const auto &item : items) {
+        if (std::find(into.begin(), into.end(), item) == into.end()) {
+            into.push_back(item);
+        }
+    }
+}
+
+/// Folds `absorbed` into `kept`: collie's merge dropped the absorbed text's counts and could lose
+/// text on a second merge in the same pass; here every text and every use is kept.
+void fold_into(Memory &kept, const Memory &absorbed, const std::string &absorbed_key) {
+    if (!kept.body.empty() && kept.body.back() != '\n') {
+        kept.body += '\n';
+    }
+    kept.body += "\n<!-- merged from " + absorbed_key + " -->\n";
+    kept.body += absorbed.summary + "\n";
+    if (!absorbed.body.empty()) {
+        kept.body += '\n' + absorbed.body;
+        if (kept.body.back() != '\n') {
+            kept.body += '\n';
+        }
+    }
+    kept.access_count += absorbed.access_count;
+    kept.created = std::min(kept.created, absorbed.created);
+    kept.last_accessed = std::max(kept.last_accessed, absorbed.last_accessed);
+    add_unique(kept.tags, absorbed.tags);
+    add_unique(kept.sessions, absorbed.sessions);
+}
+
+std::string scope_directory_of(std::string_view key) {
+    // memory/user/<tier>/<file> or memory/projects/<id>/<tier>/<file>
+    const auto tier_slash = key.rfind('/', key.rfind('/') - 1);
+    return std::string{key.substr(0, tier_slash)};
+}
+
+Scope scope_for_directory(const std::string &directory) {
+    if (directory == "memory/user") {
+        return Scope::user();
+    }
+    return Scope::project(directory.substr(std::string_view{"memory/projects/"}.size()));
+}
+
+} // namespace
+
+ConsolidationReport consolidate(MemoryStore &store, const DecayPlanner &planner, bool dry_run) {
+    ConsolidationReport report;
+    auto entries = store.list();
+    report.memories = entries.size();
+    std::set<std::string> scopes_with_long;
+    for (const auto &entry : entries) {
+        if (entry.tier == Tier::long_term) {
+            scopes_with_long.insert(scope_directory_of(entry.key));
+        }
+    }
+    const MemoryViewBatch batch{std::move(entries), store.clock().now()};
+    const auto plan = planner.plan(batch.batch());
+
+    for (const auto &action : plan) {
+        AppliedAction applied{action, false, {}};
+        if (dry_run) {
+            applied.result = "planned";
+            report.actions.push_back(std::move(applied));
+            continue;
+        }
+        try {
+            if (!store.contains(action.key)) {
+                applied.result = "skipped: the memory no longer exists";
+            } else {
+                switch (action.kind) {
+                case sdk::LifecycleAction::Kind::archive:
+                    applied.result = store.archive(action.key, action.reason).id;
+                    break;
+                case sdk::LifecycleAction::Kind::mark_review:
+                    store.update(action.key, [](Memory &memory) { memory.review = true; });
+                    break;
+                case sdk::LifecycleAction::Kind::clear_review:
+                    store.update(action.key, [](Memory &memory) { memory.review = false; });
+                    break;
+                case sdk::LifecycleAction::Kind::promote:
+                    applied.result = store.move_to_tier(action.key, Tier::long_term);
+                    scopes_with_long.insert(scope_directory_of(applied.result));
+                    break;
+                case sdk::LifecycleAction::Kind::merge: {
+                    if (!store.contains(action.into)) {
+                        applied.result = "skipped: the memory to merge into no longer exists";
+                        report.actions.push_back(std::move(applied));
+                        continue;
+                    }
+                    const Memory absorbed = store.read(action.key);
+                    store.update(action.into, [&](Memory &kept) { fold_into(kept, absorbed, action.key); });
+                    applied.result = store.archive(action.key, "merged into " + action.into).id;
+                    break;
+                }
+                }
+                applied.applied = applied.result.rfind("skipped", 0) != 0;
+            }
+        } catch (const StoreError &failure) {
+            applied.result = std::string{"failed: "} + failure.what();
+        }
+        report.actions.push_back(std::move(applied));
+    }
+    if (!dry_run) {
+        for (const auto &directory : scopes_with_long) {
+            store.write_index_markdown(scope_for_directory(directory));
+        }
+    }
+    return report;
+}
+
+} // namespace starling::core

@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <starling/core/lifecycle/injection.hpp>
+
+#include <starling/core/file_io.hpp>
+#include <starling/core/memory_view_batch.hpp>
+
+#include <algorithm>
+#include <numeric>
+
+namespace starling::core {
+
+std::size_t estimate_tokens(std::string_view text) noexcept {
+    std::size_t ascii = 0;
+    std::size_t others = 0;
+    for (const char c : text) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (byte < 0x80) {
+            ++ascii;
+        } else if ((byte & 0xC0) != 0x80) {
+            ++others; // count each multi-byte character once, at its lead byte
+        }
+    }
+    return (ascii + 3) / 4 + others;
+}
+
+namespace {
+
+bool contains(const std::vector<std::string> &keys, const std::string &key) {
+    return std::find(keys.begin(), keys.end(), key) != keys.end();
+}
+
+/// Adds text if the whole of it fits the budget; injection never exceeds its budget, it drops.
+class BudgetedText {
+public:
+    explicit BudgetedText(std::size_t budget) : budget_(budget) {}
+    bool try_add(std::string_view text) {
+        std::string candidate = text_;
+        candidate += text;
+        if (estimate_tokens(candidate) > budget_) {
+            return false;
+        }
+        text_ = std::move(candidate);
+        return true;
+    }
+    [[nodiscard]] const std::string &text() const noexcept { return text_; }
+
+private:
+    std::size_t budget_;
+    std::string text_;
+};
+
+/// The memory links of an INDEX.md, newest last (the store sorts them by file name, which starts
+/// with the date).
+std::vector<std::string> index_lines_of(const MemoryStore &store, const Scope &scope) {
+    std::vector<std::string> lines;
+    const auto content = read_file_if_exists(store.root() / scope.directory() / "INDEX.md");
+    if (!content) {
+        return lines;
+    }
+    std::size_t position = 0;
+    while (position < content->size()) {
+        auto end = content->find('\n', position);
+        if (end == std::string::npos) {
+            end = content->size();
+        }
+        const auto line = content->substr(position, end - position);
+        if (line.rfind("- ", 0) == 0) {
+            lines.push_back(line);
+        }
+        position = end + 1;
+    }
+    return lines;
+}
+
+/// Appends an index section, newest entries first when not all fit, and says what was left out
+/// rather than silently truncating (the complaint against Claude Code's MEMORY.md cap).
+void add_index(BudgetedText &out, const std::string &title, std::vector<std::string> lines, std::size_t max_lines) {
+    if (lines.empty()) {
+        return;
+    }
+    std::size_t shown = std::min(lines.size(), max_lines);
+    while (shown > 0) {
+        std::string section = "## " + title + "\n";
+        for (std::size_t index = lines.size() - shown; index < lines.size(); ++index) {
+            section += lines[index] + "\n";
+        }
+        if (shown < lines.size()) {
+            section += "(" + std::to_string(lines.size() - shown) + " older entries not shown; `starling list`)\n";
+        }
+        section += "\n";
+        if (out.try_add(section)) {
+            return;
+        }
+        shown /= 2;
+    }
+}
+
+std::string memory_section(const std::string &key, const Memory &memory) {
+    std::string section = "### " + memory.summary + "\n";
+    section += "(" + memory.type + ", `" + key + "`)\n";
+    section += memory.body;
+    if (!section.empty() && section.back() != '\n') {
+        section += '\n';
+    }
+    return section + "\n";
+}
+
+struct Candidate {
+    std::size_t index;
+    double score;
+};
+
+/// Adds memories in candidate order while they fit, up to `max_memories`.
+void add_memories(BudgetedText &out, Injection &injection, MemoryStore &store, const std::vector<IndexEntry> &entries,
+                  const std::vector<Candidate> &candidates, std::size_t max_memories, const std::string &heading) {
+    bool heading_added = false;
+    for (const auto &candidate : candidates) {
+        if (injection.memories.size() >= max_memories) {
+            break;
+        }
+        const auto &entry = entries[candidate.index];
+        const auto section = memory_section(entry.key, store.read(entry.key));
+        const std::string text = heading_added ? section : heading + section;
+        if (out.try_add(text)) {
+            heading_added = true;
+            injection.memories.push_back({entry.key, candidate.score, estimate_tokens(section)});
+        }
+    }
+}
+
+std::vector<IndexEntry> entries_of(MemoryStore &store, const Scope &scope, std::optional<Tier> tier) {
+    ListFilter filter;
+    filter.scope = scope;
+    filter.tier = tier;
+    return store.list(filter);
+}
+
+} // namespace
+
+Injection session_start_injection(MemoryStore &store, const RelevanceScorer *scorer, const std::string &project_id,
+                                  std::string_view project_query, const std::vector<std::string> &already_injected,
+                                  const InjectionSettings &settings) {
+    Injection injection;
+    BudgetedText out{settings.budget_tokens};
+    add_index(out, "Starling memory: about you (user)", index_lines_of(store, Scope::user()), settings.index_lines);
+    if (!project_id.empty()) {
+        const auto scope = Scope::project(project_id);
+        add_index(out, "Starling memory: this project (" + project_id + ")", index_lines_of(store, scope),
+                  settings.index_lines);
+        auto entries = entries_of(store, scope, Tier::long_term);
+        std::vector<double> relevance(entries.size(), 0.0);
+        if (scorer != nullptr && !entries.empty()) {
+            const MemoryViewBatch batch{entries, store.clock().now()};
+            relevance = scorer->score(project_query, batch.batch());
+        }
+        std::vector<Candidate> candidates;
+        for (std::size_t index = 0; index < entries.size(); ++index) {
+            if (!contains(already_injected, entries[index].key)) {
+                candidates.push_back({index, relevance[index]});
+            }
+        }
+        // Relevance first; among equals, what has been used most and most recently.
+        std::stable_sort(candidates.begin(), candidates.end(), [&](const Candidate &a, const Candidate &b) {
+            const auto &left = entries[a.index];
+            const auto &right = entries[b.index];
+            if (a.score != b.score) {
+                return a.score > b.score;
+            }
+            if (left.access_count != right.access_count) {
+                return left.access_count > right.access_count;
+            }
+            return left.last_accessed > right.last_accessed;
+        });
+        add_memories(out, injection, store, entries, candidates, settings.max_memories,
+                     "## Starling memory: details for this project\n");
+    }
+    injection.context = out.text();
+    while (!injection.context.empty() && injection.context.back() == '\n') {
+        injection.context.pop_back();
+    }
+    injection.tokens = estimate_tokens(injection.context);
+    return injection;
+}
+
+Injection prompt_injection(MemoryStore &store, const RelevanceScorer &scorer, std::string_view prompt,
+                           const std::string &project_id, const std::vector<std::string> &already_injected,
+                           const InjectionSettings &settings) {
+    Injection injection;
+    auto entries = entries_of(store, Scope::user(), std::nullopt);
+    if (!project_id.empty()) {
+        auto project_entries = entries_of(store, Scope::project(project_id), std::nullopt);
+        entries.insert(entries.end(), std::make_move_iterator(project_entries.begin()),
+                       std::make_move_iterator(project_entries.end()));
+    }
+    if (entries.empty()) {
+        return injection;
+    }
+    const MemoryViewBatch batch{entries, store.clock().now()};
+    const auto scores = scorer.score(prompt, batch.batch());
+    std::vector<Candidate> candidates;
+    for (std::size_t index = 0; index < entries.size(); ++index) {
+        if (scores[index] >= settings.min_score && scores[index] > 0.0 && !contains(already_injected, entries[index].key)) {
+            candidates.push_back({index, scores[index]});
+        }
+    }
+    std::stable_sort(candidates.begin(), candidates.end(),
+                     [](const Candidate &a, const Candidate &b) { return a.score > b.score; });
+    BudgetedText out{settings.budget_tokens};
+    add_memories(out, injection, store, entries, candidates, settings.max_memories,
+                 "## Starling memory: relevant to this prompt\n");
+    injection.context = out.text();
+    while (!injection.context.empty() && injection.context.back() == '\n') {
+        injection.context.pop_back();
+    }
+    injection.tokens = estimate_tokens(injection.context);
+    return injection;
+}
+
+} // namespace starling::core

@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <starling/core/lifecycle/lifecycle.hpp>
+
+#include <starling/core/lifecycle/consolidation.hpp>
+#include <starling/core/lifecycle/redaction.hpp>
+#include <starling/core/lifecycle/session_log.hpp>
+
+#include <algorithm>
+#include <filesystem>
+
+namespace starling::core {
+
+namespace {
+
+SessionLog session_log_for(const MemoryStore &store, const Event &event) {
+    return SessionLog{store.root() / "sessions", event.session_id.empty() ? "no-session" : event.session_id};
+}
+
+std::string project_query_for(const Event &event) {
+    const std::filesystem::path directory{event.working_directory};
+    return directory.filename().string() + " " + event.project;
+}
+
+} // namespace
+
+bool has_context_channel(const Event &event) {
+    const auto channel = event.details.find("context_channel");
+    return channel == event.details.end() || !channel->is_boolean() || channel->get<bool>();
+}
+
+std::string memory_key_for_path(const MemoryStore &store, std::string_view file_path,
+                                std::string_view working_directory) {
+    if (file_path.empty()) {
+        return {};
+    }
+    std::filesystem::path path{std::string{file_path}};
+    if (path.is_relative() && !working_directory.empty()) {
+        path = std::filesystem::path{std::string{working_directory}} / path;
+    }
+    std::error_code error;
+    const auto resolved = std::filesystem::weakly_canonical(path, error);
+    const auto root = std::filesystem::weakly_canonical(store.root(), error);
+    if (error) {
+        return {};
+    }
+    const auto relative = resolved.lexically_relative(root);
+    const auto key = relative.generic_string();
+    if (relative.empty() || key.rfind("memory/", 0) != 0 || relative.extension() != ".md" ||
+        relative.filename() == "INDEX.md") {
+        return {};
+    }
+    return key;
+}
+
+Lifecycle::Lifecycle(MemoryStore &store, ActivePolicies policies, LifecycleSettings settings, const Logger &logger)
+    : store_(&store), policies_(policies), settings_(settings), logger_(&logger) {}
+
+void Lifecycle::subscribe(EventBus &bus) {
+    bus.subscribe({"capture", 10, {EventKind::prompt_submitted},
+                   [this](const Event &event, ReplyBuilder &reply) { capture(event, reply); }});
+    bus.subscribe({"reinforcement", 20, {EventKind::tool_used},
+                   [this](const Event &event, ReplyBuilder &reply) { reinforce(event, reply); }});
+    bus.subscribe({"injection", 30, {},
+                   [this](const Event &event, ReplyBuilder &reply) { inject(event, reply); }});
+    bus.subscribe({"capture-on-stop", 40,
+                   {EventKind::context_compacting, EventKind::turn_stopped, EventKind::session_ended},
+                   [this](const Event &event, ReplyBuilder &reply) { capture_on_stop(event, reply); }});
+    bus.subscribe({"consolidation", 50, {EventKind::session_started, EventKind::turn_stopped},
+                   [this](const Event &event, ReplyBuilder &reply) { consolidate(event, reply); }});
+}
+
+void Lifecycle::capture(const Event &event, ReplyBuilder &reply) {
+    if (event.prompt.empty()) {
+        return;
+    }
+    auto log = session_log_for(*store_, event);
+    const auto count = log.append({store_->clock().now(), redact_secrets(event.prompt).text,
+                                   event.working_directory, event.agent});
+    if (policies_.decision == nullptr || settings_.review_every_messages == 0 ||
+        count % settings_.review_every_messages != 0) {
+        return;
+    }
+    sdk::ReviewRequest request;
+    request.message_count = static_cast<int>(count);
+    request.session_log = log.log_path().string();
+    request.agent = event.agent;
+    reply.add_context(policies_.decision->review_request(request));
+}
+
+void Lifecycle::reinforce(const Event &event, ReplyBuilder & /*reply*/) {
+    if (!event.tool || event.tool->intent != ToolIntent::read) {
+        return;
+    }
+    const auto key = memory_key_for_path(*store_, event.tool->file_path, event.working_directory);
+    if (key.empty() || !store_->contains(key)) {
+        return;
+    }
+    store_->bump_access(key, event.session_id);
+    logger_->debug("reinforcement", "read of " + key + " in session " + event.session_id);
+}
+
+void Lifecycle::inject(const Event &event, ReplyBuilder &reply) {
+    const bool channel = has_context_channel(event);
+    std::string text;
+    std::vector<InjectedMemory> injected;
+    auto log = session_log_for(*store_, event);
+    const auto state = log.state();
+    if (event.kind == EventKind::session_started) {
+        const auto injection = session_start_injection(*store_, policies_.relevance, event.project,
+                                                       project_query_for(event), state.injected, settings_.injection);
+        text = injection.context;
+        injected = injection.memories;
+    } else if (event.kind == EventKind::prompt_submitted && policies_.relevance != nullptr) {
+        const auto injection = prompt_injection(*store_, *policies_.relevance, event.prompt, event.project,
+                                                state.injected, settings_.injection);
+        text = injection.context;
+        injected = injection.memories;
+    }
+    if (text.empty() && (state.pending_context.empty() || !channel)) {
+        return;
+    }
+    std::string delivered;
+    log.update_state([&](SessionState &session, const std::vector<LoggedMessage> &) {
+        for (const auto &memory : injected) {
+            session.injected.push_back(memory.key);
+        }
+        if (!channel) {
+            // The agent cannot show context now (Cursor at prompt submit): keep it for the next event
+            // that can, within one budget.
+            if (!text.empty()) {
+                session.pending_context = text;
+            }
+            return;
+        }
+        delivered = session.pending_context.empty() ? text
+                    : text.empty()                  ? session.pending_context
+                                                    : session.pending_context + "\n\n" + text;
+        session.pending_context.clear();
+    });
+    // Retrieval is reinforcement (collie's third meta-rule): what reached the model was used.
+    for (const auto &memory : injected) {
+        store_->bump_access(memory.key, event.session_id);
+    }
+    if (!delivered.empty()) {
+        if (estimate_tokens(delivered) > settings_.injection.budget_tokens) {
+            delivered = text; // pending and new text together would break the budget: the newer wins
+        }
+        reply.add_context(delivered);
+    }
+}
+
+void Lifecycle::capture_on_stop(const Event &event, ReplyBuilder & /*reply*/) {
+    if (!settings_.capture_on_stop || policies_.decision == nullptr) {
+        return;
+    }
+    auto log = session_log_for(*store_, event);
+    std::vector<LoggedMessage> pending;
+    // Taken and marked under the session lock, so that however many hooks fire at once each
+    // message is judged exactly once.
+    log.update_state([&](SessionState &state, const std::vector<LoggedMessage> &messages) {
+        if (state.evaluated < messages.size()) {
+            pending.assign(messages.begin() + static_cast<std::ptrdiff_t>(state.evaluated), messages.end());
+            state.evaluated = messages.size();
+        }
+    });
+    if (pending.empty()) {
+        return;
+    }
+    std::vector<RememberRequest> requests;
+    for (const auto &message : pending) {
+        requests.push_back({message.text, message.agent, event.session_id, event.project, std::nullopt});
+    }
+    Rememberer rememberer{*store_, policies_, settings_.remember};
+    for (const auto &outcome : rememberer.remember_all(requests)) {
+        if (outcome.action != RememberOutcome::Action::discarded) {
+            logger_->info("capture", std::string{to_string(outcome.action)} + " " + outcome.key + ": " + outcome.reason);
+        }
+    }
+}
+
+void Lifecycle::consolidate(const Event & /*event*/, ReplyBuilder & /*reply*/) {
+    if (!settings_.consolidate || policies_.decay == nullptr) {
+        return;
+    }
+    const auto report = core::consolidate(*store_, *policies_.decay, /*dry_run=*/false);
+    for (const auto &action : report.actions) {
+        logger_->info("consolidation", std::string{sdk::to_string(action.action.kind)} + " " + action.action.key +
+                                           (action.action.into.empty() ? "" : " into " + action.action.into) +
+                                           ": " + (action.applied ? action.action.reason : action.result));
+    }
+}
+
+} // namespace starling::core

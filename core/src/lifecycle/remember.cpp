@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <starling/core/lifecycle/remember.hpp>
+
+#include <starling/core/lifecycle/redaction.hpp>
+#include <starling/core/lifecycle/text_similarity.hpp>
+#include <starling/core/memory_view_batch.hpp>
+
+#include <algorithm>
+#include <numeric>
+#include <stdexcept>
+
+namespace starling::core {
+
+std::string_view to_string(RememberOutcome::Action action) noexcept {
+    switch (action) {
+    case RememberOutcome::Action::created: return "created";
+    case RememberOutcome::Action::updated: return "updated";
+    case RememberOutcome::Action::discarded: return "discarded";
+    }
+    return "discarded";
+}
+
+namespace {
+
+constexpr std::size_t kMaxSummaryBytes = 120;
+
+/// The first line of the text, cut at a UTF-8 boundary: what a memory shows when nothing better was
+/// decided.
+std::string summary_from_text(std::string_view text) {
+    auto line = text.substr(0, text.find('\n'));
+    while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) {
+        line.remove_prefix(1);
+    }
+    if (line.size() <= kMaxSummaryBytes) {
+        return std::string{line};
+    }
+    std::size_t cut = kMaxSummaryBytes;
+    while (cut > 0 && (static_cast<unsigned char>(line[cut]) & 0xC0) == 0x80) {
+        --cut;
+    }
+    return std::string{line.substr(0, cut)} + "…";
+}
+
+void add_unique(std::vector<std::string> &into, const std::vector<std::string> &items) {
+    for (const auto &item : items) {
+        if (!item.empty() && std::find(into.begin(), into.end(), item) == into.end()) {
+            into.push_back(item);
+        }
+    }
+}
+
+} // namespace
+
+Rememberer::Rememberer(MemoryStore &store, ActivePolicies policies, RememberSettings settings)
+    : store_(&store), policies_(policies), settings_(settings) {}
+
+std::vector<sdk::Decision> Rememberer::classify(const std::vector<RememberRequest> &requests) const {
+    if (policies_.decision == nullptr) {
+        throw std::runtime_error("no decision policy is active (set policies.decision)");
+    }
+    std::vector<sdk::Message> messages;
+    messages.reserve(requests.size());
+    for (const auto &request : requests) {
+        messages.push_back({redact_secrets(request.text).text, request.agent, request.project_id});
+    }
+    return policies_.decision->decide(messages);
+}
+
+RememberOutcome Rememberer::remember(const RememberRequest &request) {
+    return remember_all({request}).front();
+}
+
+std::vector<RememberOutcome> Rememberer::remember_all(const std::vector<RememberRequest> &requests) {
+    std::vector<RememberRequest> undecided;
+    for (const auto &request : requests) {
+        if (!request.forced) {
+            undecided.push_back(request);
+        }
+    }
+    const auto decisions = undecided.empty() ? std::vector<sdk::Decision>{} : classify(undecided);
+    std::vector<RememberOutcome> outcomes;
+    std::size_t next_decision = 0;
+    for (const auto &request : requests) {
+        const auto redacted = redact_secrets(request.text).text;
+        sdk::Decision decision = request.forced ? *request.forced : decisions.at(next_decision++);
+        outcomes.push_back(apply(request, redacted, std::move(decision)));
+    }
+    return outcomes;
+}
+
+RememberOutcome Rememberer::apply(const RememberRequest &request, const std::string &redacted_text,
+                                  sdk::Decision decision) {
+    RememberOutcome outcome;
+    outcome.reason = decision.reason;
+    if (!decision.store) {
+        outcome.decision = std::move(decision);
+        return outcome;
+    }
+    if (decision.scope == "project" && request.project_id.empty()) {
+        outcome.reason = "a project memory needs a project: run from inside one, or pass --scope user";
+        outcome.decision = std::move(decision);
+        return outcome;
+    }
+    if (decision.summary.empty()) {
+        decision.summary = summary_from_text(redacted_text);
+    }
+    const Scope scope = decision.scope == "project" ? Scope::project(request.project_id) : Scope::user();
+    if (const auto duplicate = find_duplicate(scope, decision.summary + "\n" + redacted_text)) {
+        const auto &[key, similarity] = *duplicate;
+        store_->update(key, [&](Memory &memory) {
+            // A restatement reinforces; a supplement is kept next to what was there, so nothing the
+            // user said earlier is overwritten.
+            if (memory.body.find(redacted_text) == std::string::npos && memory.summary != redacted_text) {
+                if (!memory.body.empty() && memory.body.back() != '\n') {
+                    memory.body += '\n';
+                }
+                memory.body += '\n' + redacted_text + '\n';
+            }
+            add_unique(memory.tags, decision.tags);
+        });
+        store_->bump_access(key, request.session_id);
+        outcome.action = RememberOutcome::Action::updated;
+        outcome.key = key;
+        outcome.similarity = similarity;
+        outcome.reason = "similar to an existing memory (similarity " + std::to_string(similarity).substr(0, 4) +
+                         "): updated and reinforced it";
+        outcome.decision = std::move(decision);
+        return outcome;
+    }
+    Memory memory;
+    memory.type = decision.type.empty() ? std::string{"feedback"} : decision.type;
+    memory.summary = redact_secrets(decision.summary).text;
+    memory.tags = decision.tags;
+    memory.body = redacted_text + "\n";
+    if (!request.session_id.empty()) {
+        memory.sessions.push_back(request.session_id);
+    }
+    outcome.key = store_->create(scope, Tier::short_term, std::move(memory));
+    outcome.action = RememberOutcome::Action::created;
+    outcome.decision = std::move(decision);
+    return outcome;
+}
+
+std::optional<std::pair<std::string, double>> Rememberer::find_duplicate(const Scope &scope, const std::string &text) {
+    ListFilter filter;
+    filter.scope = scope;
+    auto entries = store_->list(filter);
+    if (entries.empty()) {
+        return std::nullopt;
+    }
+    const auto new_terms = content_terms(text);
+    // Rank by what the index already holds (summary and tags), then read only the best few files:
+    // a scope of 10,000 memories must not cost 10,000 file reads per remembered message.
+    std::vector<double> ranking(entries.size(), 0.0);
+    if (policies_.relevance != nullptr) {
+        const MemoryViewBatch batch{entries, store_->clock().now()};
+        ranking = policies_.relevance->score(text, batch.batch());
+    } else {
+        for (std::size_t index = 0; index < entries.size(); ++index) {
+            std::string indexed = entries[index].summary;
+            for (const auto &tag : entries[index].tags) {
+                indexed += ' ' + tag;
+            }
+            ranking[index] = containment_similarity(new_terms, content_terms(indexed));
+        }
+    }
+    std::vector<std::size_t> order(entries.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return ranking[a] > ranking[b]; });
+    order.resize(std::min(order.size(), settings_.duplicate_candidates));
+
+    std::optional<std::pair<std::string, double>> best;
+    for (const auto index : order) {
+        const auto memory = store_->read(entries[index].key);
+        const double similarity = containment_similarity(new_terms, content_terms(memory.summary + "\n" + memory.body));
+        if (similarity >= settings_.duplicate_similarity && (!best || similarity > best->second)) {
+            best = std::make_pair(entries[index].key, similarity);
+        }
+    }
+    return best;
+}
+
+} // namespace starling::core

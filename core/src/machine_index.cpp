@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "machine_index.hpp"
+
+#include "posix_io.hpp"
+
+#include <starling/core/atomic_file.hpp>
+#include <starling/core/store_error.hpp>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+
+namespace starling::core::detail {
+namespace {
+
+constexpr std::string_view snapshot_header = "starling-index\t1";
+constexpr std::string_view journal_header = "starling-index-journal\t1";
+constexpr std::uint64_t max_index_bytes = std::uint64_t{4} << 30;
+constexpr int max_refresh_attempts = 8;
+
+/// Reads `descriptor` from `offset` to its end.
+std::string read_from(int descriptor, std::uint64_t offset, const std::filesystem::path &path) {
+    std::string content;
+    std::array<char, 64 * 1024> buffer{};
+    auto position = static_cast<off_t>(offset);
+    while (true) {
+        const ssize_t got = ::pread(descriptor, buffer.data(), buffer.size(), position);
+        if (got < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            throw_system_error(path, "cannot read", errno);
+        }
+        if (got == 0) {
+            return content;
+        }
+        content.append(buffer.data(), static_cast<std::size_t>(got));
+        position += got;
+    }
+}
+
+} // namespace
+
+MachineIndex::MachineIndex(std::filesystem::path directory)
+    : directory_(std::move(directory)), snapshot_path_(directory_ / "snapshot.tsv"),
+      journal_path_(directory_ / "journal.tsv") {}
+
+MachineIndex::State MachineIndex::refresh() {
+    for (int attempt = 0; attempt < max_refresh_attempts; ++attempt) {
+        Load result = load_snapshot();
+        if (result == Load::done) {
+            result = load_journal();
+        }
+        switch (result) {
+        case Load::done: return State::current;
+        case Load::missing: forget(); return State::missing;
+        case Load::garbled: forget(); return State::garbled;
+        case Load::retry: forget(); break;
+        }
+    }
+    // Compactions keep replacing the files under us; a rebuild (under the lock) settles it.
+    return State::missing;
+}
+
+MachineIndex::Load MachineIndex::load_snapshot() {
+    const std::optional<FileStamp> stamp = stamp_file(snapshot_path_);
+    if (!stamp) {
+        return Load::missing;
+    }
+    if (loaded_ && snapshot_stamp_ == stamp) {
+        return Load::done;
+    }
+    forget();
+    std::optional<StampedContent> file = read_stamped_file(snapshot_path_, max_index_bytes);
+    if (!file) {
+        return Load::retry;
+    }
+    std::string_view rest = file->content;
+    bool header_seen = false;
+    while (!rest.empty()) {
+        const auto newline = rest.find('\n');
+        if (newline == std::string_view::npos) {
+            return Load::garbled;
+        }
+        const std::string_view line = rest.substr(0, newline);
+        rest.remove_prefix(newline + 1);
+        if (!header_seen) {
+            if (line != snapshot_header) {
+                return Load::garbled;
+            }
+            header_seen = true;
+            continue;
+        }
+        std::optional<IndexRecord> record = decode_index_record(line);
+        if (!record || std::holds_alternative<IndexRemoval>(*record)) {
+            return Load::garbled;
+        }
+        const std::string &key = record_key(*record);
+        if (entries_.contains(key) || unreadable_.contains(key)) {
+            return Load::garbled;
+        }
+        apply(std::move(*record));
+    }
+    if (!header_seen) {
+        return Load::garbled;
+    }
+    snapshot_stamp_ = file->stamp;
+    loaded_ = true;
+    return Load::done;
+}
+
+MachineIndex::Load MachineIndex::load_journal() {
+    Descriptor journal(::open(journal_path_.c_str(), O_RDONLY | O_CLOEXEC));
+    if (!journal.valid()) {
+        if (errno != ENOENT) {
+            throw_system_error(journal_path_, "cannot open", errno);
+        }
+        // No journal: fine for a fresh snapshot; if we had read one, it was replaced by a compaction.
+        return journal_inode_ ? Load::retry : Load::done;
+    }
+    struct stat status {};
+    if (::fstat(journal.get(), &status) != 0) {
+        throw_system_error(journal_path_, "cannot stat", errno);
+    }
+    const auto inode = static_cast<std::uint64_t>(status.st_ino);
+    const auto size = static_cast<std::uint64_t>(status.st_size);
+    if ((journal_inode_ && *journal_inode_ != inode) || size < journal_offset_) {
+        return Load::retry;
+    }
+    journal_inode_ = inode;
+    if (size == journal_offset_) {
+        return Load::done;
+    }
+    const std::string tail = read_from(journal.get(), journal_offset_, journal_path_);
+    std::string_view rest = tail;
+    while (true) {
+        const auto newline = rest.find('\n');
+        if (newline == std::string_view::npos) {
+            // An unterminated last line is still being written (or its writer died); skip it for now.
+            return Load::done;
+        }
+        const std::string_view line = rest.substr(0, newline);
+        rest.remove_prefix(newline + 1);
+        const bool is_first_line = journal_offset_ == 0;
+        journal_offset_ += newline + 1;
+        if (is_first_line) {
+            if (line != journal_header) {
+                return Load::garbled;
+            }
+            continue;
+        }
+        std::optional<IndexRecord> record = decode_index_record(line);
+        if (!record) {
+            return Load::garbled;
+        }
+        apply(std::move(*record));
+    }
+}
+
+void MachineIndex::apply(IndexRecord record) {
+    if (auto *entry = std::get_if<IndexEntry>(&record)) {
+        unreadable_.erase(entry->key);
+        std::string key = entry->key;
+        entries_.insert_or_assign(std::move(key), std::move(*entry));
+    } else if (auto *unreadable = std::get_if<UnreadableMemory>(&record)) {
+        entries_.erase(unreadable->key);
+        std::string key = unreadable->key;
+        unreadable_.insert_or_assign(std::move(key), std::move(*unreadable));
+    } else {
+        const std::string &key = std::get<IndexRemoval>(record).key;
+        entries_.erase(key);
+        unreadable_.erase(key);
+    }
+}
+
+void MachineIndex::append(const std::vector<IndexRecord> &records) {
+    if (records.empty()) {
+        return;
+    }
+    ensure_directories(directory_);
+    Descriptor journal(::open(journal_path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666));
+    if (!journal.valid()) {
+        throw_system_error(journal_path_, "cannot open", errno);
+    }
+    struct stat status {};
+    if (::fstat(journal.get(), &status) != 0) {
+        throw_system_error(journal_path_, "cannot stat", errno);
+    }
+    auto size = static_cast<std::uint64_t>(status.st_size);
+    if (size > 0) {
+        // Only a writer that died mid-append leaves a last line without '\n'; we hold the lock, so
+        // nobody is appending now. Cut the fragment off, or the next record would be glued to it.
+        char last = '\n';
+        if (::pread(journal.get(), &last, 1, static_cast<off_t>(size - 1)) != 1) {
+            throw_system_error(journal_path_, "cannot read", errno);
+        }
+        if (last != '\n') {
+            const std::string content = read_from(journal.get(), 0, journal_path_);
+            const auto newline = content.rfind('\n');
+            size = newline == std::string::npos ? 0 : newline + 1;
+            if (::ftruncate(journal.get(), static_cast<off_t>(size)) != 0) {
+                throw_system_error(journal_path_, "cannot cut off a torn line", errno);
+            }
+        }
+    }
+    std::string lines;
+    if (size == 0) {
+        lines += journal_header;
+        lines += '\n';
+    }
+    for (const IndexRecord &record : records) {
+        lines += encode_index_record(record);
+    }
+    if (::lseek(journal.get(), static_cast<off_t>(size), SEEK_SET) < 0) {
+        throw_system_error(journal_path_, "cannot seek", errno);
+    }
+    // No fsync: the index is a cache that validates itself against the files, and this runs on
+    // every memory access.
+    if (const int error = write_all(journal.get(), lines); error != 0) {
+        throw_system_error(journal_path_, "cannot append", error);
+    }
+    if (const int error = journal.close(); error != 0) {
+        throw_system_error(journal_path_, "cannot close", error);
+    }
+}
+
+bool MachineIndex::compaction_due(std::uint64_t threshold_bytes) const {
+    const std::optional<FileStamp> journal = stamp_file(journal_path_);
+    if (!journal) {
+        return false;
+    }
+    const std::optional<FileStamp> snapshot = stamp_file(snapshot_path_);
+    const std::uint64_t half_snapshot = snapshot ? snapshot->size / 2 : 0;
+    return journal->size > std::max(threshold_bytes, half_snapshot);
+}
+
+void MachineIndex::compact() { write_snapshot_and_reset_journal(); }
+
+void MachineIndex::replace(std::vector<IndexEntry> entries, std::vector<UnreadableMemory> unreadable) {
+    forget();
+    for (IndexEntry &entry : entries) {
+        apply(std::move(entry));
+    }
+    for (UnreadableMemory &file : unreadable) {
+        apply(std::move(file));
+    }
+    write_snapshot_and_reset_journal();
+}
+
+void MachineIndex::write_snapshot_and_reset_journal() {
+    std::vector<IndexRecord> records;
+    records.reserve(entries_.size() + unreadable_.size());
+    for (const auto &[key, entry] : entries_) {
+        records.emplace_back(entry);
+    }
+    for (const auto &[key, file] : unreadable_) {
+        records.emplace_back(file);
+    }
+    std::sort(records.begin(), records.end(), [](const IndexRecord &left, const IndexRecord &right) {
+        return record_key(left) < record_key(right);
+    });
+    std::string snapshot;
+    snapshot.reserve(records.size() * 160 + 32);
+    snapshot += snapshot_header;
+    snapshot += '\n';
+    for (const IndexRecord &record : records) {
+        snapshot += encode_index_record(record);
+    }
+    ensure_directories(directory_);
+    write_file_atomically(snapshot_path_, snapshot);
+    const std::string journal = std::string(journal_header) + "\n";
+    write_file_atomically(journal_path_, journal);
+
+    snapshot_stamp_ = stamp_file(snapshot_path_);
+    const std::optional<FileStamp> journal_stamp = stamp_file(journal_path_);
+    if (!snapshot_stamp_ || !journal_stamp) {
+        forget();
+        return;
+    }
+    journal_inode_ = journal_stamp->inode;
+    journal_offset_ = journal.size();
+    loaded_ = true;
+}
+
+void MachineIndex::forget() noexcept {
+    loaded_ = false;
+    snapshot_stamp_.reset();
+    journal_inode_.reset();
+    journal_offset_ = 0;
+    entries_.clear();
+    unreadable_.clear();
+}
+
+} // namespace starling::core::detail

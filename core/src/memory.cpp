@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <starling/core/memory.hpp>
+
+#include <algorithm>
+#include <array>
+#include <stdexcept>
+
+namespace starling::core {
+namespace {
+
+constexpr std::array<std::string_view, 8> typed_fields = {
+    "type", "summary", "created", "last_accessed", "access_count", "tags", "sessions", "review"};
+
+bool is_other_entry(const FrontmatterEntry &entry) noexcept { return !is_typed_memory_field(entry.key); }
+
+FrontmatterEntry *find_field(std::vector<FrontmatterEntry> &entries, std::string_view key) noexcept {
+    const auto found = std::find_if(entries.begin(), entries.end(), [key](const FrontmatterEntry &entry) {
+        return entry.is_field() && entry.key == key;
+    });
+    return found == entries.end() ? nullptr : &*found;
+}
+
+void require_extra_key(std::string_view key) {
+    if (key.empty() || is_typed_memory_field(key)) {
+        throw std::invalid_argument("'" + std::string(key) +
+                                    "' is not an extra field: typed fields are set through Memory's members");
+    }
+}
+
+void set_raw(std::vector<FrontmatterEntry> &entries, std::string_view key, std::string raw_value) {
+    if (FrontmatterEntry *existing = find_field(entries, key)) {
+        existing->value = std::move(raw_value);
+        return;
+    }
+    FrontmatterEntry entry;
+    entry.key = std::string(key);
+    entry.value = std::move(raw_value);
+    entries.push_back(std::move(entry));
+}
+
+} // namespace
+
+bool is_typed_memory_field(std::string_view key) noexcept {
+    return std::find(typed_fields.begin(), typed_fields.end(), key) != typed_fields.end();
+}
+
+const FrontmatterEntry *Memory::extra_field(std::string_view key) const noexcept {
+    if (is_typed_memory_field(key)) {
+        return nullptr;
+    }
+    const auto found =
+        std::find_if(frontmatter.begin(), frontmatter.end(),
+                     [key](const FrontmatterEntry &entry) { return entry.is_field() && entry.key == key; });
+    return found == frontmatter.end() ? nullptr : &*found;
+}
+
+void Memory::set_extra_field(std::string_view key, std::string_view value) {
+    require_extra_key(key);
+    set_raw(frontmatter, key, encode_scalar(value));
+}
+
+void Memory::set_extra_list(std::string_view key, const std::vector<std::string> &items) {
+    require_extra_key(key);
+    set_raw(frontmatter, key, encode_list(items));
+}
+
+bool Memory::erase_extra_field(std::string_view key) {
+    if (is_typed_memory_field(key)) {
+        return false;
+    }
+    const auto found =
+        std::find_if(frontmatter.begin(), frontmatter.end(),
+                     [key](const FrontmatterEntry &entry) { return entry.is_field() && entry.key == key; });
+    if (found == frontmatter.end()) {
+        return false;
+    }
+    frontmatter.erase(found);
+    return true;
+}
+
+bool operator==(const Memory &left, const Memory &right) {
+    if (left.type != right.type || left.summary != right.summary || left.created != right.created ||
+        left.last_accessed != right.last_accessed || left.access_count != right.access_count ||
+        left.tags != right.tags || left.sessions != right.sessions || left.review != right.review ||
+        left.body != right.body) {
+        return false;
+    }
+    auto left_entry = left.frontmatter.begin();
+    auto right_entry = right.frontmatter.begin();
+    while (true) {
+        left_entry = std::find_if(left_entry, left.frontmatter.end(), is_other_entry);
+        right_entry = std::find_if(right_entry, right.frontmatter.end(), is_other_entry);
+        if (left_entry == left.frontmatter.end() || right_entry == right.frontmatter.end()) {
+            return left_entry == left.frontmatter.end() && right_entry == right.frontmatter.end();
+        }
+        if (!(*left_entry == *right_entry)) {
+            return false;
+        }
+        ++left_entry;
+        ++right_entry;
+    }
+}
+
+} // namespace starling::core

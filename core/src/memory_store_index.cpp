@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "memory_files.hpp"
+#include "store_internals.hpp"
+
+#include <starling/core/atomic_file.hpp>
+#include <starling/core/file_io.hpp>
+#include <starling/core/store_error.hpp>
+
+#include <algorithm>
+#include <optional>
+#include <system_error>
+#include <unordered_set>
+
+namespace starling::core {
+namespace {
+
+/// Deletes write_file_atomically's leftovers under `directory`. Only called under the store lock,
+/// when no writer of this store can be between its temporary write and its rename.
+std::size_t remove_temp_files(const std::filesystem::path &directory) {
+    std::size_t removed = 0;
+    std::error_code error;
+    std::filesystem::recursive_directory_iterator walk(directory, error);
+    if (error) {
+        return 0;
+    }
+    for (auto end = std::filesystem::recursive_directory_iterator(); walk != end; walk.increment(error)) {
+        if (error) {
+            throw StoreError(directory.string() +
+                             ": cannot scan for stale temporary files: " + error.message());
+        }
+        const std::string name = walk->path().filename().string();
+        if (walk->is_regular_file(error) && is_atomic_write_temp_name(name)) {
+            std::error_code remove_error;
+            if (std::filesystem::remove(walk->path(), remove_error)) {
+                ++removed;
+            } else if (remove_error) {
+                throw StoreError(walk->path().string() +
+                                 ": cannot remove stale temporary file: " + remove_error.message());
+            }
+        }
+    }
+    return removed;
+}
+
+bool entry_matches(const ListFilter &filter, const IndexEntry &entry) {
+    if (filter.scope &&
+        (filter.scope->kind() != entry.scope_kind || filter.scope->project_id() != entry.project_id)) {
+        return false;
+    }
+    return (!filter.tier || *filter.tier == entry.tier) && (!filter.type || *filter.type == entry.type);
+}
+
+bool key_covered(const ListFilter &filter, const std::string &key) {
+    if (!filter.scope && !filter.tier) {
+        return true;
+    }
+    const std::optional<MemoryLocation> location = parse_memory_key(key);
+    return location && detail::filter_covers(filter, *location);
+}
+
+std::string markdown_link_text(std::string_view summary) {
+    std::string text;
+    text.reserve(summary.size());
+    for (const char character : summary) {
+        if (character == '\n' || character == '\r' || character == '\t') {
+            text += ' ';
+        } else if (character == '[' || character == ']' || character == '\\') {
+            text += '\\';
+            text += character;
+        } else {
+            text += character;
+        }
+    }
+    return text;
+}
+
+} // namespace
+
+void MemoryStore::Internals::record(const std::vector<detail::IndexRecord> &records) {
+    index.append(records);
+    if (!index.compaction_due(options.index_journal_compaction_bytes)) {
+        return;
+    }
+    if (index.refresh() == detail::MachineIndex::State::current) {
+        index.compact();
+    } else {
+        static_cast<void>(rebuild());
+    }
+}
+
+IndexRebuildReport MemoryStore::Internals::rebuild() {
+    IndexRebuildReport report;
+    for (const char *directory : {"memory", "index", "archive"}) {
+        report.removed_temp_files += remove_temp_files(root / directory);
+    }
+    std::vector<IndexEntry> entries;
+    for (const detail::FoundMemoryFile &file : detail::find_memory_files(root, {})) {
+        detail::IndexRecord record = describe_file(file.key, location_of(file.key));
+        if (auto *entry = std::get_if<IndexEntry>(&record)) {
+            entries.push_back(std::move(*entry));
+        } else if (auto *unreadable = std::get_if<UnreadableMemory>(&record)) {
+            report.unreadable.push_back(std::move(*unreadable));
+        }
+    }
+    report.memories = entries.size();
+    std::sort(
+        report.unreadable.begin(), report.unreadable.end(),
+        [](const UnreadableMemory &left, const UnreadableMemory &right) { return left.key < right.key; });
+    index.replace(std::move(entries), report.unreadable);
+    return report;
+}
+
+void MemoryStore::Internals::refresh(const ListFilter &filter, bool lock_held) {
+    std::optional<FileLock> guard;
+    const auto hold_lock = [&] {
+        if (!lock_held && !guard) {
+            guard.emplace(lock());
+        }
+    };
+
+    detail::MachineIndex::State state = index.refresh();
+    if (state != detail::MachineIndex::State::current) {
+        std::error_code error;
+        const bool nothing_to_index = state == detail::MachineIndex::State::missing &&
+                                      !std::filesystem::exists(root / "memory", error) && !error;
+        if (nothing_to_index) {
+            return;
+        }
+        hold_lock();
+        // Several processes may have found the index damaged at once; the first one to get the lock
+        // rebuilds it and the others just read the result.
+        state = index.refresh();
+        if (state != detail::MachineIndex::State::current) {
+            static_cast<void>(rebuild());
+            return;
+        }
+    }
+
+    // Files are matched against the index by stamp alone; only the ones that differ are read.
+    const std::vector<detail::FoundMemoryFile> files = detail::find_memory_files(root, filter);
+    std::vector<const detail::FoundMemoryFile *> changed;
+    std::size_t known_files = 0;
+    for (const detail::FoundMemoryFile &file : files) {
+        const auto entry = index.entries().find(file.key);
+        const auto unreadable =
+            entry == index.entries().end() ? index.unreadable().find(file.key) : index.unreadable().end();
+        const bool known = entry != index.entries().end() || unreadable != index.unreadable().end();
+        known_files += known ? 1 : 0;
+        const bool same = (entry != index.entries().end() && entry->second.file == file.stamp) ||
+                          (unreadable != index.unreadable().end() && unreadable->second.file == file.stamp);
+        if (!same) {
+            changed.push_back(&file);
+        }
+    }
+    // Every known file that was found is a covered index record, so equal counts mean that no
+    // covered record lost its file; only otherwise is it worth finding out which ones did.
+    std::size_t covered_records = 0;
+    const auto count_covered = [&](const auto &records) {
+        if (!filter.scope && !filter.tier) {
+            covered_records += records.size();
+            return;
+        }
+        for (const auto &[key, record] : records) {
+            covered_records += key_covered(filter, key) ? 1 : 0;
+        }
+    };
+    count_covered(index.entries());
+    count_covered(index.unreadable());
+    std::vector<std::string> vanished;
+    if (covered_records != known_files) {
+        std::unordered_set<std::string_view> found_keys;
+        found_keys.reserve(files.size());
+        for (const detail::FoundMemoryFile &file : files) {
+            found_keys.insert(file.key);
+        }
+        const auto collect_vanished = [&](const auto &records) {
+            for (const auto &[key, record] : records) {
+                if (!found_keys.contains(key) && key_covered(filter, key)) {
+                    vanished.push_back(key);
+                }
+            }
+        };
+        collect_vanished(index.entries());
+        collect_vanished(index.unreadable());
+    }
+    if (changed.empty() && vanished.empty()) {
+        return;
+    }
+
+    hold_lock();
+    std::vector<detail::IndexRecord> records;
+    records.reserve(changed.size() + vanished.size());
+    for (const detail::FoundMemoryFile *file : changed) {
+        records.push_back(describe_file(file->key, location_of(file->key)));
+    }
+    for (const std::string &key : vanished) {
+        records.push_back(describe_file(key, location_of(key)));
+    }
+    record(records);
+    if (index.refresh() != detail::MachineIndex::State::current) {
+        static_cast<void>(rebuild());
+    }
+}
+
+std::vector<IndexEntry> MemoryStore::list(const ListFilter &filter) {
+    internals_->refresh(filter, false);
+    std::vector<const IndexEntry *> matches;
+    for (const auto &[key, entry] : internals_->index.entries()) {
+        if (entry_matches(filter, entry)) {
+            matches.push_back(&entry);
+        }
+    }
+    std::sort(matches.begin(), matches.end(),
+              [](const IndexEntry *left, const IndexEntry *right) { return left->key < right->key; });
+    std::vector<IndexEntry> entries;
+    entries.reserve(matches.size());
+    for (const IndexEntry *entry : matches) {
+        entries.push_back(*entry);
+    }
+    return entries;
+}
+
+std::vector<UnreadableMemory> MemoryStore::unreadable() {
+    internals_->refresh({}, false);
+    std::vector<UnreadableMemory> files;
+    for (const auto &[key, file] : internals_->index.unreadable()) {
+        files.push_back(file);
+    }
+    std::sort(files.begin(), files.end(), [](const UnreadableMemory &left, const UnreadableMemory &right) {
+        return left.key < right.key;
+    });
+    return files;
+}
+
+IndexRebuildReport MemoryStore::rebuild_index() {
+    const FileLock guard = internals_->lock();
+    return internals_->rebuild();
+}
+
+void MemoryStore::write_index_markdown(const Scope &scope) {
+    const FileLock guard = internals_->lock();
+    ListFilter filter;
+    filter.scope = scope;
+    filter.tier = Tier::long_term;
+    internals_->refresh(filter, true);
+
+    std::vector<std::pair<std::string, std::string>> lines;
+    for (const auto &[key, entry] : internals_->index.entries()) {
+        if (entry_matches(filter, entry)) {
+            lines.emplace_back(key.substr(key.rfind('/') + 1), markdown_link_text(entry.summary));
+        }
+    }
+    std::sort(lines.begin(), lines.end());
+    std::string markdown = "# Memory Index\n\n";
+    for (const auto &[file_name, summary] : lines) {
+        markdown += "- [" + summary + "](long/" + file_name + ")\n";
+    }
+    const std::filesystem::path directory = internals_->absolute(scope.directory());
+    ensure_directories(directory);
+    write_file_atomically(directory / "INDEX.md", markdown);
+}
+
+} // namespace starling::core

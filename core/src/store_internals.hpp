@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "archive_manifest.hpp"
+#include "index_record.hpp"
+#include "machine_index.hpp"
+
+#include <starling/core/file_lock.hpp>
+#include <starling/core/memory_key.hpp>
+#include <starling/core/memory_store.hpp>
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace starling::core {
+
+/// The state and shared helpers behind MemoryStore; its public functions are spread over
+/// memory_store*.cpp by topic. Functions marked [locked] require the caller to hold the store lock.
+struct MemoryStore::Internals {
+    Internals(std::filesystem::path store_root, const Clock &store_clock, StoreOptions store_options);
+
+    std::filesystem::path root;
+    const Clock *clock;
+    StoreOptions options;
+    detail::MachineIndex index;
+    detail::ArchiveManifest manifest;
+
+    /// Takes the store lock, creating the root directory if needed.
+    [[nodiscard]] FileLock lock() const;
+
+    /// root / relative
+    [[nodiscard]] std::filesystem::path absolute(std::string_view relative) const;
+
+    /// The parts of `key`; throws StoreError if it is not a memory key.
+    [[nodiscard]] MemoryLocation location_of(std::string_view key) const;
+
+    /// [locked] The first of `<stem>.md`, `<stem>_2.md`, ... that is free in `directory`.
+    [[nodiscard]] std::string free_file_name(const std::filesystem::path &directory,
+                                             std::string_view stem) const;
+
+    /// The index entry for a memory just written (stat'ed, not re-read).
+    [[nodiscard]] IndexEntry entry_for(const std::string &key, const MemoryLocation &location,
+                                       const Memory &memory) const;
+
+    /// [locked] What the index should say about a file on disk: reads and parses it.
+    [[nodiscard]] detail::IndexRecord describe_file(const std::string &key,
+                                                    const MemoryLocation &location) const;
+
+    /// [locked] Appends records to the index journal, compacting it when it has grown enough.
+    void record(const std::vector<detail::IndexRecord> &records);
+
+    /// [locked] Rebuilds the index from the files and removes stale temporary files.
+    IndexRebuildReport rebuild();
+
+    /// Brings the index up to date with the files that `filter` selects (see MemoryStore::list).
+    /// Takes the lock for any change unless `lock_held`.
+    void refresh(const ListFilter &filter, bool lock_held);
+};
+
+} // namespace starling::core

@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "bm25_scorer.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <unordered_map>
+
+namespace starling::bm25 {
+
+namespace {
+
+constexpr double seconds_per_day = 86400.0;
+
+/// Lucene's BM25 idf: always positive, so a term in most memories still counts a little.
+double inverse_document_frequency(double memories, double containing) {
+    return std::log(1.0 + (memories - containing + 0.5) / (containing + 0.5));
+}
+
+std::vector<std::size_t> best_memories(std::span<const double> scores, std::size_t count) {
+    std::vector<std::size_t> indices;
+    for (std::size_t index = 0; index < scores.size(); ++index) {
+        if (scores[index] > 0.0) {
+            indices.push_back(index);
+        }
+    }
+    count = std::min(count, indices.size());
+    std::partial_sort(indices.begin(), indices.begin() + static_cast<std::ptrdiff_t>(count), indices.end(),
+                      [&](std::size_t left, std::size_t right) {
+                          return scores[left] != scores[right] ? scores[left] > scores[right] : left < right;
+                      });
+    indices.resize(count);
+    return indices;
+}
+
+} // namespace
+
+Bm25Scorer::Bm25Scorer(Bm25Settings settings)
+    : settings_(std::move(settings)), tokenizer_(settings_.tokenizer) {}
+
+Bm25Scorer::WeightedTerms Bm25Scorer::query_terms(std::string_view query) {
+    WeightedTerms terms;
+    tokens_.clear();
+    tokenizer_.tokenize(query, tokens_);
+    for (std::size_t token = 0; token < tokens_.size(); ++token) {
+        const auto text = tokens_[token];
+        const auto existing = std::find(terms.texts.begin(), terms.texts.end(), text);
+        if (existing == terms.texts.end()) {
+            terms.texts.emplace_back(text);
+            terms.weights.push_back(1.0);
+        } else {
+            terms.weights[static_cast<std::size_t>(existing - terms.texts.begin())] += 1.0;
+        }
+    }
+    terms.original = terms.texts.size();
+    return terms;
+}
+
+void Bm25Scorer::score(std::string_view query, const sdk::MemoryBatch &batch, std::span<double> scores) {
+    std::fill(scores.begin(), scores.end(), 0.0);
+    auto terms = query_terms(query);
+    if (terms.texts.empty() || batch.empty()) {
+        return;
+    }
+    match_terms(terms, batch);
+    compute_scores(terms, scores);
+    if (settings_.feedback_documents > 0 && settings_.feedback_weight > 0.0) {
+        expand_with_feedback(terms, batch, scores);
+        compute_scores(terms, scores);
+    }
+    apply_boosts(batch, scores);
+}
+
+void Bm25Scorer::match_terms(const WeightedTerms &terms, const sdk::MemoryBatch &batch) {
+    matcher_.match(terms.texts, batch, tokenizer_);
+    const auto memories = static_cast<double>(batch.size());
+    average_length_.fill(0.0);
+    for (const auto &memory_lengths : matcher_.lengths()) {
+        for (std::size_t field = 0; field < field_count; ++field) {
+            average_length_[field] += memory_lengths[field];
+        }
+    }
+    for (auto &average : average_length_) {
+        average = std::max(average / memories, 1.0);
+    }
+    std::vector<double> containing(terms.texts.size(), 0.0);
+    for (const auto &match : matcher_.matches()) {
+        containing[match.term] += 1.0;
+    }
+    idf_.resize(terms.texts.size());
+    for (std::size_t term = 0; term < terms.texts.size(); ++term) {
+        idf_[term] = inverse_document_frequency(memories, containing[term]);
+    }
+}
+
+void Bm25Scorer::compute_scores(const WeightedTerms &terms, std::span<double> scores) {
+    const auto &lengths = matcher_.lengths();
+    std::fill(scores.begin(), scores.end(), 0.0);
+    matches_query_.assign(scores.size(), 0);
+    const double k1 = settings_.k1;
+    const double b = settings_.b;
+    for (const auto &match : matcher_.matches()) {
+        const double weight = terms.weights[match.term];
+        if (weight <= 0.0) {
+            continue;
+        }
+        double frequency = 0.0;
+        for (std::size_t field = 0; field < field_count; ++field) {
+            if (match.counts[field] == 0) {
+                continue;
+            }
+            const double normalised_length =
+                1.0 - b + b * lengths[match.memory][field] / average_length_[field];
+            frequency += settings_.field_weights[field] * match.counts[field] / normalised_length;
+        }
+        if (frequency <= 0.0) {
+            continue; // the term occurs only in fields weighted 0
+        }
+        if (match.term < terms.original) {
+            matches_query_[match.memory] = 1;
+        }
+        scores[match.memory] += weight * idf_[match.term] * frequency * (k1 + 1.0) / (k1 + frequency);
+    }
+    for (std::size_t memory = 0; memory < scores.size(); ++memory) {
+        if (matches_query_[memory] == 0) {
+            scores[memory] = 0.0;
+        }
+    }
+}
+
+void Bm25Scorer::expand_with_feedback(WeightedTerms &terms, const sdk::MemoryBatch &batch,
+                                      std::span<const double> scores) {
+    const auto feedback = best_memories(scores, settings_.feedback_documents);
+    const double total_score =
+        std::accumulate(feedback.begin(), feedback.end(), 0.0,
+                        [&](double sum, std::size_t memory) { return sum + scores[memory]; });
+    if (feedback.empty() || total_score <= 0.0) {
+        return;
+    }
+
+    // The relevance model P(t|R): each feedback memory's field-weighted term distribution,
+    // weighted by the memory's share of the feedback score.
+    std::unordered_map<std::string, double> relevance_model;
+    std::unordered_map<std::string, double> weighted_counts;
+    for (const auto memory : feedback) {
+        weighted_counts.clear();
+        double weighted_length = 0.0;
+        for_each_field(batch[memory], batch.has_bodies(), [&](Field field, std::string_view text) {
+            const double weight = settings_.field_weights[static_cast<std::size_t>(field)];
+            tokens_.clear();
+            tokenizer_.tokenize(text, tokens_);
+            for (std::size_t token = 0; token < tokens_.size(); ++token) {
+                weighted_counts[std::string{tokens_[token]}] += weight;
+            }
+            weighted_length += weight * static_cast<double>(tokens_.size());
+        });
+        if (weighted_length <= 0.0) {
+            continue;
+        }
+        const double memory_share = scores[memory] / total_score;
+        for (const auto &[text, count] : weighted_counts) {
+            relevance_model[text] += memory_share * count / weighted_length;
+        }
+    }
+    for (std::size_t term = 0; term < terms.original; ++term) {
+        relevance_model.erase(terms.texts[term]);
+    }
+
+    // Terms common to the whole batch (a speaker's or project's name) say nothing about this query,
+    // so candidates are chosen by P(t|R)·idf. The idf needs a matching pass, so over-select by
+    // P(t|R), match everything once, then keep the best and weight them by P(t|R).
+    std::vector<std::pair<std::string, double>> candidates(relevance_model.begin(), relevance_model.end());
+    const auto shortlist = std::min(candidates.size(), settings_.feedback_terms * 3);
+    std::partial_sort(candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(shortlist),
+                      candidates.end(), [](const auto &left, const auto &right) {
+                          return left.second != right.second ? left.second > right.second
+                                                             : left.first < right.first;
+                      });
+    candidates.resize(shortlist);
+    for (const auto &[text, probability] : candidates) {
+        terms.texts.push_back(text);
+        terms.weights.push_back(probability);
+    }
+    match_terms(terms, batch);
+
+    std::vector<std::size_t> ranked(candidates.size());
+    std::iota(ranked.begin(), ranked.end(), terms.original);
+    std::stable_sort(ranked.begin(), ranked.end(), [&](std::size_t left, std::size_t right) {
+        return terms.weights[left] * idf_[left] > terms.weights[right] * idf_[right];
+    });
+    for (std::size_t rank = settings_.feedback_terms; rank < ranked.size(); ++rank) {
+        terms.weights[ranked[rank]] = 0.0;
+    }
+
+    const auto mass = [&](std::size_t first, std::size_t last) {
+        return std::accumulate(terms.weights.begin() + static_cast<std::ptrdiff_t>(first),
+                               terms.weights.begin() + static_cast<std::ptrdiff_t>(last), 0.0);
+    };
+    const double query_mass = mass(0, terms.original);
+    const double expansion_mass = mass(terms.original, terms.texts.size());
+    if (expansion_mass <= 0.0) {
+        return;
+    }
+    const double lambda = settings_.feedback_weight;
+    for (std::size_t term = 0; term < terms.texts.size(); ++term) {
+        terms.weights[term] *= term < terms.original ? (1.0 - lambda) / query_mass : lambda / expansion_mass;
+    }
+}
+
+void Bm25Scorer::apply_boosts(const sdk::MemoryBatch &batch, std::span<double> scores) const {
+    const double half_life = settings_.recency_half_life_days;
+    for (std::size_t index = 0; index < scores.size(); ++index) {
+        if (scores[index] <= 0.0) {
+            continue;
+        }
+        const auto memory = batch[index];
+        const double age_days =
+            std::max(0.0, static_cast<double>(batch.now() - memory.last_accessed()) / seconds_per_day);
+        const double recency = std::exp2(-age_days / half_life);
+        const double reinforcement = settings_.access_weight * std::log1p(memory.access_count()) +
+                                     settings_.session_weight * std::log1p(memory.session_count());
+        scores[index] *= 1.0 + settings_.recency_weight * recency + reinforcement;
+    }
+}
+
+} // namespace starling::bm25

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// BM25F over a batch of memories, as one call. The batch is the whole candidate set, so document
+// frequencies and average field lengths come from the batch itself. Field term frequencies are
+// weighted and length-normalised per field, then summed and saturated once (BM25F, Robertson et al.
+// 2004), so a term repeated across summary and body does not count twice at full strength.
+//
+// With feedback on, the best memories of a first pass lend their most distinctive terms to a
+// second pass (RM3, Lavrenko & Croft 2001; Abdul-Jaleel et al. 2004). Recency and reinforcement
+// then scale each matching memory's score; a memory that shares no query term scores 0.
+#pragma once
+
+#include "bm25_settings.hpp"
+#include "term_matcher.hpp"
+#include "tokenizer.hpp"
+
+#include <starling/sdk/memory_view.hpp>
+
+#include <array>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace starling::bm25 {
+
+class Bm25Scorer {
+public:
+    explicit Bm25Scorer(Bm25Settings settings);
+
+    /// Writes one score per memory of `batch` into `scores` (batch.size() entries).
+    void score(std::string_view query, const sdk::MemoryBatch &batch, std::span<double> scores);
+
+private:
+    struct WeightedTerms {
+        std::vector<std::string> texts;
+        std::vector<double> weights;
+        /// The first `original` terms come from the query; the rest from feedback.
+        std::size_t original = 0;
+    };
+
+    [[nodiscard]] WeightedTerms query_terms(std::string_view query);
+    /// Counts `terms` in the batch and computes their idf.
+    void match_terms(const WeightedTerms &terms, const sdk::MemoryBatch &batch);
+    /// BM25F scores from the last match; memories matching no original term score 0.
+    void compute_scores(const WeightedTerms &terms, std::span<double> scores);
+    /// Adds the feedback terms of the best-scoring memories to `terms` and matches them all.
+    void expand_with_feedback(WeightedTerms &terms, const sdk::MemoryBatch &batch,
+                              std::span<const double> scores);
+    void apply_boosts(const sdk::MemoryBatch &batch, std::span<double> scores) const;
+
+    Bm25Settings settings_;
+    Tokenizer tokenizer_;
+    TermMatcher matcher_;
+    TokenList tokens_;
+    std::array<double, field_count> average_length_{};
+    std::vector<double> idf_;
+    std::vector<char> matches_query_;
+};
+
+} // namespace starling::bm25

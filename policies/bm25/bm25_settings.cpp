@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "bm25_settings.hpp"
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace starling::bm25 {
+
+namespace {
+
+double read_number(const sdk::Settings &settings, const std::string &key, double fallback, double lowest,
+                   double highest) {
+    const auto value = settings.get<double>(key, fallback);
+    if (!std::isfinite(value) || value < lowest || value > highest) {
+        throw std::invalid_argument("bm25 setting '" + key + "' must be between " + std::to_string(lowest) +
+                                    " and " + std::to_string(highest) + ", got " + std::to_string(value));
+    }
+    return value;
+}
+
+std::size_t read_count(const sdk::Settings &settings, const std::string &key, int fallback, int highest) {
+    const auto value = settings.get<int>(key, fallback);
+    if (value < 0 || value > highest) {
+        throw std::invalid_argument("bm25 setting '" + key + "' must be between 0 and " +
+                                    std::to_string(highest) + ", got " + std::to_string(value));
+    }
+    return static_cast<std::size_t>(value);
+}
+
+std::vector<std::string> read_stop_words(const sdk::Settings &settings) {
+    std::vector<std::string> words;
+    for (const auto &language : sdk::get_string_list(settings, "stop_words.languages")) {
+        if (!settings.get_child_optional("stop_words." + language)) {
+            throw std::invalid_argument("bm25 setting 'stop_words.languages' names '" + language +
+                                        "', but there is no list 'stop_words." + language + "'");
+        }
+        auto list = sdk::get_string_list(settings, "stop_words." + language);
+        words.insert(words.end(), list.begin(), list.end());
+    }
+    return words;
+}
+
+} // namespace
+
+Bm25Settings read_bm25_settings(const sdk::Settings &settings) {
+    constexpr double unbounded = 1e9;
+    Bm25Settings read;
+    read.k1 = read_number(settings, "k1", read.k1, 0.0, 100.0);
+    read.b = read_number(settings, "b", read.b, 0.0, 1.0);
+    read.field_weights[static_cast<std::size_t>(Field::summary)] =
+        read_number(settings, "fields.summary", read.field_weights[0], 0.0, unbounded);
+    read.field_weights[static_cast<std::size_t>(Field::tags)] =
+        read_number(settings, "fields.tags", read.field_weights[1], 0.0, unbounded);
+    read.field_weights[static_cast<std::size_t>(Field::body)] =
+        read_number(settings, "fields.body", read.field_weights[2], 0.0, unbounded);
+
+    read.feedback_documents = read_count(settings, "feedback.documents", 5, 1000);
+    read.feedback_terms = read_count(settings, "feedback.terms", 10, 1000);
+    read.feedback_weight = read_number(settings, "feedback.weight", read.feedback_weight, 0.0, 1.0);
+
+    read.recency_weight = read_number(settings, "recency.weight", read.recency_weight, 0.0, unbounded);
+    read.recency_half_life_days =
+        read_number(settings, "recency.half_life_days", read.recency_half_life_days, 1e-6, unbounded);
+    read.access_weight =
+        read_number(settings, "reinforcement.access_weight", read.access_weight, 0.0, unbounded);
+    read.session_weight =
+        read_number(settings, "reinforcement.session_weight", read.session_weight, 0.0, unbounded);
+
+    read.tokenizer.stem_english = settings.get<bool>("stem_english", true);
+    read.tokenizer.cjk_unigrams = settings.get<bool>("cjk_unigrams", false);
+    read.tokenizer.stop_words = read_stop_words(settings);
+    return read;
+}
+
+} // namespace starling::bm25

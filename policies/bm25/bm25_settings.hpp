@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The bm25 policy's settings, read once from the host's settings tree and checked. Every key is
+// declared with its default in default_settings.json; the defaults below only apply when a key is
+// absent, which the host prevents, so they repeat the JSON rather than compete with it.
+#pragma once
+
+#include "term_matcher.hpp"
+#include "tokenizer.hpp"
+
+#include <starling/sdk/settings.hpp>
+
+#include <array>
+#include <cstddef>
+
+namespace starling::bm25 {
+
+struct Bm25Settings {
+    /// Term-frequency saturation and length normalisation of Okapi BM25.
+    double k1 = 1.2;
+    double b = 0.75;
+    /// BM25F weight of each field's term frequency, indexed by Field.
+    std::array<double, field_count> field_weights{3.0, 2.0, 1.0};
+
+    /// Pseudo-relevance feedback (RM3): the best `feedback_documents` memories of a first pass
+    /// lend their `feedback_terms` most distinctive terms to a second pass, weighted
+    /// `feedback_weight` against the query's own terms. 0 documents turns it off.
+    std::size_t feedback_documents = 5;
+    std::size_t feedback_terms = 10;
+    double feedback_weight = 0.15;
+
+    /// Boosts of a matching memory: score × (1 + recency + reinforcement), never of a non-match.
+    double recency_weight = 0.1;
+    double recency_half_life_days = 30.0;
+    double access_weight = 0.05;
+    double session_weight = 0.05;
+
+    TokenizerOptions tokenizer;
+};
+
+/// Reads and checks the settings. Throws std::invalid_argument naming the key of a bad value.
+[[nodiscard]] Bm25Settings read_bm25_settings(const sdk::Settings &settings);
+
+} // namespace starling::bm25

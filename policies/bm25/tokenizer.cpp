@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "tokenizer.hpp"
+
+#include "english_stemmer.hpp"
+#include "unicode_text.hpp"
+
+namespace starling::bm25 {
+
+namespace {
+
+constexpr bool is_ascii_word_byte(unsigned char byte) noexcept {
+    return (byte >= 'a' && byte <= 'z') || (byte >= 'A' && byte <= 'Z') || (byte >= '0' && byte <= '9');
+}
+
+constexpr char fold_ascii(unsigned char byte) noexcept {
+    return static_cast<char>(byte >= 'A' && byte <= 'Z' ? byte + ('a' - 'A') : byte);
+}
+
+} // namespace
+
+void TokenList::push_back(std::string_view token) {
+    spans_.emplace_back(text_.size(), token.size());
+    text_.append(token);
+}
+
+Tokenizer::Tokenizer(TokenizerOptions options) : options_(std::move(options)) {
+    for (const auto &word : options_.stop_words) {
+        auto folded = fold_case(word);
+        if (!folded.empty()) {
+            stop_word_buckets_.set(token_bucket(folded));
+            stop_words_.insert(std::move(folded));
+        }
+    }
+}
+
+bool Tokenizer::is_stop_word(std::string_view folded_word) const {
+    return !folded_word.empty() && stop_word_buckets_.test(token_bucket(folded_word)) &&
+           stop_words_.find(folded_word) != stop_words_.end();
+}
+
+void Tokenizer::finish_word(TokenList &out, StopWordHandling stop_words) {
+    if (word_.empty()) {
+        return;
+    }
+    if (stop_words == StopWordHandling::keep || !is_stop_word(word_)) {
+        if (options_.stem_english) {
+            stem_english(word_);
+        }
+        out.push_back(word_);
+    }
+    word_.clear();
+}
+
+void Tokenizer::push_cjk(TokenList &out, char32_t first, char32_t second) {
+    word_.clear();
+    append_utf8(first, word_);
+    if (second != 0) {
+        append_utf8(second, word_);
+    }
+    out.push_back(word_);
+    word_.clear();
+}
+
+void Tokenizer::tokenize(std::string_view text, TokenList &out, StopWordHandling stop_words) {
+    word_.clear();
+    char32_t previous_cjk = 0;
+    std::size_t cjk_run = 0;
+    const auto end_cjk_run = [&] {
+        if (cjk_run == 1 && !options_.cjk_unigrams) {
+            push_cjk(out, previous_cjk, 0);
+        }
+        cjk_run = 0;
+    };
+
+    std::size_t position = 0;
+    while (position < text.size()) {
+        // Most memories are mostly ASCII: handle it here, without decoding or classifying.
+        const auto byte = static_cast<unsigned char>(text[position]);
+        if (byte < 0x80) {
+            ++position;
+            if (is_ascii_word_byte(byte)) {
+                end_cjk_run();
+                word_ += fold_ascii(byte);
+            } else {
+                finish_word(out, stop_words);
+                end_cjk_run();
+            }
+            continue;
+        }
+        const auto decoded = decode_utf8(text, position);
+        position += decoded.length;
+        const auto character_class = decoded.valid ? classify(decoded.code_point) : CharacterClass::separator;
+        switch (character_class) {
+        case CharacterClass::word:
+            end_cjk_run();
+            append_folded(decoded.code_point, word_);
+            break;
+        case CharacterClass::cjk:
+            finish_word(out, stop_words);
+            if (options_.cjk_unigrams) {
+                push_cjk(out, decoded.code_point, 0);
+            }
+            if (cjk_run > 0) {
+                push_cjk(out, previous_cjk, decoded.code_point);
+            }
+            previous_cjk = decoded.code_point;
+            ++cjk_run;
+            break;
+        case CharacterClass::separator:
+            finish_word(out, stop_words);
+            end_cjk_run();
+            break;
+        }
+    }
+    finish_word(out, stop_words);
+    end_cjk_run();
+}
+
+std::string fold_case(std::string_view text) {
+    std::string folded;
+    folded.reserve(text.size());
+    std::size_t position = 0;
+    while (position < text.size()) {
+        const auto decoded = decode_utf8(text, position);
+        position += decoded.length;
+        if (decoded.valid) {
+            append_folded(decoded.code_point, folded);
+        }
+    }
+    return folded;
+}
+
+} // namespace starling::bm25

@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// collie-tree: collie's memory decision tree (STEP 0 vetoes, STEP 1 future-behaviour test, STEP 3
+// classification) as a deterministic decision policy. No model and no network: cue lexicons in
+// English, German and Chinese, read from the settings, weighed by the tree in decision_tree.hpp.
+// STEP 2, dedup against the store, is the host's, done with the relevance policy.
+#include "decision_tree.hpp"
+#include "evidence.hpp"
+#include "language.hpp"
+#include "lexicon.hpp"
+#include "links.hpp"
+#include "review_text.hpp"
+#include "summary.hpp"
+#include "tags.hpp"
+#include "text_folding.hpp"
+
+#include <collie_tree/default_settings.hpp>
+
+#include <starling/sdk/plugin.hpp>
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace starling::policies::collie_tree {
+
+namespace {
+
+MatchOptions match_options(const sdk::Settings &settings) {
+    MatchOptions options;
+    options.max_gap = static_cast<std::size_t>(std::max(0, settings.get<int>("matching.max_gap", 40)));
+    for (const auto &opener : sdk::get_string_list(settings, "matching.clause_openers")) {
+        if (auto folded = fold_for_matching(opener); !folded.empty()) {
+            options.clause_openers.push_back(std::move(folded));
+        }
+    }
+    return options;
+}
+
+std::vector<TagExtractor::MatchedCue> matched_cues(const Evidence &evidence) {
+    std::vector<TagExtractor::MatchedCue> cues;
+    for (std::size_t rule = 0; rule < kRuleCount; ++rule) {
+        const bool names_a_thing =
+            rule == index_of(Rule::project_fact) || rule == index_of(Rule::external_system);
+        for (const auto &cue : evidence.cues[rule]) {
+            cues.push_back({cue, names_a_thing});
+        }
+    }
+    return cues;
+}
+
+class CollieTree final : public sdk::DecisionPolicy {
+public:
+    CollieTree(const sdk::HostServices & /*host*/, const sdk::Settings &settings)
+        : lexicon_(settings), detector_(settings), links_(settings),
+          evidence_(lexicon_, detector_, links_, match_options(settings)), tree_(settings),
+          summarizer_(settings), tags_(settings),
+          review_template_(settings.get<std::string>("review.template", "")) {
+        if (review_template_.empty()) {
+            throw std::invalid_argument("setting 'review.template' is empty");
+        }
+    }
+
+    std::vector<sdk::Decision> decide(const std::vector<sdk::Message> &messages) override {
+        std::vector<sdk::Decision> decisions;
+        decisions.reserve(messages.size());
+        for (const auto &message : messages) {
+            const Evidence evidence = evidence_.collect(message.text);
+            Verdict verdict = tree_.decide(evidence);
+            sdk::Decision decision;
+            decision.store = verdict.store;
+            decision.type = std::move(verdict.type);
+            decision.scope = std::move(verdict.scope);
+            decision.reason = std::move(verdict.reason);
+            decision.summary = summarizer_.summarize(message.text, evidence.languages_applied);
+            decision.tags = tags_.extract(message.text, matched_cues(evidence));
+            decisions.push_back(std::move(decision));
+        }
+        return decisions;
+    }
+
+    std::string review_request(const sdk::ReviewRequest &request) override {
+        return render_review_request(review_template_, request);
+    }
+
+private:
+    Lexicon lexicon_;
+    LanguageDetector detector_;
+    LinkFinder links_;
+    EvidenceCollector evidence_;
+    DecisionTree tree_;
+    Summarizer summarizer_;
+    TagExtractor tags_;
+    std::string review_template_;
+};
+
+} // namespace
+
+} // namespace starling::policies::collie_tree
+
+STARLING_DECLARE_PLUGIN(
+    collie_tree, starling::policies::collie_tree::CollieTree, "collie-tree", "1.0.0",
+    "collie's memory decision tree (vetoes, future-behaviour test, classification) as deterministic "
+    "cue rules in English, German and Chinese",
+    starling::policies::collie_tree::kDefaultSettingsJson)

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// What the lexicons and the structural checks find in one message: for each rule the cues that
+// matched, whether a sentence ends in a question mark, and the links. The decision tree weighs it.
+#pragma once
+
+#include "language.hpp"
+#include "lexicon.hpp"
+#include "links.hpp"
+#include "rule.hpp"
+
+#include <array>
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace starling::policies::collie_tree {
+
+struct Evidence {
+    LanguageGuess language;
+    std::vector<std::string> languages_applied;            ///< lexicons that were matched, `common` included
+    std::array<std::vector<std::string>, kRuleCount> cues; ///< matched cues per rule, as written
+    bool question_mark = false;
+    std::vector<std::string> links;
+
+    [[nodiscard]] std::size_t hits(Rule rule) const noexcept { return cues[index_of(rule)].size(); }
+    [[nodiscard]] const std::vector<std::string> &cues_of(Rule rule) const noexcept {
+        return cues[index_of(rule)];
+    }
+};
+
+class EvidenceCollector {
+public:
+    EvidenceCollector(const Lexicon &lexicon, const LanguageDetector &detector, const LinkFinder &links,
+                      MatchOptions options);
+
+    [[nodiscard]] Evidence collect(std::string_view message) const;
+
+private:
+    /// Matches the lexicons of `languages` against the sentences; returns whether any cue of a
+    /// language lexicon (not `common`) matched.
+    bool match_lexicons(const std::vector<std::string> &languages, const std::vector<std::string> &sentences,
+                        Evidence &evidence) const;
+
+    const Lexicon *lexicon_;
+    const LanguageDetector *detector_;
+    const LinkFinder *links_;
+    MatchOptions options_;
+};
+
+} // namespace starling::policies::collie_tree

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <starling/core/clock.hpp>
+#include <starling/core/file_io.hpp>
+#include <starling/core/lifecycle/consolidation.hpp>
+#include <starling/core/memory_store.hpp>
+
+#include "support/fake_policies.hpp"
+#include "support/temp_dir.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace starling;
+using Kind = sdk::LifecycleAction::Kind;
+
+namespace {
+
+struct ConsolidationFixture {
+    test::TempDir directory{"consolidation"};
+    core::FixedClock clock{std::chrono::sys_days{std::chrono::year{2026} / 11 / 22}};
+    core::MemoryStore store{directory.path(), clock};
+    test::ScriptedPlanner planner;
+
+    std::string add(core::Tier tier, std::string summary, std::string body, std::uint32_t uses,
+                    std::vector<std::string> sessions) {
+        core::Memory memory;
+        memory.type = "feedback";
+        memory.summary = std::move(summary);
+        memory.body = std::move(body);
+        memory.access_count = uses;
+        memory.sessions = std::move(sessions);
+        memory.tags = {"t-" + memory.summary.substr(0, 3)};
+        return store.create(core::Scope::user(), tier, std::move(memory));
+    }
+};
+
+} // namespace
+
+TEST_CASE("a merge keeps both texts, sums the counts and archives the absorbed memory", "[lifecycle][consolidation]") {
+    ConsolidationFixture fixture;
+    const auto kept = fixture.add(core::Tier::long_term, "use bun", "Use bun, not pnpm.\n", 5, {"a"});
+    const auto absorbed = fixture.add(core::Tier::long_term, "prefer bun", "bun is faster here.\n", 2, {"b"});
+    const auto original_bytes = core::read_file(fixture.store.path_of(absorbed));
+    fixture.planner.actions = {{Kind::merge, absorbed, kept, "similar summaries"}};
+
+    const auto report = core::consolidate(fixture.store, fixture.planner, false);
+    REQUIRE(report.actions.size() == 1);
+    CHECK(report.actions[0].applied);
+    CHECK_FALSE(fixture.store.contains(absorbed));
+    const auto merged = fixture.store.read(kept);
+    CHECK_THAT(merged.body, Catch::Contains("Use bun, not pnpm.") && Catch::Contains("bun is faster here."));
+    CHECK_THAT(merged.body, Catch::Contains("prefer bun"));
+    CHECK(merged.access_count == 7);
+    CHECK(merged.sessions == std::vector<std::string>{"a", "b"});
+    CHECK(merged.tags.size() == 2);
+
+    const auto archive = fixture.store.archived();
+    REQUIRE(archive.size() == 1);
+    CHECK(archive[0].original_key == absorbed);
+    CHECK_THAT(archive[0].reason, Catch::Contains(kept));
+    const auto restored = fixture.store.restore(archive[0].id);
+    CHECK(core::read_file(fixture.store.path_of(restored)) == original_bytes);
+}
+
+TEST_CASE("promotion, review marks and forgetting are applied, and forgetting is restorable", "[lifecycle][consolidation]") {
+    ConsolidationFixture fixture;
+    const auto promoted = fixture.add(core::Tier::short_term, "promote me", "p\n", 3, {"a", "b"});
+    const auto reviewed = fixture.add(core::Tier::long_term, "review me", "r\n", 1, {"a"});
+    const auto forgotten = fixture.add(core::Tier::short_term, "forget me", "f\n", 1, {"a"});
+    fixture.planner.actions = {{Kind::promote, promoted, "", "used"},
+                               {Kind::mark_review, reviewed, "", "idle"},
+                               {Kind::archive, forgotten, "", "idle short-term"},
+                               {Kind::archive, "memory/user/short/2026-01-01_gone.md", "", "already gone"}};
+    const auto report = core::consolidate(fixture.store, fixture.planner, false);
+    REQUIRE(report.actions.size() == 4);
+    CHECK(report.actions[0].result.rfind("memory/user/long/", 0) == 0);
+    CHECK(fixture.store.read(reviewed).review);
+    CHECK_FALSE(fixture.store.contains(forgotten));
+    CHECK_FALSE(report.actions[3].applied);
+    CHECK_THAT(report.actions[3].result, Catch::Contains("no longer exists"));
+
+    const auto index = core::read_file(fixture.directory.path() / "memory/user/INDEX.md");
+    CHECK_THAT(index, Catch::Contains("promote me") && Catch::Contains("review me"));
+    CHECK(index.find("forget me") == std::string::npos);
+
+    fixture.store.restore(fixture.store.archived().front().id);
+    CHECK(fixture.store.contains(forgotten));
+
+    fixture.planner.actions = {{Kind::clear_review, reviewed, "", "read again"}};
+    (void)core::consolidate(fixture.store, fixture.planner, false);
+    CHECK_FALSE(fixture.store.read(reviewed).review);
+}
+
+TEST_CASE("a dry run reports the plan and changes nothing", "[lifecycle][consolidation]") {
+    ConsolidationFixture fixture;
+    const auto key = fixture.add(core::Tier::short_term, "x", "x\n", 1, {});
+    fixture.planner.actions = {{Kind::archive, key, "", "idle"}};
+    const auto report = core::consolidate(fixture.store, fixture.planner, true);
+    CHECK(report.memories == 1);
+    CHECK(fixture.planner.planned_over == 1);
+    REQUIRE(report.actions.size() == 1);
+    CHECK_FALSE(report.actions[0].applied);
+    CHECK(report.actions[0].result == "planned");
+    CHECK(fixture.store.contains(key));
+    CHECK(fixture.store.archived().empty());
+}

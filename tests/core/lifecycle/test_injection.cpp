@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <starling/core/clock.hpp>
+#include <starling/core/lifecycle/injection.hpp>
+#include <starling/core/memory_store.hpp>
+
+#include "support/fake_policies.hpp"
+#include "support/temp_dir.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace starling;
+
+namespace {
+
+struct InjectionFixture {
+    test::TempDir directory{"injection"};
+    core::FixedClock clock{std::chrono::sys_days{std::chrono::year{2026} / 11 / 22}};
+    core::MemoryStore store{directory.path(), clock};
+    test::WordOverlapScorer scorer;
+
+    std::string add(const core::Scope &scope, core::Tier tier, std::string summary, std::string body) {
+        core::Memory memory;
+        memory.type = "feedback";
+        memory.summary = std::move(summary);
+        memory.body = std::move(body);
+        return store.create(scope, tier, std::move(memory));
+    }
+};
+
+} // namespace
+
+TEST_CASE("token estimates are conservative for ASCII and CJK", "[lifecycle][injection]") {
+    CHECK(core::estimate_tokens("") == 0);
+    CHECK(core::estimate_tokens("abcd") == 1);
+    CHECK(core::estimate_tokens("abcde") == 2);
+    CHECK(core::estimate_tokens("提交信息") == 4);
+}
+
+TEST_CASE("prompt injection gives relevant memories above the threshold, best first", "[lifecycle][injection]") {
+    InjectionFixture fixture;
+    const auto bun = fixture.add(core::Scope::user(), core::Tier::long_term, "use bun for javascript", "Use bun.");
+    fixture.add(core::Scope::user(), core::Tier::short_term, "team of five", "Leads five engineers.");
+    const auto project = fixture.store.resolve_project("/work/app");
+    const auto presets = fixture.add(core::Scope::project(project), core::Tier::short_term,
+                                     "javascript builds use bun scripts", "npm scripts are forbidden.");
+    core::InjectionSettings settings;
+    settings.min_score = 1.0;
+    const auto injection = core::prompt_injection(fixture.store, fixture.scorer, "how do I run javascript builds with bun",
+                                                  project, {}, settings);
+    REQUIRE(injection.memories.size() == 2);
+    CHECK(injection.memories[0].key == presets); // 3 words match, against 2
+    CHECK(injection.memories[1].key == bun);
+    CHECK_THAT(injection.context, Catch::Contains("npm scripts are forbidden."));
+    CHECK(injection.context.find("five engineers") == std::string::npos);
+    CHECK(injection.tokens == core::estimate_tokens(injection.context));
+
+    const auto again = core::prompt_injection(fixture.store, fixture.scorer, "javascript bun", project,
+                                              {presets, bun}, settings);
+    CHECK(again.memories.empty());
+    CHECK(again.context.empty());
+}
+
+TEST_CASE("injection never exceeds its budget, whatever the memories", "[lifecycle][injection]") {
+    InjectionFixture fixture;
+    for (int index = 0; index < 30; ++index) {
+        fixture.add(core::Scope::user(), core::Tier::long_term, "deploy rule " + std::to_string(index),
+                    std::string(static_cast<std::size_t>(50 + index * 37), 'x') + " deploy\n");
+    }
+    fixture.store.write_index_markdown(core::Scope::user());
+    for (const std::size_t budget : {0U, 10U, 60U, 200U, 1500U}) {
+        core::InjectionSettings settings;
+        settings.budget_tokens = budget;
+        settings.max_memories = 50;
+        INFO("budget " << budget);
+        const auto at_prompt = core::prompt_injection(fixture.store, fixture.scorer, "deploy rule", {}, {}, settings);
+        CHECK(core::estimate_tokens(at_prompt.context) <= budget);
+        const auto at_start = core::session_start_injection(fixture.store, &fixture.scorer, {}, "x", {}, settings);
+        CHECK(core::estimate_tokens(at_start.context) <= budget);
+    }
+}
+
+TEST_CASE("session start shows the indexes and the project's long-term memories", "[lifecycle][injection]") {
+    InjectionFixture fixture;
+    fixture.add(core::Scope::user(), core::Tier::long_term, "commit messages in English", "Always English.");
+    const auto project = fixture.store.resolve_project("/work/app");
+    const auto detail = fixture.add(core::Scope::project(project), core::Tier::long_term, "app uses postgres 16",
+                                    "Never use SQL features beyond 16.");
+    fixture.add(core::Scope::project(project), core::Tier::short_term, "short-term note", "Not indexed yet.");
+    fixture.store.write_index_markdown(core::Scope::user());
+    fixture.store.write_index_markdown(core::Scope::project(project));
+
+    const auto injection = core::session_start_injection(fixture.store, &fixture.scorer, project, "app", {},
+                                                         core::InjectionSettings{});
+    CHECK_THAT(injection.context, Catch::Contains("commit messages in English"));
+    CHECK_THAT(injection.context, Catch::Contains("app uses postgres 16"));
+    CHECK_THAT(injection.context, Catch::Contains("Never use SQL features beyond 16."));
+    CHECK(injection.context.find("Not indexed yet.") == std::string::npos);
+    REQUIRE(injection.memories.size() == 1);
+    CHECK(injection.memories.front().key == detail);
+
+    core::InjectionSettings short_index;
+    short_index.index_lines = 0;
+    const auto without_index = core::session_start_injection(fixture.store, nullptr, project, "app", {detail},
+                                                             short_index);
+    CHECK(without_index.memories.empty());
+}

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <starling/core/clock.hpp>
+#include <starling/core/lifecycle/lifecycle.hpp>
+#include <starling/core/lifecycle/session_log.hpp>
+#include <starling/core/memory_store.hpp>
+
+#include "support/fake_policies.hpp"
+#include "support/temp_dir.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace starling;
+
+namespace {
+
+struct LifecycleFixture {
+    explicit LifecycleFixture(core::LifecycleSettings settings = {}) : lifecycle_settings(settings) {
+        lifecycle.subscribe(bus);
+    }
+
+    test::TempDir directory{"lifecycle"};
+    core::FixedClock clock{std::chrono::sys_days{std::chrono::year{2026} / 11 / 22}};
+    core::MemoryStore store{directory.path(), clock};
+    core::Logger logger{{}, core::LogLevel::error, false};
+    test::PrefixDecider decider;
+    test::WordOverlapScorer scorer;
+    test::ScriptedPlanner planner;
+    core::LifecycleSettings lifecycle_settings;
+    core::Lifecycle lifecycle{store, core::ActivePolicies{&decider, &planner, &scorer}, lifecycle_settings, logger};
+    core::EventBus bus{logger};
+
+    core::Event event(core::EventKind kind, std::string session = "s-1") {
+        core::Event event;
+        event.kind = kind;
+        event.agent = "claude-code";
+        event.session_id = std::move(session);
+        event.working_directory = "/work/app";
+        event.project = store.resolve_project("/work/app");
+        return event;
+    }
+    core::Event prompt(std::string text, std::string session = "s-1") {
+        auto submitted = event(core::EventKind::prompt_submitted, std::move(session));
+        submitted.prompt = std::move(text);
+        return submitted;
+    }
+};
+
+} // namespace
+
+TEST_CASE("every prompt is logged redacted and every Nth asks the model to review", "[lifecycle][capture]") {
+    core::LifecycleSettings settings;
+    settings.review_every_messages = 3;
+    LifecycleFixture fixture{settings};
+    CHECK(fixture.bus.publish(fixture.prompt("one")).reply.context.empty());
+    CHECK(fixture.bus.publish(fixture.prompt("two ghp_1a2B3c4D5e6F7g8H9i0J1k2L3m4N5o6P7q8R")).reply.context.empty());
+    const auto third = fixture.bus.publish(fixture.prompt("three"));
+    CHECK_THAT(third.reply.context, Catch::Contains("review 3 messages in") && Catch::Contains("s-1.jsonl"));
+    const core::SessionLog log{fixture.directory.path() / "sessions", "s-1"};
+    REQUIRE(log.messages().size() == 3);
+    CHECK(log.messages()[1].text.find("ghp_") == std::string::npos);
+}
+
+TEST_CASE("messages are judged once at stop, however many hooks fire", "[lifecycle][capture]") {
+    LifecycleFixture fixture;
+    (void)fixture.bus.publish(fixture.prompt("remember: always squash merge"));
+    (void)fixture.bus.publish(fixture.prompt("fix this test"));
+    (void)fixture.bus.publish(fixture.event(core::EventKind::context_compacting));
+    (void)fixture.bus.publish(fixture.event(core::EventKind::turn_stopped));
+    (void)fixture.bus.publish(fixture.event(core::EventKind::session_ended));
+    CHECK(fixture.decider.seen == std::vector<std::string>{"remember: always squash merge", "fix this test"});
+    CHECK(fixture.store.list().size() == 1);
+    (void)fixture.bus.publish(fixture.prompt("remember: rebase before pushing"));
+    (void)fixture.bus.publish(fixture.event(core::EventKind::turn_stopped));
+    CHECK(fixture.decider.seen.size() == 3);
+    CHECK(fixture.store.list().size() == 2);
+}
+
+TEST_CASE("a read of a memory file reinforces it, whatever the tool is called", "[lifecycle][reinforcement]") {
+    LifecycleFixture fixture;
+    core::Memory memory;
+    memory.type = "user";
+    memory.summary = "leads the payments team";
+    const auto key = fixture.store.create(core::Scope::user(), core::Tier::short_term, memory);
+    for (const auto &[tool, intent] : std::vector<std::pair<std::string, core::ToolIntent>>{
+             {"Read", core::ToolIntent::read}, {"read", core::ToolIntent::read}, {"Grep", core::ToolIntent::search}}) {
+        auto used = fixture.event(core::EventKind::tool_used, "s-" + tool);
+        used.tool = core::ToolUse{tool, intent, fixture.store.path_of(key).string()};
+        (void)fixture.bus.publish(used);
+    }
+    const auto bumped = fixture.store.read(key);
+    CHECK(bumped.access_count == 3); // written once, read by Read and read; Grep is not a read
+    CHECK(bumped.sessions == std::vector<std::string>{"s-Read", "s-read"});
+
+    auto outside = fixture.event(core::EventKind::tool_used);
+    outside.tool = core::ToolUse{"Read", core::ToolIntent::read, "/etc/hosts"};
+    CHECK(fixture.bus.publish(outside).failures.empty());
+    CHECK(core::memory_key_for_path(fixture.store, "/etc/hosts", "/") .empty());
+    CHECK(core::memory_key_for_path(fixture.store, (fixture.directory.path() / "memory/user/INDEX.md").string(), "")
+              .empty());
+}
+
+TEST_CASE("injection at prompt never repeats a memory within a session", "[lifecycle][injection]") {
+    LifecycleFixture fixture;
+    core::Memory memory;
+    memory.type = "feedback";
+    memory.summary = "deploy only on tuesdays";
+    memory.body = "Deploys happen on Tuesdays.\n";
+    const auto key = fixture.store.create(core::Scope::user(), core::Tier::long_term, memory);
+    const auto first = fixture.bus.publish(fixture.prompt("when do we deploy"));
+    CHECK_THAT(first.reply.context, Catch::Contains("Deploys happen on Tuesdays."));
+    const auto second = fixture.bus.publish(fixture.prompt("deploy again?"));
+    CHECK(second.reply.context.find("Tuesdays") == std::string::npos);
+    const auto other_session = fixture.bus.publish(fixture.prompt("deploy", "s-2"));
+    CHECK_THAT(other_session.reply.context, Catch::Contains("Tuesdays"));
+    CHECK(fixture.store.read(key).access_count == 3); // written, then injected into two sessions
+}
+
+TEST_CASE("context for an event without a channel waits for the next one that has it", "[lifecycle][injection]") {
+    LifecycleFixture fixture;
+    core::Memory memory;
+    memory.type = "feedback";
+    memory.summary = "lint before commit";
+    memory.body = "Run the linter before every commit.\n";
+    (void)fixture.store.create(core::Scope::user(), core::Tier::long_term, memory);
+    auto submitted = fixture.prompt("should I commit now, lint?");
+    submitted.details["context_channel"] = false;
+    CHECK(fixture.bus.publish(submitted).reply.context.empty());
+    auto after_tool = fixture.event(core::EventKind::tool_used);
+    after_tool.tool = core::ToolUse{"Shell", core::ToolIntent::shell, ""};
+    const auto delivered = fixture.bus.publish(after_tool);
+    CHECK_THAT(delivered.reply.context, Catch::Contains("Run the linter before every commit."));
+    CHECK(fixture.bus.publish(after_tool).reply.context.empty());
+}
+
+TEST_CASE("session start and stop run the decay plan", "[lifecycle][consolidation]") {
+    LifecycleFixture fixture;
+    core::Memory memory;
+    memory.type = "feedback";
+    memory.summary = "idle";
+    const auto key = fixture.store.create(core::Scope::user(), core::Tier::short_term, memory);
+    fixture.planner.actions = {{sdk::LifecycleAction::Kind::archive, key, "", "idle"}};
+    (void)fixture.bus.publish(fixture.event(core::EventKind::session_started));
+    CHECK_FALSE(fixture.store.contains(key));
+    CHECK(fixture.store.archived().size() == 1);
+}

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <starling/core/clock.hpp>
+#include <starling/core/lifecycle/remember.hpp>
+#include <starling/core/memory_store.hpp>
+
+#include "support/fake_policies.hpp"
+#include "support/temp_dir.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace starling;
+using core::RememberOutcome;
+
+namespace {
+
+struct RememberFixture {
+    test::TempDir directory{"remember"};
+    core::FixedClock clock{std::chrono::sys_days{std::chrono::year{2026} / 11 / 22}};
+    core::MemoryStore store{directory.path(), clock};
+    test::PrefixDecider decider;
+    test::WordOverlapScorer scorer;
+    core::Rememberer rememberer{store, core::ActivePolicies{&decider, nullptr, &scorer}};
+
+    core::RememberRequest request(std::string text, std::string project = {}) {
+        return {std::move(text), "claude-code", "session-1", std::move(project), std::nullopt};
+    }
+};
+
+} // namespace
+
+TEST_CASE("remember writes what the decision policy stores, into short-term of its scope", "[lifecycle][remember]") {
+    RememberFixture fixture;
+    const auto outcome = fixture.rememberer.remember(fixture.request("remember: always use bun not pnpm"));
+    REQUIRE(outcome.action == RememberOutcome::Action::created);
+    CHECK(outcome.key.rfind("memory/user/short/", 0) == 0);
+    const auto memory = fixture.store.read(outcome.key);
+    CHECK(memory.type == "feedback");
+    CHECK(memory.summary == " always use bun not pnpm");
+    CHECK(memory.sessions == std::vector<std::string>{"session-1"});
+
+    const auto discarded = fixture.rememberer.remember(fixture.request("what is a mutex?"));
+    CHECK(discarded.action == RememberOutcome::Action::discarded);
+    CHECK(discarded.key.empty());
+    CHECK(fixture.store.list().size() == 1);
+}
+
+TEST_CASE("a similar memory is updated and reinforced, never duplicated", "[lifecycle][remember]") {
+    RememberFixture fixture;
+    const auto first = fixture.rememberer.remember(fixture.request("remember: commit messages in English, imperative mood"));
+    fixture.clock.advance(std::chrono::hours{30});
+    auto again = fixture.request("remember: commit messages in English, imperative mood, short subject");
+    again.session_id = "session-2";
+    const auto second = fixture.rememberer.remember(again);
+    REQUIRE(second.action == RememberOutcome::Action::updated);
+    CHECK(second.key == first.key);
+    CHECK(second.similarity >= 0.6);
+    CHECK(fixture.store.list().size() == 1);
+    const auto memory = fixture.store.read(first.key);
+    CHECK(memory.access_count == 2);
+    CHECK(memory.sessions == std::vector<std::string>{"session-1", "session-2"});
+    CHECK_THAT(memory.body, Catch::Contains("short subject"));
+
+    const auto unrelated = fixture.rememberer.remember(fixture.request("remember: the staging database is read-only"));
+    CHECK(unrelated.action == RememberOutcome::Action::created);
+    CHECK(fixture.store.list().size() == 2);
+}
+
+TEST_CASE("project memories need a project and stay in it", "[lifecycle][remember]") {
+    RememberFixture fixture;
+    const auto without = fixture.rememberer.remember(fixture.request("remember: project uses CMake presets"));
+    CHECK(without.action == RememberOutcome::Action::discarded);
+    CHECK_THAT(without.reason, Catch::Contains("needs a project"));
+    const auto project = fixture.store.resolve_project("/work/app");
+    const auto with = fixture.rememberer.remember(fixture.request("remember: project uses CMake presets", project));
+    REQUIRE(with.action == RememberOutcome::Action::created);
+    CHECK(with.key.rfind("memory/projects/" + project + "/short/", 0) == 0);
+}
+
+TEST_CASE("forced memories skip the decision policy, and secrets never reach the file", "[lifecycle][remember]") {
+    RememberFixture fixture;
+    auto request = fixture.request("deploy with token ghp_1a2B3c4D5e6F7g8H9i0J1k2L3m4N5o6P7q8R to prod");
+    request.forced = sdk::Decision{true, "reference", "user", "forced", "", {"deploy"}};
+    const auto outcome = fixture.rememberer.remember(request);
+    REQUIRE(outcome.action == RememberOutcome::Action::created);
+    CHECK(fixture.decider.seen.empty());
+    const auto memory = fixture.store.read(outcome.key);
+    CHECK(memory.type == "reference");
+    CHECK(memory.body.find("ghp_") == std::string::npos);
+    CHECK(memory.summary.find("ghp_") == std::string::npos);
+    CHECK_THAT(memory.body, Catch::Contains("[REDACTED:github-token]"));
+}
+
+TEST_CASE("classify decides without writing", "[lifecycle][remember]") {
+    RememberFixture fixture;
+    const auto decisions = fixture.rememberer.classify({fixture.request("remember: x y z"), fixture.request("hello")});
+    REQUIRE(decisions.size() == 2);
+    CHECK(decisions[0].store);
+    CHECK_FALSE(decisions[1].store);
+    CHECK(fixture.store.list().empty());
+}

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: Apache-2.0
+// The hook binaries, run as agents run them: a payload on stdin (or in argv for Codex notify), the
+// reply on stdout, the exit code. Whatever the input, the agent must be able to carry on.
+#include "support/process.hpp"
+#include "support/scratch_home.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+
+namespace fs = std::filesystem;
+using starling::test::ProcessResult;
+using starling::test::run_process;
+using starling::test::ScratchHome;
+
+namespace {
+
+const fs::path kBinaries{STARLING_TEST_BINARY_DIR};
+const fs::path kFixtures{STARLING_TEST_FIXTURE_PLUGIN_DIR};
+
+struct HookBinary {
+    std::string binary;
+    std::string prompt_event;
+    std::string prompt_payload;
+};
+
+const std::vector<HookBinary> &hook_binaries() {
+    static const std::vector<HookBinary> binaries{
+        {"starling-claude", "UserPromptSubmit",
+         R"({"session_id":"s-1","transcript_path":"/t","cwd":"/work/app","hook_event_name":"UserPromptSubmit","prompt":"deploy on tuesday?"})"},
+        {"starling-cursor", "beforeSubmitPrompt",
+         R"({"conversation_id":"c-1","generation_id":"g-1","hook_event_name":"beforeSubmitPrompt","workspace_roots":["/work/app"],"prompt":"deploy on tuesday?","attachments":[]})"},
+        {"starling-codex", "UserPromptSubmit",
+         R"({"session_id":"s-1","transcript_path":null,"cwd":"/work/app","hook_event_name":"UserPromptSubmit","model":"gpt-5.5","turn_id":"1","permission_mode":"default","prompt":"deploy on tuesday?"})"},
+        {"starling-codeflicker", "UserPromptSubmit",
+         R"({"session_id":"s-1","cwd":"/work/app","hook_event_name":"UserPromptSubmit","prompt":"deploy on tuesday?"})"},
+    };
+    return binaries;
+}
+
+std::string read_text(const fs::path &file) {
+    std::ifstream stream(file, std::ios::binary);
+    return {std::istreambuf_iterator<char>(stream), std::istreambuf_iterator<char>()};
+}
+
+std::size_t count_lines(const std::string &text) {
+    return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+}
+
+ProcessResult run_hook(const ScratchHome &home, const HookBinary &hook, std::string stdin_text) {
+    return run_process(kBinaries / hook.binary, {hook.prompt_event}, home.options(std::move(stdin_text)));
+}
+
+} // namespace
+
+TEST_CASE("every hook binary fails open on bad input: safe reply, exit 0, one log line", "[e2e][hooks]") {
+    const std::vector<std::pair<std::string, std::string>> bad_inputs{
+        {"malformed JSON", R"({"session_id": "s-1", "prompt": )"},
+        {"empty stdin", ""},
+        {"binary garbage", std::string("\x00\xff\xfe\x01garbage\x80\x81", 12)},
+        {"invalid UTF-8 inside JSON", "{\"hook_event_name\":\"UserPromptSubmit\",\"prompt\":\"\xc3\x28\xa0\xa1\"}"},
+        {"huge stdin (50 MB)", std::string(50u << 20, 'x')},
+        {"a JSON array", "[1,2,3]"},
+    };
+    for (const auto &hook : hook_binaries()) {
+        // The safe reply is what the same binary answers to a valid event when it has nothing to say.
+        const ScratchHome reference_home{"hooks-reference"};
+        const auto reference = run_hook(reference_home, hook, hook.prompt_payload);
+        REQUIRE(reference.exit_code == 0);
+        for (const auto &[name, input] : bad_inputs) {
+            INFO(hook.binary << " given " << name);
+            const ScratchHome home{"hooks-bad"};
+            const auto result = run_hook(home, hook, input);
+            CHECK(result.exit_code == 0);
+            CHECK(result.stdout_text == reference.stdout_text);
+            CHECK_FALSE(result.stderr_text.empty());
+            const auto log = read_text(home.path() / "logs" / "starling.log");
+            CHECK(count_lines(log) == 1);
+        }
+    }
+}
+
+TEST_CASE("wrong types in every field and a missing event name are survived", "[e2e][hooks]") {
+    const ScratchHome home{"hooks-types"};
+    const auto wrong_types =
+        R"({"session_id":42,"cwd":["x"],"hook_event_name":"UserPromptSubmit","prompt":{"a":1},"transcript_path":7})";
+    const auto missing_event = R"({"session_id":"s-1","cwd":"/work/app","prompt":"hello"})";
+    for (const auto &hook : hook_binaries()) {
+        INFO(hook.binary);
+        const auto typed = run_hook(home, hook, wrong_types);
+        CHECK(typed.exit_code == 0);
+        const auto unnamed = run_process(kBinaries / hook.binary, {}, home.options(missing_event));
+        CHECK(unnamed.exit_code == 0);
+        CHECK_FALSE(unnamed.stderr_text.empty());
+    }
+}
+
+TEST_CASE("a crashing plugin does not take the agent down", "[e2e][hooks]") {
+    const ScratchHome home{"hooks-crash"};
+    home.write_file("home/starling.toml", "[plugins]\ndirectories = [\"" + kFixtures.string() +
+                                              "\"]\n[policies]\nrelevance = \"crash-in-score\"\n");
+    const auto remembered = run_process(kBinaries / "starling", {"remember", "--force", "deploy only on tuesdays"},
+                                        home.options());
+    REQUIRE(remembered.exit_code == 0);
+    for (const auto &hook : hook_binaries()) {
+        INFO(hook.binary);
+        const auto result = run_hook(home, hook, hook.prompt_payload);
+        CHECK(result.exit_code == 0);
+        CHECK(result.signal == 0);
+        CHECK_THAT(result.stderr_text, Catch::Contains("crashed"));
+    }
+    CHECK_THAT(read_text(home.path() / "logs" / "starling.log"), Catch::Contains("fatal signal"));
+}
+
+TEST_CASE("Codex notify takes its JSON from the last argument and prints nothing", "[e2e][hooks]") {
+    const ScratchHome home{"hooks-notify"};
+    const auto payload = R"({"type":"agent-turn-complete","thread-id":"t-1","turn-id":"1","cwd":"/work/app",)"
+                         R"("input-messages":["Rename foo to bar"],"last-assistant-message":"Done."})";
+    const auto result = run_process(kBinaries / "starling-codex", {"notify", payload}, home.options());
+    CHECK(result.exit_code == 0);
+    CHECK(result.stdout_text.empty());
+}
+
+TEST_CASE("a prompt reaches the model with the memories relevant to it", "[e2e][hooks]") {
+    const ScratchHome home{"hooks-inject"};
+    const auto remembered = run_process(
+        kBinaries / "starling", {"remember", "--force", "--summary", "Deploys happen on Tuesdays", "Deploys happen on Tuesdays only; never on Fridays."},
+        home.options());
+    REQUIRE(remembered.exit_code == 0);
+    const auto &claude = hook_binaries().front();
+    const auto result = run_hook(home, claude, claude.prompt_payload);
+    REQUIRE(result.exit_code == 0);
+    const auto reply = nlohmann::json::parse(result.stdout_text);
+    CHECK_FALSE(reply.contains("additionalContext"));
+    CHECK(reply["hookSpecificOutput"]["hookEventName"] == "UserPromptSubmit");
+    CHECK_THAT(reply["hookSpecificOutput"]["additionalContext"].get<std::string>(),
+               Catch::Contains("never on Fridays"));
+    const auto sessions = read_text(home.path() / "sessions" / "s-1.jsonl");
+    CHECK_THAT(sessions, Catch::Contains("deploy on tuesday?"));
+}

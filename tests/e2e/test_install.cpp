@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: Apache-2.0
+// `starling install` / `uninstall` against agent configurations that already hold other hooks.
+#include "support/process.hpp"
+#include "support/scratch_home.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+namespace fs = std::filesystem;
+using starling::test::run_process;
+using starling::test::ScratchHome;
+
+namespace {
+
+const fs::path kStarling = fs::path{STARLING_TEST_BINARY_DIR} / "starling";
+
+std::string read_text(const fs::path &file) {
+    std::ifstream stream(file, std::ios::binary);
+    return {std::istreambuf_iterator<char>(stream), std::istreambuf_iterator<char>()};
+}
+
+struct AgentCase {
+    std::string agent;
+    std::string hooks_file; ///< relative to HOME
+    std::string existing;   ///< a configuration with the user's own settings and hooks
+    std::string instructions_file;
+};
+
+const std::vector<AgentCase> &agent_cases() {
+    static const std::vector<AgentCase> cases{
+        {"claude-code", ".claude/settings.json",
+         "{\n    \"model\": \"opus\",\n    \"hooks\": {\n        \"PreToolUse\": [\n            {\"matcher\": \"Bash\", "
+         "\"hooks\": [{\"type\": \"command\", \"command\": \"/usr/local/bin/guard\"}]}\n        ],\n"
+         "        \"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"notify-send done\"}]}]\n    }\n}\n",
+         ".claude/skills/starling-memory/SKILL.md"},
+        {"cursor", ".cursor/hooks.json",
+         "{\"version\":1,\"hooks\":{\"afterFileEdit\":[{\"command\":\"./format.sh\"}],\"stop\":[{\"command\":\"./audit.sh\"}]}}",
+         ".cursor/rules/starling-memory.mdc"},
+        {"codex", ".codex/hooks.json",
+         "{\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\n        \"matcher\": \"Bash\",\n        \"hooks\": [\n"
+         "          {\"type\": \"command\", \"command\": \"policy-check\", \"timeout\": 30}\n        ]\n      }\n    ]\n"
+         "  }\n}",
+         ".codex/AGENTS.md"},
+        {"codeflicker", ".codeflicker/config.json",
+         "{\n  \"model\": \"kwaipilot\",\n  \"approvalMode\": \"autoEdit\",\n  \"hooks\": {\n    \"Notification\": [\n"
+         "      {\"matcher\": \"\", \"hooks\": [{\"type\": \"command\", \"command\": \"vigil-hook\"}]}\n    ]\n  }\n}\n",
+         ".codeflicker/skills/starling-memory/SKILL.md"},
+    };
+    return cases;
+}
+
+} // namespace
+
+TEST_CASE("install then uninstall restores the agent's configuration byte for byte", "[e2e][install]") {
+    for (const auto &agent : agent_cases()) {
+        INFO(agent.agent);
+        const ScratchHome home{"install"};
+        const auto file = home.write_file(agent.hooks_file, agent.existing);
+
+        const auto installed = run_process(kStarling, {"install", agent.agent}, home.options());
+        REQUIRE(installed.exit_code == 0);
+        const auto after_install = read_text(file);
+        CHECK(after_install != agent.existing);
+        const auto config = nlohmann::json::parse(after_install);
+        CHECK(config.dump().find("starling-") != std::string::npos);
+        // What the user had is still there.
+        const auto before = nlohmann::json::parse(agent.existing);
+        for (const auto &[key, value] : before.items()) {
+            if (key != "hooks") {
+                CHECK(config[key] == value);
+            }
+        }
+        for (const auto &[event, entries] : before["hooks"].items()) {
+            for (const auto &entry : entries) {
+                const auto &now = config["hooks"][event];
+                CHECK(std::find(now.begin(), now.end(), entry) != now.end());
+            }
+        }
+        CHECK(fs::exists(home.path().parent_path() / agent.instructions_file));
+
+        const auto again = run_process(kStarling, {"install", agent.agent}, home.options());
+        CHECK(again.exit_code == 0);
+        CHECK(read_text(file) == after_install);
+        CHECK_THAT(again.stdout_text, Catch::Contains("already installed"));
+
+        const auto removed = run_process(kStarling, {"uninstall", agent.agent}, home.options());
+        REQUIRE(removed.exit_code == 0);
+        CHECK(read_text(file) == agent.existing);
+        CHECK_FALSE(fs::exists(home.path().parent_path() / agent.instructions_file));
+    }
+}
+
+TEST_CASE("install keeps a backup, and a file it created is removed again", "[e2e][install]") {
+    const ScratchHome home{"install-new"};
+    const auto file = home.path().parent_path() / ".cursor" / "hooks.json";
+    REQUIRE(run_process(kStarling, {"install", "cursor"}, home.options()).exit_code == 0);
+    const auto created = nlohmann::json::parse(read_text(file));
+    CHECK(created["version"] == 1);
+    CHECK(created["hooks"]["beforeSubmitPrompt"][0]["command"].get<std::string>().find("starling-cursor beforeSubmitPrompt") !=
+          std::string::npos);
+    REQUIRE(run_process(kStarling, {"uninstall", "cursor"}, home.options()).exit_code == 0);
+    CHECK_FALSE(fs::exists(file));
+
+    home.write_file(".claude/settings.json", "{\"theme\": \"dark\"}\n");
+    REQUIRE(run_process(kStarling, {"install", "claude"}, home.options()).exit_code == 0);
+    CHECK(read_text(home.path().parent_path() / ".claude/settings.json.starling-backup") == "{\"theme\": \"dark\"}\n");
+}
+
+TEST_CASE("install refuses a file it cannot parse and says why", "[e2e][install]") {
+    const ScratchHome home{"install-broken"};
+    const std::string broken = "{\"hooks\": {\"Stop\": [ }\n";
+    const auto file = home.write_file(".claude/settings.json", broken);
+    const auto result = run_process(kStarling, {"install", "claude-code"}, home.options());
+    CHECK(result.exit_code == 1);
+    CHECK_THAT(result.stderr_text, Catch::Contains("cannot parse") && Catch::Contains("settings.json"));
+    CHECK(read_text(file) == broken);
+}
+
+TEST_CASE("a dry run prints the change and writes nothing, and a project install writes into the project", "[e2e][install]") {
+    const ScratchHome home{"install-dry"};
+    const auto dry = run_process(kStarling, {"install", "codex", "--dry-run"}, home.options());
+    CHECK(dry.exit_code == 0);
+    CHECK_THAT(dry.stdout_text, Catch::Contains("would write") && Catch::Contains("starling-codex"));
+    CHECK_FALSE(fs::exists(home.path().parent_path() / ".codex"));
+
+    const auto project = home.path() / "project";
+    fs::create_directories(project);
+    std::ofstream(project / "AGENTS.md") << "# Team rules\n\nUse tabs.\n";
+    REQUIRE(run_process(kStarling, {"install", "codex", "--project", project.string()}, home.options()).exit_code == 0);
+    CHECK(fs::exists(project / ".codex" / "hooks.json"));
+    const auto agents = read_text(project / "AGENTS.md");
+    CHECK_THAT(agents, Catch::StartsWith("# Team rules\n\nUse tabs.\n") && Catch::Contains("remember"));
+    REQUIRE(run_process(kStarling, {"uninstall", "codex", "--project", project.string()}, home.options()).exit_code == 0);
+    CHECK(read_text(project / "AGENTS.md") == "# Team rules\n\nUse tabs.\n");
+    CHECK_FALSE(fs::exists(project / ".codex" / "hooks.json"));
+}
+
+TEST_CASE("an unknown agent is a usage error", "[e2e][install]") {
+    const ScratchHome home{"install-unknown"};
+    const auto result = run_process(kStarling, {"install", "vim"}, home.options());
+    CHECK(result.exit_code == 64);
+    CHECK_THAT(result.stderr_text, Catch::Contains("unknown agent 'vim'"));
+}

@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <starling/plugins/plugin_registry.hpp>
+#include <starling/sdk/bytes.hpp>
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <vector>
+
+using starling::plugins::PluginLoadError;
+using starling::plugins::PluginRegistry;
+using starling::plugins::RelevancePolicyInstance;
+
+namespace {
+
+constexpr std::int64_t day = 86400;
+constexpr std::int64_t now = 1'700'000'000;
+
+const starling::core::Logger &quiet_logger() {
+    static const starling::core::Logger logger{{}, starling::core::LogLevel::error, false};
+    return logger;
+}
+
+/// The bm25 policy with its declared defaults overlaid by `overrides` (a JSON merge patch).
+RelevancePolicyInstance bm25_policy(const nlohmann::json &overrides = nlohmann::json::object()) {
+    static PluginRegistry registry{quiet_logger()};
+    if (registry.plugins().empty()) {
+        registry.add_static_plugins(starling::plugins::linked_static_plugins());
+    }
+    const auto *info = registry.find("bm25");
+    REQUIRE(info != nullptr);
+    auto settings = nlohmann::json::parse(info->default_settings_json);
+    settings.merge_patch(overrides);
+    return registry.create_relevance_policy("bm25", settings.dump());
+}
+
+struct Memory {
+    Memory(std::string summary_text, std::string tag_lines = {}, std::string body_text = {},
+           std::int64_t accessed = now, std::uint32_t accesses = 0, std::uint32_t sessions = 0)
+        : summary(std::move(summary_text)), tags(std::move(tag_lines)), body(std::move(body_text)),
+          last_accessed(accessed), access_count(accesses), session_count(sessions) {}
+
+    std::string summary;
+    std::string tags;
+    std::string body;
+    std::int64_t last_accessed;
+    std::uint32_t access_count;
+    std::uint32_t session_count;
+};
+
+/// A batch whose access history each test sets, which recency and reinforcement need.
+class Batch {
+public:
+    explicit Batch(bool with_bodies = true) : with_bodies_(with_bodies) {}
+
+    Batch &add(Memory memory) {
+        memories_.push_back(std::move(memory));
+        const Memory &stored = memories_.back();
+        starling_memory_view view{};
+        view.struct_size = sizeof(starling_memory_view);
+        view.key = starling::sdk::as_bytes("memory.md");
+        view.summary = starling::sdk::as_bytes(stored.summary);
+        view.tags = starling::sdk::as_bytes(stored.tags);
+        view.body = starling::sdk::as_bytes(stored.body);
+        view.created = now - 100 * day;
+        view.last_accessed = stored.last_accessed;
+        view.access_count = stored.access_count;
+        view.session_count = stored.session_count;
+        views_.push_back(view);
+        return *this;
+    }
+
+    std::vector<double> score(const RelevancePolicyInstance &policy, std::string_view query) {
+        pointers_.clear();
+        for (const auto &view : views_) {
+            pointers_.push_back(&view);
+        }
+        const starling_memory_batch batch{sizeof(starling_memory_batch),
+                                          with_bodies_ ? STARLING_BATCH_HAS_BODIES : 0U, now,
+                                          pointers_.size(), pointers_.data()};
+        return policy.score(query, batch);
+    }
+
+private:
+    bool with_bodies_;
+    std::deque<Memory> memories_;
+    std::deque<starling_memory_view> views_;
+    std::vector<const starling_memory_view *> pointers_;
+};
+
+} // namespace
+
+TEST_CASE("bm25 is linked in and declares its settings", "[policy][bm25]") {
+    PluginRegistry registry{quiet_logger()};
+    registry.add_static_plugins(starling::plugins::linked_static_plugins());
+    const auto *info = registry.find("bm25");
+    REQUIRE(info != nullptr);
+    CHECK(starling::plugins::kind_name(info->kind) == "relevance");
+    const auto defaults = nlohmann::json::parse(info->default_settings_json);
+    CHECK(defaults.at("k1").get<double>() == Approx(1.2));
+    CHECK(defaults.at("fields").contains("body"));
+    CHECK(defaults.at("stop_words").at("en").size() > 100);
+}
+
+TEST_CASE("a memory that shares no query term scores 0", "[policy][bm25]") {
+    const auto policy = bm25_policy();
+    Batch batch;
+    batch.add({"Prefers dark mode in editors", "ui", "", now, 40, 12})
+        .add({"Uses bun instead of pnpm", "tooling", "", now, 0, 0});
+    const auto scores = batch.score(policy, "which package manager: pnpm?");
+    CHECK(scores[0] == 0.0);
+    CHECK(scores[1] > 0.0);
+    CHECK(batch.score(policy, "") == std::vector<double>{0.0, 0.0});
+    CHECK(batch.score(policy, "the of and") == std::vector<double>{0.0, 0.0});
+}
+
+TEST_CASE("a rarer query term weighs more than a common one", "[policy][bm25]") {
+    const auto policy = bm25_policy();
+    Batch batch;
+    batch.add({"deploy with terraform"})
+        .add({"deploy with kubectl"})
+        .add({"deploy the docs"})
+        .add({"deploy on friday"})
+        .add({"kubectl context"});
+    // memory 0 matches the rare "terraform", memory 1 the common "deploy" and "kubectl"'s partner
+    const auto scores = batch.score(policy, "terraform deploy");
+    CHECK(scores[0] > scores[1]);
+    CHECK(scores[0] > scores[2]);
+    CHECK(scores[4] == 0.0);
+}
+
+TEST_CASE("field weights decide between a summary match and a body match", "[policy][bm25]") {
+    Batch batch;
+    batch.add({"postgres connection pooling", "", "notes about the database"})
+        .add({"database notes", "", "postgres postgres connection pooling details"})
+        .add({"unrelated memory", "", "nothing here"});
+
+    const auto summary_first = batch.score(bm25_policy(), "postgres");
+    CHECK(summary_first[0] > summary_first[1]);
+
+    const auto body_first =
+        batch.score(bm25_policy({{"fields", {{"summary", 0.2}, {"tags", 0.2}, {"body", 3.0}}}}), "postgres");
+    CHECK(body_first[1] > body_first[0]);
+    CHECK(body_first[2] == 0.0);
+}
+
+TEST_CASE("tags are searched as their own field", "[policy][bm25]") {
+    Batch batch;
+    batch.add({"always squash merge", "git\nworkflow"}).add({"prefer rebase", "style"});
+    const auto scores = batch.score(bm25_policy(), "git workflow");
+    CHECK(scores[0] > 0.0);
+    CHECK(scores[1] == 0.0);
+    CHECK(batch.score(bm25_policy({{"fields", {{"tags", 0.0}}}}), "git workflow")[0] == 0.0);
+}
+
+TEST_CASE("bodies count only when the batch carries them", "[policy][bm25]") {
+    Batch without_bodies{false};
+    without_bodies.add({"release checklist", "", "run the migration script"});
+    CHECK(without_bodies.score(bm25_policy(), "migration")[0] == 0.0);
+
+    Batch with_bodies;
+    with_bodies.add({"release checklist", "", "run the migration script"});
+    CHECK(with_bodies.score(bm25_policy(), "migration")[0] > 0.0);
+}
+
+TEST_CASE("recency and reinforcement break ties but never lift a non-match", "[policy][bm25]") {
+    const auto policy = bm25_policy();
+    Batch batch;
+    batch.add({"use ripgrep for search", "", "", now - 200 * day, 0, 0})
+        .add({"use ripgrep for search", "", "", now - 1 * day, 0, 0})
+        .add({"use ripgrep for search", "", "", now - 200 * day, 30, 9})
+        .add({"completely different topic", "", "", now, 1000, 500});
+    const auto scores = batch.score(policy, "ripgrep");
+    CHECK(scores[1] > scores[0]);
+    CHECK(scores[2] > scores[0]);
+    CHECK(scores[3] == 0.0);
+
+    const auto flat =
+        batch.score(bm25_policy({{"recency", {{"weight", 0.0}}},
+                                 {"reinforcement", {{"access_weight", 0.0}, {"session_weight", 0.0}}}}),
+                    "ripgrep");
+    CHECK(flat[0] == flat[1]);
+    CHECK(flat[0] == flat[2]);
+}
+
+TEST_CASE("the boosts stay small next to a better lexical match", "[policy][bm25]") {
+    Batch batch;
+    batch.add({"ripgrep flags for hidden files", "", "", now - 400 * day, 0, 0})
+        .add({"ripgrep", "", "", now, 20, 5})
+        .add({"ripgrep hidden files with --hidden", "", "", now - 400 * day, 0, 0});
+    const auto scores = batch.score(bm25_policy(), "ripgrep hidden files");
+    CHECK(scores[2] > scores[1]);
+}
+
+TEST_CASE("settings override the declared defaults", "[policy][bm25]") {
+    Batch batch;
+    batch.add({"the"}).add({"other"});
+    CHECK(batch.score(bm25_policy(), "the")[0] == 0.0);
+    CHECK(batch.score(bm25_policy({{"stop_words", {{"languages", nlohmann::json::array()}}}}), "the")[0] >
+          0.0);
+
+    Batch stems;
+    stems.add({"researching adoption agencies"});
+    CHECK(stems.score(bm25_policy(), "research")[0] > 0.0);
+    CHECK(stems.score(bm25_policy({{"stem_english", false}}), "research")[0] == 0.0);
+}
+
+TEST_CASE("out-of-range settings make creation fail with the key named", "[policy][bm25]") {
+    CHECK_THROWS_AS(bm25_policy({{"b", 1.5}}), PluginLoadError);
+    CHECK_THROWS_WITH(bm25_policy({{"k1", -1.0}}), Catch::Contains("k1"));
+    CHECK_THROWS_WITH(bm25_policy({{"stop_words", {{"languages", {"xx"}}}}}),
+                      Catch::Contains("stop_words.xx"));
+}
+
+TEST_CASE("a Chinese query finds the Chinese memory", "[policy][bm25]") {
+    const auto policy = bm25_policy();
+    Batch batch;
+    batch.add({"用户喜欢深色模式", "界面"}).add({"项目使用 pnpm 管理依赖"}).add({"Prefers dark mode"});
+    const auto scores = batch.score(policy, "深色模式");
+    CHECK(scores[0] > 0.0);
+    CHECK(scores[1] == 0.0);
+    CHECK(scores[2] == 0.0);
+    CHECK(batch.score(policy, "依赖管理")[1] > 0.0);
+}
+
+TEST_CASE("German queries match across case and sharp s", "[policy][bm25]") {
+    Batch batch;
+    batch.add({"Die Straße zum Büro ist gesperrt"}).add({"Kaffee im Büro"});
+    const auto scores = batch.score(bm25_policy(), "STRASSE büro");
+    CHECK(scores[0] > scores[1]);
+    CHECK(scores[1] > 0.0);
+}
+
+TEST_CASE("feedback lifts memories that share terms with the best matches", "[policy][bm25]") {
+    Batch batch;
+    batch.add({"kafka consumer lag kafka"})
+        .add({"kafka lunch"})
+        .add({"kafka consumer lag"})
+        .add({"consumer lag dashboards"})
+        .add({"coffee"})
+        .add({"tea"});
+    const auto plain = batch.score(bm25_policy(), "kafka");
+    CHECK(plain[1] > plain[2]); // shorter memory wins without feedback
+
+    const auto expanded =
+        batch.score(bm25_policy({{"feedback", {{"documents", 1}, {"terms", 2}, {"weight", 0.5}}}}), "kafka");
+    CHECK(expanded[2] > expanded[1]);
+    CHECK(expanded[3] == 0.0); // shares only feedback terms, none of the query's
+    CHECK(expanded[4] == 0.0);
+}

@@ -1,0 +1,486 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// collie-tree through the plugin host, as Starling runs it: the static plugin, its declared default
+// settings, decisions over JSON. The labelled sets are scored as a whole against the accuracy bars;
+// the other cases pin each rule family in each language.
+#include <starling/core/config_error.hpp>
+#include <starling/core/config_loader.hpp>
+#include <starling/core/plugin_settings.hpp>
+#include <starling/plugins/plugin_registry.hpp>
+
+#include <support/config_temp_files.hpp>
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace fs = std::filesystem;
+using starling::sdk::Decision;
+using starling::sdk::Message;
+
+namespace {
+
+const fs::path kFixtures{STARLING_TEST_DECISION_FIXTURES};
+const fs::path kDevelopmentSet = fs::path{STARLING_TEST_SHARED_DIR} / "data" / "decisions" / "dev.jsonl";
+
+const starling::core::Logger &quiet_logger() {
+    static const starling::core::Logger logger{{}, starling::core::LogLevel::error, false};
+    return logger;
+}
+
+/// collie-tree created by the host with its declared defaults, patched with `overrides_json`.
+class CollieTree {
+public:
+    explicit CollieTree(std::string_view overrides_json = "{}") : registry_{quiet_logger()} {
+        registry_.add_static_plugins(starling::plugins::linked_static_plugins());
+        auto settings = nlohmann::json::parse(default_settings_json());
+        settings.merge_patch(nlohmann::json::parse(overrides_json));
+        policy_.emplace(registry_.create_decision_policy("collie-tree", settings.dump()));
+    }
+
+    [[nodiscard]] std::string default_settings_json() const {
+        const auto *info = registry_.find("collie-tree");
+        REQUIRE(info != nullptr);
+        return info->default_settings_json;
+    }
+
+    [[nodiscard]] std::vector<Decision> decide(const std::vector<std::string> &texts) const {
+        std::vector<Message> messages;
+        for (const auto &text : texts) {
+            messages.push_back({text, "claude-code", "demo-project"});
+        }
+        return policy_->decide(messages);
+    }
+
+    [[nodiscard]] Decision decide(const std::string &text) const {
+        auto decisions = decide(std::vector<std::string>{text});
+        REQUIRE(decisions.size() == 1);
+        return decisions.front();
+    }
+
+    [[nodiscard]] std::string review_request(int count, const std::string &log,
+                                             const std::string &agent) const {
+        return policy_->review_request({count, log, agent});
+    }
+
+private:
+    starling::plugins::PluginRegistry registry_;
+    std::optional<starling::plugins::DecisionPolicyInstance> policy_;
+};
+
+const CollieTree &default_tree() {
+    static const CollieTree tree;
+    return tree;
+}
+
+struct Labelled {
+    std::string id;
+    std::string text;
+    bool store = false;
+    std::vector<std::string> types; ///< accepted types when stored
+    std::string scope;
+};
+
+std::vector<Labelled> read_labelled(const fs::path &file) {
+    std::ifstream in{file};
+    REQUIRE(in.good());
+    std::vector<Labelled> items;
+    for (std::string line; std::getline(in, line);) {
+        if (line.find_first_not_of(" \t\r") == std::string::npos) {
+            continue;
+        }
+        const auto json = nlohmann::json::parse(line);
+        Labelled item{json.at("id").get<std::string>(),
+                      json.at("text").get<std::string>(),
+                      json.at("expect").get<std::string>() == "store",
+                      {},
+                      json.value("scope", "")};
+        if (const auto types = json.find("type"); types != json.end()) {
+            item.types = types->get<std::vector<std::string>>();
+        }
+        items.push_back(std::move(item));
+    }
+    REQUIRE_FALSE(items.empty());
+    return items;
+}
+
+struct Accuracy {
+    std::size_t decisions = 0;
+    std::size_t right_decisions = 0;
+    std::size_t stored = 0;
+    std::size_t right_type_and_scope = 0;
+    std::vector<std::string> misses;
+
+    [[nodiscard]] double decision_rate() const {
+        return static_cast<double>(right_decisions) / static_cast<double>(decisions);
+    }
+    [[nodiscard]] double type_and_scope_rate() const {
+        return stored == 0 ? 1.0 : static_cast<double>(right_type_and_scope) / static_cast<double>(stored);
+    }
+};
+
+Accuracy score(const CollieTree &tree, const std::vector<Labelled> &items) {
+    std::vector<std::string> texts;
+    std::transform(items.begin(), items.end(), std::back_inserter(texts),
+                   [](const Labelled &item) { return item.text; });
+    const auto decisions = tree.decide(texts);
+    REQUIRE(decisions.size() == items.size());
+    Accuracy accuracy;
+    for (std::size_t index = 0; index < items.size(); ++index) {
+        const auto &item = items[index];
+        const auto &decision = decisions[index];
+        ++accuracy.decisions;
+        const bool right_decision = decision.store == item.store;
+        accuracy.right_decisions += right_decision ? 1 : 0;
+        bool right_class = true;
+        if (item.store) {
+            ++accuracy.stored;
+            right_class = right_decision && decision.scope == item.scope &&
+                          std::find(item.types.begin(), item.types.end(), decision.type) != item.types.end();
+            accuracy.right_type_and_scope += right_class ? 1 : 0;
+        }
+        if (!right_decision || !right_class) {
+            accuracy.misses.push_back(
+                item.id + " \"" + item.text + "\" -> " +
+                (decision.store ? "store " + decision.type + "/" + decision.scope : std::string{"discard"}) +
+                " (" + decision.reason + ")");
+        }
+    }
+    return accuracy;
+}
+
+void require_bars(const fs::path &file, double decision_bar, double type_and_scope_bar) {
+    const auto accuracy = score(default_tree(), read_labelled(file));
+    INFO(file.filename().string() << ": decisions " << accuracy.right_decisions << "/" << accuracy.decisions
+                                  << ", type and scope " << accuracy.right_type_and_scope << "/"
+                                  << accuracy.stored);
+    for (const auto &miss : accuracy.misses) {
+        INFO("miss: " << miss);
+    }
+    CHECK(accuracy.decision_rate() >= decision_bar);
+    CHECK(accuracy.type_and_scope_rate() >= type_and_scope_bar);
+}
+
+struct Expected {
+    std::string text;
+    std::string reason_start;
+};
+
+struct ExpectedStore {
+    std::string text;
+    std::string type;
+    std::string scope;
+};
+
+void require_discards(const std::vector<Expected> &cases) {
+    for (const auto &expected : cases) {
+        const auto decision = default_tree().decide(expected.text);
+        INFO(expected.text << " -> " << decision.reason);
+        CHECK_FALSE(decision.store);
+        CHECK_THAT(decision.reason, Catch::StartsWith(expected.reason_start));
+    }
+}
+
+void require_stores(const std::vector<ExpectedStore> &cases) {
+    for (const auto &expected : cases) {
+        const auto decision = default_tree().decide(expected.text);
+        INFO(expected.text << " -> " << decision.reason);
+        CHECK(decision.store);
+        CHECK(decision.type == expected.type);
+        CHECK(decision.scope == expected.scope);
+    }
+}
+
+bool contains(const std::vector<std::string> &items, const std::string &item) {
+    return std::find(items.begin(), items.end(), item) != items.end();
+}
+
+} // namespace
+
+TEST_CASE("collie-tree is a static decision policy whose lexicons cover three languages",
+          "[policy][collie-tree]") {
+    starling::plugins::PluginRegistry registry{quiet_logger()};
+    registry.add_static_plugins(starling::plugins::linked_static_plugins());
+    const auto *info = registry.find("collie-tree");
+    REQUIRE(info != nullptr);
+    CHECK(starling::plugins::kind_name(info->kind) == "decision");
+    const auto defaults = nlohmann::json::parse(info->default_settings_json);
+    REQUIRE(defaults.is_object());
+    CHECK(defaults.at("extra_cues").empty());
+    for (const auto *language : {"en", "de", "zh"}) {
+        const auto &lexicon = defaults.at("cues").at(language);
+        for (const auto *rule :
+             {"knowledge_question", "operation_request", "one_shot", "visible_in_code", "debug_conclusion",
+              "standing_instruction", "correction", "preference", "role", "project_scope", "project_fact",
+              "constraint", "location", "remember", "opinion", "acknowledgement"}) {
+            INFO(language << "." << rule);
+            CHECK_FALSE(lexicon.at(rule).empty());
+        }
+    }
+}
+
+TEST_CASE("STEP 0 vetoes knowledge questions in every language", "[policy][collie-tree]") {
+    require_discards({
+        {"What is the difference between a process and a thread?", "STEP 0 veto: knowledge question"},
+        {"Explain how TLS session resumption works.", "STEP 0 veto: knowledge question"},
+        {"Was ist ein Monoid?", "STEP 0 veto: knowledge question"},
+        {"Wie funktioniert Garbage Collection in Go?", "STEP 0 veto: knowledge question"},
+        {"什么是协程？", "STEP 0 veto: knowledge question"},
+        {"Redis 和 Memcached 有什么区别？", "STEP 0 veto: knowledge question"},
+    });
+}
+
+TEST_CASE("STEP 0 vetoes in-session operation requests in every language", "[policy][collie-tree]") {
+    require_discards({
+        {"Please rename this function to load_config.", "STEP 0 veto: in-session operation request"},
+        {"Run the linter again.", "STEP 0 veto: in-session operation request"},
+        {"Verschiebe die Konstante in die Datei config.hpp.", "STEP 0 veto: in-session operation request"},
+        {"Kannst du diesen Test nochmal laufen lassen?", "STEP 0 veto"},
+        {"把超时时间改成 30 秒。", "STEP 0 veto: in-session operation request"},
+        {"帮我看一下这个报错。", "STEP 0 veto: in-session operation request"},
+    });
+}
+
+TEST_CASE("STEP 0 vetoes what the code shows and debug conclusions in every language",
+          "[policy][collie-tree]") {
+    require_discards({
+        {"The handler is implemented in src/http/handler.go.", "STEP 0 veto: information visible in code"},
+        {"Die Klasse ist in src/core/cache.hpp deklariert.", "STEP 0 veto: information visible in code"},
+        {"这个类声明在 include/cache.h 里。", "STEP 0 veto: information visible in code"},
+        {"The crash was caused by an unchecked null return.", "STEP 0 veto: debug conclusion"},
+        {"Der Fehler wurde durch einen Überlauf im Puffer verursacht.", "STEP 0 veto: debug conclusion"},
+        {"这次超时是因为连接池满了。", "STEP 0 veto: debug conclusion"},
+    });
+}
+
+TEST_CASE("STEP 1 discards opinions, acknowledgements and messages without consequence",
+          "[policy][collie-tree]") {
+    require_discards({
+        {"Personally I find Kotlin prettier than Java.", "STEP 1: opinion"},
+        {"Ich finde Go eleganter als Java.", "STEP 1: opinion"},
+        {"我觉得 Go 比 Java 优雅。", "STEP 1: opinion"},
+        {"Thanks, that did it.", "STEP 1: acknowledgement"},
+        {"Danke, passt so.", "STEP 1: acknowledgement"},
+        {"收到，谢谢。", "STEP 1: acknowledgement"},
+        {"The weather was lovely on the weekend.", "STEP 1: the next session would do nothing differently"},
+    });
+}
+
+TEST_CASE("STEP 3a keeps standing instructions and corrections as feedback", "[policy][collie-tree]") {
+    require_stores({
+        {"Never add emojis to commit messages.", "feedback", "user"},
+        {"You keep renaming my variables. Stop doing that.", "feedback", "user"},
+        {"Verwende in Commit-Nachrichten niemals Emojis.", "feedback", "user"},
+        {"AB JETZT IMMER AUF DEUTSCH ANTWORTEN.", "feedback", "user"},
+        {"提交信息里不要加表情符号。", "feedback", "user"},
+        {"以后写测试的时候都用 pytest。", "feedback", "user"},
+        {"Always squash your commits in this repo before you push.", "feedback", "project"},
+    });
+}
+
+TEST_CASE("STEP 3b keeps the user's role, background and preferences", "[policy][collie-tree]") {
+    require_stores({
+        {"I'm a site reliability engineer, mostly on-call for the storage team.", "user", "user"},
+        {"I prefer small pull requests over big ones.", "user", "user"},
+        {"Ich bin Data Engineer und arbeite vor allem mit Spark.", "user", "user"},
+        {"Ich bevorzuge Beispiele in Python.", "user", "user"},
+        {"我是运维工程师，主要管 Kubernetes 集群。", "user", "user"},
+        {"我喜欢先看结论再看细节。", "user", "user"},
+    });
+}
+
+TEST_CASE("STEP 3c keeps non-obvious project constraints", "[policy][collie-tree]") {
+    require_stores({
+        {"This service must never log card numbers, not even masked ones.", "project", "project"},
+        {"In diesem Projekt dürfen keine Kartennummern geloggt werden.", "project", "project"},
+        {"Dieses Projekt muß mit Java 8 kompatibel bleiben.", "project", "project"},
+        {"这个服务不能记录银行卡号，必须脱敏。", "project", "project"},
+    });
+}
+
+TEST_CASE("STEP 3d keeps where external systems live", "[policy][collie-tree]") {
+    require_stores({
+        {"Our incident runbooks are at https://runbooks.example.org/payments", "reference", "project"},
+        {"Bugs are tracked in Jira under the key SHOP.", "reference", "project"},
+        {"Unsere Runbooks liegen unter https://runbooks.example.org/payments", "reference", "project"},
+        {"我们的值班手册在 https://runbooks.example.org/payments", "reference", "project"},
+        {"My personal notes live in Obsidian at ~/vault.", "reference", "user"},
+    });
+    const auto decision = default_tree().decide("The metrics dashboard is grafana.internal/d/api-latency.");
+    CHECK_THAT(decision.reason, Catch::Contains("grafana.internal/d/api-latency"));
+}
+
+TEST_CASE("held-out messages in English, German and Chinese meet the accuracy bars",
+          "[policy][collie-tree]") {
+    for (const auto *language : {"en", "de", "zh"}) {
+        SECTION(std::string{"holdout-"} + language) {
+            require_bars(kFixtures / (std::string{"holdout-"} + language + ".jsonl"), 0.90, 0.85);
+        }
+        SECTION(std::string{"tuning-"} + language) {
+            require_bars(kFixtures / (std::string{"tuning-"} + language + ".jsonl"), 0.90, 0.85);
+        }
+    }
+}
+
+TEST_CASE("the development set meets the accuracy targets", "[policy][collie-tree]") {
+    if (!fs::exists(kDevelopmentSet)) {
+        WARN("development set " << kDevelopmentSet << " is absent; skipped");
+        return;
+    }
+    require_bars(kDevelopmentSet, 0.90, 0.85);
+}
+
+TEST_CASE("one decision per message, in order, for a batch of mixed messages", "[policy][collie-tree]") {
+    const std::vector<std::string> texts{
+        "From now on, answer in British English.",
+        "What does RAII stand for?",
+        "Ich leite das Datenbank-Team.",
+        "把这个变量改名为 user_count。",
+        "The CI cache lives at s3://acme-ci-cache/main",
+        "Okay.",
+        "这个仓库禁止提交生成的文件。",
+        "",
+    };
+    const auto decisions = default_tree().decide(texts);
+    REQUIRE(decisions.size() == texts.size());
+    const std::vector<bool> stored{true, false, true, false, true, false, true, false};
+    for (std::size_t index = 0; index < texts.size(); ++index) {
+        INFO(index << ": " << texts[index] << " -> " << decisions[index].reason);
+        CHECK(decisions[index].store == stored[index]);
+        CHECK_FALSE(decisions[index].reason.empty());
+    }
+    CHECK(decisions[2].type == "user");
+    CHECK(decisions[4].type == "reference");
+    CHECK(decisions[6].type == "project");
+}
+
+TEST_CASE("summaries are one normalised line in the message's language", "[policy][collie-tree]") {
+    CHECK(default_tree().decide("  From now on,   always\nwrite commit messages in English.  ").summary ==
+          "Always write commit messages in English.");
+    CHECK(default_tree().decide("Fix the failing login test please.").summary ==
+          "Fix the failing login test.");
+    CHECK(default_tree().decide("Ab jetzt bitte alle Commit-Nachrichten auf Deutsch schreiben.").summary ==
+          "Alle Commit-Nachrichten auf Deutsch schreiben.");
+    CHECK(default_tree().decide("以后回答请用中文，谢谢。").summary == "回答请用中文。");
+
+    const auto long_summary =
+        default_tree()
+            .decide("Heads up: the staging environment is wiped every Sunday night, so don't store anything "
+                    "important there, and the backups of it are only kept for seven days in the old bucket.")
+            .summary;
+    CHECK(long_summary.starts_with("The staging environment is wiped"));
+    CHECK(long_summary.ends_with("…"));
+    CHECK(long_summary.find('\n') == std::string::npos);
+    CHECK(long_summary.size() <= 100 + std::string{"…"}.size());
+}
+
+TEST_CASE("tags are lower-case content words, and Chinese words or bigrams", "[policy][collie-tree]") {
+    const auto english = default_tree().decide("Stop using npm here, this repo uses pnpm workspaces.").tags;
+    CHECK(contains(english, "npm"));
+    CHECK(contains(english, "pnpm"));
+    CHECK(contains(english, "workspaces"));
+    CHECK_FALSE(contains(english, "this"));
+    CHECK_FALSE(contains(english, "here"));
+
+    const auto german = default_tree().decide("ÄNDERE NIE DIE DATEI config.yaml, SIE WIRD GENERIERT.").tags;
+    CHECK(contains(german, "ändere"));
+    CHECK(contains(german, "datei"));
+    CHECK_FALSE(contains(german, "die"));
+
+    const auto chinese = default_tree().decide("我们团队的接口文档放在 Confluence 上，空间名是 PAY。").tags;
+    CHECK(contains(chinese, "接口文档"));
+    CHECK(contains(chinese, "confluence"));
+    CHECK_FALSE(contains(chinese, "我们"));
+
+    for (const auto &tags : {english, german, chinese}) {
+        CHECK(tags.size() <= 5);
+        auto sorted = tags;
+        std::sort(sorted.begin(), sorted.end());
+        CHECK(std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end());
+    }
+}
+
+TEST_CASE("settings change decisions: extra cues, replaced lists, thresholds", "[policy][collie-tree]") {
+    const std::string text = "I moonlight as a sysadmin on weekends.";
+    REQUIRE_FALSE(default_tree().decide(text).store);
+
+    SECTION("a cue added under extra_cues keeps the defaults and adds to them") {
+        const CollieTree tree{R"({"extra_cues": {"en": {"role": ["i moonlight as"]}}})"};
+        const auto decision = tree.decide(text);
+        CHECK(decision.store);
+        CHECK(decision.type == "user");
+        CHECK_THAT(decision.reason, Catch::Contains("'i moonlight as'"));
+        CHECK(tree.decide("What is a monad?").reason.starts_with("STEP 0 veto: knowledge question"));
+    }
+    SECTION("a new language can be added under extra_cues") {
+        const CollieTree tree{R"({"extra_cues": {"fr": {"standing_instruction": ["dorénavant"]}}})"};
+        const auto decision = tree.decide("Dorénavant, réponds en français.");
+        CHECK(decision.store);
+        CHECK(decision.type == "feedback");
+    }
+    SECTION("a default list replaced by the user no longer fires") {
+        const CollieTree tree{R"({"cues": {"en": {"standing_instruction": ["henceforth"]}}})"};
+        CHECK_FALSE(tree.decide("Always answer in English.").store);
+        CHECK(tree.decide("Henceforth answer in English.").store);
+    }
+    SECTION("a store threshold nothing reaches discards everything") {
+        const CollieTree tree{R"({"thresholds": {"store": 100.0}})"};
+        CHECK_FALSE(tree.decide("From now on, always write commit messages in English.").store);
+    }
+    SECTION("an unknown rule is refused when the policy is created") {
+        CHECK_THROWS_WITH(CollieTree{R"({"extra_cues": {"en": {"no_such_rule": ["x"]}}})"},
+                          Catch::Contains("extra_cues.en.no_such_rule"));
+    }
+}
+
+TEST_CASE("review_request asks the model to run the tree over the session log", "[policy][collie-tree]") {
+    const auto text =
+        default_tree().review_request(20, "/home/dana/.starling/sessions/abc.jsonl", "claude-code");
+    CHECK_THAT(text, Catch::Contains("last 20 user messages"));
+    CHECK_THAT(text, Catch::Contains("/home/dana/.starling/sessions/abc.jsonl"));
+    CHECK_THAT(text, Catch::Contains("starling remember --type T --scope S \"text\""));
+    for (const auto *step : {"STEP 0", "STEP 1", "STEP 2", "STEP 3", "STEP 4"}) {
+        CHECK_THAT(text, Catch::Contains(step));
+    }
+
+    const CollieTree custom{
+        R"({"review": {"template": "{agent}: review {message_count} in {session_log} {other}"}})"};
+    CHECK(custom.review_request(7, "/tmp/log.jsonl", "codex") == "codex: review 7 in /tmp/log.jsonl {other}");
+
+    CHECK_THROWS_WITH(default_tree().review_request(0, "/tmp/log.jsonl", "codex"),
+                      Catch::Contains("message_count"));
+    CHECK_THROWS_WITH(default_tree().review_request(5, "", "codex"), Catch::Contains("session_log"));
+}
+
+TEST_CASE("a user's [settings.collie-tree] table validates against the declared defaults",
+          "[policy][collie-tree]") {
+    const starling::test::ConfigTempDir dir;
+    const auto defaults = default_tree().default_settings_json();
+    const auto config =
+        starling::core::parse_config(R"(
+[settings.collie-tree.extra_cues.en]
+role = ["i moonlight as"]
+
+[settings.collie-tree.thresholds]
+store = 3
+)",
+                                     "starling.toml", starling::test::injected_environment(dir));
+    const auto effective = starling::core::effective_plugin_settings(config, "collie-tree", defaults);
+    CHECK(effective.at("thresholds").at("store").is_number_float());
+    const CollieTree tree{effective.dump()};
+    CHECK(tree.decide("I moonlight as a sysadmin on weekends.").store);
+
+    const auto typo =
+        starling::core::parse_config("[settings.collie-tree.thresholds]\nstroe = 3\n", "starling.toml",
+                                     starling::test::injected_environment(dir));
+    CHECK_THROWS_AS(starling::core::effective_plugin_settings(typo, "collie-tree", defaults),
+                    starling::core::ConfigError);
+}

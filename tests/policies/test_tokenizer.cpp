@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "policies/bm25/tokenizer.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+using starling::bm25::StopWordHandling;
+using starling::bm25::Tokenizer;
+using starling::bm25::TokenizerOptions;
+using starling::bm25::TokenList;
+
+namespace {
+
+TokenizerOptions without_stemming() {
+    TokenizerOptions options;
+    options.stem_english = false;
+    return options;
+}
+
+std::vector<std::string> tokens_of(std::string_view text, TokenizerOptions options = without_stemming()) {
+    Tokenizer tokenizer{std::move(options)};
+    TokenList list;
+    tokenizer.tokenize(text, list);
+    std::vector<std::string> tokens;
+    for (std::size_t index = 0; index < list.size(); ++index) {
+        tokens.emplace_back(list[index]);
+    }
+    return tokens;
+}
+
+using Tokens = std::vector<std::string>;
+
+} // namespace
+
+TEST_CASE("ASCII words are folded to lower case and split on everything else", "[policy][bm25][tokenizer]") {
+    CHECK(tokens_of("Use PNPM, not npm-v9!") == Tokens{"use", "pnpm", "not", "npm", "v9"});
+    CHECK(tokens_of("release 2023 build_42") == Tokens{"release", "2023", "build", "42"});
+}
+
+TEST_CASE("German words fold their umlauts and sharp s", "[policy][bm25][tokenizer]") {
+    CHECK(tokens_of("ÄPFEL Über Öl") == Tokens{"äpfel", "über", "öl"});
+    CHECK(tokens_of("Straße") == tokens_of("STRASSE"));
+    CHECK(tokens_of("GROẞ") == Tokens{"gross"});
+}
+
+TEST_CASE("Latin extended, Greek and Cyrillic capitals fold to their small letters",
+          "[policy][bm25][tokenizer]") {
+    CHECK(tokens_of("ŁÓDŹ Čapek ĞÜNEŞ") == Tokens{"łódź", "čapek", "ğüneş"});
+    CHECK(tokens_of("ΣΟΦΟΣ σοφος Ωκεανός") == Tokens{"σοφοσ", "σοφοσ", "ωκεανόσ"});
+    CHECK(tokens_of("МОСКВА Ёлка ЇЖАК") == Tokens{"москва", "ёлка", "їжак"});
+}
+
+TEST_CASE("fullwidth letters and digits fold to ASCII", "[policy][bm25][tokenizer]") {
+    CHECK(tokens_of("ＡＰＩ　２０２４") == Tokens{"api", "2024"});
+}
+
+TEST_CASE("CJK runs become overlapping bigrams, a lone character a unigram", "[policy][bm25][tokenizer]") {
+    CHECK(tokens_of("東京都") == Tokens{"東京", "京都"});
+    CHECK(tokens_of("猫") == Tokens{"猫"});
+    CHECK(tokens_of("カタカナ") == Tokens{"カタ", "タカ", "カナ"});
+    CHECK(tokens_of("한국어 공부") == Tokens{"한국", "국어", "공부"});
+    CHECK(tokens_of("深色模式。猫") == Tokens{"深色", "色模", "模式", "猫"});
+}
+
+TEST_CASE("CJK unigrams can be indexed alongside the bigrams", "[policy][bm25][tokenizer]") {
+    TokenizerOptions options;
+    options.stem_english = false;
+    options.cjk_unigrams = true;
+    CHECK(tokens_of("東京都", options) == Tokens{"東", "京", "東京", "都", "京都"});
+}
+
+TEST_CASE("mixed scripts split where the script changes", "[policy][bm25][tokenizer]") {
+    CHECK(tokens_of("iPhone手机很好用 OK") == Tokens{"iphone", "手机", "机很", "很好", "好用", "ok"});
+    CHECK(tokens_of("Toolsに統合 Über") == Tokens{"tools", "に統", "統合", "über"});
+}
+
+TEST_CASE("invalid UTF-8 separates tokens and is dropped", "[policy][bm25][tokenizer]") {
+    CHECK(tokens_of("ab\xFF"
+                    "cd") == Tokens{"ab", "cd"});
+    CHECK(tokens_of("ab\xC0\xAF"
+                    "cd") == Tokens{"ab", "cd"}); // overlong '/'
+    CHECK(tokens_of("ab\xED\xA0\x80"
+                    "cd") == Tokens{"ab", "cd"}); // UTF-16 surrogate
+    CHECK(tokens_of("ab\xF4\x90\x80\x80"
+                    "cd") == Tokens{"ab", "cd"}); // above U+10FFFF
+    CHECK(tokens_of("caf\xC3") == Tokens{"caf"}); // truncated sequence at the end
+    CHECK(tokens_of("\xE6\x9D") == Tokens{});
+}
+
+TEST_CASE("empty and separator-only texts have no tokens", "[policy][bm25][tokenizer]") {
+    CHECK(tokens_of("").empty());
+    CHECK(tokens_of(" \t\n,.;!? — “” 🙂").empty());
+}
+
+TEST_CASE("stop words are dropped in any case, unless asked to keep them", "[policy][bm25][tokenizer]") {
+    TokenizerOptions options;
+    options.stem_english = false;
+    options.stop_words = {"the", "ÜBER", "und"};
+    CHECK(tokens_of("The cat and the hat über und", options) == Tokens{"cat", "and", "hat"});
+
+    Tokenizer tokenizer{options};
+    TokenList list;
+    tokenizer.tokenize("The cat", list, StopWordHandling::keep);
+    REQUIRE(list.size() == 2);
+    CHECK(list[0] == "the");
+}
+
+TEST_CASE("English stemming joins inflections and can be turned off", "[policy][bm25][tokenizer]") {
+    const TokenizerOptions stemming;
+    CHECK(tokens_of("researching researched researches research", stemming) ==
+          Tokens{"research", "research", "research", "research"});
+    CHECK(tokens_of("hoping hopping caresses ponies cats agreed", stemming) ==
+          Tokens{"hope", "hop", "caress", "poni", "cat", "agree"});
+    CHECK(tokens_of("happy sky is", stemming) == Tokens{"happi", "sky", "is"});
+    CHECK(tokens_of("Fußbälle researching", stemming) == Tokens{"fussbälle", "research"});
+    CHECK(tokens_of("researching") == Tokens{"researching"});
+}
+
+TEST_CASE("a token list reused across texts keeps only the new tokens", "[policy][bm25][tokenizer]") {
+    Tokenizer tokenizer{TokenizerOptions{}};
+    TokenList list;
+    tokenizer.tokenize("first text with words", list);
+    list.clear();
+    tokenizer.tokenize("second", list);
+    REQUIRE(list.size() == 1);
+    CHECK(list[0] == "second");
+}
