@@ -150,6 +150,11 @@ public:
                 tool_of(text_field(event.details, "hook_event_name"), fields, event.working_directory);
         }
         starling::adapters::copy_typed_fields(fields, kDetails, event.details);
+        // Tells the lifecycle where context cannot reach the model (beforeSubmitPrompt), so that it
+        // holds what it found for the next event that has a channel (postToolUse).
+        if (const auto *spec = starling::adapters::answered_event(std::span<const CursorEvent>{kEvents}, event)) {
+            event.details["context_channel"] = spec->reply.context;
+        }
         return event;
     }
 
