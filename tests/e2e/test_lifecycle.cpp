@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: Apache-2.0
+// Starling's main job through the real binaries: nothing secret reaches the disk, and concurrent
+// sessions of different agents lose nothing.
+#include "support/process.hpp"
+#include "support/scratch_home.hpp"
+#include "support/secret_fixtures.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace fs = std::filesystem;
+using starling::test::run_process;
+using starling::test::ScratchHome;
+
+namespace {
+
+const fs::path kBinaries{STARLING_TEST_BINARY_DIR};
+
+std::string read_text(const fs::path &file) {
+    std::ifstream stream(file, std::ios::binary);
+    return {std::istreambuf_iterator<char>(stream), std::istreambuf_iterator<char>()};
+}
+
+std::string claude_prompt(const std::string &session, const std::string &prompt) {
+    nlohmann::json payload{{"session_id", session},     {"transcript_path", "/t"}, {"cwd", "/work/app"},
+                           {"hook_event_name", "UserPromptSubmit"}, {"prompt", prompt}};
+    return payload.dump();
+}
+
+std::string codex_event(const std::string &session, const std::string &event, const std::string &prompt = {}) {
+    nlohmann::json payload{{"session_id", session}, {"transcript_path", nullptr}, {"cwd", "/work/app"},
+                           {"hook_event_name", event}, {"model", "gpt-5.5"}, {"turn_id", "1"},
+                           {"permission_mode", "default"}};
+    if (!prompt.empty()) {
+        payload["prompt"] = prompt;
+    }
+    if (event == "Stop") {
+        payload["stop_hook_active"] = false;
+        payload["last_assistant_message"] = nullptr;
+    }
+    return payload.dump();
+}
+
+} // namespace
+
+TEST_CASE("no secret of the fixture list ever appears in any file under STARLING_HOME", "[e2e][secrets]") {
+    const ScratchHome home{"secrets"};
+    for (const auto &secret : starling::test::secret_fixtures()) {
+        const auto message = "From now on always use this credential for deploys: " + secret.text;
+        REQUIRE(run_process(kBinaries / "starling-claude", {"UserPromptSubmit"},
+                            home.options(claude_prompt("s-secrets", message)))
+                    .exit_code == 0);
+        REQUIRE(run_process(kBinaries / "starling", {"remember", "--force", "--summary", "deploy " + secret.text,
+                                                     "Remember for deploys: " + secret.text},
+                            home.options())
+                    .exit_code == 0);
+    }
+    REQUIRE(run_process(kBinaries / "starling-claude", {"Stop"},
+                        home.options(R"({"session_id":"s-secrets","cwd":"/work/app","hook_event_name":"Stop"})"))
+                .exit_code == 0);
+    std::size_t files = 0;
+    for (const auto &entry : fs::recursive_directory_iterator(home.path())) {
+        if (!entry.is_regular_file()) {
+            continue;
+        }
+        ++files;
+        const auto content = read_text(entry.path());
+        for (const auto &secret : starling::test::secret_fixtures()) {
+            INFO(entry.path().string() << " / " << secret.format);
+            CHECK(content.find(secret.secret) == std::string::npos);
+        }
+    }
+    CHECK(files > 3); // the session log, memories, the index, the log file
+}
+
+TEST_CASE("two agents capturing and consolidating at once lose nothing", "[e2e][concurrency]") {
+    const ScratchHome home{"concurrent"};
+    constexpr int kPrompts = 12;
+    auto claude_session = [&] {
+        for (int index = 0; index < kPrompts; ++index) {
+            (void)run_process(kBinaries / "starling-claude", {"UserPromptSubmit"},
+                              home.options(claude_prompt("claude-s", "From now on always run linter number " +
+                                                                         std::to_string(index) + " before commits")));
+            (void)run_process(kBinaries / "starling-claude", {"Stop"},
+                              home.options(R"({"session_id":"claude-s","cwd":"/work/app","hook_event_name":"Stop"})"));
+        }
+    };
+    auto codex_session = [&] {
+        for (int index = 0; index < kPrompts; ++index) {
+            (void)run_process(kBinaries / "starling-codex", {"UserPromptSubmit"},
+                              home.options(codex_event("codex-s", "UserPromptSubmit",
+                                                       "Never deploy service number " + std::to_string(index) +
+                                                           " on a Friday")));
+            (void)run_process(kBinaries / "starling-codex", {"Stop"}, home.options(codex_event("codex-s", "Stop")));
+            (void)run_process(kBinaries / "starling", {"consolidate"}, home.options());
+        }
+    };
+    std::thread first{claude_session};
+    std::thread second{codex_session};
+    first.join();
+    second.join();
+
+    const auto claude_log = read_text(home.path() / "sessions" / "claude-s.jsonl");
+    const auto codex_log = read_text(home.path() / "sessions" / "codex-s.jsonl");
+    for (int index = 0; index < kPrompts; ++index) {
+        CHECK_THAT(claude_log, Catch::Contains("linter number " + std::to_string(index) + " before"));
+        CHECK_THAT(codex_log, Catch::Contains("service number " + std::to_string(index) + " on"));
+    }
+    const auto listed = run_process(kBinaries / "starling", {"list", "--json", "--scope", "user"}, home.options());
+    REQUIRE(listed.exit_code == 0);
+    const auto memories = nlohmann::json::parse(listed.stdout_text);
+    std::string all;
+    for (const auto &memory : memories) {
+        all += read_text(home.path() / memory["key"].get<std::string>());
+    }
+    // Each message was judged once and stored or folded into a similar memory: every text survives.
+    for (int index = 0; index < kPrompts; ++index) {
+        CHECK_THAT(all, Catch::Contains("linter number " + std::to_string(index) + " before"));
+        CHECK_THAT(all, Catch::Contains("service number " + std::to_string(index) + " on"));
+    }
+    const auto unreadable = run_process(kBinaries / "starling", {"list"}, home.options());
+    CHECK(unreadable.exit_code == 0);
+}
