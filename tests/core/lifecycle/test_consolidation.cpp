@@ -9,6 +9,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <map>
+
 using namespace starling;
 using Kind = sdk::LifecycleAction::Kind;
 
@@ -102,4 +104,32 @@ TEST_CASE("a dry run reports the plan and changes nothing", "[lifecycle][consoli
     CHECK(report.actions[0].result == "planned");
     CHECK(fixture.store.contains(key));
     CHECK(fixture.store.archived().empty());
+}
+
+TEST_CASE("every kind of archived memory is restored byte for byte", "[lifecycle][consolidation][restore]") {
+    ConsolidationFixture fixture;
+    const auto idle_short = fixture.add(core::Tier::short_term, "idle short-term", "s\n", 1, {"a"});
+    const auto expired_long = fixture.add(core::Tier::long_term, "expired after review", "l\n", 4, {"a", "b"});
+    fixture.store.update(expired_long, [](core::Memory &memory) { memory.review = true; });
+    const auto kept = fixture.add(core::Tier::long_term, "merge target", "k\n", 5, {"a"});
+    const auto absorbed = fixture.add(core::Tier::long_term, "merged away", "m\n", 1, {"c"});
+    const auto forgotten = fixture.add(core::Tier::long_term, "forgotten by hand", "f\n", 2, {"a"});
+    std::map<std::string, std::string> originals;
+    for (const auto &key : {idle_short, expired_long, absorbed, forgotten}) {
+        originals[key] = core::read_file(fixture.store.path_of(key));
+    }
+    fixture.planner.actions = {{Kind::archive, idle_short, "", "short-term idle"},
+                               {Kind::archive, expired_long, "", "reviewed and still idle"},
+                               {Kind::merge, absorbed, kept, "duplicate"}};
+    (void)core::consolidate(fixture.store, fixture.planner, false);
+    (void)fixture.store.archive(forgotten, "forgotten by the user");
+    REQUIRE(fixture.store.archived().size() == 4);
+    for (const auto &entry : fixture.store.archived()) {
+        INFO(entry.original_key << ": " << entry.reason);
+        CHECK_FALSE(fixture.store.contains(entry.original_key));
+        const auto restored = fixture.store.restore(entry.id);
+        CHECK(restored == entry.original_key);
+        CHECK(core::read_file(fixture.store.path_of(restored)) == originals.at(entry.original_key));
+    }
+    CHECK(fixture.store.list().size() == 5);
 }
