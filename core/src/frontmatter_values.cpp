@@ -175,18 +175,6 @@ QuotedString read_quoted(std::string_view text, std::size_t start) {
     return result;
 }
 
-[[noreturn]] void fail(const FrontmatterEntry &entry, std::string_view source_name,
-                       std::string_view problem) {
-    std::string message(source_name);
-    message += ':';
-    message += std::to_string(entry.line);
-    message += ": field '";
-    message += entry.key;
-    message += "': ";
-    message += problem;
-    throw StoreError(message);
-}
-
 bool list_item_needs_quotes(std::string_view item) noexcept {
     return item.empty() || has_control(item) || has_outer_blanks(item) || item.front() == '"' ||
            item.find_first_of(",[]") != std::string_view::npos;
@@ -207,10 +195,10 @@ std::string decode_scalar(const FrontmatterEntry &entry, std::string_view source
     }
     QuotedString quoted = read_quoted(raw, 0);
     if (!quoted.error.empty()) {
-        fail(entry, source_name, "malformed quoted value: " + quoted.error);
+        throw_field_error(source_name, entry, "malformed quoted value: " + quoted.error);
     }
     if (quoted.end != raw.size()) {
-        fail(entry, source_name,
+        throw_field_error(source_name, entry,
              "text after the closing '\"' of a quoted value (escape inner quotes as \\\")");
     }
     return std::move(quoted.value);
@@ -237,7 +225,7 @@ std::vector<std::string> decode_list(const FrontmatterEntry &entry, std::string_
         return {decode_scalar(entry, source_name)};
     }
     if (raw.size() < 2 || raw.back() != ']') {
-        fail(entry, source_name, "list opened with '[' is not closed by ']' at the end of the line");
+        throw_field_error(source_name, entry, "list opened with '[' is not closed by ']' at the end of the line");
     }
     const std::string_view content = raw.substr(1, raw.size() - 2);
     std::vector<std::string> items;
@@ -253,7 +241,7 @@ std::vector<std::string> decode_list(const FrontmatterEntry &entry, std::string_
         if (position < content.size() && content[position] == '"') {
             QuotedString quoted = read_quoted(content, position);
             if (!quoted.error.empty()) {
-                fail(entry, source_name,
+                throw_field_error(source_name, entry,
                      "malformed quoted list item " + std::to_string(items.size() + 1) + ": " + quoted.error);
             }
             item_end = quoted.end;
@@ -261,7 +249,7 @@ std::vector<std::string> decode_list(const FrontmatterEntry &entry, std::string_
                 ++item_end;
             }
             if (item_end < content.size() && content[item_end] != ',') {
-                fail(entry, source_name,
+                throw_field_error(source_name, entry,
                      "expected ',' after quoted list item " + std::to_string(items.size() + 1));
             }
             items.push_back(std::move(quoted.value));
@@ -269,7 +257,7 @@ std::vector<std::string> decode_list(const FrontmatterEntry &entry, std::string_
             item_end = std::min(content.find(',', position), content.size());
             const std::string_view item = trim_blanks(content.substr(position, item_end - position));
             if (item.empty()) {
-                fail(entry, source_name, "empty list item " + std::to_string(items.size() + 1));
+                throw_field_error(source_name, entry, "empty list item " + std::to_string(items.size() + 1));
             }
             items.emplace_back(item);
         }
@@ -278,6 +266,17 @@ std::vector<std::string> decode_list(const FrontmatterEntry &entry, std::string_
         }
         position = item_end + 1;
     }
+}
+
+void throw_field_error(std::string_view source_name, const FrontmatterEntry &entry, std::string_view problem) {
+    std::string message(source_name);
+    message += ':';
+    message += std::to_string(entry.line);
+    message += ": field '";
+    message += entry.key;
+    message += "': ";
+    message += problem;
+    throw StoreError(message);
 }
 
 } // namespace starling::core

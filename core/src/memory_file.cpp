@@ -16,18 +16,6 @@ namespace {
 
 constexpr std::string_view review_suffix = "[review]";
 
-[[noreturn]] void fail_field(std::string_view source_name, const FrontmatterEntry &entry,
-                             std::string_view problem) {
-    std::string message(source_name);
-    message += ':';
-    message += std::to_string(entry.line);
-    message += ": field '";
-    message += entry.key;
-    message += "': ";
-    message += problem;
-    throw StoreError(message);
-}
-
 [[noreturn]] void fail_memory(std::string_view target_name, std::string_view problem) {
     std::string message(target_name.empty() ? std::string_view("memory") : target_name);
     message += ": ";
@@ -77,7 +65,7 @@ std::chrono::sys_seconds decode_time(const FrontmatterEntry &entry, std::string_
     const std::string text = decode_scalar(entry, source_name);
     const auto time = parse_timestamp(text);
     if (!time) {
-        fail_field(source_name, entry,
+        throw_field_error(source_name, entry,
                    "expected a timestamp such as 2026-11-22T10:00:00Z or 2026-11-22, got '" + text + "'");
     }
     return *time;
@@ -87,7 +75,7 @@ std::vector<std::string> decode_names(const FrontmatterEntry &entry, std::string
     std::vector<std::string> items = decode_list(entry, source_name);
     for (const std::string &item : items) {
         if (item.empty() || has_control(item)) {
-            fail_field(source_name, entry, "items must be non-empty and free of control characters");
+            throw_field_error(source_name, entry, "items must be non-empty and free of control characters");
         }
     }
     return items;
@@ -207,7 +195,7 @@ Memory parse_memory(std::string_view text, std::string_view source_name) {
     const FrontmatterEntry &type_entry = require("type");
     memory.type = decode_scalar(type_entry, source_name);
     if (memory.type.empty() || has_control(memory.type)) {
-        fail_field(source_name, type_entry, "must be non-empty and free of control characters");
+        throw_field_error(source_name, type_entry, "must be non-empty and free of control characters");
     }
 
     const FrontmatterEntry &summary_entry = require("summary");
@@ -223,7 +211,7 @@ Memory parse_memory(std::string_view text, std::string_view source_name) {
         memory.review = true;
     }
     if (unsuffixed.empty()) {
-        fail_field(source_name, summary_entry, "must not be empty");
+        throw_field_error(source_name, summary_entry, "must not be empty");
     }
     memory.summary = std::string(unsuffixed);
 
@@ -235,7 +223,7 @@ Memory parse_memory(std::string_view text, std::string_view source_name) {
     if (const FrontmatterEntry *count = document.find("access_count")) {
         const auto value = parse_count(count->value);
         if (!value) {
-            fail_field(source_name, *count,
+            throw_field_error(source_name, *count,
                        "expected a whole number from 0 to 4294967295, got '" + count->value + "'");
         }
         memory.access_count = *value;
@@ -249,7 +237,7 @@ Memory parse_memory(std::string_view text, std::string_view source_name) {
     if (const FrontmatterEntry *review = document.find("review")) {
         const auto flag = parse_flag(review->value);
         if (!flag) {
-            fail_field(source_name, *review, "expected 'true' or 'false', got '" + review->value + "'");
+            throw_field_error(source_name, *review, "expected 'true' or 'false', got '" + review->value + "'");
         }
         memory.review = memory.review || *flag;
     }

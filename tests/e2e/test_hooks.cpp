@@ -15,6 +15,7 @@
 
 namespace fs = std::filesystem;
 using starling::test::ProcessResult;
+using starling::test::read_text;
 using starling::test::run_process;
 using starling::test::ScratchHome;
 
@@ -41,11 +42,6 @@ const std::vector<HookBinary> &hook_binaries() {
          R"({"session_id":"s-1","cwd":"/work/app","hook_event_name":"UserPromptSubmit","prompt":"deploy on tuesday?"})"},
     };
     return binaries;
-}
-
-std::string read_text(const fs::path &file) {
-    std::ifstream stream(file, std::ios::binary);
-    return {std::istreambuf_iterator<char>(stream), std::istreambuf_iterator<char>()};
 }
 
 std::size_t count_lines(const std::string &text) {

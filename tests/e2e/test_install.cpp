@@ -12,17 +12,13 @@
 #include <iterator>
 
 namespace fs = std::filesystem;
+using starling::test::read_text;
 using starling::test::run_process;
 using starling::test::ScratchHome;
 
 namespace {
 
 const fs::path kStarling = fs::path{STARLING_TEST_BINARY_DIR} / "starling";
-
-std::string read_text(const fs::path &file) {
-    std::ifstream stream(file, std::ios::binary);
-    return {std::istreambuf_iterator<char>(stream), std::istreambuf_iterator<char>()};
-}
 
 struct AgentCase {
     std::string agent;

@@ -17,17 +17,13 @@
 #include <vector>
 
 namespace fs = std::filesystem;
+using starling::test::read_text;
 using starling::test::run_process;
 using starling::test::ScratchHome;
 
 namespace {
 
 const fs::path kBinaries{STARLING_TEST_BINARY_DIR};
-
-std::string read_text(const fs::path &file) {
-    std::ifstream stream(file, std::ios::binary);
-    return {std::istreambuf_iterator<char>(stream), std::istreambuf_iterator<char>()};
-}
 
 std::string claude_prompt(const std::string &session, const std::string &prompt) {
     nlohmann::json payload{{"session_id", session},     {"transcript_path", "/t"}, {"cwd", "/work/app"},

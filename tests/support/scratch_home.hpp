@@ -5,10 +5,17 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <unistd.h>
 
 namespace starling::test {
+
+/// A file's whole content, or "" when it cannot be read.
+inline std::string read_text(const std::filesystem::path &file) {
+    std::ifstream stream(file, std::ios::binary);
+    return {std::istreambuf_iterator<char>(stream), std::istreambuf_iterator<char>()};
+}
 
 /// A throwaway STARLING_HOME (and HOME) for one end-to-end test, so that no test ever reads or
 /// writes the developer's own memory. Removed when the test ends.

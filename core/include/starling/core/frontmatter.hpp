@@ -92,4 +92,8 @@ struct FrontmatterDocument {
 [[nodiscard]] std::vector<std::string> decode_list(const FrontmatterEntry &entry,
                                                    std::string_view source_name);
 
+/// Throws StoreError `<source_name>:<line>: field '<key>': <problem>` for a bad frontmatter field.
+[[noreturn]] void throw_field_error(std::string_view source_name, const FrontmatterEntry &entry,
+                                    std::string_view problem);
+
 } // namespace starling::core
