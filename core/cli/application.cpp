@@ -40,14 +40,6 @@ plugins::PluginRegistry &Application::registry() {
     return *registry_;
 }
 
-core::ActivePolicies PolicyInstances::active() const {
-    core::ActivePolicies active;
-    active.decision = decision ? &*decision : nullptr;
-    active.decay = decay ? &*decay : nullptr;
-    active.relevance = relevance ? &*relevance : nullptr;
-    return active;
-}
-
 std::string Application::plugin_settings(std::string_view plugin_id) {
     const auto *info = registry().find(plugin_id);
     const std::string defaults = info == nullptr ? std::string{"{}"} : info->default_settings_json;
@@ -68,24 +60,53 @@ core::MemoryStore &Application::store() {
     return *store_;
 }
 
-const PolicyInstances &Application::policies() {
-    if (!policies_) {
-        auto instances = std::make_unique<PolicyInstances>();
-        const auto &chosen = config().policies;
-        if (!chosen.decision.empty()) {
-            instances->decision.emplace(
-                registry().create_decision_policy(chosen.decision, plugin_settings(chosen.decision)));
-        }
-        if (!chosen.decay.empty()) {
-            instances->decay.emplace(registry().create_decay_policy(chosen.decay, plugin_settings(chosen.decay)));
-        }
-        if (!chosen.relevance.empty()) {
-            instances->relevance.emplace(
-                registry().create_relevance_policy(chosen.relevance, plugin_settings(chosen.relevance)));
-        }
-        policies_ = std::move(instances);
+const plugins::DecisionPolicyInstance *Application::decision_policy() {
+    const auto &id = config().policies.decision;
+    if (!decision_policy_ && !id.empty()) {
+        decision_policy_.emplace(registry().create_decision_policy(id, plugin_settings(id)));
     }
-    return *policies_;
+    return decision_policy_ ? &*decision_policy_ : nullptr;
+}
+
+const plugins::DecayPolicyInstance *Application::decay_policy() {
+    const auto &id = config().policies.decay;
+    if (!decay_policy_ && !id.empty()) {
+        decay_policy_.emplace(registry().create_decay_policy(id, plugin_settings(id)));
+    }
+    return decay_policy_ ? &*decay_policy_ : nullptr;
+}
+
+const plugins::RelevancePolicyInstance *Application::relevance_policy() {
+    const auto &id = config().policies.relevance;
+    if (!relevance_policy_ && !id.empty()) {
+        relevance_policy_.emplace(registry().create_relevance_policy(id, plugin_settings(id)));
+    }
+    return relevance_policy_ ? &*relevance_policy_ : nullptr;
+}
+
+core::ActivePolicies Application::active_policies() {
+    const auto &chosen = config().policies;
+    core::ActivePolicies active;
+    active.decision = chosen.decision.empty() ? nullptr : &lazy_decision_;
+    active.decay = chosen.decay.empty() ? nullptr : &lazy_decay_;
+    active.relevance = chosen.relevance.empty() ? nullptr : &lazy_relevance_;
+    return active;
+}
+
+std::vector<sdk::Decision> LazyDecisionMaker::decide(const std::vector<sdk::Message> &messages) const {
+    return application_->decision_policy()->decide(messages);
+}
+
+std::string LazyDecisionMaker::review_request(const sdk::ReviewRequest &request) const {
+    return application_->decision_policy()->review_request(request);
+}
+
+std::vector<sdk::LifecycleAction> LazyDecayPlanner::plan(const starling_memory_batch &batch) const {
+    return application_->decay_policy()->plan(batch);
+}
+
+std::vector<double> LazyRelevanceScorer::score(std::string_view query, const starling_memory_batch &batch) const {
+    return application_->relevance_policy()->score(query, batch);
 }
 
 core::LifecycleSettings Application::lifecycle_settings() {

@@ -18,13 +18,37 @@
 
 namespace starling::cli {
 
-/// The policy instances the configuration makes active; a kind configured as "" stays empty.
-struct PolicyInstances {
-    std::optional<plugins::DecisionPolicyInstance> decision;
-    std::optional<plugins::DecayPolicyInstance> decay;
-    std::optional<plugins::RelevancePolicyInstance> relevance;
+class Application;
 
-    [[nodiscard]] core::ActivePolicies active() const;
+/// Stands in for a configured policy and creates it on its first call, so that an event pays only
+/// for the policies it uses: a prompt needs relevance, never the decision tree's lexicons, which
+/// cost more to build than the rest of the hook.
+class LazyDecisionMaker final : public core::DecisionMaker {
+public:
+    explicit LazyDecisionMaker(Application &application) : application_(&application) {}
+    [[nodiscard]] std::vector<sdk::Decision> decide(const std::vector<sdk::Message> &messages) const override;
+    [[nodiscard]] std::string review_request(const sdk::ReviewRequest &request) const override;
+
+private:
+    Application *application_;
+};
+
+class LazyDecayPlanner final : public core::DecayPlanner {
+public:
+    explicit LazyDecayPlanner(Application &application) : application_(&application) {}
+    [[nodiscard]] std::vector<sdk::LifecycleAction> plan(const starling_memory_batch &batch) const override;
+
+private:
+    Application *application_;
+};
+
+class LazyRelevanceScorer final : public core::RelevanceScorer {
+public:
+    explicit LazyRelevanceScorer(Application &application) : application_(&application) {}
+    [[nodiscard]] std::vector<double> score(std::string_view query, const starling_memory_batch &batch) const override;
+
+private:
+    Application *application_;
 };
 
 /// The composition root of one `starling` invocation. Everything is built on first use, so a
@@ -49,8 +73,14 @@ public:
     [[nodiscard]] const core::Clock &clock();
     /// The store at the configured root.
     [[nodiscard]] core::MemoryStore &store();
-    /// The configured policies, created on first use. Throws core::ConfigError or PluginLoadError.
-    [[nodiscard]] const PolicyInstances &policies();
+    /// The configured policy of each kind, created on first use; nullptr when the kind is
+    /// configured as "". Throws core::ConfigError or PluginLoadError.
+    [[nodiscard]] const plugins::DecisionPolicyInstance *decision_policy();
+    [[nodiscard]] const plugins::DecayPolicyInstance *decay_policy();
+    [[nodiscard]] const plugins::RelevancePolicyInstance *relevance_policy();
+    /// The configured policies for the lifecycle. Reading the configuration is all this costs: each
+    /// policy is created when it is first called.
+    [[nodiscard]] core::ActivePolicies active_policies();
     [[nodiscard]] core::LifecycleSettings lifecycle_settings();
 
 private:
@@ -61,7 +91,12 @@ private:
     std::unique_ptr<plugins::PluginRegistry> registry_;
     std::unique_ptr<core::Clock> clock_;
     std::unique_ptr<core::MemoryStore> store_;
-    std::unique_ptr<PolicyInstances> policies_;
+    std::optional<plugins::DecisionPolicyInstance> decision_policy_;
+    std::optional<plugins::DecayPolicyInstance> decay_policy_;
+    std::optional<plugins::RelevancePolicyInstance> relevance_policy_;
+    LazyDecisionMaker lazy_decision_{*this};
+    LazyDecayPlanner lazy_decay_{*this};
+    LazyRelevanceScorer lazy_relevance_{*this};
 };
 
 } // namespace starling::cli

@@ -33,7 +33,7 @@ int bench_locomo(Application &application, std::span<const std::string> words) {
     if (!data) {
         throw UsageError("bench locomo needs --data PATH (e.g. shared/data/locomo/locomo-dev.json)");
     }
-    const auto &relevance = application.policies().relevance;
+    const auto *relevance = application.relevance_policy();
     if (!relevance) {
         throw std::runtime_error("no relevance policy is active (set policies.relevance)");
     }
@@ -112,7 +112,7 @@ int bench_decisions(Application &application, std::span<const std::string> words
     if (!data) {
         throw UsageError("bench decisions needs --data FILE.jsonl (e.g. shared/data/decisions/dev.jsonl)");
     }
-    const auto &decision_policy = application.policies().decision;
+    const auto *decision_policy = application.decision_policy();
     if (!decision_policy) {
         throw std::runtime_error("no decision policy is active (set policies.decision)");
     }

@@ -179,7 +179,7 @@ int run_hook(std::string_view adapter_id, int argc, char **argv) {
                 event.project = store.resolve_project(event.working_directory);
             }
             core::EventBus bus{*logger};
-            core::Lifecycle lifecycle{store, application.policies().active(), application.lifecycle_settings(),
+            core::Lifecycle lifecycle{store, application.active_policies(), application.lifecycle_settings(),
                                       *logger};
             lifecycle.subscribe(bus);
             const auto dispatch = bus.publish(event);

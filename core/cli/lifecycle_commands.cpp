@@ -16,7 +16,7 @@ namespace starling::cli {
 int run_consolidate_command(Application &application, std::span<const std::string> words) {
     const Arguments arguments{words, {}, {"dry-run", "json"}};
     arguments.expect_operands(0, 0, "");
-    const auto &decay = application.policies().decay;
+    const auto *decay = application.decay_policy();
     if (!decay) {
         throw std::runtime_error("no decay policy is active (set policies.decay)");
     }
@@ -61,7 +61,7 @@ int run_inject_command(Application &application, std::span<const std::string> wo
         already = core::SessionLog{store.root() / "sessions", *session}.state().injected;
     }
     const auto settings = application.lifecycle_settings().injection;
-    const auto *relevance = application.policies().active().relevance;
+    const auto *relevance = application.active_policies().relevance;
     core::Injection injection;
     if (event == "session-start") {
         injection = core::session_start_injection(store, relevance, project,

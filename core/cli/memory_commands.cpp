@@ -76,6 +76,8 @@ std::vector<core::Scope> scopes_of(Application &application, const Arguments &ar
 
 std::vector<core::IndexEntry> entries_in(Application &application, const std::vector<core::Scope> &scopes,
                                          std::optional<core::Tier> tier = std::nullopt) {
+    // The counts a user reads should include the uses the hooks noted since the last fold.
+    static_cast<void>(application.store().apply_noted_accesses());
     std::vector<core::IndexEntry> entries;
     for (const auto &scope : scopes) {
         core::ListFilter filter;
@@ -138,7 +140,7 @@ int run_remember_command(Application &application, std::span<const std::string> 
         throw UsageError("--type and --scope choose where a memory goes only with --force; without it the "
                          "decision policy decides");
     }
-    core::Rememberer rememberer{application.store(), application.policies().active(),
+    core::Rememberer rememberer{application.store(), application.active_policies(),
                                 application.lifecycle_settings().remember};
     const auto outcome = rememberer.remember(request);
     if (arguments.flag("json")) {
@@ -172,7 +174,7 @@ int run_classify_command(Application &application, std::span<const std::string> 
     core::RememberRequest request;
     request.text = text;
     request.agent = "cli";
-    core::Rememberer rememberer{application.store(), application.policies().active()};
+    core::Rememberer rememberer{application.store(), application.active_policies()};
     const auto decision = rememberer.classify({request}).front();
     if (arguments.flag("json")) {
         print_json(decision_json(decision));
@@ -190,7 +192,7 @@ int run_search_command(Application &application, std::span<const std::string> wo
     if (query.empty()) {
         throw UsageError("search needs a QUERY");
     }
-    const auto &relevance = application.policies().relevance;
+    const auto *relevance = application.relevance_policy();
     if (!relevance) {
         throw std::runtime_error("no relevance policy is active (set policies.relevance)");
     }
@@ -259,6 +261,7 @@ int run_list_command(Application &application, std::span<const std::string> word
 int run_show_command(Application &application, std::span<const std::string> words) {
     const Arguments arguments{words, {}, {}};
     arguments.expect_operands(1, 1, "the KEY of the memory to show");
+    static_cast<void>(application.store().apply_noted_accesses());
     std::cout << core::read_file(application.store().path_of(arguments.operands().front()));
     return 0;
 }

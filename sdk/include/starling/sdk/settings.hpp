@@ -20,17 +20,15 @@ namespace detail {
 inline void copy_json_into(const nlohmann::json &value, Settings &node) {
     switch (value.type()) {
     case nlohmann::json::value_t::object:
+        // Children are filled in place: ptree's push_back copies its argument, and copying each
+        // finished subtree into its parent made building a deep table quadratic in its depth.
         for (const auto &[key, child] : value.items()) {
-            Settings child_node;
-            copy_json_into(child, child_node);
-            node.push_back({key, std::move(child_node)});
+            copy_json_into(child, node.push_back({key, Settings{}})->second);
         }
         break;
     case nlohmann::json::value_t::array:
         for (const auto &child : value) {
-            Settings child_node;
-            copy_json_into(child, child_node);
-            node.push_back({std::string{}, std::move(child_node)});
+            copy_json_into(child, node.push_back({std::string{}, Settings{}})->second);
         }
         break;
     case nlohmann::json::value_t::string:
