@@ -15,13 +15,6 @@
 namespace starling::core {
 namespace {
 
-bool has_control(std::string_view text) noexcept {
-    return std::any_of(text.begin(), text.end(), [](char character) {
-        const auto byte = static_cast<unsigned char>(character);
-        return byte < 0x20 || byte == 0x7f;
-    });
-}
-
 std::string stem_of(std::string_view file_name) {
     return std::string(file_name.substr(0, file_name.size() - std::string_view(".md").size()));
 }
@@ -66,7 +59,8 @@ std::filesystem::path absolute_root(std::filesystem::path root) {
 MemoryStore::Internals::Internals(std::filesystem::path store_root, const Clock &store_clock,
                                   StoreOptions store_options)
     : root(absolute_root(std::move(store_root))), clock(&store_clock), options(store_options),
-      index(root / "index"), manifest(root / "archive" / "MANIFEST.jsonl") {}
+      index(root / "index"), manifest(root / "archive" / "MANIFEST.jsonl"),
+      accesses(root / "index" / "accesses.tsv") {}
 
 FileLock MemoryStore::Internals::lock() const {
     ensure_directories(root);
@@ -184,11 +178,15 @@ Memory MemoryStore::read(std::string_view key) const {
 bool MemoryStore::contains(std::string_view key) const { return stamp_file(path_of(key)).has_value(); }
 
 Memory MemoryStore::update(std::string_view key, const std::function<void(Memory &)> &mutate) {
-    const MemoryLocation location = internals_->location_of(key);
-    const std::string key_text(key);
-    const std::filesystem::path path = internals_->absolute(key);
-
+    static_cast<void>(internals_->location_of(key));
     const FileLock guard = internals_->lock();
+    return internals_->update_locked(key, mutate);
+}
+
+Memory MemoryStore::Internals::update_locked(std::string_view key, const std::function<void(Memory &)> &mutate) {
+    const MemoryLocation location = location_of(key);
+    const std::string key_text(key);
+    const std::filesystem::path path = absolute(key);
     std::optional<StampedContent> file = read_stamped_file(path);
     if (!file) {
         throw StoreError(path.string() + ": no such memory");
@@ -199,26 +197,8 @@ Memory MemoryStore::update(std::string_view key, const std::function<void(Memory
     if (bytes != file->content) {
         write_file_atomically(path, bytes);
     }
-    internals_->record({internals_->entry_for(key_text, location, memory)});
+    record({entry_for(key_text, location, memory)});
     return memory;
-}
-
-void MemoryStore::bump_access(std::string_view key, std::string_view session_id) {
-    if (has_control(session_id)) {
-        throw StoreError(path_of(key).string() + ": session id contains control characters");
-    }
-    const std::chrono::sys_seconds now = internals_->clock->now();
-    static_cast<void>(update(key, [&](Memory &memory) {
-        memory.last_accessed = now;
-        if (memory.access_count < std::numeric_limits<std::uint32_t>::max()) {
-            ++memory.access_count;
-        }
-        if (!session_id.empty() &&
-            std::find(memory.sessions.begin(), memory.sessions.end(), session_id) == memory.sessions.end()) {
-            memory.sessions.emplace_back(session_id);
-        }
-        memory.review = false;
-    }));
 }
 
 std::string MemoryStore::move_to_tier(std::string_view key, Tier tier) {

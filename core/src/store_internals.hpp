@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "access_journal.hpp"
 #include "archive_manifest.hpp"
 #include "index_record.hpp"
 #include "machine_index.hpp"
@@ -26,6 +27,7 @@ struct MemoryStore::Internals {
     StoreOptions options;
     detail::MachineIndex index;
     detail::ArchiveManifest manifest;
+    detail::AccessJournal accesses;
 
     /// Takes the store lock, creating the root directory if needed.
     [[nodiscard]] FileLock lock() const;
@@ -48,11 +50,18 @@ struct MemoryStore::Internals {
     [[nodiscard]] detail::IndexRecord describe_file(const std::string &key,
                                                     const MemoryLocation &location) const;
 
+    /// [locked] Reads the memory at `key`, lets `mutate` change it, writes it back if it changed and
+    /// records it in the index. Throws StoreError if there is no such memory.
+    Memory update_locked(std::string_view key, const std::function<void(Memory &)> &mutate);
+
     /// [locked] Appends records to the index journal, compacting it when it has grown enough.
     void record(const std::vector<detail::IndexRecord> &records);
 
     /// [locked] Rebuilds the index from the files and removes stale temporary files.
     IndexRebuildReport rebuild();
+
+    /// The index entries that match `filter`, sorted by key, as the index has them now.
+    [[nodiscard]] std::vector<IndexEntry> indexed_entries(const ListFilter &filter) const;
 
     /// Brings the index up to date with the files that `filter` selects (see MemoryStore::list).
     /// Takes the lock for any change unless `lock_held`.

@@ -112,6 +112,45 @@ TEST_CASE("8 processes bumping one memory 200 times each lose no update", "[stor
     CHECK(fresh.list() == store.list());
 }
 
+TEST_CASE("uses noted by 6 processes while 2 others apply them are all counted once", "[store][concurrency]") {
+    const starling::test::TempDir root("concurrency");
+    const FixedClock clock(at("2026-11-22T10:00:00Z"));
+    MemoryStore store(root.path(), clock);
+    Memory memory = make_memory("Often used");
+    memory.access_count = 0;
+    const std::string key = store.create(Scope::user(), Tier::long_term, memory);
+
+    constexpr int noters = 6;
+    constexpr int uses = 150;
+    std::vector<std::function<bool()>> work;
+    for (int process = 0; process < noters; ++process) {
+        work.emplace_back([&, process] {
+            MemoryStore child_store(root.path(), clock);
+            for (int use = 0; use < uses; ++use) {
+                child_store.note_access(key, "session-" + std::to_string(process));
+            }
+            return true;
+        });
+    }
+    for (int applier = 0; applier < 2; ++applier) {
+        work.emplace_back([&] {
+            MemoryStore child_store(root.path(), clock);
+            for (int round = 0; round < 40; ++round) {
+                static_cast<void>(child_store.apply_noted_accesses());
+            }
+            return true;
+        });
+    }
+    for (const int status : run_children_concurrently(work)) {
+        CHECK(starling::test::exited_cleanly(status));
+    }
+    static_cast<void>(store.apply_noted_accesses());
+    const Memory after = store.read(key);
+    CHECK(after.access_count == noters * uses);
+    CHECK(after.sessions.size() == noters);
+    CHECK(store.apply_noted_accesses() == 0);
+}
+
 TEST_CASE("8 processes creating memories concurrently get distinct files", "[store][concurrency]") {
     const starling::test::TempDir root("concurrency");
     const FixedClock clock(at("2026-11-22T10:00:00Z"));

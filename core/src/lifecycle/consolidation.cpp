@@ -58,6 +58,10 @@ Scope scope_for_directory(const std::string &directory) {
 
 ConsolidationReport consolidate(MemoryStore &store, const DecayPlanner &planner, bool dry_run) {
     ConsolidationReport report;
+    if (!dry_run) {
+        // The plan decides on access counts: the uses noted by hooks since the last fold count too.
+        static_cast<void>(store.apply_noted_accesses());
+    }
     auto entries = store.list();
     report.memories = entries.size();
     std::set<std::string> scopes_with_long;

@@ -65,6 +65,10 @@ void Lifecycle::subscribe(EventBus &bus) {
     bus.subscribe({"capture-on-stop", 40,
                    {EventKind::context_compacting, EventKind::turn_stopped, EventKind::session_ended},
                    [this](const Event &event, ReplyBuilder &reply) { capture_on_stop(event, reply); }});
+    bus.subscribe({"apply-noted-uses", 45,
+                   {EventKind::session_started, EventKind::context_compacting, EventKind::turn_stopped,
+                    EventKind::session_ended},
+                   [this](const Event &, ReplyBuilder &) { static_cast<void>(store_->apply_noted_accesses()); }});
     bus.subscribe({"consolidation", 50, {EventKind::session_started, EventKind::turn_stopped},
                    [this](const Event &event, ReplyBuilder &reply) { consolidate(event, reply); }});
 }
@@ -95,7 +99,7 @@ void Lifecycle::reinforce(const Event &event, ReplyBuilder & /*reply*/) {
     if (key.empty() || !store_->contains(key)) {
         return;
     }
-    store_->bump_access(key, event.session_id);
+    store_->note_access(key, event.session_id);
     logger_->debug("reinforcement", "read of " + key + " in session " + event.session_id);
 }
 
@@ -139,7 +143,7 @@ void Lifecycle::inject(const Event &event, ReplyBuilder &reply) {
     });
     // Retrieval is reinforcement (collie's third meta-rule): what reached the model was used.
     for (const auto &memory : injected) {
-        store_->bump_access(memory.key, event.session_id);
+        store_->note_access(memory.key, event.session_id);
     }
     if (!delivered.empty()) {
         if (estimate_tokens(delivered) > settings_.injection.budget_tokens) {

@@ -87,6 +87,9 @@ TEST_CASE("a read of a memory file reinforces it, whatever the tool is called", 
         used.tool = core::ToolUse{tool, intent, fixture.store.path_of(key).string()};
         (void)fixture.bus.publish(used);
     }
+    // The hook only notes the uses; the next stop folds them into the file.
+    CHECK(fixture.store.read(key).access_count == 1);
+    (void)fixture.bus.publish(fixture.event(core::EventKind::turn_stopped, "s-Read"));
     const auto bumped = fixture.store.read(key);
     CHECK(bumped.access_count == 3); // written once, read by Read and read; Grep is not a read
     CHECK(bumped.sessions == std::vector<std::string>{"s-Read", "s-read"});
@@ -112,6 +115,7 @@ TEST_CASE("injection at prompt never repeats a memory within a session", "[lifec
     CHECK(second.reply.context.find("Tuesdays") == std::string::npos);
     const auto other_session = fixture.bus.publish(fixture.prompt("deploy", "s-2"));
     CHECK_THAT(other_session.reply.context, Catch::Contains("Tuesdays"));
+    (void)fixture.bus.publish(fixture.event(core::EventKind::session_ended, "s-2"));
     CHECK(fixture.store.read(key).access_count == 3); // written, then injected into two sessions
 }
 

@@ -93,6 +93,17 @@ public:
     /// Records one use of a memory under the lock: last_accessed = now, access_count + 1, the session
     /// added to `sessions` if it is not there yet (an empty id adds none), and the review flag cleared.
     void bump_access(std::string_view key, std::string_view session_id);
+    /// Notes one use of a memory now, to be applied by apply_noted_accesses(): what the hook path
+    /// calls instead of bump_access, because it costs one appended line, with no lock and no fsync.
+    /// A power cut may lose the last few noted uses. Throws StoreError for a key that is not a memory
+    /// key or a session id with control characters.
+    void note_access(std::string_view key, std::string_view session_id);
+    /// Applies every noted use under the lock, as bump_access would have at the time of the use:
+    /// access_count grows by the number of uses, last_accessed becomes the latest use, the sessions
+    /// are added and the review flag is cleared. Uses of memories no longer at their key (archived,
+    /// moved) are dropped. Anything that decides on access counts calls this first. Returns the
+    /// number of uses applied; costs one stat when there are none.
+    std::size_t apply_noted_accesses();
 
     /// Moves a memory to another tier (promotion, or demotion) and returns its new key. The file name is
     /// kept unless the target tier already has it (then `_2`, `_3`, ...). Moving to its own tier is a
@@ -117,6 +128,11 @@ public:
     /// whose file is gone are dropped. A missing or garbled index is rebuilt.
     [[nodiscard]] std::vector<IndexEntry> list(const ListFilter &filter = {});
 
+    /// As list(), but from the machine index alone, without a stat per memory file: what the hook
+    /// path uses, since an agent waits on it. Everything written through any MemoryStore is in the
+    /// index; a file edited by hand shows up once list() has run (every consolidation, at each session
+    /// start, and every CLI command does). Falls back to list() when the index is missing or damaged.
+    [[nodiscard]] std::vector<IndexEntry> list_indexed(const ListFilter &filter = {});
     /// The files in memory directories that do not parse, sorted by key, as of a fresh scan like list().
     [[nodiscard]] std::vector<UnreadableMemory> unreadable();
 

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace starling::core::detail {
+
+/// One use of a memory, noted on the hot path and applied to the memory file later.
+struct NotedAccess {
+    std::string key;
+    std::string session_id;
+    std::chrono::sys_seconds at{};
+};
+
+/// Uses of memories waiting to be written into their files.
+///
+/// Reinforcing a memory on every read or injection would cost the hook a locked read-modify-write
+/// with three fsyncs per memory (milliseconds on a real disk), while the counts only matter when
+/// the decay policy next looks at them. So the hot path appends one line here, without the store
+/// lock and without fsync, and MemoryStore::apply_noted_accesses folds the lines into the files
+/// under the lock before anything reads the counts for a decision. A power cut can lose the last
+/// few uses; that only weakens reinforcement, it never touches what a memory says.
+///
+/// Appenders hold a shared flock on the journal while writing and the applier renames the journal
+/// aside before taking an exclusive flock on it, so a line is either in the batch being applied or
+/// in the next journal, never in neither.
+class AccessJournal {
+public:
+    explicit AccessJournal(std::filesystem::path journal_path);
+
+    /// Appends one use. The directory must exist. Throws StoreError naming the journal.
+    void note(const NotedAccess &access) const;
+
+    /// Takes every noted use out of the journal, oldest first, including a batch a crashed applier
+    /// left behind. The caller holds the store lock, applies the uses, then calls finish_taking().
+    /// Lines that do not parse (a writer killed mid-line) are skipped.
+    [[nodiscard]] std::vector<NotedAccess> take();
+
+    /// Deletes the batch returned by take(), once it has been applied.
+    void finish_taking() const;
+
+    /// Whether a journal or an unfinished batch exists: one stat each, no lock.
+    [[nodiscard]] bool has_pending() const;
+
+private:
+    std::filesystem::path journal_path_;
+    std::filesystem::path applying_path_;
+};
+
+} // namespace starling::core::detail
