@@ -84,7 +84,7 @@ bool is_atomic_write_temp_name(std::string_view file_name) noexcept {
            file_name.find(temp_marker) != std::string_view::npos;
 }
 
-void write_file_atomically(const std::filesystem::path &path, std::string_view bytes) {
+void write_file_atomically(const std::filesystem::path &path, std::string_view bytes, Durability durability) {
     const std::string name = path.filename().string();
     if (name.empty() || name == "." || name == "..") {
         throw StoreError(path.string() + ": not a file path");
@@ -112,7 +112,7 @@ void write_file_atomically(const std::filesystem::path &path, std::string_view b
     if (const int error = detail::write_all(file.get(), bytes); error != 0) {
         throw_system_error(path, "cannot write the temporary file", error);
     }
-    if (::fsync(file.get()) != 0) {
+    if (durability == Durability::survives_power_loss && ::fsync(file.get()) != 0) {
         throw_system_error(path, "cannot fsync the temporary file", errno);
     }
     if (const int error = file.close(); error != 0) {
@@ -125,6 +125,9 @@ void write_file_atomically(const std::filesystem::path &path, std::string_view b
         throw_system_error(path, "cannot rename the temporary file over it", errno);
     }
     guard.release();
+    if (durability == Durability::survives_crash) {
+        return;
+    }
     try {
         fsync_directory(directory);
     } catch (const StoreError &error) {

@@ -146,7 +146,8 @@ void SessionLog::update_state(const std::function<void(SessionState &, const std
     change(state, messages());
     const nlohmann::json json{
         {"evaluated", state.evaluated}, {"injected", state.injected}, {"pending_context", state.pending_context}};
-    write_file_atomically(state_path_, dump(json) + "\n");
+    // Losing the state to a power cut only means re-judging messages or re-injecting a memory.
+    write_file_atomically(state_path_, dump(json) + "\n", Durability::survives_crash);
 }
 
 } // namespace starling::core

@@ -6,6 +6,17 @@
 
 namespace starling::core {
 
+/// How far a replacement must be guaranteed.
+enum class Durability {
+    /// fsync the file and its directory: the new content survives a power cut. For memories and the
+    /// index, which are the user's data.
+    survives_power_loss,
+    /// No fsync: readers and a crashed process still see the old or the new content, never a mix,
+    /// but a power cut may bring back the old version. For bookkeeping that only costs repeated work
+    /// when lost (a session's state), written on paths where milliseconds matter.
+    survives_crash,
+};
+
 /// Replaces the file at `path` with `bytes` so that readers and crashes only ever see the old content
 /// or the new content, never a mix: the bytes go to a temporary file in the same directory
 /// (`.<name>.tmp-<pid>-<random>`), which is fsynced and renamed over `path`; then the directory is
@@ -21,7 +32,8 @@ namespace starling::core {
 /// read on the first write of each process (a forked child reads it again), so setting it later in the
 /// same process has no effect. Any other non-empty value is an error, so a typo cannot silently
 /// disable a test.
-void write_file_atomically(const std::filesystem::path &path, std::string_view bytes);
+void write_file_atomically(const std::filesystem::path &path, std::string_view bytes,
+                           Durability durability = Durability::survives_power_loss);
 
 /// Whether a file name has the shape of write_file_atomically's temporary files. Such files are left
 /// only by a writer that died; listings skip them and MemoryStore::rebuild_index removes them.
