@@ -25,6 +25,9 @@ void append_escaped(std::string &out, std::string_view text) {
 }
 
 std::optional<std::string> unescape(std::string_view field) {
+    if (field.find('\\') == std::string_view::npos) {
+        return std::string{field}; // nearly every field: the index is read on every hook
+    }
     std::string out;
     out.reserve(field.size());
     for (std::size_t position = 0; position < field.size(); ++position) {

@@ -204,8 +204,19 @@ void MemoryStore::Internals::refresh(const ListFilter &filter, bool lock_held) {
 
 std::vector<IndexEntry> MemoryStore::list(const ListFilter &filter) {
     internals_->refresh(filter, false);
+    return internals_->indexed_entries(filter);
+}
+
+std::vector<IndexEntry> MemoryStore::list_indexed(const ListFilter &filter) {
+    if (internals_->index.refresh() != detail::MachineIndex::State::current) {
+        return list(filter);
+    }
+    return internals_->indexed_entries(filter);
+}
+
+std::vector<IndexEntry> MemoryStore::Internals::indexed_entries(const ListFilter &filter) const {
     std::vector<const IndexEntry *> matches;
-    for (const auto &[key, entry] : internals_->index.entries()) {
+    for (const auto &[key, entry] : index.entries()) {
         if (entry_matches(filter, entry)) {
             matches.push_back(&entry);
         }

@@ -355,3 +355,21 @@ TEST_CASE("10,000 memories are listed from the index without parsing a single fi
     REQUIRE(store.unreadable().size() == 1);
     CHECK(store.unreadable()[0].key == "memory/user/short/2026-11-22_m2.md");
 }
+
+TEST_CASE("list_indexed() answers from the index alone; hand edits appear after a list()", "[store][index]") {
+    StoreFixture fixture;
+    const std::string key = fixture.store.create(Scope::user(), Tier::long_term, make_memory("Written by Starling"));
+    MemoryStore other{fixture.root.path(), fixture.clock};
+    REQUIRE(other.list_indexed().size() == 1);
+    CHECK(other.list_indexed().front().summary == "Written by Starling");
+
+    const std::string edited = read_bytes(fixture.root / key);
+    write_bytes(fixture.root / key, edited.substr(0, edited.find("summary:")) + "summary: Edited by hand" +
+                                        edited.substr(edited.find('\n', edited.find("summary:"))));
+    CHECK(other.list_indexed().front().summary == "Written by Starling");
+    CHECK(other.list().front().summary == "Edited by hand");
+    CHECK(other.list_indexed().front().summary == "Edited by hand");
+
+    std::filesystem::remove_all(fixture.root / "index");
+    CHECK(MemoryStore{fixture.root.path(), fixture.clock}.list_indexed().size() == 1); // rebuilt, not empty
+}

@@ -3,6 +3,7 @@
 
 #include <starling/core/file_io.hpp>
 #include <starling/core/memory_view_batch.hpp>
+#include <starling/core/store_error.hpp>
 
 #include <algorithm>
 #include <numeric>
@@ -119,7 +120,13 @@ void add_memories(BudgetedText &out, Injection &injection, MemoryStore &store, c
             break;
         }
         const auto &entry = entries[candidate.index];
-        const auto section = memory_section(entry.key, store.read(entry.key));
+        std::optional<Memory> memory;
+        try {
+            memory = store.read(entry.key);
+        } catch (const StoreError &) {
+            continue; // deleted or broken by hand since the index last saw it: the others still go in
+        }
+        const auto section = memory_section(entry.key, *memory);
         const std::string text = heading_added ? section : heading + section;
         if (out.try_add(text)) {
             heading_added = true;
@@ -132,7 +139,7 @@ std::vector<IndexEntry> entries_of(MemoryStore &store, const Scope &scope, std::
     ListFilter filter;
     filter.scope = scope;
     filter.tier = tier;
-    return store.list(filter);
+    return store.list_indexed(filter);
 }
 
 } // namespace
