@@ -49,6 +49,23 @@ void add_unique(std::vector<std::string> &into, const std::vector<std::string> &
     }
 }
 
+/// How close a new text is to what a memory says. A memory that has absorbed supplements holds one
+/// statement per paragraph; measured against all of them at once, a memory that grew long enough
+/// would "contain" almost any new message and swallow it. So the text is compared with the summary
+/// and with each statement on its own, and the closest one counts.
+double similarity_to_statements(const std::vector<std::string> &new_terms, const Memory &memory) {
+    double best = containment_similarity(new_terms, content_terms(memory.summary));
+    std::string_view body = memory.body;
+    while (!body.empty()) {
+        const auto end = body.find("\n\n");
+        const auto statement = body.substr(0, end);
+        best = std::max(best, containment_similarity(new_terms, content_terms(memory.summary + "\n" +
+                                                                               std::string{statement})));
+        body = end == std::string_view::npos ? std::string_view{} : body.substr(end + 2);
+    }
+    return best;
+}
+
 } // namespace
 
 Rememberer::Rememberer(MemoryStore &store, ActivePolicies policies, RememberSettings settings)
@@ -171,8 +188,7 @@ std::optional<std::pair<std::string, double>> Rememberer::find_duplicate(const S
 
     std::optional<std::pair<std::string, double>> best;
     for (const auto index : order) {
-        const auto memory = store_->read(entries[index].key);
-        const double similarity = containment_similarity(new_terms, content_terms(memory.summary + "\n" + memory.body));
+        const double similarity = similarity_to_statements(new_terms, store_->read(entries[index].key));
         if (similarity >= settings_.duplicate_similarity && (!best || similarity > best->second)) {
             best = std::make_pair(entries[index].key, similarity);
         }

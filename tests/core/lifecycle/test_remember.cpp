@@ -98,3 +98,17 @@ TEST_CASE("classify decides without writing", "[lifecycle][remember]") {
     CHECK_FALSE(decisions[1].store);
     CHECK(fixture.store.list().empty());
 }
+
+TEST_CASE("a memory that absorbed many supplements does not swallow an unrelated message", "[lifecycle][remember]") {
+    RememberFixture fixture;
+    const auto first = fixture.rememberer.remember(fixture.request("remember: always run the linter before merging"));
+    for (const char *restatement : {"remember: always run the linter before merging, with --fix",
+                                    "remember: always run the linter before merging on CI too",
+                                    "remember: always run the linter before merging the release branch"}) {
+        REQUIRE(fixture.rememberer.remember(fixture.request(restatement)).key == first.key);
+    }
+    // Every word of this message occurs somewhere in the grown memory, but in no single statement of it.
+    const auto unrelated = fixture.rememberer.remember(fixture.request("remember: release branch on CI too, with fix"));
+    CHECK(unrelated.action == RememberOutcome::Action::created);
+    CHECK(unrelated.key != first.key);
+}
