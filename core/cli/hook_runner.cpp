@@ -126,7 +126,10 @@ int run_hook(std::string_view adapter_id, int argc, char **argv) {
     // Until the configuration is read, problems go to the default log; a configuration that cannot
     // be read is itself such a problem.
     const core::Logger bootstrap{bootstrap_log_path(), core::LogLevel::info, /*mirror_to_stderr=*/true};
-    Application application{std::nullopt};
+    // Deliberately never destroyed: the process ends right after the reply, and tearing down a
+    // 10,000-entry index entry by entry would cost the waiting agent milliseconds for memory the
+    // kernel reclaims anyway. Every file it wrote is complete by then; locks die with the process.
+    Application &application = *new Application{std::nullopt};
     const core::Logger *logger = &bootstrap;
     try {
         logger = &application.logger();
