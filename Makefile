@@ -1,11 +1,15 @@
-# The two commands of the README, and the steps they are made of.
+# The commands of the README, and the steps they are made of.
 #   make demo   install dependencies, build, run Starling on embedded defaults in a scratch home
 #   make test   install dependencies, build with warnings as errors, run every test
+#   make bench  install dependencies, build in release mode, run every benchmark (bench-results/)
 BUILD_DIR ?= build
 BUILD_TYPE ?= RelWithDebInfo
 JOBS ?= $(shell nproc)
+# Benchmarks get their own Release build, without tests or plugin modules, so they never disturb the
+# RelWithDebInfo build of `make test`.
+BENCH_BUILD_DIR ?= build-release
 
-.PHONY: all deps configure build test demo install clean
+.PHONY: all deps configure build test demo install clean bench
 
 all: build
 
@@ -23,6 +27,12 @@ test: build
 
 demo: build
 	@scripts/demo $(BUILD_DIR)
+
+bench: deps
+	@cmake -S . -B $(BENCH_BUILD_DIR) -DCMAKE_BUILD_TYPE=Release -DSTARLING_BUILD_TESTS=OFF \
+		-DSTARLING_BUILD_PLUGIN_MODULES=OFF -DSTARLING_BUILD_BENCHMARKS=ON >/dev/null
+	@cmake --build $(BENCH_BUILD_DIR) -j $(JOBS)
+	@scripts/bench $(BENCH_BUILD_DIR)
 
 install: build
 	@cmake --install $(BUILD_DIR)

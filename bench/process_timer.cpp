@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: Apache-2.0
+// starling-bench-run: whole-process timing, as an agent experiences a hook: from fork to the end of
+// wait4, so process creation, dynamic loading, start-up and exit are all counted.
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+
+constexpr std::string_view usage =
+    "usage: starling-bench-run --runs N --stdin FILE [--warmup W] [--vary TOKEN] [--json] -- PROGRAM ARGS...\n"
+    "  Runs PROGRAM W + N times with FILE on stdin and stdout/stderr discarded; reports the wall time\n"
+    "  of the last N (median, p95 nearest-rank, min, max, in ms), their peak RSS (MiB) and how many\n"
+    "  exited with a status other than 0. --vary TOKEN replaces every TOKEN in FILE with TOKEN-<run>,\n"
+    "  so each run can be, say, a new session. PROGRAM is a path; the environment is inherited.\n";
+
+struct UsageError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+struct Options {
+    unsigned runs = 0;
+    unsigned warmup = 0;
+    std::string stdin_path;
+    std::string vary_token;
+    bool json = false;
+    std::vector<char *> command; // null-terminated, for execv
+};
+
+unsigned parse_count(std::string_view text, std::string_view option) {
+    unsigned value = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (error != std::errc{} || end != text.data() + text.size()) {
+        throw UsageError(std::string{option} + ": expected a whole number, got '" + std::string{text} + "'");
+    }
+    return value;
+}
+
+Options parse_options(int argc, char **argv) {
+    Options options;
+    int index = 1;
+    for (; index < argc; ++index) {
+        const std::string_view option = argv[index];
+        if (option == "--") {
+            ++index;
+            break;
+        }
+        if (option == "--help" || option == "-h") {
+            std::cout << usage;
+            std::exit(0);
+        }
+        if (option == "--json") {
+            options.json = true;
+            continue;
+        }
+        if (index + 1 >= argc) {
+            throw UsageError(std::string{option} + " needs a value");
+        }
+        const std::string_view value = argv[++index];
+        if (option == "--runs") {
+            options.runs = parse_count(value, option);
+        } else if (option == "--warmup") {
+            options.warmup = parse_count(value, option);
+        } else if (option == "--stdin") {
+            options.stdin_path = value;
+        } else if (option == "--vary") {
+            options.vary_token = value;
+        } else {
+            throw UsageError("unknown option '" + std::string{option} + "'");
+        }
+    }
+    if (options.runs == 0 || options.stdin_path.empty() || index >= argc) {
+        throw UsageError("--runs (at least 1), --stdin and a program after -- are required");
+    }
+    if (::access(argv[index], X_OK) != 0) {
+        throw std::runtime_error(std::string{argv[index]} + ": cannot execute: " + std::strerror(errno));
+    }
+    options.command.assign(argv + index, argv + argc);
+    options.command.push_back(nullptr);
+    return options;
+}
+
+std::string read_whole_file(const std::string &path) {
+    std::ifstream file{path, std::ios::binary};
+    if (!file) {
+        throw std::runtime_error(path + ": cannot read (--stdin)");
+    }
+    return {std::istreambuf_iterator<char>{file}, std::istreambuf_iterator<char>{}};
+}
+
+std::string replace_all(std::string text, std::string_view token, std::string_view replacement) {
+    for (auto position = text.find(token); position != std::string::npos;
+         position = text.find(token, position + replacement.size())) {
+        text.replace(position, token.size(), replacement);
+    }
+    return text;
+}
+
+/// The run's stdin as an in-memory file at offset 0: like a file, the hook can read it at its own
+/// pace, and preparing it happens before the clock starts.
+int stdin_for_run(const std::string &content) {
+    const int file = ::memfd_create("starling-bench-stdin", MFD_CLOEXEC);
+    if (file < 0) {
+        throw std::runtime_error(std::string{"memfd_create: "} + std::strerror(errno));
+    }
+    std::string_view rest = content;
+    while (!rest.empty()) {
+        const ssize_t written = ::write(file, rest.data(), rest.size());
+        if (written <= 0) {
+            throw std::runtime_error(std::string{"writing the stdin copy: "} + std::strerror(errno));
+        }
+        rest.remove_prefix(static_cast<std::size_t>(written));
+    }
+    ::lseek(file, 0, SEEK_SET);
+    return file;
+}
+
+double monotonic_ms() {
+    timespec now{};
+    ::clock_gettime(CLOCK_MONOTONIC, &now);
+    return static_cast<double>(now.tv_sec) * 1e3 + static_cast<double>(now.tv_nsec) / 1e6;
+}
+
+struct RunResult {
+    double wall_ms = 0;
+    long max_rss_kib = 0;
+    bool failed = false;
+};
+
+/// One run. fork (not vfork or posix_spawn) on purpose: Linux charges the pre-exec image of the
+/// child to its ru_maxrss, and a forked copy of this small process holds only its few anonymous
+/// pages, where a vfork child would carry this whole process's resident set.
+RunResult run_once(const Options &options, int stdin_file) {
+    RunResult result;
+    const double started = monotonic_ms();
+    const pid_t child = ::fork();
+    if (child < 0) {
+        throw std::runtime_error(std::string{"fork: "} + std::strerror(errno));
+    }
+    if (child == 0) {
+        // Close-on-exec, like the stdin copy: the program starts with exactly stdin, stdout and stderr.
+        const int null_device = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+        if (::dup2(stdin_file, STDIN_FILENO) < 0 || null_device < 0 || ::dup2(null_device, STDOUT_FILENO) < 0 ||
+            ::dup2(null_device, STDERR_FILENO) < 0) {
+            ::_exit(126);
+        }
+        ::execv(options.command[0], options.command.data());
+        ::_exit(127);
+    }
+    int status = 0;
+    rusage resources{};
+    while (::wait4(child, &status, 0, &resources) < 0) {
+        if (errno != EINTR) {
+            throw std::runtime_error(std::string{"wait4: "} + std::strerror(errno));
+        }
+    }
+    result.wall_ms = monotonic_ms() - started;
+    result.max_rss_kib = resources.ru_maxrss;
+    result.failed = !WIFEXITED(status) || WEXITSTATUS(status) != 0;
+    return result;
+}
+
+struct Summary {
+    unsigned runs = 0;
+    double median_ms = 0, p95_ms = 0, min_ms = 0, max_ms = 0, peak_rss_mib = 0;
+    unsigned failures = 0;
+};
+
+Summary summarise(const std::vector<RunResult> &results) {
+    Summary summary;
+    std::vector<double> times;
+    long peak_kib = 0;
+    for (const auto &result : results) {
+        times.push_back(result.wall_ms);
+        peak_kib = std::max(peak_kib, result.max_rss_kib);
+        summary.failures += result.failed ? 1U : 0U;
+    }
+    std::sort(times.begin(), times.end());
+    const std::size_t count = times.size();
+    summary.runs = static_cast<unsigned>(count);
+    summary.median_ms = count % 2 == 1 ? times[count / 2] : (times[count / 2 - 1] + times[count / 2]) / 2;
+    // Nearest rank: the smallest time that at least 95 % of the runs do not exceed.
+    const std::size_t rank = (count * 95 + 99) / 100;
+    summary.p95_ms = times[rank - 1];
+    summary.min_ms = times.front();
+    summary.max_ms = times.back();
+    summary.peak_rss_mib = static_cast<double>(peak_kib) / 1024.0;
+    return summary;
+}
+
+std::string fixed(double value, int decimals) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%.*f", decimals, value);
+    return text;
+}
+
+void print(const Summary &summary, bool json) {
+    if (json) {
+        std::cout << "{\"runs\":" << summary.runs << ",\"median_ms\":" << fixed(summary.median_ms, 3)
+                  << ",\"p95_ms\":" << fixed(summary.p95_ms, 3) << ",\"min_ms\":" << fixed(summary.min_ms, 3)
+                  << ",\"max_ms\":" << fixed(summary.max_ms, 3) << ",\"peak_rss_mib\":"
+                  << fixed(summary.peak_rss_mib, 2) << ",\"failures\":" << summary.failures << "}\n";
+        return;
+    }
+    std::cout << "runs " << summary.runs << "  median " << fixed(summary.median_ms, 3) << " ms  p95 "
+              << fixed(summary.p95_ms, 3) << " ms  min " << fixed(summary.min_ms, 3) << " ms  max "
+              << fixed(summary.max_ms, 3) << " ms  peak RSS " << fixed(summary.peak_rss_mib, 2)
+              << " MiB  failures " << summary.failures << "\n";
+}
+
+int time_command(const Options &options) {
+    const std::string content = read_whole_file(options.stdin_path);
+    std::vector<RunResult> measured;
+    for (unsigned run = 0; run < options.warmup + options.runs; ++run) {
+        const std::string run_content =
+            options.vary_token.empty()
+                ? content
+                : replace_all(content, options.vary_token, options.vary_token + "-" + std::to_string(run));
+        const int stdin_file = stdin_for_run(run_content);
+        const RunResult result = run_once(options, stdin_file);
+        ::close(stdin_file);
+        if (result.failed && run == 0) {
+            // Say so at once: a hook must always exit 0, and a missing library shows up here.
+            std::cerr << "starling-bench-run: " << options.command[0] << " exited with a failure on its first run\n";
+        }
+        if (run >= options.warmup) {
+            measured.push_back(result);
+        }
+    }
+    print(summarise(measured), options.json);
+    return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+    try {
+        return time_command(parse_options(argc, argv));
+    } catch (const UsageError &error) {
+        std::cerr << "starling-bench-run: " << error.what() << "\n" << usage;
+        return 2;
+    } catch (const std::exception &error) {
+        std::cerr << "starling-bench-run: " << error.what() << "\n";
+        return 1;
+    }
+}
