@@ -1,36 +1,25 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <starling/core/frontmatter.hpp>
 
+#include "text_checks.hpp"
+
 #include <starling/core/store_error.hpp>
 
 #include <algorithm>
 #include <optional>
 #include <unordered_set>
+#include <utility>
 
 namespace starling::core {
 namespace {
 
+using detail::is_blank;
+using detail::trim_blanks;
+using detail::trim_trailing_blanks;
+
+
 constexpr std::string_view byte_order_mark = "\xEF\xBB\xBF";
 constexpr std::string_view fence = "---";
-
-bool is_blank(char character) noexcept { return character == ' ' || character == '\t'; }
-
-std::string_view trim_blanks(std::string_view text) noexcept {
-    while (!text.empty() && is_blank(text.front())) {
-        text.remove_prefix(1);
-    }
-    while (!text.empty() && is_blank(text.back())) {
-        text.remove_suffix(1);
-    }
-    return text;
-}
-
-std::string_view trim_trailing_blanks(std::string_view text) noexcept {
-    while (!text.empty() && is_blank(text.back())) {
-        text.remove_suffix(1);
-    }
-    return text;
-}
 
 bool is_fence(std::string_view line) noexcept { return trim_trailing_blanks(line) == fence; }
 
@@ -106,22 +95,19 @@ std::string render_entry(const FrontmatterEntry &entry) {
 
 } // namespace
 
-const FrontmatterEntry *FrontmatterDocument::find(std::string_view key) const noexcept {
+const FrontmatterEntry *find_field(const std::vector<FrontmatterEntry> &entries, std::string_view key) noexcept {
     const auto found = std::find_if(entries.begin(), entries.end(), [key](const FrontmatterEntry &entry) {
         return entry.is_field() && entry.key == key;
     });
     return found == entries.end() ? nullptr : &*found;
 }
 
-FrontmatterEntry *FrontmatterDocument::find(std::string_view key) noexcept {
-    const auto found = std::find_if(entries.begin(), entries.end(), [key](const FrontmatterEntry &entry) {
-        return entry.is_field() && entry.key == key;
-    });
-    return found == entries.end() ? nullptr : &*found;
+FrontmatterEntry *find_field(std::vector<FrontmatterEntry> &entries, std::string_view key) noexcept {
+    return const_cast<FrontmatterEntry *>(find_field(std::as_const(entries), key));
 }
 
-void FrontmatterDocument::set(std::string_view key, std::string raw_value) {
-    if (FrontmatterEntry *existing = find(key)) {
+void set_field(std::vector<FrontmatterEntry> &entries, std::string_view key, std::string raw_value) {
+    if (FrontmatterEntry *existing = find_field(entries, key)) {
         existing->value = std::move(raw_value);
         return;
     }
@@ -131,16 +117,26 @@ void FrontmatterDocument::set(std::string_view key, std::string raw_value) {
     entries.push_back(std::move(entry));
 }
 
-bool FrontmatterDocument::erase(std::string_view key) {
-    const auto found = std::find_if(entries.begin(), entries.end(), [key](const FrontmatterEntry &entry) {
-        return entry.is_field() && entry.key == key;
-    });
-    if (found == entries.end()) {
+bool erase_field(std::vector<FrontmatterEntry> &entries, std::string_view key) {
+    const FrontmatterEntry *found = find_field(std::as_const(entries), key);
+    if (found == nullptr) {
         return false;
     }
-    entries.erase(found);
+    entries.erase(entries.begin() + (found - entries.data()));
     return true;
 }
+
+const FrontmatterEntry *FrontmatterDocument::find(std::string_view key) const noexcept {
+    return find_field(entries, key);
+}
+
+FrontmatterEntry *FrontmatterDocument::find(std::string_view key) noexcept { return find_field(entries, key); }
+
+void FrontmatterDocument::set(std::string_view key, std::string raw_value) {
+    set_field(entries, key, std::move(raw_value));
+}
+
+bool FrontmatterDocument::erase(std::string_view key) { return erase_field(entries, key); }
 
 FrontmatterDocument parse_frontmatter(std::string_view text, std::string_view source_name) {
     if (text.substr(0, byte_order_mark.size()) == byte_order_mark) {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <starling/core/frontmatter.hpp>
 
+#include "text_checks.hpp"
+
 #include <starling/core/store_error.hpp>
 
 #include <algorithm>
@@ -10,35 +12,18 @@
 namespace starling::core {
 namespace {
 
-bool is_blank(char character) noexcept { return character == ' ' || character == '\t'; }
+using detail::has_control;
+using detail::is_blank;
+using detail::is_control;
+using detail::trim_blanks;
 
-bool is_control(char character) noexcept {
-    const auto byte = static_cast<unsigned char>(character);
-    return byte < 0x20 || byte == 0x7f;
-}
 
-bool has_control(std::string_view text) noexcept {
-    for (const char character : text) {
-        if (is_control(character)) {
-            return true;
-        }
-    }
-    return false;
-}
+
 
 bool has_outer_blanks(std::string_view text) noexcept {
     return !text.empty() && (is_blank(text.front()) || is_blank(text.back()));
 }
 
-std::string_view trim_blanks(std::string_view text) noexcept {
-    while (!text.empty() && is_blank(text.front())) {
-        text.remove_prefix(1);
-    }
-    while (!text.empty() && is_blank(text.back())) {
-        text.remove_suffix(1);
-    }
-    return text;
-}
 
 std::string quote(std::string_view value) {
     static constexpr char hex_digits[] = "0123456789abcdef";

@@ -13,13 +13,6 @@ constexpr std::array<std::string_view, 8> typed_fields = {
 
 bool is_other_entry(const FrontmatterEntry &entry) noexcept { return !is_typed_memory_field(entry.key); }
 
-FrontmatterEntry *find_field(std::vector<FrontmatterEntry> &entries, std::string_view key) noexcept {
-    const auto found = std::find_if(entries.begin(), entries.end(), [key](const FrontmatterEntry &entry) {
-        return entry.is_field() && entry.key == key;
-    });
-    return found == entries.end() ? nullptr : &*found;
-}
-
 void require_extra_key(std::string_view key) {
     if (key.empty() || is_typed_memory_field(key)) {
         throw std::invalid_argument("'" + std::string(key) +
@@ -27,55 +20,36 @@ void require_extra_key(std::string_view key) {
     }
 }
 
-void set_raw(std::vector<FrontmatterEntry> &entries, std::string_view key, std::string raw_value) {
-    if (FrontmatterEntry *existing = find_field(entries, key)) {
-        existing->value = std::move(raw_value);
-        return;
-    }
-    FrontmatterEntry entry;
-    entry.key = std::string(key);
-    entry.value = std::move(raw_value);
-    entries.push_back(std::move(entry));
-}
-
 } // namespace
+
+void add_missing_items(std::vector<std::string> &into, const std::vector<std::string> &items) {
+    for (const auto &item : items) {
+        if (!item.empty() && std::find(into.begin(), into.end(), item) == into.end()) {
+            into.push_back(item);
+        }
+    }
+}
 
 bool is_typed_memory_field(std::string_view key) noexcept {
     return std::find(typed_fields.begin(), typed_fields.end(), key) != typed_fields.end();
 }
 
 const FrontmatterEntry *Memory::extra_field(std::string_view key) const noexcept {
-    if (is_typed_memory_field(key)) {
-        return nullptr;
-    }
-    const auto found =
-        std::find_if(frontmatter.begin(), frontmatter.end(),
-                     [key](const FrontmatterEntry &entry) { return entry.is_field() && entry.key == key; });
-    return found == frontmatter.end() ? nullptr : &*found;
+    return is_typed_memory_field(key) ? nullptr : find_field(frontmatter, key);
 }
 
 void Memory::set_extra_field(std::string_view key, std::string_view value) {
     require_extra_key(key);
-    set_raw(frontmatter, key, encode_scalar(value));
+    set_field(frontmatter, key, encode_scalar(value));
 }
 
 void Memory::set_extra_list(std::string_view key, const std::vector<std::string> &items) {
     require_extra_key(key);
-    set_raw(frontmatter, key, encode_list(items));
+    set_field(frontmatter, key, encode_list(items));
 }
 
 bool Memory::erase_extra_field(std::string_view key) {
-    if (is_typed_memory_field(key)) {
-        return false;
-    }
-    const auto found =
-        std::find_if(frontmatter.begin(), frontmatter.end(),
-                     [key](const FrontmatterEntry &entry) { return entry.is_field() && entry.key == key; });
-    if (found == frontmatter.end()) {
-        return false;
-    }
-    frontmatter.erase(found);
-    return true;
+    return !is_typed_memory_field(key) && erase_field(frontmatter, key);
 }
 
 bool operator==(const Memory &left, const Memory &right) {

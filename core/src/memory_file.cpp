@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <starling/core/memory_file.hpp>
 
+#include "text_checks.hpp"
+
 #include <starling/core/store_error.hpp>
 #include <starling/core/time_format.hpp>
 
@@ -14,6 +16,10 @@
 namespace starling::core {
 namespace {
 
+using detail::has_control;
+using detail::trim_trailing_blanks;
+
+
 constexpr std::string_view review_suffix = "[review]";
 
 [[noreturn]] void fail_memory(std::string_view target_name, std::string_view problem) {
@@ -23,19 +29,7 @@ constexpr std::string_view review_suffix = "[review]";
     throw StoreError(message);
 }
 
-bool has_control(std::string_view text) noexcept {
-    return std::any_of(text.begin(), text.end(), [](char character) {
-        const auto byte = static_cast<unsigned char>(character);
-        return byte < 0x20 || byte == 0x7f;
-    });
-}
 
-std::string_view trim_trailing_blanks(std::string_view text) noexcept {
-    while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) {
-        text.remove_suffix(1);
-    }
-    return text;
-}
 
 bool ends_with_review_suffix(std::string_view summary) noexcept {
     return summary.size() >= review_suffix.size() &&

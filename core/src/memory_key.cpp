@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <starling/core/memory_key.hpp>
 
+#include "text_checks.hpp"
+
 #include <algorithm>
 #include <array>
 
@@ -13,8 +15,7 @@ bool is_memory_file_name(std::string_view name) noexcept {
         return false;
     }
     return std::none_of(name.begin(), name.end(), [](char character) {
-        const auto byte = static_cast<unsigned char>(character);
-        return character == '/' || character == '\\' || byte < 0x20 || byte == 0x7f;
+        return character == '/' || character == '\\' || detail::is_control(character);
     });
 }
 

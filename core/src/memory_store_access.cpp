@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "store_internals.hpp"
+#include "text_checks.hpp"
 
 #include <starling/core/file_io.hpp>
 #include <starling/core/store_error.hpp>
@@ -11,12 +12,8 @@
 namespace starling::core {
 namespace {
 
-bool has_control(std::string_view text) noexcept {
-    return std::any_of(text.begin(), text.end(), [](char character) {
-        const auto byte = static_cast<unsigned char>(character);
-        return byte < 0x20 || byte == 0x7f;
-    });
-}
+using detail::has_control;
+
 
 /// The uses of one memory, gathered from the access journal.
 struct Uses {
@@ -29,11 +26,7 @@ void add_uses(Memory &memory, const Uses &uses) {
     memory.last_accessed = std::max(memory.last_accessed, uses.latest);
     const std::uint32_t room = std::numeric_limits<std::uint32_t>::max() - memory.access_count;
     memory.access_count += std::min(room, uses.count);
-    for (const auto &session : uses.sessions) {
-        if (!session.empty() && std::find(memory.sessions.begin(), memory.sessions.end(), session) == memory.sessions.end()) {
-            memory.sessions.push_back(session);
-        }
-    }
+    add_missing_items(memory.sessions, uses.sessions);
     memory.review = false;
 }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <starling/core/scope.hpp>
 
+#include "text_checks.hpp"
+
 #include <starling/core/store_error.hpp>
 
 #include <algorithm>
@@ -26,8 +28,7 @@ bool is_valid_project_id(std::string_view id) noexcept {
         return false;
     }
     return std::none_of(id.begin(), id.end(), [](char character) {
-        const auto byte = static_cast<unsigned char>(character);
-        return character == '/' || character == '\\' || byte < 0x20 || byte == 0x7f;
+        return character == '/' || character == '\\' || detail::is_control(character);
     });
 }
 

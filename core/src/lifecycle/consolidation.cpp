@@ -12,14 +12,6 @@ namespace starling::core {
 
 namespace {
 
-void add_unique(std::vector<std::string> &into, const std::vector<std::string> &items) {
-    for (const auto &item : items) {
-        if (std::find(into.begin(), into.end(), item) == into.end()) {
-            into.push_back(item);
-        }
-    }
-}
-
 /// Folds `absorbed` into `kept`: collie's merge dropped the absorbed text's counts and could lose
 /// text on a second merge in the same pass; here every text and every use is kept.
 void fold_into(Memory &kept, const Memory &absorbed, const std::string &absorbed_key) {
@@ -37,8 +29,8 @@ void fold_into(Memory &kept, const Memory &absorbed, const std::string &absorbed
     kept.access_count += absorbed.access_count;
     kept.created = std::min(kept.created, absorbed.created);
     kept.last_accessed = std::max(kept.last_accessed, absorbed.last_accessed);
-    add_unique(kept.tags, absorbed.tags);
-    add_unique(kept.sessions, absorbed.sessions);
+    add_missing_items(kept.tags, absorbed.tags);
+    add_missing_items(kept.sessions, absorbed.sessions);
 }
 
 std::string scope_directory_of(std::string_view key) {

@@ -41,14 +41,6 @@ std::string summary_from_text(std::string_view text) {
     return std::string{line.substr(0, cut)} + "…";
 }
 
-void add_unique(std::vector<std::string> &into, const std::vector<std::string> &items) {
-    for (const auto &item : items) {
-        if (!item.empty() && std::find(into.begin(), into.end(), item) == into.end()) {
-            into.push_back(item);
-        }
-    }
-}
-
 /// How close a new text is to what a memory says. A memory that has absorbed supplements holds one
 /// statement per paragraph; measured against all of them at once, a memory that grew long enough
 /// would "contain" almost any new message and swallow it. So the text is compared with the summary
@@ -133,7 +125,7 @@ RememberOutcome Rememberer::apply(const RememberRequest &request, const std::str
                 }
                 memory.body += '\n' + redacted_text + '\n';
             }
-            add_unique(memory.tags, decision.tags);
+            add_missing_items(memory.tags, decision.tags);
         });
         store_->bump_access(key, request.session_id);
         outcome.action = RememberOutcome::Action::updated;

@@ -39,6 +39,17 @@ struct FrontmatterEntry {
 ///     <body>
 ///
 /// This is deliberately not YAML: one `key: value` per line, as collie and claude-memory write it.
+/// The field named `key` among `entries`, or nullptr; verbatim lines are never fields.
+[[nodiscard]] const FrontmatterEntry *find_field(const std::vector<FrontmatterEntry> &entries,
+                                                 std::string_view key) noexcept;
+[[nodiscard]] FrontmatterEntry *find_field(std::vector<FrontmatterEntry> &entries, std::string_view key) noexcept;
+
+/// Sets the raw (already encoded) value of `key`, in place if the field exists, else appended.
+void set_field(std::vector<FrontmatterEntry> &entries, std::string_view key, std::string raw_value);
+
+/// Removes the field named `key`; returns whether it existed.
+bool erase_field(std::vector<FrontmatterEntry> &entries, std::string_view key);
+
 struct FrontmatterDocument {
     /// Fields and verbatim lines in file order.
     std::vector<FrontmatterEntry> entries;

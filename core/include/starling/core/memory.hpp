@@ -59,6 +59,10 @@ struct Memory {
     friend bool operator==(const Memory &left, const Memory &right);
 };
 
+/// Appends each non-empty item of `items` that `into` does not hold yet, in order: how the tags and
+/// sessions of two sources (a merge, a restatement, noted uses) are united.
+void add_missing_items(std::vector<std::string> &into, const std::vector<std::string> &items);
+
 /// Whether `key` is one of the frontmatter fields Memory models as a typed member.
 [[nodiscard]] bool is_typed_memory_field(std::string_view key) noexcept;
 
