@@ -2,6 +2,8 @@
 // starling-bench-run: whole-process timing, as an agent experiences a hook: from fork to the end of
 // wait4, so process creation, dynamic loading, start-up and exit are all counted.
 
+#include "tool_cli.hpp"
+
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
@@ -25,16 +27,15 @@
 
 namespace {
 
+using starling::bench::parse_whole_number;
+using starling::bench::UsageError;
+
 constexpr std::string_view usage =
     "usage: starling-bench-run --runs N --stdin FILE [--warmup W] [--vary TOKEN] [--json] -- PROGRAM ARGS...\n"
     "  Runs PROGRAM W + N times with FILE on stdin and stdout/stderr discarded; reports the wall time\n"
     "  of the last N (median, p95 nearest-rank, min, max, in ms), their peak RSS (MiB) and how many\n"
     "  exited with a status other than 0. --vary TOKEN replaces every TOKEN in FILE with TOKEN-<run>,\n"
     "  so each run can be, say, a new session. PROGRAM is a path; the environment is inherited.\n";
-
-struct UsageError : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
 
 struct Options {
     unsigned runs = 0;
@@ -44,15 +45,6 @@ struct Options {
     bool json = false;
     std::vector<char *> command; // null-terminated, for execv
 };
-
-unsigned parse_count(std::string_view text, std::string_view option) {
-    unsigned value = 0;
-    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (error != std::errc{} || end != text.data() + text.size()) {
-        throw UsageError(std::string{option} + ": expected a whole number, got '" + std::string{text} + "'");
-    }
-    return value;
-}
 
 Options parse_options(int argc, char **argv) {
     Options options;
@@ -76,9 +68,9 @@ Options parse_options(int argc, char **argv) {
         }
         const std::string_view value = argv[++index];
         if (option == "--runs") {
-            options.runs = parse_count(value, option);
+            options.runs = parse_whole_number<unsigned>(value, option);
         } else if (option == "--warmup") {
-            options.warmup = parse_count(value, option);
+            options.warmup = parse_whole_number<unsigned>(value, option);
         } else if (option == "--stdin") {
             options.stdin_path = value;
         } else if (option == "--vary") {
@@ -252,13 +244,5 @@ int time_command(const Options &options) {
 } // namespace
 
 int main(int argc, char **argv) {
-    try {
-        return time_command(parse_options(argc, argv));
-    } catch (const UsageError &error) {
-        std::cerr << "starling-bench-run: " << error.what() << "\n" << usage;
-        return 2;
-    } catch (const std::exception &error) {
-        std::cerr << "starling-bench-run: " << error.what() << "\n";
-        return 1;
-    }
+    return starling::bench::run_tool("starling-bench-run", usage, [&] { return time_command(parse_options(argc, argv)); });
 }

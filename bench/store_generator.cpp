@@ -6,6 +6,8 @@
 // memory, which would make a 100,000-memory store take minutes to build. The index is then rebuilt
 // once, exactly as `starling` would rebuild a garbled one.
 
+#include "tool_cli.hpp"
+
 #include "synthetic_memory.hpp"
 
 #include <starling/core/clock.hpp>
@@ -30,6 +32,9 @@
 
 namespace {
 
+using starling::bench::parse_whole_number;
+using starling::bench::UsageError;
+
 namespace core = starling::core;
 namespace fs = std::filesystem;
 
@@ -41,10 +46,6 @@ constexpr std::string_view usage =
     "  2026-11-22T09:00:00Z) give the same store.\n";
 
 /// A bad command line: reported with the usage text, exit 2.
-struct UsageError : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
-
 struct Options {
     fs::path root;
     std::uint64_t memories = 0;
@@ -52,15 +53,6 @@ struct Options {
     std::uint64_t seed = 1;
     std::chrono::sys_seconds now{};
 };
-
-std::uint64_t parse_number(std::string_view text, std::string_view option) {
-    std::uint64_t value = 0;
-    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (error != std::errc{} || end != text.data() + text.size()) {
-        throw UsageError(std::string{option} + ": expected a whole number, got '" + std::string{text} + "'");
-    }
-    return value;
-}
 
 Options parse_options(int argc, char **argv) {
     Options options;
@@ -79,12 +71,12 @@ Options parse_options(int argc, char **argv) {
         if (option == "--root") {
             options.root = value;
         } else if (option == "--memories") {
-            options.memories = parse_number(value, option);
+            options.memories = parse_whole_number<std::uint64_t>(value, option);
             memories_given = true;
         } else if (option == "--project-dir") {
             options.project_directory = value;
         } else if (option == "--seed") {
-            options.seed = parse_number(value, option);
+            options.seed = parse_whole_number<std::uint64_t>(value, option);
         } else if (option == "--now") {
             const auto now = core::parse_timestamp(value);
             if (!now) {
@@ -218,13 +210,5 @@ int generate(const Options &options) {
 } // namespace
 
 int main(int argc, char **argv) {
-    try {
-        return generate(parse_options(argc, argv));
-    } catch (const UsageError &error) {
-        std::cerr << "starling-bench-store: " << error.what() << "\n" << usage;
-        return 2;
-    } catch (const std::exception &error) {
-        std::cerr << "starling-bench-store: " << error.what() << "\n";
-        return 1;
-    }
+    return starling::bench::run_tool("starling-bench-store", usage, [&] { return generate(parse_options(argc, argv)); });
 }

@@ -66,36 +66,15 @@ ConfigValue read_path_list(const Config &config, const ConfigKey &) {
     return written;
 }
 
-template <auto Section, auto Member>
-void assign_integer(Config &config, const ConfigKey &, const ConfigValue &value, const ConfigEnvironment &,
-                    const std::filesystem::path &) {
-    field_of<Section, Member>(config) = std::get<std::int64_t>(value);
+/// Integers, numbers and booleans are stored as the TOML reader produced them.
+template <auto Section, auto Member, typename Value>
+void assign_plain(Config &config, const ConfigKey &, const ConfigValue &value, const ConfigEnvironment &,
+                  const std::filesystem::path &) {
+    field_of<Section, Member>(config) = std::get<Value>(value);
 }
 
 template <auto Section, auto Member>
-ConfigValue read_integer(const Config &config, const ConfigKey &) {
-    return field_of<Section, Member>(config);
-}
-
-template <auto Section, auto Member>
-void assign_number(Config &config, const ConfigKey &, const ConfigValue &value, const ConfigEnvironment &,
-                   const std::filesystem::path &) {
-    field_of<Section, Member>(config) = std::get<double>(value);
-}
-
-template <auto Section, auto Member>
-ConfigValue read_number(const Config &config, const ConfigKey &) {
-    return field_of<Section, Member>(config);
-}
-
-template <auto Section, auto Member>
-void assign_boolean(Config &config, const ConfigKey &, const ConfigValue &value, const ConfigEnvironment &,
-                    const std::filesystem::path &) {
-    field_of<Section, Member>(config) = std::get<bool>(value);
-}
-
-template <auto Section, auto Member>
-ConfigValue read_boolean(const Config &config, const ConfigKey &) {
+ConfigValue read_plain(const Config &config, const ConfigKey &) {
     return field_of<Section, Member>(config);
 }
 
@@ -187,7 +166,7 @@ ConfigKey integer_key(std::string_view name, std::int64_t default_value, Integer
                       std::string_view description) {
     static_assert(std::is_same_v<FieldType<Section, Member>, std::int64_t>);
     ConfigKey key = make_key(name, ConfigValueKind::integer, default_value, description,
-                             &assign_integer<Section, Member>, &read_integer<Section, Member>);
+                             &assign_plain<Section, Member, std::int64_t>, &read_plain<Section, Member>);
     key.minimum = range.minimum;
     key.maximum = range.maximum;
     return key;
@@ -197,7 +176,7 @@ template <auto Section, auto Member>
 ConfigKey number_key(std::string_view name, double default_value, NumberRange range, std::string_view description) {
     static_assert(std::is_same_v<FieldType<Section, Member>, double>);
     ConfigKey key = make_key(name, ConfigValueKind::number, default_value, description,
-                             &assign_number<Section, Member>, &read_number<Section, Member>);
+                             &assign_plain<Section, Member, double>, &read_plain<Section, Member>);
     key.number_minimum = range.minimum;
     key.number_maximum = range.maximum;
     return key;
@@ -206,8 +185,8 @@ ConfigKey number_key(std::string_view name, double default_value, NumberRange ra
 template <auto Section, auto Member>
 ConfigKey boolean_key(std::string_view name, bool default_value, std::string_view description) {
     static_assert(std::is_same_v<FieldType<Section, Member>, bool>);
-    return make_key(name, ConfigValueKind::boolean, default_value, description, &assign_boolean<Section, Member>,
-                    &read_boolean<Section, Member>);
+    return make_key(name, ConfigValueKind::boolean, default_value, description, &assign_plain<Section, Member, bool>,
+                    &read_plain<Section, Member>);
 }
 
 /// `choices` lists the field's enumerators by name, in the order of their values 0, 1, 2...

@@ -69,53 +69,41 @@ bool expect(std::string_view text, std::size_t &position, char wanted) {
     return true;
 }
 
-} // namespace
-
-std::string format_timestamp(sys_seconds time) {
+/// YYYY<sep>MM<sep>DD, then with `with_time` THH<sep>MM<sep>SSZ: the three forms differ only in
+/// their separators ('\0' for none) and in whether the time is shown.
+std::string format_civil(sys_seconds time, char separator_in_date, char separator_in_time, bool with_time) {
     const CivilTime civil = to_civil(time);
     std::string out;
     out.reserve(20);
+    const auto separate = [&out](char separator) {
+        if (separator != '\0') {
+            out += separator;
+        }
+    };
     append_digits(out, civil.year, 4);
-    out += '-';
+    separate(separator_in_date);
     append_digits(out, civil.month, 2);
-    out += '-';
+    separate(separator_in_date);
     append_digits(out, civil.day, 2);
-    out += 'T';
-    append_digits(out, civil.hour, 2);
-    out += ':';
-    append_digits(out, civil.minute, 2);
-    out += ':';
-    append_digits(out, civil.second, 2);
-    out += 'Z';
+    if (with_time) {
+        out += 'T';
+        append_digits(out, civil.hour, 2);
+        separate(separator_in_time);
+        append_digits(out, civil.minute, 2);
+        separate(separator_in_time);
+        append_digits(out, civil.second, 2);
+        out += 'Z';
+    }
     return out;
 }
 
-std::string format_compact_timestamp(sys_seconds time) {
-    const CivilTime civil = to_civil(time);
-    std::string out;
-    out.reserve(16);
-    append_digits(out, civil.year, 4);
-    append_digits(out, civil.month, 2);
-    append_digits(out, civil.day, 2);
-    out += 'T';
-    append_digits(out, civil.hour, 2);
-    append_digits(out, civil.minute, 2);
-    append_digits(out, civil.second, 2);
-    out += 'Z';
-    return out;
-}
+} // namespace
 
-std::string format_date(sys_seconds time) {
-    const CivilTime civil = to_civil(time);
-    std::string out;
-    out.reserve(10);
-    append_digits(out, civil.year, 4);
-    out += '-';
-    append_digits(out, civil.month, 2);
-    out += '-';
-    append_digits(out, civil.day, 2);
-    return out;
-}
+std::string format_timestamp(sys_seconds time) { return format_civil(time, '-', ':', true); }
+
+std::string format_compact_timestamp(sys_seconds time) { return format_civil(time, '\0', '\0', true); }
+
+std::string format_date(sys_seconds time) { return format_civil(time, '-', '\0', false); }
 
 std::optional<sys_seconds> parse_timestamp(std::string_view text) noexcept {
     std::size_t position = 0;

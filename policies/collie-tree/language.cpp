@@ -13,16 +13,6 @@ namespace starling::policies::collie_tree {
 
 namespace {
 
-std::u32string code_points_of(std::string_view text) {
-    std::u32string code_points;
-    for (std::size_t position = 0; position < text.size();) {
-        const auto decoded = decode_at(text, position);
-        code_points += decoded.value;
-        position += decoded.length;
-    }
-    return code_points;
-}
-
 /// Words are runs of Latin word characters and apostrophes ("don't", "i'm").
 std::vector<std::string> latin_words(std::string_view folded) {
     std::vector<std::string> words;

@@ -18,16 +18,6 @@ bool joins_word(char32_t code_point) noexcept {
 /// Han pieces up to this length are kept whole: most compounds ("业余爱好者", "接口文档") fit.
 constexpr std::size_t kLongestHanWord = 6;
 
-std::u32string code_points_of(std::string_view text) {
-    std::u32string code_points;
-    for (std::size_t position = 0; position < text.size();) {
-        const auto decoded = decode_at(text, position);
-        code_points += decoded.value;
-        position += decoded.length;
-    }
-    return code_points;
-}
-
 std::string encoded(std::u32string_view code_points) {
     std::string text;
     for (const auto code_point : code_points) {

@@ -110,4 +110,14 @@ std::size_t code_point_count(std::string_view text) noexcept {
     return count;
 }
 
+std::u32string code_points_of(std::string_view text) {
+    std::u32string code_points;
+    for (std::size_t position = 0; position < text.size();) {
+        const auto decoded = decode_at(text, position);
+        code_points += decoded.value;
+        position += decoded.length;
+    }
+    return code_points;
+}
+
 } // namespace starling::policies::collie_tree

@@ -39,6 +39,9 @@ void append_code_point(std::string &out, char32_t code_point);
 /// Whether the code point ending right before `position` is a word character (false at the start).
 [[nodiscard]] bool is_word_character_before(std::string_view text, std::size_t position) noexcept;
 
+/// The code points of `text`, decoded as decode_at does.
+[[nodiscard]] std::u32string code_points_of(std::string_view text);
+
 /// Number of code points in `text`.
 [[nodiscard]] std::size_t code_point_count(std::string_view text) noexcept;
 
