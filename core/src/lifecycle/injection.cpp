@@ -135,6 +135,15 @@ void add_memories(BudgetedText &out, Injection &injection, MemoryStore &store, c
     }
 }
 
+/// The finished text, without the blank lines that separate sections, and what it costs.
+void set_context(Injection &injection, const BudgetedText &out) {
+    injection.context = out.text();
+    while (!injection.context.empty() && injection.context.back() == '\n') {
+        injection.context.pop_back();
+    }
+    injection.tokens = estimate_tokens(injection.context);
+}
+
 std::vector<IndexEntry> entries_of(MemoryStore &store, const Scope &scope, std::optional<Tier> tier) {
     ListFilter filter;
     filter.scope = scope;
@@ -181,11 +190,7 @@ Injection session_start_injection(MemoryStore &store, const RelevanceScorer *sco
         add_memories(out, injection, store, entries, candidates, settings.max_memories,
                      "## Starling memory: details for this project\n");
     }
-    injection.context = out.text();
-    while (!injection.context.empty() && injection.context.back() == '\n') {
-        injection.context.pop_back();
-    }
-    injection.tokens = estimate_tokens(injection.context);
+    set_context(injection, out);
     return injection;
 }
 
@@ -215,11 +220,7 @@ Injection prompt_injection(MemoryStore &store, const RelevanceScorer &scorer, st
     BudgetedText out{settings.budget_tokens};
     add_memories(out, injection, store, entries, candidates, settings.max_memories,
                  "## Starling memory: relevant to this prompt\n");
-    injection.context = out.text();
-    while (!injection.context.empty() && injection.context.back() == '\n') {
-        injection.context.pop_back();
-    }
-    injection.tokens = estimate_tokens(injection.context);
+    set_context(injection, out);
     return injection;
 }
 

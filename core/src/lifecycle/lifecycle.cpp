@@ -124,7 +124,7 @@ void Lifecycle::inject(const Event &event, ReplyBuilder &reply) {
         return;
     }
     std::string delivered;
-    log.update_state([&](SessionState &session, const std::vector<LoggedMessage> &) {
+    log.update_state([&](SessionState &session) {
         for (const auto &memory : injected) {
             session.injected.push_back(memory.key);
         }
@@ -157,16 +157,8 @@ void Lifecycle::capture_on_stop(const Event &event, ReplyBuilder & /*reply*/) {
     if (!settings_.capture_on_stop || policies_.decision == nullptr) {
         return;
     }
-    auto log = session_log_for(*store_, event);
-    std::vector<LoggedMessage> pending;
-    // Taken and marked under the session lock, so that however many hooks fire at once each
-    // message is judged exactly once.
-    log.update_state([&](SessionState &state, const std::vector<LoggedMessage> &messages) {
-        if (state.evaluated < messages.size()) {
-            pending.assign(messages.begin() + static_cast<std::ptrdiff_t>(state.evaluated), messages.end());
-            state.evaluated = messages.size();
-        }
-    });
+    // Each message is judged once, however many stop-like hooks of the session fire at once.
+    const auto pending = session_log_for(*store_, event).take_unjudged_messages();
     if (pending.empty()) {
         return;
     }

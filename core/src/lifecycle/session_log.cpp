@@ -139,11 +139,29 @@ SessionState read_state(const std::filesystem::path &path) {
 
 SessionState SessionLog::state() const { return read_state(state_path_); }
 
-void SessionLog::update_state(const std::function<void(SessionState &, const std::vector<LoggedMessage> &)> &change) {
+void SessionLog::update_state(const std::function<void(SessionState &)> &change) {
     ensure_directories(directory_);
     const FileLock lock{lock_path_};
     SessionState state = read_state(state_path_);
-    change(state, messages());
+    change(state);
+    write_state(state);
+}
+
+std::vector<LoggedMessage> SessionLog::take_unjudged_messages() {
+    ensure_directories(directory_);
+    const FileLock lock{lock_path_};
+    SessionState state = read_state(state_path_);
+    auto messages = this->messages();
+    if (state.evaluated >= messages.size()) {
+        return {};
+    }
+    messages.erase(messages.begin(), messages.begin() + static_cast<std::ptrdiff_t>(state.evaluated));
+    state.evaluated += messages.size();
+    write_state(state);
+    return messages;
+}
+
+void SessionLog::write_state(const SessionState &state) const {
     const nlohmann::json json{
         {"evaluated", state.evaluated}, {"injected", state.injected}, {"pending_context", state.pending_context}};
     // Losing the state to a power cut only means re-judging messages or re-injecting a memory.

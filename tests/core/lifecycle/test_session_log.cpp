@@ -47,8 +47,9 @@ TEST_CASE("session state survives between processes and starts empty", "[lifecyc
     SessionLog log{directory.path(), "s"};
     CHECK(log.state().evaluated == 0);
     log.append({{}, "m", "", ""});
-    log.update_state([](SessionState &state, const std::vector<LoggedMessage> &messages) {
-        state.evaluated = messages.size();
+    CHECK(log.take_unjudged_messages().size() == 1);
+    CHECK(log.take_unjudged_messages().empty());
+    log.update_state([](SessionState &state) {
         state.injected.push_back("memory/user/long/a.md");
         state.pending_context = "later";
     });

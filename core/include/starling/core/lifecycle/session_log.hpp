@@ -47,10 +47,16 @@ public:
 
     [[nodiscard]] SessionState state() const;
 
-    /// Read-modify-write of the state under the session lock; `change` may also read the messages.
-    void update_state(const std::function<void(SessionState &, const std::vector<LoggedMessage> &)> &change);
+    /// Read-modify-write of the state under the session lock.
+    void update_state(const std::function<void(SessionState &)> &change);
+
+    /// The messages not yet judged, marked judged under the session lock: however many hooks of the
+    /// session ask at once, each message is handed out exactly once.
+    [[nodiscard]] std::vector<LoggedMessage> take_unjudged_messages();
 
 private:
+    void write_state(const SessionState &state) const;
+
     std::filesystem::path directory_;
     std::filesystem::path log_path_;
     std::filesystem::path state_path_;
