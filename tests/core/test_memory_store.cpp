@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "support/store_fixture.hpp"
 #include "support/store_fixtures.hpp"
 #include "support/temp_dir.hpp"
 
@@ -23,14 +24,9 @@ using starling::core::Tier;
 using starling::test::at;
 using starling::test::make_memory;
 using starling::test::read_bytes;
+using starling::test::StoreFixture;
 
 namespace {
-
-struct StoreFixture {
-    starling::test::TempDir root{"store"};
-    FixedClock clock{at("2026-11-22T10:00:00Z")};
-    MemoryStore store{root.path(), clock};
-};
 
 std::string error_of(const std::function<void()> &action) {
     try {

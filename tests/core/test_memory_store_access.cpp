@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "support/store_fixtures.hpp"
-#include "support/temp_dir.hpp"
+#include "support/store_fixture.hpp"
 
 #include <starling/core/clock.hpp>
 #include <starling/core/file_io.hpp>
@@ -11,7 +10,6 @@
 
 #include <fstream>
 
-using starling::core::FixedClock;
 using starling::core::Memory;
 using starling::core::MemoryStore;
 using starling::core::Scope;
@@ -19,19 +17,9 @@ using starling::core::StoreError;
 using starling::core::Tier;
 using starling::test::at;
 using starling::test::make_memory;
+using starling::test::StoreFixture;
 
 namespace {
-
-/// A clock the test can move forward.
-class SteppingClock final : public starling::core::Clock {
-public:
-    explicit SteppingClock(std::chrono::sys_seconds start) : now_(start) {}
-    [[nodiscard]] std::chrono::sys_seconds now() const override { return now_; }
-    void advance(std::chrono::seconds by) { now_ += by; }
-
-private:
-    std::chrono::sys_seconds now_;
-};
 
 std::string unused_memory(MemoryStore &store, const std::string &summary) {
     Memory memory = make_memory(summary);
@@ -43,14 +31,13 @@ std::string unused_memory(MemoryStore &store, const std::string &summary) {
 } // namespace
 
 TEST_CASE("noted uses change nothing until applied, then count like bump_access", "[store][access]") {
-    const starling::test::TempDir root("access");
-    SteppingClock clock(at("2026-11-22T10:00:00Z"));
-    MemoryStore store(root.path(), clock);
+    StoreFixture fixture{"access"};
+    auto &store = fixture.store;
     const std::string key = unused_memory(store, "Deploy on Tuesdays");
     const auto created = store.read(key);
 
     store.note_access(key, "s-1");
-    clock.advance(std::chrono::hours(2));
+    fixture.clock.advance(std::chrono::hours(2));
     store.note_access(key, "s-2");
     store.note_access(key, "s-1");
     CHECK(store.read(key).access_count == 0);
@@ -68,9 +55,8 @@ TEST_CASE("noted uses change nothing until applied, then count like bump_access"
 }
 
 TEST_CASE("uses of a memory archived before they were applied are dropped", "[store][access]") {
-    const starling::test::TempDir root("access");
-    const FixedClock clock(at("2026-11-22T10:00:00Z"));
-    MemoryStore store(root.path(), clock);
+    StoreFixture fixture{"access"};
+    auto &store = fixture.store;
     const std::string gone = unused_memory(store, "Old rule");
     const std::string kept = unused_memory(store, "Kept rule");
     store.note_access(gone, "s-1");
@@ -81,27 +67,26 @@ TEST_CASE("uses of a memory archived before they were applied are dropped", "[st
 }
 
 TEST_CASE("a batch left by an applier that died is applied, and a torn last line is skipped", "[store][access]") {
-    const starling::test::TempDir root("access");
-    const FixedClock clock(at("2026-11-22T10:00:00Z"));
-    MemoryStore store(root.path(), clock);
+    StoreFixture fixture{"access"};
+    auto &store = fixture.store;
     const std::string key = unused_memory(store, "Lint before commit");
     store.note_access(key, "s-1");
-    std::filesystem::rename(root.path() / "index/accesses.tsv", root.path() / "index/accesses.tsv.applying");
+    const auto journal = fixture.root.path() / "index/accesses.tsv";
+    std::filesystem::rename(journal, journal.string() + ".applying");
     store.note_access(key, "s-2");
     {
-        std::ofstream torn(root.path() / "index/accesses.tsv", std::ios::app);
+        std::ofstream torn(journal, std::ios::app);
         torn << key << "\ts-3\t17"; // a writer killed before its line break
     }
     CHECK(store.apply_noted_accesses() == 2);
     CHECK(store.read(key).sessions == std::vector<std::string>{"s-1", "s-2"});
-    CHECK_FALSE(std::filesystem::exists(root.path() / "index/accesses.tsv.applying"));
-    CHECK_FALSE(std::filesystem::exists(root.path() / "index/accesses.tsv"));
+    CHECK_FALSE(std::filesystem::exists(journal.string() + ".applying"));
+    CHECK_FALSE(std::filesystem::exists(journal));
 }
 
 TEST_CASE("noting a use of something that is not a memory is refused", "[store][access]") {
-    const starling::test::TempDir root("access");
-    const FixedClock clock(at("2026-11-22T10:00:00Z"));
-    MemoryStore store(root.path(), clock);
+    StoreFixture fixture{"access"};
+    auto &store = fixture.store;
     const std::string key = unused_memory(store, "Some rule");
     CHECK_THROWS_AS(store.note_access("memory/user/short/../../../etc/passwd", "s-1"), StoreError);
     CHECK_THROWS_WITH(store.note_access(key, "s\n1"), Catch::Contains("control characters"));

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "support/store_fixture.hpp"
 #include "support/store_fixtures.hpp"
 #include "support/temp_dir.hpp"
 
@@ -31,10 +32,9 @@ using starling::test::write_bytes;
 
 namespace {
 
-struct StoreFixture {
-    starling::test::TempDir root{"index"};
-    FixedClock clock{at("2026-11-22T10:00:00Z")};
-    MemoryStore store{root.path(), clock};
+/// This file's stores are named after the index they test.
+struct StoreFixture : starling::test::StoreFixture {
+    StoreFixture() : starling::test::StoreFixture("index") {}
 };
 
 /// What the index should say, computed the slow way: parse every memory file under the root.
