@@ -60,28 +60,36 @@ core::MemoryStore &Application::store() {
     return *store_;
 }
 
-const plugins::DecisionPolicyInstance *Application::decision_policy() {
-    const auto &id = config().policies.decision;
-    if (!decision_policy_ && !id.empty()) {
-        decision_policy_.emplace(registry().create_decision_policy(id, plugin_settings(id)));
+namespace {
+
+/// The policy held in `slot`, created by `create` on first use; nullptr when its kind is configured
+/// as "".
+template <typename Instance, typename Create>
+const Instance *created_on_first_use(std::optional<Instance> &slot, const std::string &id, Create &&create) {
+    if (!slot && !id.empty()) {
+        slot.emplace(create(id));
     }
-    return decision_policy_ ? &*decision_policy_ : nullptr;
+    return slot ? &*slot : nullptr;
+}
+
+} // namespace
+
+const plugins::DecisionPolicyInstance *Application::decision_policy() {
+    return created_on_first_use(decision_policy_, config().policies.decision, [this](const std::string &id) {
+        return registry().create_decision_policy(id, plugin_settings(id));
+    });
 }
 
 const plugins::DecayPolicyInstance *Application::decay_policy() {
-    const auto &id = config().policies.decay;
-    if (!decay_policy_ && !id.empty()) {
-        decay_policy_.emplace(registry().create_decay_policy(id, plugin_settings(id)));
-    }
-    return decay_policy_ ? &*decay_policy_ : nullptr;
+    return created_on_first_use(decay_policy_, config().policies.decay, [this](const std::string &id) {
+        return registry().create_decay_policy(id, plugin_settings(id));
+    });
 }
 
 const plugins::RelevancePolicyInstance *Application::relevance_policy() {
-    const auto &id = config().policies.relevance;
-    if (!relevance_policy_ && !id.empty()) {
-        relevance_policy_.emplace(registry().create_relevance_policy(id, plugin_settings(id)));
-    }
-    return relevance_policy_ ? &*relevance_policy_ : nullptr;
+    return created_on_first_use(relevance_policy_, config().policies.relevance, [this](const std::string &id) {
+        return registry().create_relevance_policy(id, plugin_settings(id));
+    });
 }
 
 core::ActivePolicies Application::active_policies() {

@@ -14,7 +14,6 @@ namespace {
 
 using detail::has_control;
 
-
 /// The uses of one memory, gathered from the access journal.
 struct Uses {
     std::uint32_t count = 0;
