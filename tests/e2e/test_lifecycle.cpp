@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Starling's main job through the real binaries: nothing secret reaches the disk, and concurrent
-// sessions of different agents lose nothing.
+// Starling's main job through the real binaries: reads reinforce until promotion, nothing secret
+// reaches the disk, and concurrent sessions of different agents lose nothing.
 #include "support/process.hpp"
 #include "support/scratch_home.hpp"
 #include "support/secret_fixtures.hpp"
@@ -45,7 +45,46 @@ std::string codex_event(const std::string &session, const std::string &event, co
     return payload.dump();
 }
 
+std::string claude_read(const std::string &session, const fs::path &file) {
+    nlohmann::json payload{{"session_id", session},      {"cwd", "/work/app"},
+                           {"hook_event_name", "PostToolUse"}, {"tool_name", "Read"},
+                           {"tool_input", {{"file_path", file.string()}}}};
+    return payload.dump();
+}
+
+std::string claude_stop(const std::string &session) {
+    return nlohmann::json{{"session_id", session}, {"cwd", "/work/app"}, {"hook_event_name", "Stop"}}.dump();
+}
+
+/// The tier `starling list` reports for the only user memory.
+std::string tier_of_only_memory(const ScratchHome &home) {
+    const auto listed = run_process(kBinaries / "starling", {"list", "--json", "--scope", "user"}, home.options());
+    const auto memories = nlohmann::json::parse(listed.stdout_text);
+    REQUIRE(memories.size() == 1);
+    return memories.front()["tier"].get<std::string>();
+}
+
 } // namespace
+
+TEST_CASE("reads through the hook promote a memory only across two sessions", "[e2e][reinforcement]") {
+    const ScratchHome home{"promotion"};
+    const auto remembered = run_process(kBinaries / "starling",
+                                        {"remember", "--force", "--json", "Always squash-merge feature branches"},
+                                        home.options());
+    REQUIRE(remembered.exit_code == 0);
+    const fs::path file = nlohmann::json::parse(remembered.stdout_text)["path"].get<std::string>();
+
+    for (int read = 0; read < 3; ++read) {
+        REQUIRE(run_process(kBinaries / "starling-claude", {"PostToolUse"}, home.options(claude_read("one", file)))
+                    .exit_code == 0);
+    }
+    (void)run_process(kBinaries / "starling-claude", {"Stop"}, home.options(claude_stop("one")));
+    CHECK(tier_of_only_memory(home) == "short"); // three reads, but all in one session
+
+    (void)run_process(kBinaries / "starling-claude", {"PostToolUse"}, home.options(claude_read("two", file)));
+    (void)run_process(kBinaries / "starling-claude", {"Stop"}, home.options(claude_stop("two")));
+    CHECK(tier_of_only_memory(home) == "long");
+}
 
 TEST_CASE("no secret of the fixture list ever appears in any file under STARLING_HOME", "[e2e][secrets]") {
     const ScratchHome home{"secrets"};
