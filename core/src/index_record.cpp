@@ -3,14 +3,15 @@
 
 #include <starling/core/memory_key.hpp>
 
+#include <array>
 #include <charconv>
 #include <cstdint>
-#include <vector>
 
 namespace starling::core::detail {
 namespace {
 
 constexpr char field_separator = '\t';
+constexpr std::size_t max_fields = 13;
 
 void append_escaped(std::string &out, std::string_view text) {
     for (const char character : text) {
@@ -24,9 +25,11 @@ void append_escaped(std::string &out, std::string_view text) {
     }
 }
 
-std::optional<std::string> unescape(std::string_view field) {
+/// The field itself when it has no escape (nearly every field: the index is read on every hook),
+/// otherwise its unescaped text kept in `unescaped`.
+std::optional<std::string_view> unescape(std::string_view field, UnescapedFields &unescaped) {
     if (field.find('\\') == std::string_view::npos) {
-        return std::string{field}; // nearly every field: the index is read on every hook
+        return field;
     }
     std::string out;
     out.reserve(field.size());
@@ -46,7 +49,7 @@ std::optional<std::string> unescape(std::string_view field) {
         default: return std::nullopt;
         }
     }
-    return out;
+    return unescaped.keep(std::move(out));
 }
 
 template <typename Number>
@@ -59,11 +62,20 @@ std::optional<Number> parse_number(std::string_view text) noexcept {
     return value;
 }
 
-std::vector<std::string_view> split_fields(std::string_view line) {
-    std::vector<std::string_view> fields;
+/// The tab-separated fields of a line; a line with more than max_fields is malformed (count 0).
+struct Fields {
+    std::array<std::string_view, max_fields> values{};
+    std::size_t count = 0;
+};
+
+Fields split_fields(std::string_view line) {
+    Fields fields;
     while (true) {
+        if (fields.count == max_fields) {
+            return Fields{};
+        }
         const auto separator = line.find(field_separator);
-        fields.push_back(line.substr(0, separator));
+        fields.values[fields.count++] = line.substr(0, separator);
         if (separator == std::string_view::npos) {
             return fields;
         }
@@ -112,79 +124,81 @@ std::optional<FileStamp> read_stamp(std::string_view size, std::string_view modi
         *inode_value};
 }
 
-std::vector<std::string> split_tags(std::string_view joined) {
-    std::vector<std::string> tags;
-    while (!joined.empty()) {
-        const auto separator = joined.find('\n');
-        tags.emplace_back(joined.substr(0, separator));
-        if (separator == std::string_view::npos) {
-            break;
-        }
-        joined.remove_prefix(separator + 1);
+/// Sets the key and what the key says; false if it is not a memory key.
+bool read_key(std::string_view field, UnescapedFields &unescaped, IndexRecordView &record) {
+    const auto key = unescape(field, unescaped);
+    if (!key) {
+        return false;
     }
-    return tags;
+    const auto parts = split_memory_key(*key);
+    if (!parts) {
+        return false;
+    }
+    record.memory.key = *key;
+    record.memory.scope_kind = parts->scope_kind;
+    record.memory.project_id = parts->project_id;
+    record.memory.tier = parts->tier;
+    return true;
 }
 
-std::optional<IndexRecord> decode_entry(const std::vector<std::string_view> &fields) {
-    if (fields.size() != 13) {
+std::optional<IndexRecordView> decode_entry(const Fields &fields, UnescapedFields &unescaped) {
+    if (fields.count != 13) {
         return std::nullopt;
     }
-    auto key = unescape(fields[1]);
-    auto type = unescape(fields[2]);
-    auto summary = unescape(fields[3]);
-    auto tags = unescape(fields[4]);
-    const auto created = parse_number<std::int64_t>(fields[5]);
-    const auto last_accessed = parse_number<std::int64_t>(fields[6]);
-    const auto access_count = parse_number<std::uint32_t>(fields[7]);
-    const auto session_count = parse_number<std::uint32_t>(fields[8]);
-    const auto stamp = read_stamp(fields[10], fields[11], fields[12]);
-    if (!key || !type || !summary || !tags || !created || !last_accessed || !access_count || !session_count ||
-        !stamp || (fields[9] != "0" && fields[9] != "1")) {
+    const auto &values = fields.values;
+    IndexRecordView record;
+    record.kind = IndexRecordView::Kind::entry;
+    const auto type = unescape(values[2], unescaped);
+    const auto summary = unescape(values[3], unescaped);
+    const auto tags = unescape(values[4], unescaped);
+    const auto created = parse_number<std::int64_t>(values[5]);
+    const auto last_accessed = parse_number<std::int64_t>(values[6]);
+    const auto access_count = parse_number<std::uint32_t>(values[7]);
+    const auto session_count = parse_number<std::uint32_t>(values[8]);
+    const auto stamp = read_stamp(values[10], values[11], values[12]);
+    if (!type || !summary || !tags || !created || !last_accessed || !access_count || !session_count ||
+        !stamp || (values[9] != "0" && values[9] != "1") || !read_key(values[1], unescaped, record)) {
         return std::nullopt;
     }
-    const auto location = parse_memory_key(*key);
-    if (!location) {
-        return std::nullopt;
-    }
-    IndexEntry entry;
-    entry.key = std::move(*key);
-    entry.scope_kind = location->scope.kind();
-    entry.project_id = location->scope.project_id();
-    entry.tier = location->tier;
-    entry.type = std::move(*type);
-    entry.summary = std::move(*summary);
-    entry.tags = split_tags(*tags);
-    entry.created = std::chrono::sys_seconds(std::chrono::seconds(*created));
-    entry.last_accessed = std::chrono::sys_seconds(std::chrono::seconds(*last_accessed));
-    entry.access_count = *access_count;
-    entry.session_count = *session_count;
-    entry.review = fields[9] == "1";
-    entry.file = *stamp;
-    return entry;
+    IndexedMemory &memory = record.memory;
+    memory.type = *type;
+    memory.summary = *summary;
+    memory.tags = *tags;
+    memory.created = std::chrono::sys_seconds(std::chrono::seconds(*created));
+    memory.last_accessed = std::chrono::sys_seconds(std::chrono::seconds(*last_accessed));
+    memory.access_count = *access_count;
+    memory.session_count = *session_count;
+    memory.review = values[9] == "1";
+    memory.file = *stamp;
+    return record;
 }
 
-std::optional<IndexRecord> decode_unreadable(const std::vector<std::string_view> &fields) {
-    if (fields.size() != 6) {
+std::optional<IndexRecordView> decode_unreadable(const Fields &fields, UnescapedFields &unescaped) {
+    if (fields.count != 6) {
         return std::nullopt;
     }
-    auto key = unescape(fields[1]);
-    auto message = unescape(fields[2]);
-    const auto stamp = read_stamp(fields[3], fields[4], fields[5]);
-    if (!key || !message || !stamp || !parse_memory_key(*key)) {
+    IndexRecordView record;
+    record.kind = IndexRecordView::Kind::unreadable;
+    const auto message = unescape(fields.values[2], unescaped);
+    const auto stamp = read_stamp(fields.values[3], fields.values[4], fields.values[5]);
+    if (!message || !stamp || !read_key(fields.values[1], unescaped, record)) {
         return std::nullopt;
     }
-    return UnreadableMemory{std::move(*key), std::move(*message), *stamp};
+    record.message = *message;
+    record.memory.file = *stamp;
+    return record;
 }
 
-std::optional<IndexRecord> decode_removal(const std::vector<std::string_view> &fields) {
-    if (fields.size() != 2) {
+std::optional<IndexRecordView> decode_removal(const Fields &fields, UnescapedFields &unescaped) {
+    if (fields.count != 2) {
         return std::nullopt;
     }
-    auto key = unescape(fields[1]);
-    if (!key || !parse_memory_key(*key)) {
+    IndexRecordView record;
+    record.kind = IndexRecordView::Kind::removal;
+    if (!read_key(fields.values[1], unescaped, record)) {
         return std::nullopt;
     }
-    return IndexRemoval{std::move(*key)};
+    return record;
 }
 
 } // namespace
@@ -193,51 +207,90 @@ const std::string &record_key(const IndexRecord &record) noexcept {
     return std::visit([](const auto &value) -> const std::string & { return value.key; }, record);
 }
 
-std::string encode_index_record(const IndexRecord &record) {
-    if (const auto *entry = std::get_if<IndexEntry>(&record)) {
-        std::string tags;
-        for (std::size_t index = 0; index < entry->tags.size(); ++index) {
-            if (index > 0) {
-                tags += '\n';
-            }
-            tags += entry->tags[index];
-        }
+std::string encode_index_record(const IndexRecordView &record) {
+    const IndexedMemory &memory = record.memory;
+    switch (record.kind) {
+    case IndexRecordView::Kind::entry: {
         LineWriter writer('M');
-        writer.text(entry->key)
-            .text(entry->type)
-            .text(entry->summary)
-            .text(tags)
-            .number(entry->created.time_since_epoch().count())
-            .number(entry->last_accessed.time_since_epoch().count())
-            .number(entry->access_count)
-            .number(entry->session_count)
-            .number(entry->review ? 1 : 0);
-        write_stamp(writer, entry->file);
+        writer.text(memory.key)
+            .text(memory.type)
+            .text(memory.summary)
+            .text(memory.tags)
+            .number(memory.created.time_since_epoch().count())
+            .number(memory.last_accessed.time_since_epoch().count())
+            .number(memory.access_count)
+            .number(memory.session_count)
+            .number(memory.review ? 1 : 0);
+        write_stamp(writer, memory.file);
         return writer.finish();
     }
-    if (const auto *unreadable = std::get_if<UnreadableMemory>(&record)) {
+    case IndexRecordView::Kind::unreadable: {
         LineWriter writer('U');
-        writer.text(unreadable->key).text(unreadable->message);
-        write_stamp(writer, unreadable->file);
+        writer.text(memory.key).text(record.message);
+        write_stamp(writer, memory.file);
         return writer.finish();
+    }
+    case IndexRecordView::Kind::removal: break;
     }
     LineWriter writer('D');
-    writer.text(std::get<IndexRemoval>(record).key);
+    writer.text(memory.key);
     return writer.finish();
 }
 
-std::optional<IndexRecord> decode_index_record(std::string_view line) {
-    const std::vector<std::string_view> fields = split_fields(line);
-    if (fields[0] == "M") {
-        return decode_entry(fields);
+std::string encode_index_record(const IndexRecord &record) {
+    IndexRecordView view;
+    std::string tags;
+    if (const auto *entry = std::get_if<IndexEntry>(&record)) {
+        tags = join_tags(entry->tags);
+        view.kind = IndexRecordView::Kind::entry;
+        view.memory = view_of(*entry, tags);
+    } else if (const auto *unreadable = std::get_if<UnreadableMemory>(&record)) {
+        view.kind = IndexRecordView::Kind::unreadable;
+        view.memory.key = unreadable->key;
+        view.memory.file = unreadable->file;
+        view.message = unreadable->message;
+    } else {
+        view.kind = IndexRecordView::Kind::removal;
+        view.memory.key = std::get<IndexRemoval>(record).key;
     }
-    if (fields[0] == "U") {
-        return decode_unreadable(fields);
+    return encode_index_record(view);
+}
+
+std::optional<IndexRecordView> decode_index_record_view(std::string_view line, UnescapedFields &unescaped) {
+    const Fields fields = split_fields(line);
+    if (fields.count == 0) {
+        return std::nullopt;
     }
-    if (fields[0] == "D") {
-        return decode_removal(fields);
+    const std::string_view kind = fields.values[0];
+    if (kind == "M") {
+        return decode_entry(fields, unescaped);
+    }
+    if (kind == "U") {
+        return decode_unreadable(fields, unescaped);
+    }
+    if (kind == "D") {
+        return decode_removal(fields, unescaped);
     }
     return std::nullopt;
+}
+
+std::optional<IndexRecord> decode_index_record(std::string_view line) {
+    UnescapedFields unescaped;
+    const auto view = decode_index_record_view(line, unescaped);
+    if (!view) {
+        return std::nullopt;
+    }
+    return to_index_record(*view);
+}
+
+IndexRecord to_index_record(const IndexRecordView &record) {
+    switch (record.kind) {
+    case IndexRecordView::Kind::entry: return to_index_entry(record.memory);
+    case IndexRecordView::Kind::unreadable:
+        return UnreadableMemory{std::string(record.memory.key), std::string(record.message), record.memory.file};
+    case IndexRecordView::Kind::removal: break;
+    }
+    return IndexRemoval{std::string(record.memory.key)};
 }
 
 } // namespace starling::core::detail

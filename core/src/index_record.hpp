@@ -2,7 +2,10 @@
 #pragma once
 
 #include <starling/core/index_entry.hpp>
+#include <starling/core/indexed_memory.hpp>
 
+#include <cstdint>
+#include <deque>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -22,6 +25,28 @@ using IndexRecord = std::variant<IndexEntry, UnreadableMemory, IndexRemoval>;
 /// The key a record is about.
 [[nodiscard]] const std::string &record_key(const IndexRecord &record) noexcept;
 
+/// Fields that had escapes, unescaped. Views decoded with it point into it, and stay valid as
+/// long as it lives: growing it never moves what it already holds.
+class UnescapedFields {
+public:
+    [[nodiscard]] std::string_view keep(std::string text) { return texts_.emplace_back(std::move(text)); }
+
+private:
+    std::deque<std::string> texts_;
+};
+
+/// A record decoded in place: its texts point into the line, or into UnescapedFields for fields
+/// that had escapes (in practice the tags of memories with more than one).
+struct IndexRecordView {
+    enum class Kind : std::uint8_t { entry, unreadable, removal };
+    Kind kind = Kind::entry;
+    /// For every kind the key and what it says; for an entry everything; for an unreadable file
+    /// also the stamp.
+    IndexedMemory memory;
+    /// For an unreadable file, the parse error.
+    std::string_view message;
+};
+
 /// Encodes a record as one tab-separated line, terminated by '\n'. Fields are escaped (`\\`, `\t`,
 /// `\n`, `\r`), so no field can break the line structure:
 ///   M <key> <type> <summary> <tags joined by \n> <created> <last_accessed> <access_count>
@@ -29,10 +54,16 @@ using IndexRecord = std::variant<IndexEntry, UnreadableMemory, IndexRemoval>;
 ///   U <key> <message> <size> <mtime ns> <inode>
 ///   D <key>
 /// Times are Unix seconds; scope, project and tier are not stored because the key determines them.
+[[nodiscard]] std::string encode_index_record(const IndexRecordView &record);
 [[nodiscard]] std::string encode_index_record(const IndexRecord &record);
 
 /// Decodes one line (without its '\n'); nullopt for anything malformed: wrong field count, bad
 /// escape, non-numeric number, a key that is not a memory key.
+[[nodiscard]] std::optional<IndexRecordView> decode_index_record_view(std::string_view line,
+                                                                      UnescapedFields &unescaped);
 [[nodiscard]] std::optional<IndexRecord> decode_index_record(std::string_view line);
+
+/// The owning form of a view.
+[[nodiscard]] IndexRecord to_index_record(const IndexRecordView &record);
 
 } // namespace starling::core::detail

@@ -46,7 +46,7 @@ std::string read_from(int descriptor, std::uint64_t offset, const std::filesyste
 
 MachineIndex::MachineIndex(std::filesystem::path directory)
     : directory_(std::move(directory)), snapshot_path_(directory_ / "snapshot.tsv"),
-      journal_path_(directory_ / "journal.tsv") {}
+      journal_path_(directory_ / "journal.tsv"), storage_(std::make_shared<Storage>()) {}
 
 MachineIndex::State MachineIndex::refresh() {
     for (int attempt = 0; attempt < max_refresh_attempts; ++attempt) {
@@ -65,6 +65,16 @@ MachineIndex::State MachineIndex::refresh() {
     return State::missing;
 }
 
+const IndexRecordView *MachineIndex::find(std::string_view key) const {
+    if (const auto journaled = journaled_.find(key); journaled != journaled_.end()) {
+        return journaled->second.kind == IndexRecordView::Kind::removal ? nullptr : &journaled->second;
+    }
+    const auto found = std::lower_bound(
+        snapshot_records_.begin(), snapshot_records_.end(), key,
+        [](const IndexRecordView &record, std::string_view wanted) { return record.memory.key < wanted; });
+    return found != snapshot_records_.end() && found->memory.key == key ? &*found : nullptr;
+}
+
 MachineIndex::Load MachineIndex::load_snapshot() {
     const std::optional<FileStamp> stamp = stamp_file(snapshot_path_);
     if (!stamp) {
@@ -78,7 +88,18 @@ MachineIndex::Load MachineIndex::load_snapshot() {
     if (!file) {
         return Load::retry;
     }
-    std::string_view rest = file->content;
+    const Load result = adopt_snapshot(std::move(file->content));
+    if (result == Load::done) {
+        snapshot_stamp_ = file->stamp;
+        loaded_ = true;
+    }
+    return result;
+}
+
+MachineIndex::Load MachineIndex::adopt_snapshot(std::string text) {
+    storage_->snapshot = std::move(text);
+    std::string_view rest = storage_->snapshot;
+    snapshot_records_.reserve(static_cast<std::size_t>(std::count(rest.begin(), rest.end(), '\n')));
     bool header_seen = false;
     while (!rest.empty()) {
         const auto newline = rest.find('\n');
@@ -94,22 +115,16 @@ MachineIndex::Load MachineIndex::load_snapshot() {
             header_seen = true;
             continue;
         }
-        std::optional<IndexRecord> record = decode_index_record(line);
-        if (!record || std::holds_alternative<IndexRemoval>(*record)) {
+        std::optional<IndexRecordView> record = decode_index_record_view(line, storage_->unescaped);
+        // Strictly ascending keys: the writer sorts, and find() relies on it; a repeated key would
+        // make the index ambiguous.
+        if (!record || record->kind == IndexRecordView::Kind::removal ||
+            (!snapshot_records_.empty() && !(snapshot_records_.back().memory.key < record->memory.key))) {
             return Load::garbled;
         }
-        const std::string &key = record_key(*record);
-        if (entries_.contains(key) || unreadable_.contains(key)) {
-            return Load::garbled;
-        }
-        apply(std::move(*record));
+        snapshot_records_.push_back(*record);
     }
-    if (!header_seen) {
-        return Load::garbled;
-    }
-    snapshot_stamp_ = file->stamp;
-    loaded_ = true;
-    return Load::done;
+    return header_seen ? Load::done : Load::garbled;
 }
 
 MachineIndex::Load MachineIndex::load_journal() {
@@ -134,8 +149,8 @@ MachineIndex::Load MachineIndex::load_journal() {
     if (size == journal_offset_) {
         return Load::done;
     }
-    const std::string tail = read_from(journal.get(), journal_offset_, journal_path_);
-    std::string_view rest = tail;
+    std::string_view rest =
+        storage_->journal_chunks.emplace_back(read_from(journal.get(), journal_offset_, journal_path_));
     while (true) {
         const auto newline = rest.find('\n');
         if (newline == std::string_view::npos) {
@@ -152,27 +167,11 @@ MachineIndex::Load MachineIndex::load_journal() {
             }
             continue;
         }
-        std::optional<IndexRecord> record = decode_index_record(line);
+        std::optional<IndexRecordView> record = decode_index_record_view(line, storage_->unescaped);
         if (!record) {
             return Load::garbled;
         }
-        apply(std::move(*record));
-    }
-}
-
-void MachineIndex::apply(IndexRecord record) {
-    if (auto *entry = std::get_if<IndexEntry>(&record)) {
-        unreadable_.erase(entry->key);
-        std::string key = entry->key;
-        entries_.insert_or_assign(std::move(key), std::move(*entry));
-    } else if (auto *unreadable = std::get_if<UnreadableMemory>(&record)) {
-        entries_.erase(unreadable->key);
-        std::string key = unreadable->key;
-        unreadable_.insert_or_assign(std::move(key), std::move(*unreadable));
-    } else {
-        const std::string &key = std::get<IndexRemoval>(record).key;
-        entries_.erase(key);
-        unreadable_.erase(key);
+        journaled_.insert_or_assign(record->memory.key, *record);
     }
 }
 
@@ -237,40 +236,38 @@ bool MachineIndex::compaction_due(std::uint64_t threshold_bytes) const {
     return journal->size > std::max(threshold_bytes, half_snapshot);
 }
 
-void MachineIndex::compact() { write_snapshot_and_reset_journal(); }
-
-void MachineIndex::replace(std::vector<IndexEntry> entries, std::vector<UnreadableMemory> unreadable) {
-    forget();
-    for (IndexEntry &entry : entries) {
-        apply(std::move(entry));
-    }
-    for (UnreadableMemory &file : unreadable) {
-        apply(std::move(file));
-    }
-    write_snapshot_and_reset_journal();
+void MachineIndex::compact() {
+    std::string text = std::string(snapshot_header) + "\n";
+    for_each([&](const IndexRecordView &record) { text += encode_index_record(record); });
+    // The records in memory stay as they are: they already say what the new files say.
+    write_snapshot_and_reset_journal(text);
 }
 
-void MachineIndex::write_snapshot_and_reset_journal() {
+void MachineIndex::replace(const std::vector<IndexEntry> &entries, const std::vector<UnreadableMemory> &unreadable) {
     std::vector<IndexRecord> records;
-    records.reserve(entries_.size() + unreadable_.size());
-    for (const auto &[key, entry] : entries_) {
-        records.emplace_back(entry);
-    }
-    for (const auto &[key, file] : unreadable_) {
-        records.emplace_back(file);
-    }
+    records.reserve(entries.size() + unreadable.size());
+    records.insert(records.end(), entries.begin(), entries.end());
+    records.insert(records.end(), unreadable.begin(), unreadable.end());
     std::sort(records.begin(), records.end(), [](const IndexRecord &left, const IndexRecord &right) {
         return record_key(left) < record_key(right);
     });
-    std::string snapshot;
-    snapshot.reserve(records.size() * 160 + 32);
-    snapshot += snapshot_header;
-    snapshot += '\n';
+    std::string text;
+    text.reserve(records.size() * 160 + 32);
+    text += snapshot_header;
+    text += '\n';
     for (const IndexRecord &record : records) {
-        snapshot += encode_index_record(record);
+        text += encode_index_record(record);
     }
+    forget();
+    write_snapshot_and_reset_journal(text);
+    if (!loaded_ || adopt_snapshot(std::move(text)) != Load::done) {
+        forget(); // the next refresh() reads the files
+    }
+}
+
+void MachineIndex::write_snapshot_and_reset_journal(const std::string &text) {
     ensure_directories(directory_);
-    write_file_atomically(snapshot_path_, snapshot);
+    write_file_atomically(snapshot_path_, text);
     const std::string journal = std::string(journal_header) + "\n";
     write_file_atomically(journal_path_, journal);
 
@@ -285,13 +282,14 @@ void MachineIndex::write_snapshot_and_reset_journal() {
     loaded_ = true;
 }
 
-void MachineIndex::forget() noexcept {
+void MachineIndex::forget() {
     loaded_ = false;
     snapshot_stamp_.reset();
     journal_inode_.reset();
     journal_offset_ = 0;
-    entries_.clear();
-    unreadable_.clear();
+    snapshot_records_.clear();
+    journaled_.clear();
+    storage_ = std::make_shared<Storage>();
 }
 
 } // namespace starling::core::detail

@@ -6,10 +6,14 @@
 #include <starling/core/file_io.hpp>
 #include <starling/core/index_entry.hpp>
 
+#include <algorithm>
 #include <cstdint>
+#include <deque>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -17,8 +21,8 @@ namespace starling::core::detail {
 
 /// The store's machine index, kept under `<root>/index/`:
 ///
-///   snapshot.tsv  `starling-index<TAB>1`, then one record per memory (see encode_index_record);
-///                 replaced atomically, only by compaction and rebuild.
+///   snapshot.tsv  `starling-index<TAB>1`, then one record per memory (see encode_index_record),
+///                 sorted by key; replaced atomically, only by compaction and rebuild.
 ///   journal.tsv   `starling-index-journal<TAB>1`, then records appended as memories change
 ///                 (upserts and `D` removals). Replaying a journal on a snapshot that already
 ///                 contains it gives the same result, so a crash between writing a new snapshot and
@@ -29,6 +33,10 @@ namespace starling::core::detail {
 /// lock (snapshots are replaced atomically and a journal line is only used once its '\n' is there);
 /// every change happens under the store lock. The in-memory copy is loaded lazily and then kept up
 /// to date by reading only the journal's new bytes.
+///
+/// Records are decoded in place: the snapshot's text is kept, and each record is a set of views
+/// into it (a hook lists every memory, and allocating a copy of each one's strings was most of the
+/// cost of loading). The journal's records override the snapshot's, by key.
 class MachineIndex {
 public:
     enum class State {
@@ -42,12 +50,45 @@ public:
     /// Brings the in-memory copy up to date with the files.
     [[nodiscard]] State refresh();
 
-    [[nodiscard]] const std::unordered_map<std::string, IndexEntry> &entries() const noexcept {
-        return entries_;
+    /// The entry or unreadable file of `key`, or nullptr. Valid until the next call of a non-const
+    /// member; the texts it points to live as long as storage().
+    [[nodiscard]] const IndexRecordView *find(std::string_view key) const;
+
+    /// Calls `visit(const IndexRecordView &)` for every entry and unreadable file, in key order.
+    template <class Visit>
+    void for_each(Visit &&visit) const {
+        std::vector<const IndexRecordView *> changed;
+        changed.reserve(journaled_.size());
+        for (const auto &[key, record] : journaled_) {
+            changed.push_back(&record);
+        }
+        std::sort(changed.begin(), changed.end(), [](const IndexRecordView *left, const IndexRecordView *right) {
+            return left->memory.key < right->memory.key;
+        });
+        auto next_changed = changed.begin();
+        const auto visit_changed = [&] {
+            if ((*next_changed)->kind != IndexRecordView::Kind::removal) {
+                visit(**next_changed);
+            }
+            ++next_changed;
+        };
+        for (const IndexRecordView &record : snapshot_records_) {
+            while (next_changed != changed.end() && (*next_changed)->memory.key < record.memory.key) {
+                visit_changed();
+            }
+            if (next_changed != changed.end() && (*next_changed)->memory.key == record.memory.key) {
+                visit_changed();
+                continue;
+            }
+            visit(record);
+        }
+        while (next_changed != changed.end()) {
+            visit_changed();
+        }
     }
-    [[nodiscard]] const std::unordered_map<std::string, UnreadableMemory> &unreadable() const noexcept {
-        return unreadable_;
-    }
+
+    /// Keeps the texts of every record handed out so far alive, whatever the index does next.
+    [[nodiscard]] std::shared_ptr<const void> storage() const noexcept { return storage_; }
 
     /// [store lock held] Appends records to the journal. A journal line left half-written by a crashed
     /// writer is cut off first. The in-memory copy picks the records up on the next refresh.
@@ -60,16 +101,26 @@ public:
     void compact();
 
     /// [store lock held] Replaces the whole index (rebuild).
-    void replace(std::vector<IndexEntry> entries, std::vector<UnreadableMemory> unreadable);
+    void replace(const std::vector<IndexEntry> &entries, const std::vector<UnreadableMemory> &unreadable);
 
 private:
     enum class Load { done, retry, missing, garbled };
 
+    /// The text every view points into. Shared with the listings handed out, so that replacing the
+    /// index never pulls text from under them.
+    struct Storage {
+        std::string snapshot;
+        std::deque<std::string> journal_chunks;
+        UnescapedFields unescaped;
+    };
+
     Load load_snapshot();
     Load load_journal();
-    void apply(IndexRecord record);
-    void write_snapshot_and_reset_journal();
-    void forget() noexcept;
+    /// Decodes a snapshot's text into snapshot_records_ (after forget()).
+    Load adopt_snapshot(std::string text);
+    /// Writes `text` as the snapshot and an empty journal, and records their stamps.
+    void write_snapshot_and_reset_journal(const std::string &text);
+    void forget();
 
     std::filesystem::path directory_;
     std::filesystem::path snapshot_path_;
@@ -79,8 +130,11 @@ private:
     std::optional<FileStamp> snapshot_stamp_;
     std::optional<std::uint64_t> journal_inode_;
     std::uint64_t journal_offset_ = 0;
-    std::unordered_map<std::string, IndexEntry> entries_;
-    std::unordered_map<std::string, UnreadableMemory> unreadable_;
+    std::shared_ptr<Storage> storage_;
+    /// Entries and unreadable files of the snapshot, sorted by key.
+    std::vector<IndexRecordView> snapshot_records_;
+    /// The journal's last record of each key, removals included; they override the snapshot.
+    std::unordered_map<std::string_view, IndexRecordView> journaled_;
 };
 
 } // namespace starling::core::detail

@@ -28,7 +28,7 @@ std::string memory_key(const Scope &scope, Tier tier, std::string_view file_name
     return key;
 }
 
-std::optional<MemoryLocation> parse_memory_key(std::string_view key) {
+std::optional<MemoryKeyParts> split_memory_key(std::string_view key) noexcept {
     std::array<std::string_view, 5> parts{};
     std::size_t count = 0;
     while (true) {
@@ -51,16 +51,25 @@ std::optional<MemoryLocation> parse_memory_key(std::string_view key) {
         if (!tier || !is_memory_file_name(parts[3])) {
             return std::nullopt;
         }
-        return MemoryLocation{Scope::user(), *tier, std::string(parts[3])};
+        return MemoryKeyParts{ScopeKind::user, {}, *tier, parts[3]};
     }
     if (count == 5 && parts[1] == "projects" && is_valid_project_id(parts[2])) {
         tier = tier_from_string(parts[3]);
         if (!tier || !is_memory_file_name(parts[4])) {
             return std::nullopt;
         }
-        return MemoryLocation{Scope::project(std::string(parts[2])), *tier, std::string(parts[4])};
+        return MemoryKeyParts{ScopeKind::project, parts[2], *tier, parts[4]};
     }
     return std::nullopt;
+}
+
+std::optional<MemoryLocation> parse_memory_key(std::string_view key) {
+    const std::optional<MemoryKeyParts> parts = split_memory_key(key);
+    if (!parts) {
+        return std::nullopt;
+    }
+    Scope scope = parts->scope_kind == ScopeKind::user ? Scope::user() : Scope::project(std::string(parts->project_id));
+    return MemoryLocation{std::move(scope), parts->tier, std::string(parts->file_name)};
 }
 
 } // namespace starling::core

@@ -42,20 +42,18 @@ std::size_t remove_temp_files(const std::filesystem::path &directory) {
     return removed;
 }
 
-bool entry_matches(const ListFilter &filter, const IndexEntry &entry) {
+/// Whether the filter's scope and tier cover a memory (its type aside).
+bool location_covered(const ListFilter &filter, const IndexedMemory &memory) {
     if (filter.scope &&
-        (filter.scope->kind() != entry.scope_kind || filter.scope->project_id() != entry.project_id)) {
+        (filter.scope->kind() != memory.scope_kind || filter.scope->project_id() != memory.project_id)) {
         return false;
     }
-    return (!filter.tier || *filter.tier == entry.tier) && (!filter.type || *filter.type == entry.type);
+    return !filter.tier || *filter.tier == memory.tier;
 }
 
-bool key_covered(const ListFilter &filter, const std::string &key) {
-    if (!filter.scope && !filter.tier) {
-        return true;
-    }
-    const std::optional<MemoryLocation> location = parse_memory_key(key);
-    return location && detail::filter_covers(filter, *location);
+bool entry_matches(const ListFilter &filter, const detail::IndexRecordView &record) {
+    return record.kind == detail::IndexRecordView::Kind::entry && location_covered(filter, record.memory) &&
+           (!filter.type || *filter.type == record.memory.type);
 }
 
 std::string markdown_link_text(std::string_view summary) {
@@ -141,31 +139,18 @@ void MemoryStore::Internals::refresh(const ListFilter &filter, bool lock_held) {
     std::vector<const detail::FoundMemoryFile *> changed;
     std::size_t known_files = 0;
     for (const detail::FoundMemoryFile &file : files) {
-        const auto entry = index.entries().find(file.key);
-        const auto unreadable =
-            entry == index.entries().end() ? index.unreadable().find(file.key) : index.unreadable().end();
-        const bool known = entry != index.entries().end() || unreadable != index.unreadable().end();
-        known_files += known ? 1 : 0;
-        const bool same = (entry != index.entries().end() && entry->second.file == file.stamp) ||
-                          (unreadable != index.unreadable().end() && unreadable->second.file == file.stamp);
-        if (!same) {
+        const detail::IndexRecordView *record = index.find(file.key);
+        known_files += record != nullptr ? 1 : 0;
+        if (record == nullptr || !(record->memory.file == file.stamp)) {
             changed.push_back(&file);
         }
     }
     // Every known file that was found is a covered index record, so equal counts mean that no
     // covered record lost its file; only otherwise is it worth finding out which ones did.
     std::size_t covered_records = 0;
-    const auto count_covered = [&](const auto &records) {
-        if (!filter.scope && !filter.tier) {
-            covered_records += records.size();
-            return;
-        }
-        for (const auto &[key, record] : records) {
-            covered_records += key_covered(filter, key) ? 1 : 0;
-        }
-    };
-    count_covered(index.entries());
-    count_covered(index.unreadable());
+    index.for_each([&](const detail::IndexRecordView &record) {
+        covered_records += location_covered(filter, record.memory) ? 1 : 0;
+    });
     std::vector<std::string> vanished;
     if (covered_records != known_files) {
         std::unordered_set<std::string_view> found_keys;
@@ -173,15 +158,11 @@ void MemoryStore::Internals::refresh(const ListFilter &filter, bool lock_held) {
         for (const detail::FoundMemoryFile &file : files) {
             found_keys.insert(file.key);
         }
-        const auto collect_vanished = [&](const auto &records) {
-            for (const auto &[key, record] : records) {
-                if (!found_keys.contains(key) && key_covered(filter, key)) {
-                    vanished.push_back(key);
-                }
+        index.for_each([&](const detail::IndexRecordView &record) {
+            if (!found_keys.contains(record.memory.key) && location_covered(filter, record.memory)) {
+                vanished.emplace_back(record.memory.key);
             }
-        };
-        collect_vanished(index.entries());
-        collect_vanished(index.unreadable());
+        });
     }
     if (changed.empty() && vanished.empty()) {
         return;
@@ -207,38 +188,36 @@ std::vector<IndexEntry> MemoryStore::list(const ListFilter &filter) {
     return internals_->indexed_entries(filter);
 }
 
-std::vector<IndexEntry> MemoryStore::list_indexed(const ListFilter &filter) {
+IndexedMemories MemoryStore::list_indexed(const ListFilter &filter) {
     if (internals_->index.refresh() != detail::MachineIndex::State::current) {
-        return list(filter);
+        internals_->refresh(filter, false);
     }
-    return internals_->indexed_entries(filter);
+    std::vector<IndexedMemory> memories;
+    internals_->index.for_each([&](const detail::IndexRecordView &record) {
+        if (entry_matches(filter, record)) {
+            memories.push_back(record.memory);
+        }
+    });
+    return IndexedMemories{internals_->index.storage(), std::move(memories)};
 }
 
 std::vector<IndexEntry> MemoryStore::Internals::indexed_entries(const ListFilter &filter) const {
-    std::vector<const IndexEntry *> matches;
-    for (const auto &[key, entry] : index.entries()) {
-        if (entry_matches(filter, entry)) {
-            matches.push_back(&entry);
-        }
-    }
-    std::sort(matches.begin(), matches.end(),
-              [](const IndexEntry *left, const IndexEntry *right) { return left->key < right->key; });
     std::vector<IndexEntry> entries;
-    entries.reserve(matches.size());
-    for (const IndexEntry *entry : matches) {
-        entries.push_back(*entry);
-    }
+    index.for_each([&](const detail::IndexRecordView &record) {
+        if (entry_matches(filter, record)) {
+            entries.push_back(to_index_entry(record.memory));
+        }
+    });
     return entries;
 }
 
 std::vector<UnreadableMemory> MemoryStore::unreadable() {
     internals_->refresh({}, false);
     std::vector<UnreadableMemory> files;
-    for (const auto &[key, file] : internals_->index.unreadable()) {
-        files.push_back(file);
-    }
-    std::sort(files.begin(), files.end(), [](const UnreadableMemory &left, const UnreadableMemory &right) {
-        return left.key < right.key;
+    internals_->index.for_each([&](const detail::IndexRecordView &record) {
+        if (record.kind == detail::IndexRecordView::Kind::unreadable) {
+            files.push_back(std::get<UnreadableMemory>(detail::to_index_record(record)));
+        }
     });
     return files;
 }
@@ -256,11 +235,12 @@ void MemoryStore::write_index_markdown(const Scope &scope) {
     internals_->refresh(filter, true);
 
     std::vector<std::pair<std::string, std::string>> lines;
-    for (const auto &[key, entry] : internals_->index.entries()) {
-        if (entry_matches(filter, entry)) {
-            lines.emplace_back(key.substr(key.rfind('/') + 1), markdown_link_text(entry.summary));
+    internals_->index.for_each([&](const detail::IndexRecordView &record) {
+        if (entry_matches(filter, record)) {
+            const std::string_view key = record.memory.key;
+            lines.emplace_back(key.substr(key.rfind('/') + 1), markdown_link_text(record.memory.summary));
         }
-    }
+    });
     std::sort(lines.begin(), lines.end());
     std::string markdown = "# Memory Index\n\n";
     for (const auto &[file_name, summary] : lines) {

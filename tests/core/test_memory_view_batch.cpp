@@ -56,7 +56,7 @@ TEST_CASE("a view batch exposes index entries through the plugin ABI", "[store][
     CHECK(project_view.under_review());
     CHECK(project_view.tags().empty());
     CHECK(project_view.body().empty());
-    CHECK(batch.entry(0).key == second);
+    CHECK(batch.memory(0).key == second);
 
     const auto user_view = view[1];
     CHECK(user_view.key() == first);
@@ -68,7 +68,7 @@ TEST_CASE("a view batch exposes index entries through the plugin ABI", "[store][
     CHECK(user_view.last_accessed() == at("2026-01-01T00:00:00Z").time_since_epoch().count());
     CHECK_FALSE(user_view.under_review());
     CHECK(raw.items[1]->struct_size == sizeof(starling_memory_view));
-    CHECK_THROWS_AS(batch.entry(2), std::out_of_range);
+    CHECK_THROWS_AS(batch.memory(2), std::out_of_range);
 }
 
 TEST_CASE("a view batch can carry bodies", "[store][view-batch]") {
@@ -90,4 +90,31 @@ TEST_CASE("a view batch can carry bodies", "[store][view-batch]") {
     const MemoryViewBatch empty(std::vector<IndexEntry>{}, std::vector<std::string>{}, clock.now());
     CHECK(empty.batch().count == 0);
     CHECK(empty.batch().flags == STARLING_BATCH_HAS_BODIES);
+}
+
+TEST_CASE("a view batch over a listing read in place points into the index, not into copies", "[store][view-batch]") {
+    const starling::test::TempDir root("batch");
+    FixedClock clock(at("2026-11-22T10:00:00Z"));
+    MemoryStore store(root.path(), clock);
+    auto memory = make_memory("Tagged twice", "reference");
+    memory.tags = {"ci", "deploy"};
+    const std::string key = store.create(Scope::user(), Tier::long_term, memory);
+    const std::string project = store.resolve_project("/p");
+    static_cast<void>(store.create(Scope::project(project), Tier::short_term, make_memory("Project one")));
+
+    starling::core::IndexedMemories listing = store.list_indexed();
+    REQUIRE(listing.size() == 2);
+    const char *summary_in_index = listing[1].summary.data();
+    const MemoryViewBatch batch(std::move(listing), clock.now());
+    const starling::sdk::MemoryBatch view(batch.batch());
+    REQUIRE(view.size() == 2);
+    CHECK(view[1].key() == key);
+    CHECK(view[1].scope() == "user");
+    CHECK(view[1].tier() == "long");
+    CHECK(view[1].type() == "reference");
+    CHECK(view[1].tags() == std::vector<std::string_view>{"ci", "deploy"});
+    CHECK(view[1].summary().data() == summary_in_index);
+    CHECK(view[0].scope() == "project");
+    CHECK_FALSE(view.has_bodies());
+    CHECK(batch.memory(1).key == key);
 }

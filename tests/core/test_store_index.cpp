@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <string>
@@ -223,6 +224,8 @@ TEST_CASE("a garbled or foreign index is rebuilt, never trusted or crashed on", 
 
     const std::string snapshot_bytes = read_bytes(snapshot);
     const std::string first_record = snapshot_bytes.substr(snapshot_bytes.find('\n') + 1);
+    const std::string after_first = first_record.substr(first_record.find('\n') + 1);
+    const std::string second_record = after_first.substr(0, after_first.find('\n') + 1); // out of key order
     const std::vector<std::pair<std::filesystem::path, std::string>> damage = {
         {snapshot, ""},
         {snapshot, "random garbage without structure"},
@@ -234,6 +237,7 @@ TEST_CASE("a garbled or foreign index is rebuilt, never trusted or crashed on", 
         {snapshot, "starling-index\t1\nD\tmemory/user/short/2026-11-22_memory.md\n"},
         {snapshot, "starling-index\t1\n" + first_record.substr(0, first_record.find('\n') + 1) +
                        first_record.substr(0, first_record.find('\n') + 1)},
+        {snapshot, "starling-index\t1\n" + second_record + first_record.substr(0, first_record.find('\n') + 1)},
         {snapshot,
          "starling-index\t1\nM\tmemory/user/short/x.md\tbad\\escape\tx\t\t0\t0\t1\t0\t0\t1\t1\t1\n"},
         {snapshot, std::string("\0\xff\xfe\n\n", 5)},
@@ -361,15 +365,82 @@ TEST_CASE("list_indexed() answers from the index alone; hand edits appear after 
     const std::string key = fixture.store.create(Scope::user(), Tier::long_term, make_memory("Written by Starling"));
     MemoryStore other{fixture.root.path(), fixture.clock};
     REQUIRE(other.list_indexed().size() == 1);
-    CHECK(other.list_indexed().front().summary == "Written by Starling");
+    CHECK(other.list_indexed()[0].summary == "Written by Starling");
 
     const std::string edited = read_bytes(fixture.root / key);
     write_bytes(fixture.root / key, edited.substr(0, edited.find("summary:")) + "summary: Edited by hand" +
                                         edited.substr(edited.find('\n', edited.find("summary:"))));
-    CHECK(other.list_indexed().front().summary == "Written by Starling");
+    CHECK(other.list_indexed()[0].summary == "Written by Starling");
     CHECK(other.list().front().summary == "Edited by hand");
-    CHECK(other.list_indexed().front().summary == "Edited by hand");
+    CHECK(other.list_indexed()[0].summary == "Edited by hand");
 
     std::filesystem::remove_all(fixture.root / "index");
     CHECK(MemoryStore{fixture.root.path(), fixture.clock}.list_indexed().size() == 1); // rebuilt, not empty
+}
+
+TEST_CASE("list_indexed() lists in key order with the journal's changes over the snapshot", "[store][index]") {
+    StoreFixture fixture;
+    MemoryStore &store = fixture.store;
+    std::vector<std::string> keys;
+    for (const char *summary : {"Bravo", "Delta", "Alpha"}) {
+        auto memory = make_memory(summary);
+        memory.tags = {"one", "two"};
+        keys.push_back(store.create(Scope::user(), Tier::short_term, memory));
+    }
+    REQUIRE(store.rebuild_index().memories == 3);
+    MemoryStore reader{fixture.root.path(), fixture.clock};
+    REQUIRE(reader.list_indexed().size() == 3);
+
+    // After the snapshot: one memory changed, one removed, one added; all of it only in the journal.
+    store.bump_access(keys[0], "s1");
+    static_cast<void>(store.archive(keys[1], "test"));
+    const std::string added = store.create(Scope::user(), Tier::short_term, make_memory("Charlie"));
+    REQUIRE(read_bytes(fixture.root / "index/journal.tsv").find(keys[0]) != std::string::npos);
+
+    const starling::core::IndexedMemories listing = reader.list_indexed();
+    std::vector<std::string> listed;
+    for (const starling::core::IndexedMemory &memory : listing) {
+        listed.emplace_back(memory.key);
+    }
+    std::vector<std::string> expected{keys[0], keys[2], added};
+    std::sort(expected.begin(), expected.end());
+    CHECK(listed == expected);
+    for (const starling::core::IndexedMemory &memory : listing) {
+        if (memory.key == keys[0]) {
+            CHECK(memory.access_count == 2);
+            CHECK(memory.tags == "one\ntwo");
+        }
+    }
+    std::vector<IndexEntry> owned;
+    for (const starling::core::IndexedMemory &memory : listing) {
+        owned.push_back(starling::core::to_index_entry(memory));
+    }
+    CHECK(owned == reader.list());
+}
+
+TEST_CASE("a listing read in place stays valid while the index is compacted and rebuilt", "[store][index]") {
+    const starling::test::TempDir root("index");
+    const FixedClock clock(at("2026-11-22T10:00:00Z"));
+    MemoryStore store(root.path(), clock, starling::core::StoreOptions{1024});
+    std::vector<std::string> keys;
+    for (int index = 0; index < 10; ++index) {
+        keys.push_back(store.create(Scope::user(), Tier::short_term, make_memory("Kept " + std::to_string(index))));
+    }
+    const starling::core::IndexedMemories listing = store.list_indexed();
+    REQUIRE(listing.size() == 10);
+    const std::vector<IndexEntry> before = [&] {
+        std::vector<IndexEntry> entries;
+        for (const auto &memory : listing) {
+            entries.push_back(starling::core::to_index_entry(memory));
+        }
+        return entries;
+    }();
+    for (int round = 0; round < 30; ++round) { // enough journal to compact several times
+        store.bump_access(keys[static_cast<std::size_t>(round) % keys.size()], "s" + std::to_string(round));
+    }
+    static_cast<void>(store.rebuild_index());
+    static_cast<void>(store.list());
+    for (std::size_t index = 0; index < listing.size(); ++index) {
+        CHECK(starling::core::to_index_entry(listing[index]) == before[index]);
+    }
 }

@@ -26,7 +26,7 @@ std::size_t estimate_tokens(std::string_view text) noexcept {
 
 namespace {
 
-bool contains(const std::vector<std::string> &keys, const std::string &key) {
+bool contains(const std::vector<std::string> &keys, std::string_view key) {
     return std::find(keys.begin(), keys.end(), key) != keys.end();
 }
 
@@ -112,25 +112,25 @@ struct Candidate {
 };
 
 /// Adds memories in candidate order while they fit, up to `max_memories`.
-void add_memories(BudgetedText &out, Injection &injection, MemoryStore &store, const std::vector<IndexEntry> &entries,
+void add_memories(BudgetedText &out, Injection &injection, MemoryStore &store, const MemoryViewBatch &memories,
                   const std::vector<Candidate> &candidates, std::size_t max_memories, const std::string &heading) {
     bool heading_added = false;
     for (const auto &candidate : candidates) {
         if (injection.memories.size() >= max_memories) {
             break;
         }
-        const auto &entry = entries[candidate.index];
+        const std::string key{memories.memory(candidate.index).key};
         std::optional<Memory> memory;
         try {
-            memory = store.read(entry.key);
+            memory = store.read(key);
         } catch (const StoreError &) {
             continue; // deleted or broken by hand since the index last saw it: the others still go in
         }
-        const auto section = memory_section(entry.key, *memory);
+        const auto section = memory_section(key, *memory);
         const std::string text = heading_added ? section : heading + section;
         if (out.try_add(text)) {
             heading_added = true;
-            injection.memories.push_back({entry.key, candidate.score, estimate_tokens(section)});
+            injection.memories.push_back({key, candidate.score, estimate_tokens(section)});
         }
     }
 }
@@ -144,7 +144,7 @@ void set_context(Injection &injection, const BudgetedText &out) {
     injection.tokens = estimate_tokens(injection.context);
 }
 
-std::vector<IndexEntry> entries_of(MemoryStore &store, const Scope &scope, std::optional<Tier> tier) {
+IndexedMemories memories_of(MemoryStore &store, const Scope &scope, std::optional<Tier> tier) {
     ListFilter filter;
     filter.scope = scope;
     filter.tier = tier;
@@ -163,22 +163,21 @@ Injection session_start_injection(MemoryStore &store, const RelevanceScorer *sco
         const auto scope = Scope::project(project_id);
         add_index(out, "Starling memory: this project (" + project_id + ")", index_lines_of(store, scope),
                   settings.index_lines);
-        auto entries = entries_of(store, scope, Tier::long_term);
-        std::vector<double> relevance(entries.size(), 0.0);
-        if (scorer != nullptr && !entries.empty()) {
-            const MemoryViewBatch batch{entries, store.clock().now()};
-            relevance = scorer->score(project_query, batch.batch());
+        const MemoryViewBatch memories{memories_of(store, scope, Tier::long_term), store.clock().now()};
+        std::vector<double> relevance(memories.size(), 0.0);
+        if (scorer != nullptr && memories.size() > 0) {
+            relevance = scorer->score(project_query, memories.batch());
         }
         std::vector<Candidate> candidates;
-        for (std::size_t index = 0; index < entries.size(); ++index) {
-            if (!contains(already_injected, entries[index].key)) {
+        for (std::size_t index = 0; index < memories.size(); ++index) {
+            if (!contains(already_injected, memories.memory(index).key)) {
                 candidates.push_back({index, relevance[index]});
             }
         }
         // Relevance first; among equals, what has been used most and most recently.
         std::stable_sort(candidates.begin(), candidates.end(), [&](const Candidate &a, const Candidate &b) {
-            const auto &left = entries[a.index];
-            const auto &right = entries[b.index];
+            const auto &left = memories.memory(a.index);
+            const auto &right = memories.memory(b.index);
             if (a.score != b.score) {
                 return a.score > b.score;
             }
@@ -187,7 +186,7 @@ Injection session_start_injection(MemoryStore &store, const RelevanceScorer *sco
             }
             return left.last_accessed > right.last_accessed;
         });
-        add_memories(out, injection, store, entries, candidates, settings.max_memories,
+        add_memories(out, injection, store, memories, candidates, settings.max_memories,
                      "## Starling memory: details for this project\n");
     }
     set_context(injection, out);
@@ -198,27 +197,26 @@ Injection prompt_injection(MemoryStore &store, const RelevanceScorer &scorer, st
                            const std::string &project_id, const std::vector<std::string> &already_injected,
                            const InjectionSettings &settings) {
     Injection injection;
-    auto entries = entries_of(store, Scope::user(), std::nullopt);
+    IndexedMemories listing = memories_of(store, Scope::user(), std::nullopt);
     if (!project_id.empty()) {
-        auto project_entries = entries_of(store, Scope::project(project_id), std::nullopt);
-        entries.insert(entries.end(), std::make_move_iterator(project_entries.begin()),
-                       std::make_move_iterator(project_entries.end()));
+        listing.append(memories_of(store, Scope::project(project_id), std::nullopt));
     }
-    if (entries.empty()) {
+    if (listing.empty()) {
         return injection;
     }
-    const MemoryViewBatch batch{entries, store.clock().now()};
-    const auto scores = scorer.score(prompt, batch.batch());
+    const MemoryViewBatch memories{std::move(listing), store.clock().now()};
+    const auto scores = scorer.score(prompt, memories.batch());
     std::vector<Candidate> candidates;
-    for (std::size_t index = 0; index < entries.size(); ++index) {
-        if (scores[index] >= settings.min_score && scores[index] > 0.0 && !contains(already_injected, entries[index].key)) {
+    for (std::size_t index = 0; index < memories.size(); ++index) {
+        if (scores[index] >= settings.min_score && scores[index] > 0.0 &&
+            !contains(already_injected, memories.memory(index).key)) {
             candidates.push_back({index, scores[index]});
         }
     }
     std::stable_sort(candidates.begin(), candidates.end(),
                      [](const Candidate &a, const Candidate &b) { return a.score > b.score; });
     BudgetedText out{settings.budget_tokens};
-    add_memories(out, injection, store, entries, candidates, settings.max_memories,
+    add_memories(out, injection, store, memories, candidates, settings.max_memories,
                  "## Starling memory: relevant to this prompt\n");
     set_context(injection, out);
     return injection;

@@ -4,6 +4,7 @@
 #include <starling/core/archive_entry.hpp>
 #include <starling/core/clock.hpp>
 #include <starling/core/index_entry.hpp>
+#include <starling/core/indexed_memory.hpp>
 #include <starling/core/memory.hpp>
 #include <starling/core/scope.hpp>
 
@@ -132,7 +133,8 @@ public:
     /// path uses, since an agent waits on it. Everything written through any MemoryStore is in the
     /// index; a file edited by hand shows up once list() has run (every consolidation, at each session
     /// start, and every CLI command does). Falls back to list() when the index is missing or damaged.
-    [[nodiscard]] std::vector<IndexEntry> list_indexed(const ListFilter &filter = {});
+    /// The listing is read in place, in key order, and copies no text.
+    [[nodiscard]] IndexedMemories list_indexed(const ListFilter &filter = {});
     /// The files in memory directories that do not parse, sorted by key, as of a fresh scan like list().
     [[nodiscard]] std::vector<UnreadableMemory> unreadable();
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <starling/core/index_entry.hpp>
+#include <starling/core/indexed_memory.hpp>
 
 #include <starling/sdk/abi.h>
 
@@ -15,8 +16,8 @@ namespace starling::core {
 
 class MemoryStore;
 
-/// Owns everything a policy call borrows: the index entries, their joined tags, optional bodies, the
-/// starling_memory_view structs and the starling_memory_batch that points at them. The views stay
+/// Owns everything a policy call borrows: the memories (or the index data they point into), optional
+/// bodies, the starling_memory_view structs and the starling_memory_batch that points at them. The views stay
 /// valid as long as the batch object lives, including after it is moved (a moved-from batch is empty
 /// and must not be used).
 class MemoryViewBatch {
@@ -24,6 +25,9 @@ public:
     /// A batch without bodies (STARLING_BATCH_HAS_BODIES clear): enough to plan decay or score by
     /// summary and tags without opening a single memory file.
     MemoryViewBatch(std::vector<IndexEntry> entries, std::chrono::sys_seconds now);
+
+    /// A batch without bodies over a listing read in place: no memory's text is copied.
+    MemoryViewBatch(IndexedMemories memories, std::chrono::sys_seconds now);
 
     /// A batch with bodies: `bodies[i]` belongs to `entries[i]`. Throws std::invalid_argument if the
     /// sizes differ.
@@ -46,11 +50,12 @@ public:
 
     [[nodiscard]] std::size_t size() const noexcept;
 
-    /// The entry behind view `index`, to map a policy's per-item results back to memories.
-    [[nodiscard]] const IndexEntry &entry(std::size_t index) const;
+    /// The memory behind view `index`, to map a policy's per-item results back to memories. Throws
+    /// std::out_of_range for an index past the end.
+    [[nodiscard]] const IndexedMemory &memory(std::size_t index) const;
 
 private:
-    MemoryViewBatch(std::vector<IndexEntry> entries, std::vector<std::string> bodies, bool has_bodies,
+    MemoryViewBatch(IndexedMemories memories, std::vector<std::string> bodies, bool has_bodies,
                     std::chrono::sys_seconds now);
 
     struct Storage;
