@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "machine_index.hpp"
 
+#include "index_snapshot.hpp"
 #include "posix_io.hpp"
 
 #include <starling/core/atomic_file.hpp>
@@ -16,7 +17,8 @@
 namespace starling::core::detail {
 namespace {
 
-constexpr std::string_view snapshot_header = "starling-index\t1";
+/// Where snapshots were kept, as text, before the binary format; removed by the first rebuild.
+constexpr std::string_view text_snapshot_name = "snapshot.tsv";
 constexpr std::string_view journal_header = "starling-index-journal\t1";
 constexpr std::uint64_t max_index_bytes = std::uint64_t{4} << 30;
 constexpr int max_refresh_attempts = 8;
@@ -45,7 +47,7 @@ std::string read_from(int descriptor, std::uint64_t offset, const std::filesyste
 } // namespace
 
 MachineIndex::MachineIndex(std::filesystem::path directory)
-    : directory_(std::move(directory)), snapshot_path_(directory_ / "snapshot.tsv"),
+    : directory_(std::move(directory)), snapshot_path_(directory_ / "snapshot.bin"),
       journal_path_(directory_ / "journal.tsv"), storage_(std::make_shared<Storage>()) {}
 
 MachineIndex::State MachineIndex::refresh() {
@@ -96,35 +98,14 @@ MachineIndex::Load MachineIndex::load_snapshot() {
     return result;
 }
 
-MachineIndex::Load MachineIndex::adopt_snapshot(std::string text) {
-    storage_->snapshot = std::move(text);
-    std::string_view rest = storage_->snapshot;
-    snapshot_records_.reserve(static_cast<std::size_t>(std::count(rest.begin(), rest.end(), '\n')));
-    bool header_seen = false;
-    while (!rest.empty()) {
-        const auto newline = rest.find('\n');
-        if (newline == std::string_view::npos) {
-            return Load::garbled;
-        }
-        const std::string_view line = rest.substr(0, newline);
-        rest.remove_prefix(newline + 1);
-        if (!header_seen) {
-            if (line != snapshot_header) {
-                return Load::garbled;
-            }
-            header_seen = true;
-            continue;
-        }
-        std::optional<IndexRecordView> record = decode_index_record_view(line, storage_->unescaped);
-        // Strictly ascending keys: the writer sorts, and find() relies on it; a repeated key would
-        // make the index ambiguous.
-        if (!record || record->kind == IndexRecordView::Kind::removal ||
-            (!snapshot_records_.empty() && !(snapshot_records_.back().memory.key < record->memory.key))) {
-            return Load::garbled;
-        }
-        snapshot_records_.push_back(*record);
+MachineIndex::Load MachineIndex::adopt_snapshot(std::string bytes) {
+    storage_->snapshot = std::move(bytes);
+    std::optional<std::vector<IndexRecordView>> records = decode_index_snapshot(storage_->snapshot);
+    if (!records) {
+        return Load::garbled;
     }
-    return header_seen ? Load::done : Load::garbled;
+    snapshot_records_ = std::move(*records);
+    return Load::done;
 }
 
 MachineIndex::Load MachineIndex::load_journal() {
@@ -237,37 +218,43 @@ bool MachineIndex::compaction_due(std::uint64_t threshold_bytes) const {
 }
 
 void MachineIndex::compact() {
-    std::string text = std::string(snapshot_header) + "\n";
-    for_each([&](const IndexRecordView &record) { text += encode_index_record(record); });
+    std::vector<IndexRecordView> records;
+    records.reserve(snapshot_records_.size() + journaled_.size());
+    for_each([&](const IndexRecordView &record) { records.push_back(record); });
     // The records in memory stay as they are: they already say what the new files say.
-    write_snapshot_and_reset_journal(text);
+    write_snapshot_and_reset_journal(encode_index_snapshot(records));
 }
 
 void MachineIndex::replace(const std::vector<IndexEntry> &entries, const std::vector<UnreadableMemory> &unreadable) {
-    std::vector<IndexRecord> records;
+    std::vector<std::string> joined_tags;
+    joined_tags.reserve(entries.size()); // no reallocation: the views point into these strings
+    std::vector<IndexRecordView> records;
     records.reserve(entries.size() + unreadable.size());
-    records.insert(records.end(), entries.begin(), entries.end());
-    records.insert(records.end(), unreadable.begin(), unreadable.end());
-    std::sort(records.begin(), records.end(), [](const IndexRecord &left, const IndexRecord &right) {
-        return record_key(left) < record_key(right);
-    });
-    std::string text;
-    text.reserve(records.size() * 160 + 32);
-    text += snapshot_header;
-    text += '\n';
-    for (const IndexRecord &record : records) {
-        text += encode_index_record(record);
+    for (const IndexEntry &entry : entries) {
+        records.push_back({IndexRecordView::Kind::entry, view_of(entry, joined_tags.emplace_back(join_tags(entry.tags))), {}});
     }
+    for (const UnreadableMemory &file : unreadable) {
+        IndexRecordView record{IndexRecordView::Kind::unreadable, {}, file.message};
+        record.memory.key = file.key;
+        record.memory.file = file.file;
+        records.push_back(record);
+    }
+    std::sort(records.begin(), records.end(), [](const IndexRecordView &left, const IndexRecordView &right) {
+        return left.memory.key < right.memory.key;
+    });
+    std::string bytes = encode_index_snapshot(records);
     forget();
-    write_snapshot_and_reset_journal(text);
-    if (!loaded_ || adopt_snapshot(std::move(text)) != Load::done) {
+    write_snapshot_and_reset_journal(bytes);
+    std::error_code ignored;
+    std::filesystem::remove(directory_ / text_snapshot_name, ignored);
+    if (!loaded_ || adopt_snapshot(std::move(bytes)) != Load::done) {
         forget(); // the next refresh() reads the files
     }
 }
 
-void MachineIndex::write_snapshot_and_reset_journal(const std::string &text) {
+void MachineIndex::write_snapshot_and_reset_journal(const std::string &bytes) {
     ensure_directories(directory_);
-    write_file_atomically(snapshot_path_, text);
+    write_file_atomically(snapshot_path_, bytes);
     const std::string journal = std::string(journal_header) + "\n";
     write_file_atomically(journal_path_, journal);
 

@@ -21,8 +21,8 @@ namespace starling::core::detail {
 
 /// The store's machine index, kept under `<root>/index/`:
 ///
-///   snapshot.tsv  `starling-index<TAB>1`, then one record per memory (see encode_index_record),
-///                 sorted by key; replaced atomically, only by compaction and rebuild.
+///   snapshot.bin  every record, sorted by key, in the binary form of index_snapshot.hpp; replaced
+///                 atomically, only by compaction and rebuild.
 ///   journal.tsv   `starling-index-journal<TAB>1`, then records appended as memories change
 ///                 (upserts and `D` removals). Replaying a journal on a snapshot that already
 ///                 contains it gives the same result, so a crash between writing a new snapshot and
@@ -34,9 +34,9 @@ namespace starling::core::detail {
 /// every change happens under the store lock. The in-memory copy is loaded lazily and then kept up
 /// to date by reading only the journal's new bytes.
 ///
-/// Records are decoded in place: the snapshot's text is kept, and each record is a set of views
-/// into it (a hook lists every memory, and allocating a copy of each one's strings was most of the
-/// cost of loading). The journal's records override the snapshot's, by key.
+/// Records are read in place: the snapshot's bytes are kept, and each record is a set of views into
+/// them (a hook lists every memory, and decoding text records into strings of their own was most of
+/// the cost of loading). The journal's records override the snapshot's, by key.
 class MachineIndex {
 public:
     enum class State {
@@ -116,10 +116,10 @@ private:
 
     Load load_snapshot();
     Load load_journal();
-    /// Decodes a snapshot's text into snapshot_records_ (after forget()).
-    Load adopt_snapshot(std::string text);
-    /// Writes `text` as the snapshot and an empty journal, and records their stamps.
-    void write_snapshot_and_reset_journal(const std::string &text);
+    /// Decodes a snapshot into snapshot_records_ (after forget()).
+    Load adopt_snapshot(std::string bytes);
+    /// Writes `bytes` as the snapshot and an empty journal, and records their stamps.
+    void write_snapshot_and_reset_journal(const std::string &bytes);
     void forget();
 
     std::filesystem::path directory_;

@@ -3,6 +3,8 @@
 #include "support/store_fixtures.hpp"
 #include "support/temp_dir.hpp"
 
+#include "core/src/index_snapshot.hpp"
+
 #include <starling/core/atomic_file.hpp>
 #include <starling/core/clock.hpp>
 #include <starling/core/file_io.hpp>
@@ -15,6 +17,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <string>
@@ -219,28 +222,50 @@ TEST_CASE("a garbled or foreign index is rebuilt, never trusted or crashed on", 
     REQUIRE(store.rebuild_index().memories == 20);
     const std::vector<IndexEntry> good = store.list();
     REQUIRE(good.size() == 20);
-    const auto snapshot = fixture.root / "index/snapshot.tsv";
+    const auto snapshot = fixture.root / "index/snapshot.bin";
     const auto journal = fixture.root / "index/journal.tsv";
 
+    // Damage that keeps the checksum right, made with the real encoder.
     const std::string snapshot_bytes = read_bytes(snapshot);
-    const std::string first_record = snapshot_bytes.substr(snapshot_bytes.find('\n') + 1);
-    const std::string after_first = first_record.substr(first_record.find('\n') + 1);
-    const std::string second_record = after_first.substr(0, after_first.find('\n') + 1); // out of key order
+    const auto decoded = starling::core::detail::decode_index_snapshot(snapshot_bytes);
+    REQUIRE(decoded);
+    REQUIRE(decoded->size() == 20);
+    const auto encoded = [](std::vector<starling::core::detail::IndexRecordView> records) {
+        return starling::core::detail::encode_index_snapshot(records);
+    };
+    std::vector<starling::core::detail::IndexRecordView> reversed(decoded->rbegin(), decoded->rend());
+    std::vector<starling::core::detail::IndexRecordView> repeated{decoded->front(), decoded->front()};
+    std::vector<starling::core::detail::IndexRecordView> escaping{decoded->front()};
+    escaping.front().memory.key = "../../etc/passwd";
+    const auto with_byte = [&](std::size_t position, char value) {
+        std::string bytes = snapshot_bytes;
+        bytes[position] = value;
+        return bytes;
+    };
+    constexpr std::size_t header_size = 32;
+    constexpr std::size_t first_kind = header_size + 68;
+    const auto with_checked_byte = [&](std::size_t position, char value) {
+        std::string bytes = with_byte(position, value);
+        const std::uint64_t checksum =
+            starling::core::detail::snapshot_checksum(std::string_view{bytes}.substr(header_size));
+        std::memcpy(bytes.data() + 24, &checksum, sizeof(checksum));
+        return bytes;
+    };
+    REQUIRE(starling::core::detail::decode_index_snapshot(with_checked_byte(first_kind, '\x01')));
     const std::vector<std::pair<std::filesystem::path, std::string>> damage = {
         {snapshot, ""},
         {snapshot, "random garbage without structure"},
-        {snapshot, "starling-index\t99\n"},
-        {snapshot, "starling-index\t1\nM\ttoo\tfew\tfields\n"},
-        {snapshot, "starling-index\t1\nM\tmemory/user/short/"
-                   "2026-11-22_memory.md\tfeedback\tx\t\tNaN\t0\t1\t0\t0\t1\t1\t1\n"},
-        {snapshot, "starling-index\t1\nM\t../../etc/passwd\tfeedback\tx\t\t0\t0\t1\t0\t0\t1\t1\t1\n"},
-        {snapshot, "starling-index\t1\nD\tmemory/user/short/2026-11-22_memory.md\n"},
-        {snapshot, "starling-index\t1\n" + first_record.substr(0, first_record.find('\n') + 1) +
-                       first_record.substr(0, first_record.find('\n') + 1)},
-        {snapshot, "starling-index\t1\n" + second_record + first_record.substr(0, first_record.find('\n') + 1)},
-        {snapshot,
-         "starling-index\t1\nM\tmemory/user/short/x.md\tbad\\escape\tx\t\t0\t0\t1\t0\t0\t1\t1\t1\n"},
         {snapshot, std::string("\0\xff\xfe\n\n", 5)},
+        {snapshot, with_byte(7, '\x02')},                                    // another format version
+        {snapshot, with_byte(8, static_cast<char>(snapshot_bytes[11]))},     // the other byte order
+        {snapshot, with_byte(snapshot_bytes.size() / 2, '\x7f')},            // a changed payload byte
+        {snapshot, snapshot_bytes.substr(0, snapshot_bytes.size() - 9)},    // truncated
+        {snapshot, snapshot_bytes + "x"},                                    // trailing bytes
+        {snapshot, encoded(reversed)},                                       // keys out of order
+        {snapshot, encoded(repeated)},                                       // a key twice
+        {snapshot, encoded(escaping)},                                       // not a memory key
+        {snapshot, with_checked_byte(first_kind, '\x03')},                    // a kind it cannot hold
+        {snapshot, with_checked_byte(first_kind + 1, '\x02')},                // a review flag of 2
         {journal, "not the journal header\n"},
         {journal, "starling-index-journal\t1\nX\twhat\n"},
         {journal, "starling-index-journal\t1\nM\tmemory/user/short/x.md\n"},
@@ -284,11 +309,13 @@ TEST_CASE("the journal is compacted into a new snapshot once it grows", "[store]
         store.bump_access(keys.back(), "s" + std::to_string(index % 3));
     }
     const auto journal_size = std::filesystem::file_size(root / "index/journal.tsv");
-    const auto snapshot_size = std::filesystem::file_size(root / "index/snapshot.tsv");
+    const auto snapshot_size = std::filesystem::file_size(root / "index/snapshot.bin");
     CHECK(journal_size <= std::max<std::uintmax_t>(2048, snapshot_size / 2) + 1024);
-    const std::string snapshot = read_bytes(root / "index/snapshot.tsv");
-    CHECK(snapshot.starts_with("starling-index\t1\nM\tmemory/user/short/2026-11-22_compact.md\t"));
-    CHECK(std::count(snapshot.begin(), snapshot.end(), '\n') > 30);
+    const std::string snapshot = read_bytes(root / "index/snapshot.bin");
+    const auto records = starling::core::detail::decode_index_snapshot(snapshot);
+    REQUIRE(records);
+    CHECK(records->size() > 30);
+    CHECK(records->front().memory.key == "memory/user/short/2026-11-22_compact.md");
     check_index_matches_files(store);
 }
 
@@ -297,7 +324,7 @@ TEST_CASE("rebuild_index removes temporary files left by dead writers", "[store]
     const std::string key = fixture.store.create(Scope::user(), Tier::short_term, make_memory("Keep me"));
     static_cast<void>(fixture.store.rebuild_index());
     write_bytes(fixture.root / "memory/user/short/.2026-11-22_keep.md.tmp-4242-deadbeef", "half a memory");
-    write_bytes(fixture.root / "index/.snapshot.tsv.tmp-4242-deadbeef", "half an index");
+    write_bytes(fixture.root / "index/.snapshot.bin.tmp-4242-deadbeef", "half an index");
     write_bytes(fixture.root / "archive/x/memory/user/long/.y.md.tmp-1-2", "half an archive");
     write_bytes(fixture.root / "memory/user/short/notes.txt", "not a memory, left alone");
     CHECK(keys_of(fixture.store.list()) == std::vector<std::string>{key});

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "index_record.hpp"
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace starling::core::detail {
+
+/// The machine index's snapshot, in a binary form that is read in place: every hook lists the whole
+/// index, and decoding text records (splitting, unescaping, number parsing) was most of its cost.
+///
+///   header   8 bytes magic "STARIDX" + format version 1, u32 byte-order mark 0x01020304,
+///            u32 record count, u64 payload size, u64 payload checksum (see snapshot_checksum)
+///   payload  the records back to back, sorted by key (strictly ascending): a 72-byte fixed part
+///            (times, counts, file stamp, the size of each text, kind, review flag) followed by the
+///            key, type, summary, tags (joined by '\n') and message bytes
+///
+/// Integers are in the writing machine's byte order; a file from a machine of the other order fails
+/// the byte-order check and is rebuilt, like any other file that does not decode.
+/// Throws std::invalid_argument for a removal record: a snapshot only holds what exists.
+[[nodiscard]] std::string encode_index_snapshot(std::span<const IndexRecordView> records);
+
+/// Decodes a snapshot; every view points into `bytes`. nullopt for anything that is not exactly a
+/// snapshot this version wrote: wrong magic, version or byte order, a size or count that does not
+/// add up, a checksum mismatch, a removal record, a key that is not a memory key, keys out of order.
+[[nodiscard]] std::optional<std::vector<IndexRecordView>> decode_index_snapshot(std::string_view bytes);
+
+/// The checksum the header carries: a fast 64-bit hash of the payload, eight bytes at a time. It
+/// finds corruption, not tampering.
+[[nodiscard]] std::uint64_t snapshot_checksum(std::string_view payload) noexcept;
+
+} // namespace starling::core::detail
