@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "bm25_settings.hpp"
 
+#include "stop_words.hpp"
+
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -31,13 +33,20 @@ std::size_t read_count(const sdk::Settings &settings, const std::string &key, in
 std::vector<std::string> read_stop_words(const sdk::Settings &settings) {
     std::vector<std::string> words;
     for (const auto &language : sdk::get_string_list(settings, "stop_words.languages")) {
-        if (!settings.get_child_optional("stop_words." + language)) {
+        const BuiltInStopWords *list = find_built_in_stop_words(language);
+        if (list == nullptr) {
+            std::string known;
+            for (const BuiltInStopWords &built_in : built_in_stop_words()) {
+                known += known.empty() ? "" : ", ";
+                known += built_in.language;
+            }
             throw std::invalid_argument("bm25 setting 'stop_words.languages' names '" + language +
-                                        "', but there is no list 'stop_words." + language + "'");
+                                        "', which has no built-in stop-word list (there are: " + known + ")");
         }
-        auto list = sdk::get_string_list(settings, "stop_words." + language);
-        words.insert(words.end(), list.begin(), list.end());
+        words.insert(words.end(), list->words.begin(), list->words.end());
     }
+    auto extra = sdk::get_string_list(settings, "stop_words.extra");
+    words.insert(words.end(), extra.begin(), extra.end());
     return words;
 }
 
@@ -70,6 +79,7 @@ Bm25Settings read_bm25_settings(const sdk::Settings &settings) {
     read.tokenizer.stem_english = settings.get<bool>("stem_english", true);
     read.tokenizer.cjk_unigrams = settings.get<bool>("cjk_unigrams", false);
     read.tokenizer.stop_words = read_stop_words(settings);
+    read.tokenizer.kept_words = sdk::get_string_list(settings, "stop_words.keep");
     return read;
 }
 

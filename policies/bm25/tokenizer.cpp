@@ -4,6 +4,8 @@
 #include "english_stemmer.hpp"
 #include "unicode_text.hpp"
 
+#include <algorithm>
+
 namespace starling::bm25 {
 
 namespace {
@@ -24,9 +26,14 @@ void TokenList::push_back(std::string_view token) {
 }
 
 Tokenizer::Tokenizer(TokenizerOptions options) : options_(std::move(options)) {
+    std::vector<std::string> kept;
+    kept.reserve(options_.kept_words.size());
+    for (const auto &word : options_.kept_words) {
+        kept.push_back(fold_case(word));
+    }
     for (const auto &word : options_.stop_words) {
         auto folded = fold_case(word);
-        if (!folded.empty()) {
+        if (!folded.empty() && std::find(kept.begin(), kept.end(), folded) == kept.end()) {
             stop_word_buckets_.set(token_bucket(folded));
             stop_words_.insert(std::move(folded));
         }

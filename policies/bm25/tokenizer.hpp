@@ -54,6 +54,8 @@ struct TokenizerOptions {
     bool cjk_unigrams = false;
     /// Words dropped from queries and memories; folded here, so any case may be given.
     std::vector<std::string> stop_words;
+    /// Words never dropped, even when a stop-word list has them (e.g. "it" for an IT team).
+    std::vector<std::string> kept_words;
 };
 
 enum class StopWordHandling : std::uint8_t { remove, keep };
