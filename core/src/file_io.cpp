@@ -9,7 +9,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <array>
 #include <system_error>
 
 namespace starling::core {
@@ -43,11 +42,18 @@ std::optional<StampedContent> read_existing(const std::filesystem::path &path, s
     if (static_cast<std::uint64_t>(status.st_size) > max_bytes) {
         throw StoreError(path.string() + ": file is larger than " + std::to_string(max_bytes) + " bytes");
     }
-    std::string content;
-    content.reserve(static_cast<std::size_t>(status.st_size));
-    std::array<char, 64 * 1024> buffer{};
+    // Read straight into the string: one byte more than the size, to notice a file that grew since
+    // fstat; the limit is checked on what was actually read.
+    std::string content(static_cast<std::size_t>(status.st_size) + 1, '\0');
+    std::size_t used = 0;
     while (true) {
-        const ssize_t got = ::read(file.get(), buffer.data(), buffer.size());
+        if (used == content.size()) {
+            if (used > max_bytes) {
+                throw StoreError(path.string() + ": file is larger than " + std::to_string(max_bytes) + " bytes");
+            }
+            content.resize(content.size() * 2);
+        }
+        const ssize_t got = ::read(file.get(), content.data() + used, content.size() - used);
         if (got < 0) {
             if (errno == EINTR) {
                 continue;
@@ -57,12 +63,12 @@ std::optional<StampedContent> read_existing(const std::filesystem::path &path, s
         if (got == 0) {
             break;
         }
-        // The file may have grown since fstat, so the limit is checked on what was actually read.
-        if (content.size() + static_cast<std::size_t>(got) > max_bytes) {
-            throw StoreError(path.string() + ": file is larger than " + std::to_string(max_bytes) + " bytes");
-        }
-        content.append(buffer.data(), static_cast<std::size_t>(got));
+        used += static_cast<std::size_t>(got);
     }
+    if (used > max_bytes) {
+        throw StoreError(path.string() + ": file is larger than " + std::to_string(max_bytes) + " bytes");
+    }
+    content.resize(used);
     return StampedContent{std::move(content), detail::stamp_from(status)};
 }
 

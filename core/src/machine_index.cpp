@@ -12,7 +12,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <array>
 
 namespace starling::core::detail {
 namespace {
@@ -23,13 +22,16 @@ constexpr std::string_view journal_header = "starling-index-journal\t1";
 constexpr std::uint64_t max_index_bytes = std::uint64_t{4} << 30;
 constexpr int max_refresh_attempts = 8;
 
-/// Reads `descriptor` from `offset` to its end.
-std::string read_from(int descriptor, std::uint64_t offset, const std::filesystem::path &path) {
-    std::string content;
-    std::array<char, 64 * 1024> buffer{};
-    auto position = static_cast<off_t>(offset);
+/// Reads `descriptor` from `offset` to its end; `size` is what fstat said, which a writer may pass.
+std::string read_from(int descriptor, std::uint64_t offset, std::uint64_t size, const std::filesystem::path &path) {
+    std::string content(size > offset ? static_cast<std::size_t>(size - offset) + 1 : 4096, '\0');
+    std::size_t used = 0;
     while (true) {
-        const ssize_t got = ::pread(descriptor, buffer.data(), buffer.size(), position);
+        if (used == content.size()) {
+            content.resize(content.size() * 2);
+        }
+        const ssize_t got = ::pread(descriptor, content.data() + used, content.size() - used,
+                                    static_cast<off_t>(offset + used));
         if (got < 0) {
             if (errno == EINTR) {
                 continue;
@@ -37,10 +39,10 @@ std::string read_from(int descriptor, std::uint64_t offset, const std::filesyste
             throw_system_error(path, "cannot read", errno);
         }
         if (got == 0) {
+            content.resize(used);
             return content;
         }
-        content.append(buffer.data(), static_cast<std::size_t>(got));
-        position += got;
+        used += static_cast<std::size_t>(got);
     }
 }
 
@@ -131,7 +133,7 @@ MachineIndex::Load MachineIndex::load_journal() {
         return Load::done;
     }
     std::string_view rest =
-        storage_->journal_chunks.emplace_back(read_from(journal.get(), journal_offset_, journal_path_));
+        storage_->journal_chunks.emplace_back(read_from(journal.get(), journal_offset_, size, journal_path_));
     while (true) {
         const auto newline = rest.find('\n');
         if (newline == std::string_view::npos) {
@@ -178,7 +180,7 @@ void MachineIndex::append(const std::vector<IndexRecord> &records) {
             throw_system_error(journal_path_, "cannot read", errno);
         }
         if (last != '\n') {
-            const std::string content = read_from(journal.get(), 0, journal_path_);
+            const std::string content = read_from(journal.get(), 0, size, journal_path_);
             const auto newline = content.rfind('\n');
             size = newline == std::string::npos ? 0 : newline + 1;
             if (::ftruncate(journal.get(), static_cast<off_t>(size)) != 0) {

@@ -10,19 +10,34 @@
 
 namespace starling::core {
 
-std::size_t estimate_tokens(std::string_view text) noexcept {
+namespace {
+
+/// What estimate_tokens counts: ASCII bytes (four to a token) and other characters (one each).
+struct TextCounts {
     std::size_t ascii = 0;
     std::size_t others = 0;
-    for (const char c : text) {
-        const auto byte = static_cast<unsigned char>(c);
-        if (byte < 0x80) {
-            ++ascii;
-        } else if ((byte & 0xC0) != 0x80) {
-            ++others; // count each multi-byte character once, at its lead byte
+
+    [[nodiscard]] static TextCounts of(std::string_view text) noexcept {
+        TextCounts counts;
+        for (const char c : text) {
+            const auto byte = static_cast<unsigned char>(c);
+            if (byte < 0x80) {
+                ++counts.ascii;
+            } else if ((byte & 0xC0) != 0x80) {
+                ++counts.others; // count each multi-byte character once, at its lead byte
+            }
         }
+        return counts;
     }
-    return (ascii + 3) / 4 + others;
-}
+    [[nodiscard]] std::size_t tokens() const noexcept { return (ascii + 3) / 4 + others; }
+    [[nodiscard]] TextCounts plus(const TextCounts &other) const noexcept {
+        return {ascii + other.ascii, others + other.others};
+    }
+};
+
+} // namespace
+
+std::size_t estimate_tokens(std::string_view text) noexcept { return TextCounts::of(text).tokens(); }
 
 namespace {
 
@@ -31,23 +46,29 @@ bool contains(const std::vector<std::string> &keys, std::string_view key) {
 }
 
 /// Adds text if the whole of it fits the budget; injection never exceeds its budget, it drops.
+/// Counts are kept as text is added, so each try costs the length of the addition, not of all so far.
 class BudgetedText {
 public:
     explicit BudgetedText(std::size_t budget) : budget_(budget) {}
     bool try_add(std::string_view text) {
-        std::string candidate = text_;
-        candidate += text;
-        if (estimate_tokens(candidate) > budget_) {
+        const TextCounts after = counts_.plus(TextCounts::of(text));
+        if (after.tokens() > budget_) {
             return false;
         }
-        text_ = std::move(candidate);
+        text_ += text;
+        counts_ = after;
         return true;
+    }
+    /// Whether `text` would fit, on top of what is there.
+    [[nodiscard]] bool fits(std::string_view text) const noexcept {
+        return counts_.plus(TextCounts::of(text)).tokens() <= budget_;
     }
     [[nodiscard]] const std::string &text() const noexcept { return text_; }
 
 private:
     std::size_t budget_;
     std::string text_;
+    TextCounts counts_;
 };
 
 /// The memory links of an INDEX.md, newest last (the store sorts them by file name, which starts
@@ -96,9 +117,20 @@ void add_index(BudgetedText &out, const std::string &title, std::vector<std::str
     }
 }
 
+/// A memory's section up to its body: all of it that the index knows without reading the file.
+std::string section_head(std::string_view key, std::string_view summary, std::string_view type) {
+    std::string head = "### ";
+    head += summary;
+    head += "\n(";
+    head += type;
+    head += ", `";
+    head += key;
+    head += "`)\n";
+    return head;
+}
+
 std::string memory_section(const std::string &key, const Memory &memory) {
-    std::string section = "### " + memory.summary + "\n";
-    section += "(" + memory.type + ", `" + key + "`)\n";
+    std::string section = section_head(key, memory.summary, memory.type);
     section += memory.body;
     if (!section.empty() && section.back() != '\n') {
         section += '\n';
@@ -119,7 +151,13 @@ void add_memories(BudgetedText &out, Injection &injection, MemoryStore &store, c
         if (injection.memories.size() >= max_memories) {
             break;
         }
-        const std::string key{memories.memory(candidate.index).key};
+        const IndexedMemory &indexed = memories.memory(candidate.index);
+        // Once the budget is nearly spent, most candidates cannot fit even without their body;
+        // the index says so without reading their files.
+        if (!out.fits(section_head(indexed.key, indexed.summary, indexed.type))) {
+            continue;
+        }
+        const std::string key{indexed.key};
         std::optional<Memory> memory;
         try {
             memory = store.read(key);
