@@ -188,17 +188,26 @@ std::vector<IndexEntry> MemoryStore::list(const ListFilter &filter) {
     return internals_->indexed_entries(filter);
 }
 
+IndexedMemories MemoryStore::list_in_place(const ListFilter &filter) {
+    internals_->refresh(filter, false);
+    return internals_->indexed_memories(filter);
+}
+
 IndexedMemories MemoryStore::list_indexed(const ListFilter &filter) {
     if (internals_->index.refresh() != detail::MachineIndex::State::current) {
         internals_->refresh(filter, false);
     }
+    return internals_->indexed_memories(filter);
+}
+
+IndexedMemories MemoryStore::Internals::indexed_memories(const ListFilter &filter) const {
     std::vector<IndexedMemory> memories;
-    internals_->index.for_each([&](const detail::IndexRecordView &record) {
+    index.for_each([&](const detail::IndexRecordView &record) {
         if (entry_matches(filter, record)) {
             memories.push_back(record.memory);
         }
     });
-    return IndexedMemories{internals_->index.storage(), std::move(memories)};
+    return IndexedMemories{index.storage(), std::move(memories)};
 }
 
 std::vector<IndexEntry> MemoryStore::Internals::indexed_entries(const ListFilter &filter) const {
@@ -247,6 +256,10 @@ void MemoryStore::write_index_markdown(const Scope &scope) {
         markdown += "- [" + summary + "](long/" + file_name + ")\n";
     }
     const std::filesystem::path directory = internals_->absolute(scope.directory());
+    // Every consolidation asks for it; a durable rewrite of an unchanged file is an fsync for nothing.
+    if (read_file_if_exists(directory / "INDEX.md") == markdown) {
+        return;
+    }
     ensure_directories(directory);
     write_file_atomically(directory / "INDEX.md", markdown);
 }

@@ -62,6 +62,7 @@ struct MemoryStore::Internals {
 
     /// The index entries that match `filter`, sorted by key, as the index has them now.
     [[nodiscard]] std::vector<IndexEntry> indexed_entries(const ListFilter &filter) const;
+    [[nodiscard]] IndexedMemories indexed_memories(const ListFilter &filter) const;
 
     /// Brings the index up to date with the files that `filter` selects (see MemoryStore::list).
     /// Takes the lock for any change unless `lock_held`.

@@ -18,9 +18,13 @@ std::vector<sdk::LifecycleAction> plan_decay(const sdk::MemoryBatch &batch, cons
     for (std::size_t index = 0; index < batch.size(); ++index) {
         memories.push_back(batch[index]);
     }
-    std::sort(memories.begin(), memories.end(), [](const sdk::MemoryView &left, const sdk::MemoryView &right) {
+    const auto by_key = [](const sdk::MemoryView &left, const sdk::MemoryView &right) {
         return left.key() < right.key();
-    });
+    };
+    // Starling's host lists memories in key order; only another host's batch needs sorting.
+    if (!std::is_sorted(memories.begin(), memories.end(), by_key)) {
+        std::sort(memories.begin(), memories.end(), by_key);
+    }
     const auto repeated = std::adjacent_find(
         memories.begin(), memories.end(),
         [](const sdk::MemoryView &left, const sdk::MemoryView &right) { return left.key() == right.key(); });

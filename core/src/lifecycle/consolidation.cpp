@@ -54,15 +54,15 @@ ConsolidationReport consolidate(MemoryStore &store, const DecayPlanner &planner,
         // The plan decides on access counts: the uses noted by hooks since the last fold count too.
         static_cast<void>(store.apply_noted_accesses());
     }
-    auto entries = store.list();
-    report.memories = entries.size();
+    IndexedMemories memories = store.list_in_place();
+    report.memories = memories.size();
     std::set<std::string> scopes_with_long;
-    for (const auto &entry : entries) {
-        if (entry.tier == Tier::long_term) {
-            scopes_with_long.insert(scope_directory_of(entry.key));
+    for (const IndexedMemory &memory : memories) {
+        if (memory.tier == Tier::long_term) {
+            scopes_with_long.insert(scope_directory_of(memory.key));
         }
     }
-    const MemoryViewBatch batch{std::move(entries), store.clock().now()};
+    const MemoryViewBatch batch{std::move(memories), store.clock().now()};
     const auto plan = planner.plan(batch.batch());
 
     for (const auto &action : plan) {

@@ -128,6 +128,9 @@ public:
     /// (edited by hand), or that the index does not know, is read again and the index updated; entries
     /// whose file is gone are dropped. A missing or garbled index is rebuilt.
     [[nodiscard]] std::vector<IndexEntry> list(const ListFilter &filter = {});
+    /// As list(), read in place: what a consolidation of the whole store uses, without copying the
+    /// text of every memory.
+    [[nodiscard]] IndexedMemories list_in_place(const ListFilter &filter = {});
 
     /// As list(), but from the machine index alone, without a stat per memory file: what the hook
     /// path uses, since an agent waits on it. Everything written through any MemoryStore is in the
