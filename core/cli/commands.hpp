@@ -21,6 +21,7 @@ int run_restore_command(Application &application, std::span<const std::string> w
 int run_archive_command(Application &application, std::span<const std::string> words);
 int run_consolidate_command(Application &application, std::span<const std::string> words);
 int run_inject_command(Application &application, std::span<const std::string> words);
+int run_wait_command(Application &application, std::span<const std::string> words);
 int run_bench_command(Application &application, std::span<const std::string> words);
 int run_install_command(Application &application, std::span<const std::string> words);
 int run_uninstall_command(Application &application, std::span<const std::string> words);

@@ -3,6 +3,7 @@
 
 #include "application.hpp"
 
+#include <starling/core/background_work.hpp>
 #include <starling/core/config_environment.hpp>
 #include <starling/core/event_bus.hpp>
 #include <starling/core/lifecycle/lifecycle.hpp>
@@ -16,6 +17,7 @@
 #include <cstring>
 #include <exception>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -116,6 +118,49 @@ std::filesystem::path bootstrap_log_path() {
     }
 }
 
+/// Runs the work the reply does not depend on. In the background, it runs in a child process in a
+/// session of its own with stdin, stdout and stderr on /dev/null: the agent sees the hook end (and
+/// its output close) as soon as the reply is written, while the child carries on under the store's
+/// locks like any other Starling process. If no child can be started, the work is done now.
+/// `starling wait` waits for such children (see background_work.hpp).
+void run_after_reply(const core::EventBus &bus, const sdk::Event &event, bool background,
+                     const std::filesystem::path &store_root, const core::Logger &logger,
+                     const std::string &component) {
+    const auto run = [&] { static_cast<void>(bus.publish(event, core::Stage::after_reply)); };
+    if (!background) {
+        run();
+        return;
+    }
+    // Taken before the fork and inherited by the child, so that `starling wait` started after
+    // this hook has ended cannot miss the job.
+    std::optional<core::FileLock> mark;
+    try {
+        mark.emplace(core::mark_background_work(store_root));
+    } catch (const std::exception &failure) {
+        logger.warning(component, std::string{"background work runs unmarked: "} + failure.what());
+    }
+    const pid_t child = ::fork();
+    if (child < 0) {
+        logger.warning(component, std::string{"cannot start the background work ("} + std::strerror(errno) +
+                                      "); doing it before exiting");
+        run();
+        return;
+    }
+    if (child > 0) {
+        return;
+    }
+    ::setsid();
+    const int null_device = ::open("/dev/null", O_RDWR | O_CLOEXEC);
+    if (null_device >= 0) {
+        ::dup2(null_device, STDIN_FILENO);
+        ::dup2(null_device, STDOUT_FILENO);
+        ::dup2(null_device, STDERR_FILENO);
+    }
+    crash_reply.clear(); // the agent has its reply; a crash from here on only goes to the log
+    run();
+    ::_exit(0);
+}
+
 } // namespace
 
 int run_hook(std::string_view adapter_id, int argc, char **argv) {
@@ -175,17 +220,18 @@ int run_hook(std::string_view adapter_id, int argc, char **argv) {
     safe.exit_code = 0;
 
     sdk::RenderedReply rendered = safe;
+    std::optional<core::EventBus> bus;
+    std::optional<core::Lifecycle> lifecycle;
     if (parsed && event.kind != sdk::EventKind::other) {
         try {
             auto &store = application.store();
             if (!event.working_directory.empty()) {
                 event.project = store.resolve_project(event.working_directory);
             }
-            core::EventBus bus{*logger};
-            core::Lifecycle lifecycle{store, application.active_policies(), application.lifecycle_settings(),
-                                      *logger};
-            lifecycle.subscribe(bus);
-            const auto dispatch = bus.publish(event);
+            bus.emplace(*logger);
+            lifecycle.emplace(store, application.active_policies(), application.lifecycle_settings(), *logger);
+            lifecycle->subscribe(*bus);
+            const auto dispatch = bus->publish(event, core::Stage::reply);
             rendered = adapter->render(event, dispatch.reply);
             if (!dispatch.reply.block_reason) {
                 rendered.exit_code = 0; // only a deliberate block may stop the agent
@@ -193,9 +239,14 @@ int run_hook(std::string_view adapter_id, int argc, char **argv) {
         } catch (const std::exception &failure) {
             logger->error(component, std::string{"event failed, replied with the safe reply: "} + failure.what());
             rendered = safe;
+            bus.reset();
         }
     }
     std::cout << rendered.stdout_text << std::flush;
+    if (bus && bus->has_subscribers(event, core::Stage::after_reply)) {
+        run_after_reply(*bus, event, application.config().hooks.background, application.store().root(), *logger,
+                        component);
+    }
     return rendered.exit_code;
 }
 

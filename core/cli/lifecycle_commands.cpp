@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-// The commands that run the lifecycle by hand: consolidate and inject.
+// The commands that run the lifecycle by hand: consolidate and inject; and wait, for the part of it
+// that hooks leave running in the background.
 #include "arguments.hpp"
 #include "commands.hpp"
 #include "output.hpp"
 
+#include <starling/core/background_work.hpp>
 #include <starling/core/lifecycle/consolidation.hpp>
 #include <starling/core/lifecycle/injection.hpp>
 #include <starling/core/lifecycle/session_log.hpp>
@@ -46,6 +48,13 @@ int run_consolidate_command(Application &application, std::span<const std::strin
         }
         std::cout << '\n';
     }
+    return 0;
+}
+
+int run_wait_command(Application &application, std::span<const std::string> words) {
+    const Arguments arguments{words, {}, {}};
+    arguments.expect_operands(0, 0, "");
+    core::wait_for_background_work(application.store().root());
     return 0;
 }
 

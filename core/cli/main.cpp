@@ -45,6 +45,8 @@ Memories:
                          run promotion, merging and decay now and print what was done
   inject --event session-start|prompt [--prompt TEXT] [--session ID] [--json]
                          print exactly what would be injected, with scores
+  wait                   return once the work hooks left running after their reply (judging a
+                         session's messages at stop, consolidation) has finished
   (memory commands take --cwd DIR for the project; default: the current directory)
 
 Agents:
@@ -135,6 +137,7 @@ int run(const std::vector<std::string> &words) {
         {"archive", &starling::cli::run_archive_command},
         {"consolidate", &starling::cli::run_consolidate_command},
         {"inject", &starling::cli::run_inject_command},
+        {"wait", &starling::cli::run_wait_command},
         {"bench", &starling::cli::run_bench_command},
         {"install", &starling::cli::run_install_command},
         {"uninstall", &starling::cli::run_uninstall_command},

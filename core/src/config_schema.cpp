@@ -226,6 +226,10 @@ std::vector<ConfigKey> build_schema() {
             "Run the decision policy over the messages not yet evaluated at compaction, stop and session end."),
         boolean_key<&Config::consolidation, &ConsolidationConfig::enabled>("consolidation.enabled", true,
             "Run the decay policy at session start and at each stop."),
+        boolean_key<&Config::hooks, &HooksConfig::background>("hooks.background", true,
+            "Run what a hook's reply does not depend on (judging messages at stop, folding noted uses, "
+            "consolidation) in a detached process once the agent has its reply; false runs it before the "
+            "hook exits."),
         number_key<&Config::injection, &InjectionConfig::min_score>("injection.min_score", 0.2,
             number_at_least(0.0), "Least relevance score of a memory injected when a prompt is submitted."),
         integer_key<&Config::injection, &InjectionConfig::max_memories>("injection.max_memories", 5, at_least(0),

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <iterator>
 #include <optional>
 #include <stdexcept>
 
@@ -56,9 +57,23 @@ void EventBus::subscribe(Subscriber subscriber) {
 }
 
 Dispatch EventBus::publish(const Event &event) const {
+    Dispatch dispatch = publish(event, Stage::reply);
+    Dispatch after_reply = publish(event, Stage::after_reply);
+    dispatch.failures.insert(dispatch.failures.end(), std::make_move_iterator(after_reply.failures.begin()),
+                             std::make_move_iterator(after_reply.failures.end()));
+    return dispatch;
+}
+
+bool EventBus::has_subscribers(const Event &event, Stage stage) const {
+    return std::any_of(subscribers_.begin(), subscribers_.end(), [&](const Subscriber &subscriber) {
+        return subscriber.stage == stage && handles(subscriber, event.kind);
+    });
+}
+
+Dispatch EventBus::publish(const Event &event, Stage stage) const {
     Dispatch dispatch;
     for (const auto &subscriber : subscribers_) {
-        if (!handles(subscriber, event.kind)) {
+        if (subscriber.stage != stage || !handles(subscriber, event.kind)) {
             continue;
         }
         ReplyBuilder contribution;
@@ -75,6 +90,9 @@ Dispatch EventBus::publish(const Event &event) const {
                                       std::string{sdk::to_string(event.kind)} + ": " + *failure_message);
             dispatch.failures.push_back({subscriber.name, std::move(*failure_message)});
             continue;
+        }
+        if (stage == Stage::after_reply) {
+            continue; // the agent has its reply by now
         }
         for (const auto &paragraph : contribution.context()) {
             append_paragraph(dispatch.reply.context, paragraph);

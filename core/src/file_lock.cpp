@@ -12,7 +12,7 @@
 
 namespace starling::core {
 
-FileLock::FileLock(const std::filesystem::path &lock_file) {
+FileLock::FileLock(const std::filesystem::path &lock_file, LockMode mode) {
     int descriptor = -1;
     do {
         descriptor = ::open(lock_file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
@@ -20,7 +20,7 @@ FileLock::FileLock(const std::filesystem::path &lock_file) {
     if (descriptor < 0) {
         throw_system_error(lock_file, "cannot open lock file", errno);
     }
-    while (::flock(descriptor, LOCK_EX) != 0) {
+    while (::flock(descriptor, mode == LockMode::shared ? LOCK_SH : LOCK_EX) != 0) {
         if (errno != EINTR) {
             const int error = errno;
             ::close(descriptor);

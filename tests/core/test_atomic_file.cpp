@@ -3,6 +3,7 @@
 #include "support/temp_dir.hpp"
 
 #include <starling/core/atomic_file.hpp>
+#include <starling/core/background_work.hpp>
 #include <starling/core/file_io.hpp>
 #include <starling/core/file_lock.hpp>
 #include <starling/core/store_error.hpp>
@@ -14,9 +15,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <chrono>
 #include <csignal>
 #include <cstdlib>
+#include <optional>
 #include <string>
+#include <thread>
 
 using starling::core::is_atomic_write_temp_name;
 using starling::core::StoreError;
@@ -173,4 +178,37 @@ TEST_CASE("the kernel drops the lock of a process that dies holding it", "[store
     REQUIRE(WIFSIGNALED(status));
     const starling::core::FileLock lock(lock_file);
     CHECK(lock.owns_lock());
+}
+
+TEST_CASE("shared FileLocks coexist and keep exclusive ones out", "[store][lock]") {
+    const starling::test::TempDir directory("lock");
+    const auto lock_file = directory / ".lock";
+    {
+        const starling::core::FileLock first(lock_file, starling::core::LockMode::shared);
+        const starling::core::FileLock second(lock_file, starling::core::LockMode::shared);
+        CHECK(first.owns_lock());
+        CHECK(second.owns_lock());
+        CHECK_FALSE(lockable_from_another_process(lock_file));
+    }
+    CHECK(lockable_from_another_process(lock_file));
+}
+
+TEST_CASE("waiting for background work returns once every marked job has ended", "[store][lock]") {
+    const starling::test::TempDir root("background");
+    std::optional<starling::core::FileLock> first{starling::core::mark_background_work(root.path())};
+    std::optional<starling::core::FileLock> second{starling::core::mark_background_work(root.path())};
+    std::atomic<bool> returned{false};
+    std::thread waiter{[&] {
+        starling::core::wait_for_background_work(root.path());
+        returned = true;
+    }};
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    CHECK_FALSE(returned);
+    first.reset();
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    CHECK_FALSE(returned); // one job is still running
+    second.reset();
+    waiter.join();
+    CHECK(returned);
+    starling::core::wait_for_background_work(root.path()); // nothing running: returns at once
 }

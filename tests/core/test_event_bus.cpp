@@ -102,3 +102,48 @@ TEST_CASE("a subscriber without a handler is refused", "[bus]") {
     EventBus bus{quiet_logger()};
     CHECK_THROWS_AS(bus.subscribe({"empty", 0, {}, {}}), std::invalid_argument);
 }
+
+TEST_CASE("the after-reply stage runs after the reply stage and adds nothing to the reply", "[bus]") {
+    EventBus bus{quiet_logger()};
+    std::vector<std::string> calls;
+    bus.subscribe({"consolidation", 50, {EventKind::session_started},
+                   [&](const auto &, ReplyBuilder &reply) {
+                       calls.push_back("consolidation");
+                       reply.add_context("too late to be seen");
+                       reply.block("too late to block");
+                   },
+                   starling::core::Stage::after_reply});
+    bus.subscribe({"injection", 90, {}, [&](const auto &, ReplyBuilder &reply) {
+                       calls.push_back("injection");
+                       reply.add_context("memories");
+                   }});
+    const auto session_start = event_of(EventKind::session_started);
+    CHECK(bus.has_subscribers(session_start, starling::core::Stage::after_reply));
+    CHECK_FALSE(bus.has_subscribers(event_of(EventKind::prompt_submitted), starling::core::Stage::after_reply));
+
+    const auto reply_stage = bus.publish(session_start, starling::core::Stage::reply);
+    CHECK(calls == std::vector<std::string>{"injection"});
+    CHECK(reply_stage.reply.context == "memories");
+
+    calls.clear();
+    const auto after_reply = bus.publish(session_start, starling::core::Stage::after_reply);
+    CHECK(calls == std::vector<std::string>{"consolidation"});
+    CHECK(after_reply.reply.context.empty());
+    CHECK_FALSE(after_reply.reply.block_reason.has_value());
+
+    calls.clear();
+    const auto both = bus.publish(session_start);
+    CHECK(calls == std::vector<std::string>{"injection", "consolidation"}); // by stage, then by order
+    CHECK(both.reply.context == "memories");
+    CHECK_FALSE(both.reply.block_reason.has_value());
+}
+
+TEST_CASE("a failure in the after-reply stage is reported like any other", "[bus]") {
+    EventBus bus{quiet_logger()};
+    bus.subscribe({"consolidation", 50, {}, [](const auto &, ReplyBuilder &) { throw std::runtime_error("disk full"); },
+                   starling::core::Stage::after_reply});
+    const auto dispatch = bus.publish(event_of(EventKind::turn_stopped));
+    REQUIRE(dispatch.failures.size() == 1);
+    CHECK(dispatch.failures[0].subscriber == "consolidation");
+    CHECK(dispatch.failures[0].message == "disk full");
+}

@@ -8,6 +8,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -138,4 +142,31 @@ TEST_CASE("a prompt reaches the model with the memories relevant to it", "[e2e][
                Catch::Contains("never on Fridays"));
     const auto sessions = read_text(home.path() / "sessions" / "s-1.jsonl");
     CHECK_THAT(sessions, Catch::Contains("deploy on tuesday?"));
+}
+
+TEST_CASE("a hook answers before its consolidation, which a marked background process finishes",
+          "[e2e][hooks][background]") {
+    const ScratchHome home{"hooks-background"};
+    const fs::path release = home.path() / "release";
+    fs::create_directories(home.path() / "plugins");
+    fs::copy_file(kFixtures / "blocking_decay.so", home.path() / "plugins" / "starling-blocking.so");
+    home.write_file("home/starling.toml", "[policies]\ndecay = \"blocks-in-plan\"\n[settings.blocks-in-plan]\n"
+                                          "release_file = \"" + release.string() + "\"\n");
+    const auto session_start = run_process(
+        kBinaries / "starling-claude", {"SessionStart"},
+        home.options(R"({"session_id":"s-bg","cwd":"/work/app","hook_event_name":"SessionStart","source":"startup"})"));
+    // The decay policy cannot have planned yet: the hook ended before the release file existed.
+    CHECK(session_start.exit_code == 0);
+    CHECK_FALSE(fs::exists(release));
+
+    // The consolidation is still running, and marked as such.
+    const int mark = ::open((home.path() / "index" / "background.lock").c_str(), O_RDONLY | O_CLOEXEC);
+    REQUIRE(mark >= 0);
+    CHECK(::flock(mark, LOCK_EX | LOCK_NB) != 0);
+
+    home.write_file("home/release", "");
+    CHECK(home.wait_for_background_work() == 0);
+    CHECK(::flock(mark, LOCK_EX | LOCK_NB) == 0);
+    ::close(mark);
+    CHECK(read_text(home.path() / "logs" / "starling.log").find("error") == std::string::npos);
 }

@@ -79,10 +79,12 @@ TEST_CASE("reads through the hook promote a memory only across two sessions", "[
                     .exit_code == 0);
     }
     (void)run_process(kBinaries / "starling-claude", {"Stop"}, home.options(claude_stop("one")));
+    REQUIRE(home.wait_for_background_work() == 0);
     CHECK(tier_of_only_memory(home) == "short"); // three reads, but all in one session
 
     (void)run_process(kBinaries / "starling-claude", {"PostToolUse"}, home.options(claude_read("two", file)));
     (void)run_process(kBinaries / "starling-claude", {"Stop"}, home.options(claude_stop("two")));
+    REQUIRE(home.wait_for_background_work() == 0);
     CHECK(tier_of_only_memory(home) == "long");
 }
 
@@ -101,6 +103,7 @@ TEST_CASE("no secret of the fixture list ever appears in any file under STARLING
     REQUIRE(run_process(kBinaries / "starling-claude", {"Stop"},
                         home.options(R"({"session_id":"s-secrets","cwd":"/work/app","hook_event_name":"Stop"})"))
                 .exit_code == 0);
+    REQUIRE(home.wait_for_background_work() == 0);
     std::size_t files = 0;
     for (const auto &entry : fs::recursive_directory_iterator(home.path())) {
         if (!entry.is_regular_file()) {
@@ -142,6 +145,7 @@ TEST_CASE("two agents capturing and consolidating at once lose nothing", "[e2e][
     std::thread second{codex_session};
     first.join();
     second.join();
+    REQUIRE(home.wait_for_background_work() == 0);
 
     const auto claude_log = read_text(home.path() / "sessions" / "claude-s.jsonl");
     const auto codex_log = read_text(home.path() / "sessions" / "codex-s.jsonl");

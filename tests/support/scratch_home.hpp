@@ -28,6 +28,8 @@ public:
         std::filesystem::create_directories(root_ / "home");
     }
     ~ScratchHome() {
+        // A hook's background work must not outlive the directory it writes into.
+        static_cast<void>(wait_for_background_work());
         std::error_code ignored;
         std::filesystem::remove_all(root_, ignored);
     }
@@ -44,6 +46,16 @@ public:
                                {"STARLING_HOME", path().string()},
                                {"STARLING_NOW", "2026-11-22T09:00:00Z"}};
         return options;
+    }
+
+    /// Returns once the work that hooks run after their reply has ended (`starling wait`), so that
+    /// a test sees a hook's whole effect. The exit code of `starling wait`.
+    [[nodiscard]] int wait_for_background_work() const {
+        if (!std::filesystem::exists(path())) {
+            return 0;
+        }
+        return run_process(std::filesystem::path{STARLING_TEST_BINARY_DIR} / "starling", {"wait"}, options())
+            .exit_code;
     }
 
     std::filesystem::path write_file(const std::string &relative, const std::string &content) const {

@@ -62,15 +62,19 @@ void Lifecycle::subscribe(EventBus &bus) {
                    [this](const Event &event, ReplyBuilder &reply) { reinforce(event, reply); }});
     bus.subscribe({"injection", 30, {},
                    [this](const Event &event, ReplyBuilder &reply) { inject(event, reply); }});
+    // Nothing below adds to a reply, so the agent need not wait for it.
     bus.subscribe({"capture-on-stop", 40,
                    {EventKind::context_compacting, EventKind::turn_stopped, EventKind::session_ended},
-                   [this](const Event &event, ReplyBuilder &reply) { capture_on_stop(event, reply); }});
+                   [this](const Event &event, ReplyBuilder &reply) { capture_on_stop(event, reply); },
+                   Stage::after_reply});
     bus.subscribe({"apply-noted-uses", 45,
                    {EventKind::session_started, EventKind::context_compacting, EventKind::turn_stopped,
                     EventKind::session_ended},
-                   [this](const Event &, ReplyBuilder &) { static_cast<void>(store_->apply_noted_accesses()); }});
+                   [this](const Event &, ReplyBuilder &) { static_cast<void>(store_->apply_noted_accesses()); },
+                   Stage::after_reply});
     bus.subscribe({"consolidation", 50, {EventKind::session_started, EventKind::turn_stopped},
-                   [this](const Event &event, ReplyBuilder &reply) { consolidate(event, reply); }});
+                   [this](const Event &event, ReplyBuilder &reply) { consolidate(event, reply); },
+                   Stage::after_reply});
 }
 
 void Lifecycle::capture(const Event &event, ReplyBuilder &reply) {

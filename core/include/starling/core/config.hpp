@@ -53,6 +53,12 @@ struct ConsolidationConfig {
     bool enabled = false; ///< Whether the decay policy runs at session start and at each stop.
 };
 
+/// `[hooks]`: how hook processes treat the agent waiting on them.
+struct HooksConfig {
+    /// Whether the work a reply does not depend on runs in a detached process after the reply.
+    bool background = false;
+};
+
 /// `[injection]`: which memories are added to the context when a prompt is submitted.
 struct InjectionConfig {
     double min_score = 0.0;        ///< Relevance below this is not injected.
@@ -103,6 +109,7 @@ struct Config {
     PoliciesConfig policies;
     CaptureConfig capture;
     ConsolidationConfig consolidation;
+    HooksConfig hooks;
     InjectionConfig injection;
     RememberConfig remember;
     BudgetsConfig budgets;

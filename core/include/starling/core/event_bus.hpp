@@ -38,12 +38,20 @@ private:
     std::optional<std::string> block_reason_;
 };
 
+/// When a subscriber runs relative to the agent getting its reply.
+enum class Stage {
+    reply,       ///< before the reply: what it adds goes to the agent, and the agent waits for it
+    after_reply, ///< after: work the reply does not depend on, which a hook runs once the agent has
+                 ///< its answer (see EventBus::publish); anything it adds to the reply is dropped
+};
+
 /// A handler on the bus. Lower `order` runs first; equal orders run in subscription order.
 struct Subscriber {
     std::string name;
     int order = 0;
     std::vector<EventKind> kinds; ///< the events it handles; empty: all of them
     std::function<void(const Event &, ReplyBuilder &)> handle;
+    Stage stage = Stage::reply;
 };
 
 /// A subscriber that threw while handling an event. Its partial output was discarded.
@@ -66,7 +74,13 @@ public:
     explicit EventBus(const Logger &logger) : logger_(&logger) {}
 
     void subscribe(Subscriber subscriber);
+    /// Runs every subscriber of the event, the reply stage first, then the after-reply stage.
     [[nodiscard]] Dispatch publish(const Event &event) const;
+    /// Runs the subscribers of one stage only: a hook publishes the reply stage, answers the agent,
+    /// and then publishes the after-reply stage where the agent no longer waits for it.
+    [[nodiscard]] Dispatch publish(const Event &event, Stage stage) const;
+    /// Whether any subscriber of `stage` handles the event.
+    [[nodiscard]] bool has_subscribers(const Event &event, Stage stage) const;
     [[nodiscard]] std::vector<std::string> subscriber_names() const;
 
 private:

@@ -5,7 +5,11 @@
 
 namespace starling::core {
 
-/// An exclusive advisory lock (flock) on a lock file, held from construction to destruction.
+/// Whether a FileLock excludes every other holder or only exclusive ones.
+enum class LockMode { exclusive, shared };
+
+/// An advisory lock (flock) on a lock file, held from construction to destruction; exclusive unless
+/// asked otherwise.
 ///
 /// It excludes other processes and other FileLock objects in the same process (each opens its own
 /// file description), so one thread must never take a second FileLock on the same file while holding
@@ -16,7 +20,7 @@ class FileLock {
 public:
     /// Creates `lock_file` if needed (its directory must exist) and blocks until the lock is ours.
     /// Throws StoreError naming the file if it cannot be opened or locked.
-    explicit FileLock(const std::filesystem::path &lock_file);
+    explicit FileLock(const std::filesystem::path &lock_file, LockMode mode = LockMode::exclusive);
 
     FileLock(const FileLock &) = delete;
     FileLock &operator=(const FileLock &) = delete;

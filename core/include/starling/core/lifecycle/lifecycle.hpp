@@ -23,13 +23,16 @@ struct LifecycleSettings {
     RememberSettings remember;
 };
 
-/// Starling's main job as bus subscribers, in this order:
+/// Starling's main job as bus subscribers, in this order, before the reply:
 ///  10 capture        prompt → redacted line in sessions/<id>.jsonl; every N messages the decision
 ///                    policy's review request goes to the model
 ///  20 reinforcement  a read of a memory file (whatever the agent's tool is called) bumps it
 ///  30 injection      session start: indexes + project memories; prompt: relevant memories; where
 ///                    the agent has no context channel the text waits for the next event that has one
+/// and after the reply (Stage::after_reply: a hook runs these once the agent has its answer):
 ///  40 capture-on-stop compaction / stop / session end: the decision policy judges each message once
+///  45 apply-noted-uses session start / compaction / stop / session end: uses noted by hooks are
+///                    folded into the memories' counts
 ///  50 consolidation  session start / stop: the decay policy's plan, applied by the store
 class Lifecycle {
 public:
