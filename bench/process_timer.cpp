@@ -15,6 +15,7 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -31,11 +32,15 @@ using starling::bench::parse_whole_number;
 using starling::bench::UsageError;
 
 constexpr std::string_view usage =
-    "usage: starling-bench-run --runs N --stdin FILE [--warmup W] [--vary TOKEN] [--json] -- PROGRAM ARGS...\n"
+    "usage: starling-bench-run --runs N --stdin FILE [--warmup W] [--vary TOKEN] [--settle COMMAND] [--json]\n"
+    "                          -- PROGRAM ARGS...\n"
     "  Runs PROGRAM W + N times with FILE on stdin and stdout/stderr discarded; reports the wall time\n"
     "  of the last N (median, p95 nearest-rank, min, max, in ms), their peak RSS (MiB) and how many\n"
     "  exited with a status other than 0. --vary TOKEN replaces every TOKEN in FILE with TOKEN-<run>,\n"
-    "  so each run can be, say, a new session. PROGRAM is a path; the environment is inherited.\n";
+    "  so each run can be, say, a new session. --settle COMMAND (a path and arguments separated by\n"
+    "  spaces, e.g. \"starling wait\") runs after each run, untimed for the run: the work PROGRAM left\n"
+    "  in the background ends before the next run starts; its median is reported as settle_median_ms.\n"
+    "  PROGRAM is a path; the environment is inherited.\n";
 
 struct Options {
     unsigned runs = 0;
@@ -44,7 +49,24 @@ struct Options {
     std::string vary_token;
     bool json = false;
     std::vector<char *> command; // null-terminated, for execv
+    std::vector<std::string> settle_words;
+    std::vector<char *> settle_command; // null-terminated, pointing into settle_words; empty: none
 };
+
+std::vector<std::string> split_on_spaces(std::string_view text) {
+    std::vector<std::string> words;
+    std::size_t position = 0;
+    while (position < text.size()) {
+        const auto start = text.find_first_not_of(' ', position);
+        if (start == std::string_view::npos) {
+            break;
+        }
+        const auto end = std::min(text.find(' ', start), text.size());
+        words.emplace_back(text.substr(start, end - start));
+        position = end;
+    }
+    return words;
+}
 
 Options parse_options(int argc, char **argv) {
     Options options;
@@ -75,6 +97,11 @@ Options parse_options(int argc, char **argv) {
             options.stdin_path = value;
         } else if (option == "--vary") {
             options.vary_token = value;
+        } else if (option == "--settle") {
+            options.settle_words = split_on_spaces(value);
+            if (options.settle_words.empty()) {
+                throw UsageError("--settle needs a command");
+            }
         } else {
             throw UsageError("unknown option '" + std::string{option} + "'");
         }
@@ -87,6 +114,16 @@ Options parse_options(int argc, char **argv) {
     }
     options.command.assign(argv + index, argv + argc);
     options.command.push_back(nullptr);
+    if (!options.settle_words.empty()) {
+        if (::access(options.settle_words.front().c_str(), X_OK) != 0) {
+            throw std::runtime_error(options.settle_words.front() + ": cannot execute (--settle): " +
+                                     std::strerror(errno));
+        }
+        for (std::string &word : options.settle_words) {
+            options.settle_command.push_back(word.data());
+        }
+        options.settle_command.push_back(nullptr);
+    }
     return options;
 }
 
@@ -140,7 +177,7 @@ struct RunResult {
 /// One run. fork (not vfork or posix_spawn) on purpose: Linux charges the pre-exec image of the
 /// child to its ru_maxrss, and a forked copy of this small process holds only its few anonymous
 /// pages, where a vfork child would carry this whole process's resident set.
-RunResult run_once(const Options &options, int stdin_file) {
+RunResult run_once(const std::vector<char *> &command, int stdin_file) {
     RunResult result;
     const double started = monotonic_ms();
     const pid_t child = ::fork();
@@ -154,7 +191,7 @@ RunResult run_once(const Options &options, int stdin_file) {
             ::dup2(null_device, STDERR_FILENO) < 0) {
             ::_exit(126);
         }
-        ::execv(options.command[0], options.command.data());
+        ::execv(command[0], command.data());
         ::_exit(127);
     }
     int status = 0;
@@ -174,7 +211,14 @@ struct Summary {
     unsigned runs = 0;
     double median_ms = 0, p95_ms = 0, min_ms = 0, max_ms = 0, peak_rss_mib = 0;
     unsigned failures = 0;
+    std::optional<double> settle_median_ms;
 };
+
+double median_of(std::vector<double> times) {
+    std::sort(times.begin(), times.end());
+    const std::size_t count = times.size();
+    return count % 2 == 1 ? times[count / 2] : (times[count / 2 - 1] + times[count / 2]) / 2;
+}
 
 Summary summarise(const std::vector<RunResult> &results) {
     Summary summary;
@@ -188,7 +232,7 @@ Summary summarise(const std::vector<RunResult> &results) {
     std::sort(times.begin(), times.end());
     const std::size_t count = times.size();
     summary.runs = static_cast<unsigned>(count);
-    summary.median_ms = count % 2 == 1 ? times[count / 2] : (times[count / 2 - 1] + times[count / 2]) / 2;
+    summary.median_ms = median_of(times);
     // Nearest rank: the smallest time that at least 95 % of the runs do not exceed.
     const std::size_t rank = (count * 95 + 99) / 100;
     summary.p95_ms = times[rank - 1];
@@ -209,26 +253,43 @@ void print(const Summary &summary, bool json) {
         std::cout << "{\"runs\":" << summary.runs << ",\"median_ms\":" << fixed(summary.median_ms, 3)
                   << ",\"p95_ms\":" << fixed(summary.p95_ms, 3) << ",\"min_ms\":" << fixed(summary.min_ms, 3)
                   << ",\"max_ms\":" << fixed(summary.max_ms, 3) << ",\"peak_rss_mib\":"
-                  << fixed(summary.peak_rss_mib, 2) << ",\"failures\":" << summary.failures << "}\n";
+                  << fixed(summary.peak_rss_mib, 2) << ",\"failures\":" << summary.failures;
+        if (summary.settle_median_ms) {
+            std::cout << ",\"settle_median_ms\":" << fixed(*summary.settle_median_ms, 3);
+        }
+        std::cout << "}\n";
         return;
     }
     std::cout << "runs " << summary.runs << "  median " << fixed(summary.median_ms, 3) << " ms  p95 "
               << fixed(summary.p95_ms, 3) << " ms  min " << fixed(summary.min_ms, 3) << " ms  max "
               << fixed(summary.max_ms, 3) << " ms  peak RSS " << fixed(summary.peak_rss_mib, 2)
-              << " MiB  failures " << summary.failures << "\n";
+              << " MiB  failures " << summary.failures;
+    if (summary.settle_median_ms) {
+        std::cout << "  settle median " << fixed(*summary.settle_median_ms, 3) << " ms";
+    }
+    std::cout << "\n";
 }
 
 int time_command(const Options &options) {
     const std::string content = read_whole_file(options.stdin_path);
     std::vector<RunResult> measured;
+    std::vector<double> settle_times;
     for (unsigned run = 0; run < options.warmup + options.runs; ++run) {
         const std::string run_content =
             options.vary_token.empty()
                 ? content
                 : replace_all(content, options.vary_token, options.vary_token + "-" + std::to_string(run));
         const int stdin_file = stdin_for_run(run_content);
-        const RunResult result = run_once(options, stdin_file);
+        const RunResult result = run_once(options.command, stdin_file);
         ::close(stdin_file);
+        if (!options.settle_command.empty()) {
+            const int no_input = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+            const RunResult settled = run_once(options.settle_command, no_input);
+            ::close(no_input);
+            if (run >= options.warmup) {
+                settle_times.push_back(settled.wall_ms);
+            }
+        }
         if (result.failed && run == 0) {
             // Say so at once: a hook must always exit 0, and a missing library shows up here.
             std::cerr << "starling-bench-run: " << options.command[0] << " exited with a failure on its first run\n";
@@ -237,7 +298,11 @@ int time_command(const Options &options) {
             measured.push_back(result);
         }
     }
-    print(summarise(measured), options.json);
+    Summary summary = summarise(measured);
+    if (!settle_times.empty()) {
+        summary.settle_median_ms = median_of(settle_times);
+    }
+    print(summary, options.json);
     return 0;
 }
 

@@ -12,7 +12,9 @@
 namespace starling::core::detail {
 namespace {
 
-constexpr std::string_view magic{"STARIDX\x01", 8};
+constexpr std::string_view magic{"STARIDX\x02", 8};
+constexpr std::string_view user_prefix = "memory/user/";
+constexpr std::string_view projects_prefix = "memory/projects/";
 constexpr std::uint32_t byte_order_mark = 0x01020304;
 
 struct SnapshotHeader {
@@ -41,7 +43,8 @@ struct RecordHeader {
     std::uint32_t message_size;
     std::uint8_t kind;
     std::uint8_t review;
-    std::uint16_t reserved;
+    std::uint8_t scope; ///< ScopeKind: 0 user, 1 project
+    std::uint8_t tier;  ///< Tier: 0 short, 1 long
 };
 static_assert(sizeof(RecordHeader) == 72 && std::is_trivially_copyable_v<RecordHeader>);
 
@@ -79,6 +82,11 @@ std::string encode_index_snapshot(std::span<const IndexRecordView> records) {
         }
         const IndexedMemory &memory = record.memory;
         const bool entry = record.kind == IndexRecordView::Kind::entry;
+        // Scope and tier come from the key, so the reader can trust them without parsing the key.
+        const std::optional<MemoryKeyParts> parts = split_memory_key(memory.key);
+        if (!parts) {
+            throw std::invalid_argument("not a memory key: " + std::string(memory.key));
+        }
         RecordHeader header{};
         header.created = memory.created.time_since_epoch().count();
         header.last_accessed = memory.last_accessed.time_since_epoch().count();
@@ -94,6 +102,8 @@ std::string encode_index_snapshot(std::span<const IndexRecordView> records) {
         header.message_size = entry ? 0 : size_of(record.message);
         header.kind = static_cast<std::uint8_t>(entry ? RecordKind::entry : RecordKind::unreadable);
         header.review = memory.review ? 1 : 0;
+        header.scope = parts->scope_kind == ScopeKind::project ? 1 : 0;
+        header.tier = parts->tier == Tier::long_term ? 1 : 0;
         append_plain(out, header);
         out += memory.key;
         if (entry) {
@@ -139,7 +149,7 @@ std::optional<std::vector<IndexRecordView>> decode_index_snapshot(std::string_vi
         position += sizeof(fixed);
         const std::uint64_t text_size = std::uint64_t{fixed.key_size} + fixed.type_size + fixed.summary_size +
                                         fixed.tags_size + fixed.message_size;
-        if (payload.size() - position < text_size || fixed.review > 1 ||
+        if (payload.size() - position < text_size || fixed.review > 1 || fixed.scope > 1 || fixed.tier > 1 ||
             (fixed.kind != static_cast<std::uint8_t>(RecordKind::entry) &&
              fixed.kind != static_cast<std::uint8_t>(RecordKind::unreadable))) {
             return std::nullopt;
@@ -158,14 +168,24 @@ std::optional<std::vector<IndexRecordView>> decode_index_snapshot(std::string_vi
         memory.summary = take(fixed.summary_size);
         memory.tags = take(fixed.tags_size);
         record.message = take(fixed.message_size);
-        const std::optional<MemoryKeyParts> parts = split_memory_key(memory.key);
-        // Strictly ascending keys: find() relies on the order, and a repeated key would be ambiguous.
-        if (!parts || (!records.empty() && !(records.back().memory.key < memory.key))) {
+        // The writer checked every key in full and the checksum says these are its bytes; what is
+        // left to check is cheap: the key agrees with the scope, and keys strictly ascend (find()
+        // relies on the order, and a repeated key would be ambiguous).
+        if (fixed.scope == 1) {
+            const auto id_end = memory.key.find('/', projects_prefix.size());
+            if (!memory.key.starts_with(projects_prefix) || id_end == std::string_view::npos ||
+                id_end == projects_prefix.size()) {
+                return std::nullopt;
+            }
+            memory.scope_kind = ScopeKind::project;
+            memory.project_id = memory.key.substr(projects_prefix.size(), id_end - projects_prefix.size());
+        } else if (!memory.key.starts_with(user_prefix)) {
             return std::nullopt;
         }
-        memory.scope_kind = parts->scope_kind;
-        memory.project_id = parts->project_id;
-        memory.tier = parts->tier;
+        if (!records.empty() && !(records.back().memory.key < memory.key)) {
+            return std::nullopt;
+        }
+        memory.tier = fixed.tier == 1 ? Tier::long_term : Tier::short_term;
         memory.created = std::chrono::sys_seconds(std::chrono::seconds(fixed.created));
         memory.last_accessed = std::chrono::sys_seconds(std::chrono::seconds(fixed.last_accessed));
         memory.access_count = fixed.access_count;

@@ -14,20 +14,27 @@ namespace starling::core::detail {
 /// The machine index's snapshot, in a binary form that is read in place: every hook lists the whole
 /// index, and decoding text records (splitting, unescaping, number parsing) was most of its cost.
 ///
-///   header   8 bytes magic "STARIDX" + format version 1, u32 byte-order mark 0x01020304,
+///   header   8 bytes magic "STARIDX" + format version 2, u32 byte-order mark 0x01020304,
 ///            u32 record count, u64 payload size, u64 payload checksum (see snapshot_checksum)
 ///   payload  the records back to back, sorted by key (strictly ascending): a 72-byte fixed part
-///            (times, counts, file stamp, the size of each text, kind, review flag) followed by the
-///            key, type, summary, tags (joined by '\n') and message bytes
+///            (times, counts, file stamp, the size of each text, kind, review flag, and the scope
+///            and tier the key names) followed by the key, type, summary, tags (joined by '\n') and
+///            message bytes
+///
+/// The writer checks every key in full; the reader checks the checksum, the sizes, and that each
+/// key starts as its scope says, but does not parse keys again (that was most of a hook's cost of
+/// reading the index).
 ///
 /// Integers are in the writing machine's byte order; a file from a machine of the other order fails
 /// the byte-order check and is rebuilt, like any other file that does not decode.
-/// Throws std::invalid_argument for a removal record: a snapshot only holds what exists.
+/// Throws std::invalid_argument for a removal record (a snapshot only holds what exists) or a key that
+/// is not a memory key.
 [[nodiscard]] std::string encode_index_snapshot(std::span<const IndexRecordView> records);
 
 /// Decodes a snapshot; every view points into `bytes`. nullopt for anything that is not exactly a
 /// snapshot this version wrote: wrong magic, version or byte order, a size or count that does not
-/// add up, a checksum mismatch, a removal record, a key that is not a memory key, keys out of order.
+/// add up, a checksum mismatch, an unknown kind, scope or tier, a key that does not start as its
+/// scope says, keys out of order.
 [[nodiscard]] std::optional<std::vector<IndexRecordView>> decode_index_snapshot(std::string_view bytes);
 
 /// The checksum the header carries: a fast 64-bit hash of the payload, eight bytes at a time. It

@@ -99,8 +99,11 @@ TEST_CASE("no truncation or changed byte of a snapshot decodes, and none crashes
     }
 }
 
-TEST_CASE("a snapshot never holds a removal", "[store][index][snapshot]") {
+TEST_CASE("a snapshot never holds a removal or a key that is not a memory key", "[store][index][snapshot]") {
     auto records = sample();
     records[1].kind = IndexRecordView::Kind::removal;
+    CHECK_THROWS_AS(encode_index_snapshot(records), std::invalid_argument);
+    records = sample();
+    records[1].memory.key = "memory/user/long/../../../etc/passwd";
     CHECK_THROWS_AS(encode_index_snapshot(records), std::invalid_argument);
 }

@@ -235,8 +235,6 @@ TEST_CASE("a garbled or foreign index is rebuilt, never trusted or crashed on", 
     };
     std::vector<starling::core::detail::IndexRecordView> reversed(decoded->rbegin(), decoded->rend());
     std::vector<starling::core::detail::IndexRecordView> repeated{decoded->front(), decoded->front()};
-    std::vector<starling::core::detail::IndexRecordView> escaping{decoded->front()};
-    escaping.front().memory.key = "../../etc/passwd";
     const auto with_byte = [&](std::size_t position, char value) {
         std::string bytes = snapshot_bytes;
         bytes[position] = value;
@@ -256,16 +254,17 @@ TEST_CASE("a garbled or foreign index is rebuilt, never trusted or crashed on", 
         {snapshot, ""},
         {snapshot, "random garbage without structure"},
         {snapshot, std::string("\0\xff\xfe\n\n", 5)},
-        {snapshot, with_byte(7, '\x02')},                                    // another format version
+        {snapshot, with_byte(7, '\x01')},                                    // another format version
         {snapshot, with_byte(8, static_cast<char>(snapshot_bytes[11]))},     // the other byte order
         {snapshot, with_byte(snapshot_bytes.size() / 2, '\x7f')},            // a changed payload byte
         {snapshot, snapshot_bytes.substr(0, snapshot_bytes.size() - 9)},    // truncated
         {snapshot, snapshot_bytes + "x"},                                    // trailing bytes
         {snapshot, encoded(reversed)},                                       // keys out of order
         {snapshot, encoded(repeated)},                                       // a key twice
-        {snapshot, encoded(escaping)},                                       // not a memory key
         {snapshot, with_checked_byte(first_kind, '\x03')},                    // a kind it cannot hold
         {snapshot, with_checked_byte(first_kind + 1, '\x02')},                // a review flag of 2
+        {snapshot, with_checked_byte(first_kind + 2, '\x01')},                // a user key said to be a project's
+        {snapshot, with_checked_byte(first_kind + 3, '\x02')},                // a tier of 2
         {journal, "not the journal header\n"},
         {journal, "starling-index-journal\t1\nX\twhat\n"},
         {journal, "starling-index-journal\t1\nM\tmemory/user/short/x.md\n"},
