@@ -73,30 +73,30 @@ private:
 
 /// The memory links of an INDEX.md, newest last (the store sorts them by file name, which starts
 /// with the date).
-std::vector<std::string> index_lines_of(const MemoryStore &store, const Scope &scope) {
-    std::vector<std::string> lines;
-    const auto content = read_file_if_exists(store.root() / scope.directory() / "INDEX.md");
-    if (!content) {
-        return lines;
-    }
-    std::size_t position = 0;
-    while (position < content->size()) {
-        auto end = content->find('\n', position);
-        if (end == std::string::npos) {
-            end = content->size();
+struct IndexLines {
+    std::string content;
+    std::vector<std::string_view> lines; ///< into content
+};
+
+IndexLines index_lines_of(const MemoryStore &store, const Scope &scope) {
+    IndexLines index;
+    index.content = read_file_if_exists(store.root() / scope.directory() / "INDEX.md").value_or("");
+    std::string_view rest = index.content;
+    while (!rest.empty()) {
+        const auto end = std::min(rest.find('\n'), rest.size());
+        const auto line = rest.substr(0, end);
+        if (line.starts_with("- ")) {
+            index.lines.push_back(line);
         }
-        const auto line = content->substr(position, end - position);
-        if (line.rfind("- ", 0) == 0) {
-            lines.push_back(line);
-        }
-        position = end + 1;
+        rest.remove_prefix(std::min(end + 1, rest.size()));
     }
-    return lines;
+    return index;
 }
 
 /// Appends an index section, newest entries first when not all fit, and says what was left out
 /// rather than silently truncating (the complaint against Claude Code's MEMORY.md cap).
-void add_index(BudgetedText &out, const std::string &title, std::vector<std::string> lines, std::size_t max_lines) {
+void add_index(BudgetedText &out, const std::string &title, const IndexLines &index_file, std::size_t max_lines) {
+    const std::vector<std::string_view> &lines = index_file.lines;
     if (lines.empty()) {
         return;
     }
@@ -104,7 +104,8 @@ void add_index(BudgetedText &out, const std::string &title, std::vector<std::str
     while (shown > 0) {
         std::string section = "## " + title + "\n";
         for (std::size_t index = lines.size() - shown; index < lines.size(); ++index) {
-            section += lines[index] + "\n";
+            section += lines[index];
+            section += '\n';
         }
         if (shown < lines.size()) {
             section += "(" + std::to_string(lines.size() - shown) + " older entries not shown; `starling list`)\n";
