@@ -8,9 +8,16 @@
 // With feedback on, the best memories of a first pass lend their most distinctive terms to a
 // second pass (RM3, Lavrenko & Croft 2001; Abdul-Jaleel et al. 2004). Recency and reinforcement
 // then scale each matching memory's score; a memory that shares no query term scores 0.
+//
+// A call tokenises each memory once, into ids of a dictionary of its own terms; both matching
+// passes and the relevance model read those ids, so tokenising is paid once, not three times.
 #pragma once
 
+#include "batch_terms.hpp"
+#include "batch_tokenizer.hpp"
 #include "bm25_settings.hpp"
+#include "relevance_model.hpp"
+#include "term_dictionary.hpp"
 #include "term_matcher.hpp"
 #include "tokenizer.hpp"
 
@@ -18,7 +25,6 @@
 
 #include <array>
 #include <span>
-#include <string>
 #include <string_view>
 #include <vector>
 
@@ -33,25 +39,30 @@ public:
 
 private:
     struct WeightedTerms {
-        std::vector<std::string> texts;
+        std::vector<TermId> ids;
         std::vector<double> weights;
         /// The first `original` terms come from the query; the rest from feedback.
         std::size_t original = 0;
     };
 
     [[nodiscard]] WeightedTerms query_terms(std::string_view query);
-    /// Counts `terms` in the batch and computes their idf.
-    void match_terms(const WeightedTerms &terms, const sdk::MemoryBatch &batch);
+    /// The average length of each field over the batch, from the tokenised batch.
+    void compute_average_lengths();
+    /// Counts `terms` in the tokenised batch and computes their idf.
+    void match_terms(const WeightedTerms &terms);
     /// BM25F scores from the last match; memories matching no original term score 0.
     void compute_scores(const WeightedTerms &terms, std::span<double> scores);
     /// Adds the feedback terms of the best-scoring memories to `terms` and matches them all.
-    void expand_with_feedback(WeightedTerms &terms, const sdk::MemoryBatch &batch,
-                              std::span<const double> scores);
+    void expand_with_feedback(WeightedTerms &terms, std::span<const double> scores);
     void apply_boosts(const sdk::MemoryBatch &batch, std::span<double> scores) const;
 
     Bm25Settings settings_;
     Tokenizer tokenizer_;
+    BatchTokenizer batch_tokenizer_{tokenizer_};
+    TermDictionary dictionary_;
+    BatchTerms batch_terms_;
     TermMatcher matcher_;
+    RelevanceModel relevance_model_;
     TokenList tokens_;
     std::array<double, field_count> average_length_{};
     std::vector<double> idf_;

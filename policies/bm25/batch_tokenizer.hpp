@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Tokenises every text of every memory of a batch once and interns its terms, so that a scoring
+// call never tokenises the same memory twice.
+#pragma once
+
+#include "batch_terms.hpp"
+#include "term_dictionary.hpp"
+#include "tokenizer.hpp"
+
+#include <starling/sdk/memory_view.hpp>
+
+namespace starling::bm25 {
+
+class BatchTokenizer {
+public:
+    /// `tokenizer` must outlive this object.
+    explicit BatchTokenizer(Tokenizer &tokenizer) noexcept : tokenizer_(&tokenizer) {}
+
+    /// Replaces `out` with the terms of `batch`, interned into `dictionary`.
+    void tokenize(const sdk::MemoryBatch &batch, TermDictionary &dictionary, BatchTerms &out);
+
+private:
+    Tokenizer *tokenizer_;
+    TokenList tokens_;
+};
+
+} // namespace starling::bm25
