@@ -6,7 +6,7 @@
 #pragma once
 
 #include "memory_fields.hpp"
-#include "term_dictionary.hpp"
+#include "term_id.hpp"
 
 #include <cstddef>
 #include <span>

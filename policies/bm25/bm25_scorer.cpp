@@ -34,8 +34,8 @@ std::vector<std::size_t> best_memories(std::span<const double> scores, std::size
 
 } // namespace
 
-Bm25Scorer::Bm25Scorer(Bm25Settings settings)
-    : settings_(std::move(settings)), tokenizer_(settings_.tokenizer) {}
+Bm25Scorer::Bm25Scorer(Bm25Settings settings, std::unique_ptr<TokenCache> cache)
+    : settings_(std::move(settings)), tokenizer_(settings_.tokenizer), cache_(std::move(cache)) {}
 
 Bm25Scorer::WeightedTerms Bm25Scorer::query_terms(std::string_view query) {
     WeightedTerms terms;
@@ -57,12 +57,12 @@ Bm25Scorer::WeightedTerms Bm25Scorer::query_terms(std::string_view query) {
 
 void Bm25Scorer::score(std::string_view query, const sdk::MemoryBatch &batch, std::span<double> scores) {
     std::fill(scores.begin(), scores.end(), 0.0);
-    dictionary_.clear();
+    dictionary_.clear(cache_ ? cache_->begin_call() : CachedTermTable{});
     auto terms = query_terms(query);
     if (terms.ids.empty() || batch.empty()) {
         return;
     }
-    batch_tokenizer_.tokenize(batch, dictionary_, batch_terms_);
+    batch_tokenizer_.tokenize(batch, dictionary_, cache_.get(), batch_terms_);
     compute_average_lengths();
     match_terms(terms);
     compute_scores(terms, scores);
@@ -71,6 +71,9 @@ void Bm25Scorer::score(std::string_view query, const sdk::MemoryBatch &batch, st
         compute_scores(terms, scores);
     }
     apply_boosts(batch, scores);
+    if (cache_) {
+        cache_->end_call(dictionary_); // last: a rewrite may invalidate the dictionary's terms
+    }
 }
 
 void Bm25Scorer::compute_average_lengths() {

@@ -11,6 +11,8 @@
 //
 // A call tokenises each memory once, into ids of a dictionary of its own terms; both matching
 // passes and the relevance model read those ids, so tokenising is paid once, not three times.
+// With a token cache, summaries and tags tokenised by an earlier call or process are not
+// tokenised again; scores are the same to the last bit either way.
 #pragma once
 
 #include "batch_terms.hpp"
@@ -19,11 +21,13 @@
 #include "relevance_model.hpp"
 #include "term_dictionary.hpp"
 #include "term_matcher.hpp"
+#include "token_cache.hpp"
 #include "tokenizer.hpp"
 
 #include <starling/sdk/memory_view.hpp>
 
 #include <array>
+#include <memory>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -32,7 +36,12 @@ namespace starling::bm25 {
 
 class Bm25Scorer {
 public:
-    explicit Bm25Scorer(Bm25Settings settings);
+    /// Keeps the tokens of summaries and tags in `cache` when there is one; its fingerprint must be
+    /// fingerprint(settings.tokenizer).
+    Bm25Scorer(Bm25Settings settings, std::unique_ptr<TokenCache> cache);
+    // Its parts point at each other (the batch tokenizer at the tokenizer): never copied or moved.
+    Bm25Scorer(const Bm25Scorer &) = delete;
+    Bm25Scorer &operator=(const Bm25Scorer &) = delete;
 
     /// Writes one score per memory of `batch` into `scores` (batch.size() entries).
     void score(std::string_view query, const sdk::MemoryBatch &batch, std::span<double> scores);
@@ -58,6 +67,7 @@ private:
 
     Bm25Settings settings_;
     Tokenizer tokenizer_;
+    std::unique_ptr<TokenCache> cache_;
     BatchTokenizer batch_tokenizer_{tokenizer_};
     TermDictionary dictionary_;
     BatchTerms batch_terms_;

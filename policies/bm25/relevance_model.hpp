@@ -7,7 +7,7 @@
 
 #include "batch_terms.hpp"
 #include "memory_fields.hpp"
-#include "term_dictionary.hpp"
+#include "term_id.hpp"
 
 #include <array>
 #include <cstddef>

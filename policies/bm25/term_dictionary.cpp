@@ -3,17 +3,21 @@
 
 namespace starling::bm25 {
 
-void TermDictionary::clear() noexcept {
-    ids_.clear();
-    texts_.clear();
+void TermDictionary::clear(CachedTermTable base) noexcept {
+    base_ = base;
+    added_ids_.clear();
+    added_.clear();
 }
 
 TermId TermDictionary::intern(std::string_view term) {
-    if (const auto found = ids_.find(term); found != ids_.end()) {
+    if (const auto cached = base_.find(term)) {
+        return *cached;
+    }
+    if (const auto found = added_ids_.find(term); found != added_ids_.end()) {
         return found->second;
     }
-    const auto id = static_cast<TermId>(texts_.size());
-    ids_.emplace(texts_.emplace_back(term), id);
+    const auto id = static_cast<TermId>(size());
+    added_ids_.emplace(added_.emplace_back(term), id);
     return id;
 }
 

@@ -1,13 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // The scores of a fixed batch, to the last bit. A deliberate change of the formula changes them
-// and updates this file; a refactoring (how memories are tokenised, matched or cached) must not.
+// and updates this file; a refactoring (how memories are tokenised, matched or cached) must not,
+// and neither does the token cache, cold or warm.
 #include <starling/plugins/plugin_registry.hpp>
 #include <starling/sdk/bytes.hpp>
 
 #include <catch2/catch.hpp>
 
+#include "support/temp_dir.hpp"
+
 #include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,11 +24,6 @@ namespace {
 
 constexpr std::int64_t day = 86400;
 constexpr std::int64_t now = 1'700'000'000;
-
-const starling::core::Logger &quiet_logger() {
-    static const starling::core::Logger logger{{}, starling::core::LogLevel::error, false};
-    return logger;
-}
 
 struct Memory {
     std::string summary;
@@ -53,32 +54,53 @@ const std::vector<Memory> &reference_memories() {
     return memories;
 }
 
-std::vector<double> reference_scores(std::string_view query, bool with_bodies) {
-    static PluginRegistry registry{quiet_logger()};
-    if (registry.plugins().empty()) {
-        registry.add_static_plugins(starling::plugins::linked_static_plugins());
-    }
-    const auto policy = registry.create_relevance_policy("bm25", registry.find("bm25")->default_settings_json);
-    std::vector<starling_memory_view> views;
-    for (const auto &memory : reference_memories()) {
-        starling_memory_view view{};
-        view.struct_size = sizeof(starling_memory_view);
-        view.summary = starling::sdk::as_bytes(memory.summary);
-        view.tags = starling::sdk::as_bytes(memory.tags);
-        view.body = starling::sdk::as_bytes(memory.body);
-        view.last_accessed = memory.last_accessed;
-        view.access_count = memory.access_count;
-        view.session_count = memory.session_count;
-        views.push_back(view);
-    }
-    std::vector<const starling_memory_view *> pointers;
-    for (const auto &view : views) {
-        pointers.push_back(&view);
-    }
-    const starling_memory_batch batch{sizeof(starling_memory_batch), with_bodies ? STARLING_BATCH_HAS_BODIES : 0U,
-                                      now, pointers.size(), pointers.data()};
-    return policy.score(query, batch);
+const starling::core::Logger &quiet_logger() {
+    static const starling::core::Logger logger{{}, starling::core::LogLevel::error, false};
+    return logger;
 }
+
+/// bm25 with its defaults, from a registry that offers plugins a cache under `cache_root`, if any.
+class Bm25 {
+public:
+    explicit Bm25(std::optional<std::filesystem::path> cache_root = std::nullopt)
+        : registry_(quiet_logger(), {std::move(cache_root)}) {
+        registry_.add_static_plugins(starling::plugins::linked_static_plugins());
+        policy_.emplace(registry_.create_relevance_policy("bm25", registry_.find("bm25")->default_settings_json));
+    }
+
+    std::vector<double> score(const std::vector<Memory> &memories, std::string_view query, bool with_bodies) const {
+        std::vector<starling_memory_view> views;
+        for (const auto &memory : memories) {
+            starling_memory_view view{};
+            view.struct_size = sizeof(starling_memory_view);
+            view.summary = starling::sdk::as_bytes(memory.summary);
+            view.tags = starling::sdk::as_bytes(memory.tags);
+            view.body = starling::sdk::as_bytes(memory.body);
+            view.last_accessed = memory.last_accessed;
+            view.access_count = memory.access_count;
+            view.session_count = memory.session_count;
+            views.push_back(view);
+        }
+        std::vector<const starling_memory_view *> pointers;
+        for (const auto &view : views) {
+            pointers.push_back(&view);
+        }
+        const starling_memory_batch batch{sizeof(starling_memory_batch),
+                                          with_bodies ? STARLING_BATCH_HAS_BODIES : 0U, now, pointers.size(),
+                                          pointers.data()};
+        return policy_->score(query, batch);
+    }
+
+private:
+    PluginRegistry registry_;
+    std::optional<RelevancePolicyInstance> policy_;
+};
+
+std::vector<double> reference_scores(std::string_view query, bool with_bodies) {
+    return Bm25{}.score(reference_memories(), query, with_bodies);
+}
+
+const std::vector<std::string> queries{"how do we deploy the billing queue?", "kafka", "深色模式", "Büro"};
 
 } // namespace
 
@@ -100,4 +122,47 @@ TEST_CASE("bm25 gives the reference scores to the last bit", "[policy][bm25][ref
           std::vector<double>{0.0, 0x1.93654aab34312p+0, 0.0, 0.0, 0x1.2fb9c0704565bp+1, 0.0, 0.0, 0.0});
     CHECK(reference_scores("深色模式", false) ==
           std::vector<double>{0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0x1.6bf5c27c93fb6p+1});
+}
+
+TEST_CASE("bm25 scores alike without a token cache, with a cold one and with a warm one",
+          "[policy][bm25][reference][cache]") {
+    starling::test::TempDir scratch{"bm25-cache"};
+    const auto cache_root = scratch / "index" / "cache";
+    for (const bool with_bodies : {true, false}) {
+        for (const auto &query : queries) {
+            INFO("query '" << query << "', bodies " << with_bodies);
+            const auto uncached = Bm25{}.score(reference_memories(), query, with_bodies);
+            std::filesystem::remove_all(cache_root);
+            const auto cold = Bm25{cache_root}.score(reference_memories(), query, with_bodies);
+            REQUIRE(std::filesystem::exists(cache_root / "bm25" / "tokens-v1.bin"));
+            const auto warm = Bm25{cache_root}.score(reference_memories(), query, with_bodies);
+            CHECK(cold == uncached);
+            CHECK(warm == uncached);
+        }
+    }
+}
+
+TEST_CASE("bm25 scores alike when only some texts are cached", "[policy][bm25][reference][cache]") {
+    starling::test::TempDir scratch{"bm25-cache"};
+    const auto cache_root = scratch / "index" / "cache";
+    (void)Bm25{cache_root}.score(reference_memories(), "kafka", false);
+
+    auto edited = reference_memories();
+    edited[1].summary = "Billing queue consumers lag on Fridays, kafka says";
+    edited[4].tags = "kafka\nnaming\nbilling";
+    edited.push_back({"A new memory about kafka retention", "kafka\nretention", "", now, 0, 0});
+    for (const auto &query : queries) {
+        INFO("query '" << query << "'");
+        CHECK(Bm25{cache_root}.score(edited, query, false) == Bm25{}.score(edited, query, false));
+    }
+}
+
+TEST_CASE("bm25 scores alike when its cache cannot be written", "[policy][bm25][reference][cache]") {
+    starling::test::TempDir scratch{"bm25-cache"};
+    std::ofstream(scratch / "index") << "a file where the store's index directory should be";
+    const Bm25 unwritable{scratch / "index" / "cache"};
+    for (const auto &query : queries) {
+        INFO("query '" << query << "'");
+        CHECK(unwritable.score(reference_memories(), query, true) == Bm25{}.score(reference_memories(), query, true));
+    }
 }

@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "policies/bm25/term_dictionary.hpp"
 
+#include "policies/bm25/token_cache_file.hpp"
+#include "token_cache_samples.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <string>
+#include <variant>
 
 using starling::bm25::TermDictionary;
 
@@ -40,4 +44,24 @@ TEST_CASE("clearing the dictionary starts the ids again at 0", "[policy][bm25][d
     CHECK(dictionary.size() == 0);
     CHECK(dictionary.intern("two") == 0);
     CHECK(dictionary.text(0) == "two");
+}
+
+TEST_CASE("a dictionary started from a cached term table keeps the table's ids", "[policy][bm25][dictionary]") {
+    const auto bytes = starling::test::sample_file(); // terms: billing 0, deploy 1, queue 2
+    const auto opened = starling::bm25::open_token_cache_file(bytes, starling::test::sample_fingerprint);
+    TermDictionary dictionary;
+    dictionary.clear(std::get<starling::bm25::TokenCacheFile>(opened).terms());
+
+    CHECK(dictionary.size() == 3);
+    CHECK(dictionary.intern("deploy") == 1);
+    CHECK(dictionary.text(2) == "queue");
+    const auto added = dictionary.intern("kafka");
+    CHECK(added == 3);
+    CHECK(dictionary.intern("kafka") == added);
+    CHECK(dictionary.text(added) == "kafka");
+    CHECK(dictionary.size() == 4);
+
+    dictionary.clear();
+    CHECK(dictionary.size() == 0);
+    CHECK(dictionary.intern("deploy") == 0);
 }
