@@ -33,7 +33,8 @@ const core::Logger &Application::logger() {
 
 plugins::PluginRegistry &Application::registry() {
     if (!registry_) {
-        registry_ = std::make_unique<plugins::PluginRegistry>(logger());
+        registry_ = std::make_unique<plugins::PluginRegistry>(
+            logger(), plugins::PluginHostOptions{core::plugin_cache_root(config().store.root)});
         registry_->add_static_plugins(plugins::linked_static_plugins());
         registry_->discover_modules(config().plugins.directories);
     }

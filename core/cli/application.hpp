@@ -63,7 +63,8 @@ public:
     [[nodiscard]] const core::Config &config();
     /// Logs to the configured file and mirrors to stderr.
     [[nodiscard]] const core::Logger &logger();
-    /// Static plugins plus the modules of the configured plugin directories.
+    /// Static plugins plus the modules of the configured plugin directories. Each plugin is offered
+    /// a cache directory of its own under the store's `index/cache/`.
     [[nodiscard]] plugins::PluginRegistry &registry();
     /// What configuration needs to know of every registered plugin.
     [[nodiscard]] std::vector<core::PluginDefaults> plugin_defaults();

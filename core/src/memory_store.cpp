@@ -140,6 +140,10 @@ const std::filesystem::path &MemoryStore::root() const noexcept { return interna
 
 const Clock &MemoryStore::clock() const noexcept { return *internals_->clock; }
 
+std::filesystem::path plugin_cache_root(const std::filesystem::path &store_root) {
+    return store_root / "index" / "cache";
+}
+
 std::filesystem::path MemoryStore::path_of(std::string_view key) const {
     static_cast<void>(internals_->location_of(key));
     return internals_->absolute(key);

@@ -4,15 +4,20 @@
 #include <starling/core/log.hpp>
 #include <starling/sdk/abi.h>
 
+#include <filesystem>
+#include <optional>
 #include <string>
 
 namespace starling::plugins {
 
-/// The starling_host a plugin receives. One per plugin, so that its log lines name it.
-/// Shared by the registry and every instance of that plugin, so it outlives them all.
+/// The starling_host a plugin receives. One per plugin, so that its log lines name it and its
+/// cache directory is its own. Shared by the registry and every instance of that plugin, so it
+/// outlives them all.
 class HostContext {
 public:
-    HostContext(const core::Logger &logger, std::string component);
+    /// Offers "starling.host.cache/1" with `cache_directory` when there is one.
+    HostContext(const core::Logger &logger, std::string component,
+                std::optional<std::filesystem::path> cache_directory = std::nullopt);
     HostContext(const HostContext &) = delete;
     HostContext &operator=(const HostContext &) = delete;
 
@@ -21,9 +26,14 @@ public:
 private:
     static void log(void *context, starling_log_level level, starling_bytes message);
     static const void *get_extension(void *context, const char *extension_id);
+    static starling_bytes cache_directory(void *context);
+
+    /// The same table serves every plugin; the context passed back to it tells them apart.
+    static const starling_host_cache_v1 cache_extension_;
 
     const core::Logger *logger_;
     std::string component_;
+    std::string cache_directory_; // empty: no cache extension
     starling_host host_;
 };
 

@@ -51,6 +51,24 @@ LoadError make_error(LoadErrorKind kind, const std::filesystem::path &file, std:
     return error;
 }
 
+/// The cache root made absolute, as the cache extension promises; nothing if that is impossible.
+std::optional<std::filesystem::path> absolute_cache_root(const PluginHostOptions &options,
+                                                         const core::Logger &logger) {
+    if (!options.cache_root || options.cache_root->empty()) {
+        return std::nullopt;
+    }
+    std::error_code error;
+    auto absolute = std::filesystem::absolute(*options.cache_root, error);
+    if (error) {
+        logger.warning("plugin-host", options.cache_root->string() +
+                                          ": cannot make the plugin cache root absolute, so plugins get no cache "
+                                          "directory: " +
+                                          error.message());
+        return std::nullopt;
+    }
+    return absolute.lexically_normal();
+}
+
 std::string origin_text(const PluginInfo &info) {
     return info.is_static ? std::string{"the static plugin linked into this binary"} : info.file.string();
 }
@@ -67,8 +85,9 @@ std::string kind_name(starling_plugin_kind kind) {
     }
 }
 
-PluginRegistry::PluginRegistry(const core::Logger &logger)
-    : logger_(&logger), handshake_host_(std::make_shared<HostContext>(logger, "plugin-host")) {}
+PluginRegistry::PluginRegistry(const core::Logger &logger, PluginHostOptions options)
+    : logger_(&logger), cache_root_(absolute_cache_root(options, logger)),
+      handshake_host_(std::make_shared<HostContext>(logger, "plugin-host")) {}
 
 PluginRegistry::~PluginRegistry() {
     // Reverse registration order, as fcitx5 unloads addons: later plugins may rely on earlier ones.
@@ -189,7 +208,9 @@ void PluginRegistry::register_descriptor(const starling_plugin_descriptor *descr
     Registered registered;
     registered.library = std::move(library);
     registered.descriptor = descriptor;
-    registered.host = std::make_shared<HostContext>(*logger_, "plugin " + std::string{descriptor->id});
+    registered.host = std::make_shared<HostContext>(
+        *logger_, "plugin " + std::string{descriptor->id},
+        cache_root_ ? std::optional{*cache_root_ / descriptor->id} : std::nullopt);
     registered.info_index = infos_.size() - 1;
     registered_.push_back(std::move(registered));
 }

@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
-#include <unordered_map>
 
 namespace starling::bm25 {
 
@@ -35,66 +34,76 @@ std::vector<std::size_t> best_memories(std::span<const double> scores, std::size
 
 } // namespace
 
-Bm25Scorer::Bm25Scorer(Bm25Settings settings)
-    : settings_(std::move(settings)), tokenizer_(settings_.tokenizer) {}
+Bm25Scorer::Bm25Scorer(Bm25Settings settings, std::unique_ptr<TokenCache> cache)
+    : settings_(std::move(settings)), tokenizer_(settings_.tokenizer), cache_(std::move(cache)) {}
 
 Bm25Scorer::WeightedTerms Bm25Scorer::query_terms(std::string_view query) {
     WeightedTerms terms;
     tokens_.clear();
     tokenizer_.tokenize(query, tokens_);
     for (std::size_t token = 0; token < tokens_.size(); ++token) {
-        const auto text = tokens_[token];
-        const auto existing = std::find(terms.texts.begin(), terms.texts.end(), text);
-        if (existing == terms.texts.end()) {
-            terms.texts.emplace_back(text);
+        const TermId id = dictionary_.intern(tokens_[token]);
+        const auto existing = std::find(terms.ids.begin(), terms.ids.end(), id);
+        if (existing == terms.ids.end()) {
+            terms.ids.push_back(id);
             terms.weights.push_back(1.0);
         } else {
-            terms.weights[static_cast<std::size_t>(existing - terms.texts.begin())] += 1.0;
+            terms.weights[static_cast<std::size_t>(existing - terms.ids.begin())] += 1.0;
         }
     }
-    terms.original = terms.texts.size();
+    terms.original = terms.ids.size();
     return terms;
 }
 
 void Bm25Scorer::score(std::string_view query, const sdk::MemoryBatch &batch, std::span<double> scores) {
     std::fill(scores.begin(), scores.end(), 0.0);
+    dictionary_.clear(cache_ ? cache_->begin_call() : CachedTermTable{});
     auto terms = query_terms(query);
-    if (terms.texts.empty() || batch.empty()) {
+    if (terms.ids.empty() || batch.empty()) {
         return;
     }
-    match_terms(terms, batch);
+    batch_tokenizer_.tokenize(batch, dictionary_, cache_.get(), batch_terms_);
+    compute_average_lengths();
+    match_terms(terms);
     compute_scores(terms, scores);
     if (settings_.feedback_documents > 0 && settings_.feedback_weight > 0.0) {
-        expand_with_feedback(terms, batch, scores);
+        expand_with_feedback(terms, scores);
         compute_scores(terms, scores);
     }
     apply_boosts(batch, scores);
+    if (cache_) {
+        cache_->end_call(dictionary_); // last: a rewrite may invalidate the dictionary's terms
+    }
 }
 
-void Bm25Scorer::match_terms(const WeightedTerms &terms, const sdk::MemoryBatch &batch) {
-    matcher_.match(terms.texts, batch, tokenizer_);
-    const auto memories = static_cast<double>(batch.size());
+void Bm25Scorer::compute_average_lengths() {
     average_length_.fill(0.0);
-    for (const auto &memory_lengths : matcher_.lengths()) {
+    for (std::size_t memory = 0; memory < batch_terms_.memory_count(); ++memory) {
+        const auto &memory_lengths = batch_terms_.lengths(memory);
         for (std::size_t field = 0; field < field_count; ++field) {
             average_length_[field] += memory_lengths[field];
         }
     }
+    const auto memories = static_cast<double>(batch_terms_.memory_count());
     for (auto &average : average_length_) {
         average = std::max(average / memories, 1.0);
     }
-    std::vector<double> containing(terms.texts.size(), 0.0);
+}
+
+void Bm25Scorer::match_terms(const WeightedTerms &terms) {
+    matcher_.match(terms.ids, batch_terms_);
+    std::vector<double> containing(terms.ids.size(), 0.0);
     for (const auto &match : matcher_.matches()) {
         containing[match.term] += 1.0;
     }
-    idf_.resize(terms.texts.size());
-    for (std::size_t term = 0; term < terms.texts.size(); ++term) {
+    const auto memories = static_cast<double>(batch_terms_.memory_count());
+    idf_.resize(terms.ids.size());
+    for (std::size_t term = 0; term < terms.ids.size(); ++term) {
         idf_[term] = inverse_document_frequency(memories, containing[term]);
     }
 }
 
 void Bm25Scorer::compute_scores(const WeightedTerms &terms, std::span<double> scores) {
-    const auto &lengths = matcher_.lengths();
     std::fill(scores.begin(), scores.end(), 0.0);
     matches_query_.assign(scores.size(), 0);
     const double k1 = settings_.k1;
@@ -110,7 +119,7 @@ void Bm25Scorer::compute_scores(const WeightedTerms &terms, std::span<double> sc
                 continue;
             }
             const double normalised_length =
-                1.0 - b + b * lengths[match.memory][field] / average_length_[field];
+                1.0 - b + b * batch_terms_.lengths(match.memory)[field] / average_length_[field];
             frequency += settings_.field_weights[field] * match.counts[field] / normalised_length;
         }
         if (frequency <= 0.0) {
@@ -128,8 +137,7 @@ void Bm25Scorer::compute_scores(const WeightedTerms &terms, std::span<double> sc
     }
 }
 
-void Bm25Scorer::expand_with_feedback(WeightedTerms &terms, const sdk::MemoryBatch &batch,
-                                      std::span<const double> scores) {
+void Bm25Scorer::expand_with_feedback(WeightedTerms &terms, std::span<const double> scores) {
     const auto feedback = best_memories(scores, settings_.feedback_documents);
     const double total_score =
         std::accumulate(feedback.begin(), feedback.end(), 0.0,
@@ -137,51 +145,36 @@ void Bm25Scorer::expand_with_feedback(WeightedTerms &terms, const sdk::MemoryBat
     if (feedback.empty() || total_score <= 0.0) {
         return;
     }
-
-    // The relevance model P(t|R): each feedback memory's field-weighted term distribution,
-    // weighted by the memory's share of the feedback score.
-    std::unordered_map<std::string, double> relevance_model;
-    std::unordered_map<std::string, double> weighted_counts;
-    for (const auto memory : feedback) {
-        weighted_counts.clear();
-        double weighted_length = 0.0;
-        for_each_field(batch[memory], batch.has_bodies(), [&](Field field, std::string_view text) {
-            const double weight = settings_.field_weights[static_cast<std::size_t>(field)];
-            tokens_.clear();
-            tokenizer_.tokenize(text, tokens_);
-            for (std::size_t token = 0; token < tokens_.size(); ++token) {
-                weighted_counts[std::string{tokens_[token]}] += weight;
-            }
-            weighted_length += weight * static_cast<double>(tokens_.size());
-        });
-        if (weighted_length <= 0.0) {
-            continue;
-        }
-        const double memory_share = scores[memory] / total_score;
-        for (const auto &[text, count] : weighted_counts) {
-            relevance_model[text] += memory_share * count / weighted_length;
-        }
-    }
-    for (std::size_t term = 0; term < terms.original; ++term) {
-        relevance_model.erase(terms.texts[term]);
-    }
+    relevance_model_.estimate(batch_terms_, dictionary_.size(), feedback, scores, total_score,
+                              settings_.field_weights);
+    const auto is_query_term = [&](TermId id) {
+        const auto query_end = terms.ids.begin() + static_cast<std::ptrdiff_t>(terms.original);
+        return std::find(terms.ids.begin(), query_end, id) != query_end;
+    };
 
     // Terms common to the whole batch (a speaker's or project's name) say nothing about this query,
     // so candidates are chosen by P(t|R)·idf. The idf needs a matching pass, so over-select by
-    // P(t|R), match everything once, then keep the best and weight them by P(t|R).
-    std::vector<std::pair<std::string, double>> candidates(relevance_model.begin(), relevance_model.end());
+    // P(t|R), match everything once, then keep the best and weight them by P(t|R). Equal
+    // probabilities are ordered by the terms' text, so the choice never depends on id order.
+    std::vector<RelevanceModel::Term> candidates;
+    for (const auto &term : relevance_model_.terms()) {
+        if (!is_query_term(term.id)) {
+            candidates.push_back(term);
+        }
+    }
     const auto shortlist = std::min(candidates.size(), settings_.feedback_terms * 3);
     std::partial_sort(candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(shortlist),
-                      candidates.end(), [](const auto &left, const auto &right) {
-                          return left.second != right.second ? left.second > right.second
-                                                             : left.first < right.first;
+                      candidates.end(), [&](const auto &left, const auto &right) {
+                          return left.probability != right.probability
+                                     ? left.probability > right.probability
+                                     : dictionary_.text(left.id) < dictionary_.text(right.id);
                       });
     candidates.resize(shortlist);
-    for (const auto &[text, probability] : candidates) {
-        terms.texts.push_back(text);
-        terms.weights.push_back(probability);
+    for (const auto &candidate : candidates) {
+        terms.ids.push_back(candidate.id);
+        terms.weights.push_back(candidate.probability);
     }
-    match_terms(terms, batch);
+    match_terms(terms);
 
     std::vector<std::size_t> ranked(candidates.size());
     std::iota(ranked.begin(), ranked.end(), terms.original);
@@ -197,12 +190,12 @@ void Bm25Scorer::expand_with_feedback(WeightedTerms &terms, const sdk::MemoryBat
                                terms.weights.begin() + static_cast<std::ptrdiff_t>(last), 0.0);
     };
     const double query_mass = mass(0, terms.original);
-    const double expansion_mass = mass(terms.original, terms.texts.size());
+    const double expansion_mass = mass(terms.original, terms.ids.size());
     if (expansion_mass <= 0.0) {
         return;
     }
     const double lambda = settings_.feedback_weight;
-    for (std::size_t term = 0; term < terms.texts.size(); ++term) {
+    for (std::size_t term = 0; term < terms.ids.size(); ++term) {
         terms.weights[term] *= term < terms.original ? (1.0 - lambda) / query_mass : lambda / expansion_mass;
     }
 }

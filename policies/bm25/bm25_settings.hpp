@@ -5,7 +5,7 @@
 // absent, which the host prevents, so they repeat the JSON rather than compete with it.
 #pragma once
 
-#include "term_matcher.hpp"
+#include "memory_fields.hpp"
 #include "tokenizer.hpp"
 
 #include <starling/sdk/settings.hpp>

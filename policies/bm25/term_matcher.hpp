@@ -1,66 +1,43 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// One pass over a batch that counts, per memory and field, how often each query term occurs and
-// how many terms the field has. Only the query's terms are looked up, so scoring needs no index
-// of the whole vocabulary: the cost is one tokenisation and one hash probe per memory token.
+// One pass over a tokenised batch that counts, per memory and field, how often each query term
+// occurs. Terms are ids of the call's dictionary, so a memory token costs one array lookup.
 #pragma once
 
-#include "tokenizer.hpp"
+#include "batch_terms.hpp"
+#include "memory_fields.hpp"
+#include "term_id.hpp"
 
-#include <starling/sdk/memory_view.hpp>
-
-#include <array>
-#include <cstddef>
 #include <cstdint>
-#include <string>
-#include <string_view>
-#include <unordered_map>
+#include <span>
 #include <vector>
 
 namespace starling::bm25 {
 
-enum class Field : std::uint8_t { summary = 0, tags = 1, body = 2 };
-inline constexpr std::size_t field_count = 3;
-
-using FieldCounts = std::array<std::uint32_t, field_count>;
-
 /// The occurrences of one query term in one memory.
 struct TermMatch {
     std::uint32_t memory = 0;
-    std::uint32_t term = 0;
+    std::uint32_t term = 0; ///< index into the matched terms, not a TermId
     FieldCounts counts{};
-};
 
-/// Calls `visit(field, text)` for the indexed texts of a memory: the summary, each tag, and the
-/// body when the batch carries bodies.
-template <class Visit>
-void for_each_field(const sdk::MemoryView &memory, bool with_body, Visit &&visit) {
-    visit(Field::summary, memory.summary());
-    for (const auto tag : memory.tags()) {
-        visit(Field::tags, tag);
-    }
-    if (with_body) {
-        visit(Field::body, memory.body());
-    }
-}
+    friend bool operator==(const TermMatch &, const TermMatch &) = default;
+};
 
 class TermMatcher {
 public:
-    /// Counts `terms` (distinct, already normalised) in every memory of `batch`.
-    void match(const std::vector<std::string> &terms, const sdk::MemoryBatch &batch, Tokenizer &tokenizer);
+    /// Counts `terms` (distinct ids) in every memory of `batch`.
+    void match(std::span<const TermId> terms, const BatchTerms &batch);
 
-    /// Token counts of each memory's fields, in batch order.
-    [[nodiscard]] const std::vector<FieldCounts> &lengths() const noexcept { return lengths_; }
-    /// Every (memory, term) pair that occurs, ordered by memory.
+    /// Every (memory, term) pair that occurs, ordered by memory and, within a memory, by the
+    /// term's first occurrence: the order in which the scorer sums a memory's terms.
     [[nodiscard]] const std::vector<TermMatch> &matches() const noexcept { return matches_; }
 
 private:
-    std::bitset<token_bucket_count> term_buckets_;
-    std::unordered_map<std::string_view, std::uint32_t> term_index_;
-    std::vector<FieldCounts> lengths_;
+    static constexpr std::uint32_t not_a_term = UINT32_MAX;
+
+    std::vector<std::uint32_t> term_of_id_; // TermId → index into the matched terms
     std::vector<TermMatch> matches_;
     std::vector<TermMatch> memory_matches_;
-    TokenList tokens_;
 };
 
 } // namespace starling::bm25

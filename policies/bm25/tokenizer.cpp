@@ -2,9 +2,11 @@
 #include "tokenizer.hpp"
 
 #include "english_stemmer.hpp"
+#include "text_hash.hpp"
 #include "unicode_text.hpp"
 
 #include <algorithm>
+#include <string>
 
 namespace starling::bm25 {
 
@@ -121,6 +123,31 @@ void Tokenizer::tokenize(std::string_view text, TokenList &out, StopWordHandling
     }
     finish_word(out, stop_words);
     end_cjk_run();
+}
+
+std::uint64_t fingerprint(const TokenizerOptions &options) {
+    // An option left out here would let tokens cached under one value be used under another.
+    // This stops compiling when TokenizerOptions grows, until the new option is described below.
+    struct DescribedOptions {
+        bool stem_english;
+        bool cjk_unigrams;
+        std::vector<std::string> stop_words;
+        std::vector<std::string> kept_words;
+    };
+    static_assert(sizeof(TokenizerOptions) == sizeof(DescribedOptions), "fingerprint() must describe every option");
+
+    std::string described = "bm25 tokenizer revision " + std::to_string(tokenizer_revision) +
+                            "\nstem_english " + (options.stem_english ? "1" : "0") + "\ncjk_unigrams " +
+                            (options.cjk_unigrams ? "1" : "0") + "\nstop words";
+    // Length-prefixed, so that no two different lists describe alike, whatever their words contain.
+    for (const auto &word : options.stop_words) {
+        described += ' ' + std::to_string(word.size()) + ':' + word;
+    }
+    described += "\nkept words";
+    for (const auto &word : options.kept_words) {
+        described += ' ' + std::to_string(word.size()) + ':' + word;
+    }
+    return hash_text(described);
 }
 
 std::string fold_case(std::string_view text) {

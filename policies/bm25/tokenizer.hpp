@@ -87,6 +87,16 @@ private:
     std::string word_; // scratch for the word being read; reused so tokens cost no allocation
 };
 
+/// The revision of what tokenize() makes of a text. Bump it with any change that may give some
+/// text other tokens (folding, classes, stemming, bigrams), so that tokens derived before and
+/// kept in a cache are no longer trusted.
+inline constexpr std::uint32_t tokenizer_revision = 1;
+
+/// Identifies the tokens tokenize() gives under `options` and this revision: texts tokenised under
+/// equal fingerprints have equal tokens. Options that only differ in the order or repetition of
+/// their stop words may get different fingerprints, which costs a cache rebuild, never a wrong token.
+[[nodiscard]] std::uint64_t fingerprint(const TokenizerOptions &options);
+
 /// Case-folds `text` code point by code point, as the tokenizer folds words.
 [[nodiscard]] std::string fold_case(std::string_view text);
 

@@ -12,6 +12,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+#include <fstream>
 #include <regex>
 #include <string>
 
@@ -336,4 +338,17 @@ TEST_CASE("write_index_markdown lists the long-term memories of one scope by fil
     const std::string other = fixture.store.resolve_project("/empty");
     fixture.store.write_index_markdown(Scope::project(other));
     CHECK(read_bytes(fixture.root / "memory/projects" / other / "INDEX.md") == "# Memory Index\n\n");
+}
+
+TEST_CASE("plugins keep their caches under index/cache, which rebuilding the index leaves alone",
+          "[store][memory-store]") {
+    StoreFixture fixture;
+    const auto cache_root = starling::core::plugin_cache_root(fixture.store.root());
+    CHECK(cache_root == fixture.store.root() / "index" / "cache");
+
+    std::filesystem::create_directories(cache_root / "bm25");
+    std::ofstream(cache_root / "bm25" / "tokens-v1.bin") << "derived";
+    fixture.store.create(Scope::user(), Tier::short_term, make_memory("Uses bun instead of pnpm"));
+    static_cast<void>(fixture.store.rebuild_index());
+    CHECK(read_bytes(cache_root / "bm25" / "tokens-v1.bin") == "derived");
 }

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <starling/plugins/plugin_registry.hpp>
 
+#include "support/temp_dir.hpp"
 #include "support/test_batch.hpp"
 
 #include <catch2/catch.hpp>
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <unistd.h>
 
@@ -94,7 +96,7 @@ TEST_CASE("every loader failure yields its typed error naming file and both ABI 
         } catch (const PluginLoadError &failure) {
             CHECK(failure.error().kind == LoadErrorKind::not_a_shared_library);
             CHECK_THAT(failure.what(), Catch::Contains(garbage.string()));
-            CHECK_THAT(failure.what(), Catch::Contains("host ABI 1.0"));
+            CHECK_THAT(failure.what(), Catch::Contains("host ABI 1.1"));
         }
     }
     SECTION("a missing file") {
@@ -114,7 +116,7 @@ TEST_CASE("every loader failure yields its typed error naming file and both ABI 
             REQUIRE(failure.error().plugin_abi.has_value());
             CHECK(failure.error().plugin_abi->major == 2);
             CHECK_THAT(failure.what(), Catch::Contains("wrong_major.so"));
-            CHECK_THAT(failure.what(), Catch::Contains("plugin ABI 2.0, host ABI 1.0"));
+            CHECK_THAT(failure.what(), Catch::Contains("plugin ABI 2.0, host ABI 1.1"));
         }
     }
     SECTION("a newer ABI minor version") {
@@ -124,7 +126,7 @@ TEST_CASE("every loader failure yields its typed error naming file and both ABI 
             FAIL("a plugin of a newer minor ABI was accepted");
         } catch (const PluginLoadError &failure) {
             CHECK(failure.error().kind == LoadErrorKind::abi_minor_newer);
-            CHECK_THAT(failure.what(), Catch::Contains("plugin ABI 1.1, host ABI 1.0"));
+            CHECK_THAT(failure.what(), Catch::Contains("plugin ABI 1.2, host ABI 1.1"));
             CHECK_THAT(failure.what(), Catch::Contains("newer-minor"));
         }
     }
@@ -146,9 +148,50 @@ TEST_CASE("every loader failure yields its typed error naming file and both ABI 
         } catch (const PluginLoadError &failure) {
             CHECK(failure.error().kind == LoadErrorKind::create_failed);
             CHECK_THAT(failure.what(), Catch::Contains("create_throws.so"));
-            CHECK_THAT(failure.what(), Catch::Contains("plugin ABI 1.0, host ABI 1.0"));
+            CHECK_THAT(failure.what(), Catch::Contains("plugin ABI 1.1, host ABI 1.1"));
             CHECK_THAT(failure.what(), Catch::Contains("fixture refuses to start: no index directory"));
         }
+    }
+}
+
+TEST_CASE("a plugin built against an older minor ABI loads and runs", "[plugins][loader]") {
+    PluginRegistry registry{quiet_logger()};
+    const auto &info = registry.add_module(fixture("older_minor"));
+    CHECK(info.id == "older-minor");
+    CHECK(info.abi_major == STARLING_ABI_MAJOR);
+    CHECK(info.abi_minor == 0);
+    CHECK(registry.problems().empty());
+    CHECK_NOTHROW(registry.create("older-minor", "{}"));
+}
+
+TEST_CASE("each plugin is offered a cache directory of its own under the cache root", "[plugins][cache]") {
+    starling::test::TempDir scratch{"plugin-cache"};
+    const starling::core::Logger logger{scratch / "starling.log", starling::core::LogLevel::info, false};
+    const auto logged = [&] {
+        std::ifstream log(scratch / "starling.log");
+        return std::string{std::istreambuf_iterator<char>(log), std::istreambuf_iterator<char>()};
+    };
+
+    SECTION("with a cache root") {
+        PluginRegistry registry{logger, {scratch / "store" / "index" / "cache"}};
+        registry.add_module(fixture("cache_probe"));
+        (void)registry.create_relevance_policy("cache-probe", "{}");
+        const auto expected = scratch.path() / "store" / "index" / "cache" / "cache-probe";
+        CHECK_THAT(logged(), Catch::Contains("plugin cache-probe: cache directory: " + expected.string()));
+        CHECK_FALSE(fs::exists(expected)); // created by the plugin when it first writes, not by the host
+    }
+    SECTION("a relative cache root is made absolute") {
+        PluginRegistry registry{logger, {fs::path{"relative"} / "cache"}};
+        registry.add_module(fixture("cache_probe"));
+        (void)registry.create_relevance_policy("cache-probe", "{}");
+        const auto expected = fs::current_path() / "relative" / "cache" / "cache-probe";
+        CHECK_THAT(logged(), Catch::Contains("cache directory: " + expected.string()));
+    }
+    SECTION("without a cache root") {
+        PluginRegistry registry{logger};
+        registry.add_module(fixture("cache_probe"));
+        (void)registry.create_relevance_policy("cache-probe", "{}");
+        CHECK_THAT(logged(), Catch::Contains("plugin cache-probe: cache directory: none"));
     }
 }
 

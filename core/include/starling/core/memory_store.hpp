@@ -41,6 +41,7 @@ struct IndexRebuildReport {
 ///     memory/projects/<project-id>/{short,long}/...         memory/projects/<project-id>/INDEX.md
 ///     memory/projects/<project-id>/PROJECT_PATH             the project's normalised path
 ///     sessions/   archive/   index/   .lock
+///     index/cache/<plugin id>/                              what plugins derive from memories
 ///
 /// Directories are created when first needed. A memory's key is its path relative to the root with
 /// `/` separators. Every file is written atomically (write_file_atomically), and every
@@ -154,5 +155,9 @@ private:
     struct Internals;
     std::unique_ptr<Internals> internals_;
 };
+
+/// `<store_root>/index/cache/`: where plugins keep what they derive from the memories of the store,
+/// each in the directory named after its id. Deleting it loses nothing but the time to derive again.
+[[nodiscard]] std::filesystem::path plugin_cache_root(const std::filesystem::path &store_root);
 
 } // namespace starling::core

@@ -9,11 +9,19 @@
 
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <vector>
 
 namespace starling::plugins {
+
+/// What the registry's host offers the plugins it registers.
+struct PluginHostOptions {
+    /// Where plugins may keep data they derive: each plugin is offered `<cache_root>/<plugin id>/`
+    /// through "starling.host.cache/1". Without it, no plugin is offered a cache directory.
+    std::optional<std::filesystem::path> cache_root;
+};
 
 /// The one place plugins are loaded: static plugins linked into the executable and modules found
 /// in plugin directories. Checks the ABI handshake before calling anything else in a module,
@@ -21,7 +29,7 @@ namespace starling::plugins {
 /// is reported), and creates instances that keep their library alive.
 class PluginRegistry {
 public:
-    explicit PluginRegistry(const core::Logger &logger);
+    explicit PluginRegistry(const core::Logger &logger, PluginHostOptions options = {});
     ~PluginRegistry();
     PluginRegistry(const PluginRegistry &) = delete;
     PluginRegistry &operator=(const PluginRegistry &) = delete;
@@ -58,6 +66,7 @@ private:
                                                 starling_plugin_kind kind, const char *interface_id) const;
 
     const core::Logger *logger_;
+    std::optional<std::filesystem::path> cache_root_; // absolute
     std::shared_ptr<HostContext> handshake_host_;
     std::vector<Registered> registered_;
     std::vector<PluginInfo> infos_;

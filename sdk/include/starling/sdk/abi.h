@@ -24,7 +24,7 @@
 #include <stdint.h>
 
 #define STARLING_ABI_MAJOR 1u
-#define STARLING_ABI_MINOR 0u
+#define STARLING_ABI_MINOR 1u
 
 #if defined(_WIN32)
 #define STARLING_EXPORT __declspec(dllexport)
@@ -97,6 +97,34 @@ typedef struct starling_host {
      */
     const void *(*get_extension)(void *context, const char *extension_id);
 } starling_host;
+
+/* ---------------------------------------------------------------------------------------------
+ * Host extensions, fetched with starling_host.get_extension. Each table is grow-only and starts
+ * with its own size. A host that lacks one returns NULL, and the plugin must then do without it.
+ * ------------------------------------------------------------------------------------------- */
+
+/* Since ABI 1.1. */
+#define STARLING_HOST_CACHE_EXTENSION_V1 "starling.host.cache/1"
+
+/*
+ * A directory of the plugin's own, for data it derives from what the host hands it (a token
+ * index, say), so that the next process need not derive it again. The host offers it only when it
+ * knows a store to keep it in.
+ */
+typedef struct starling_host_cache_v1 {
+    uint32_t struct_size; /* sizeof(starling_host_cache_v1) as the host was built */
+    /*
+     * [thread-safe] The absolute path of the directory: never empty, not NUL-terminated, its bytes
+     * as the operating system takes them. host_context is starling_host.context. The bytes are
+     * owned by the host and live as long as the host struct. The directory belongs to this plugin
+     * alone, but may not exist yet: the plugin creates it (and any files in it) when it first
+     * writes. Its contents are a cache: the user may delete them at any time, another process
+     * running the same plugin may replace them at any moment, and the plugin must validate
+     * everything it reads there before trusting it, and write so that a reader never sees a
+     * half-written file (write elsewhere, rename).
+     */
+    starling_bytes (*directory)(void *host_context);
+} starling_host_cache_v1;
 
 /*
  * What a plugin offers the host. Returned by the entry function; static storage inside the

@@ -21,9 +21,12 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstddef>
 #include <cstring>
 #include <exception>
+#include <filesystem>
 #include <new>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -53,6 +56,24 @@ public:
             return nullptr;
         }
         return host_->get_extension(host_->context, extension_id);
+    }
+
+    /// The plugin's own directory for data it derives ("starling.host.cache/1"), or nothing when the
+    /// host offers none (a host of ABI 1.0, or one that knows no store). The directory may not exist
+    /// yet, and anything in it may vanish or change at any moment: treat it as a cache, and validate
+    /// what you read there.
+    [[nodiscard]] std::optional<std::filesystem::path> cache_directory() const {
+        const auto *cache = static_cast<const starling_host_cache_v1 *>(extension(STARLING_HOST_CACHE_EXTENSION_V1));
+        constexpr std::size_t v1_size =
+            offsetof(starling_host_cache_v1, directory) + sizeof(starling_host_cache_v1::directory);
+        if (cache == nullptr || cache->struct_size < v1_size || cache->directory == nullptr) {
+            return std::nullopt;
+        }
+        const std::string_view directory = as_string_view(cache->directory(host_->context));
+        if (directory.empty()) {
+            return std::nullopt;
+        }
+        return std::filesystem::path{directory};
     }
 
 private:

@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "batch_tokenizer.hpp"
+
+namespace starling::bm25 {
+
+void BatchTokenizer::tokenize(const sdk::MemoryBatch &batch, TermDictionary &dictionary, TokenCache *cache,
+                              BatchTerms &out) {
+    out.clear();
+    const bool with_body = batch.has_bodies();
+    for (std::size_t memory = 0; memory < batch.size(); ++memory) {
+        out.start_memory();
+        for_each_field(batch[memory], with_body, [&](Field field, std::string_view text) {
+            // Bodies are long, only searches over whole memories carry them, and cached they would
+            // make the file as large as the store: they are tokenised every time.
+            const bool cacheable = cache != nullptr && field != Field::body;
+            if (cacheable) {
+                if (const auto cached = cache->find(text)) {
+                    cached->copy_to(out.add_text(field, cached->size()));
+                    return;
+                }
+            }
+            tokens_.clear();
+            tokenizer_->tokenize(text, tokens_);
+            const auto ids = out.add_text(field, tokens_.size());
+            for (std::size_t token = 0; token < tokens_.size(); ++token) {
+                ids[token] = dictionary.intern(tokens_[token]);
+            }
+            if (cacheable) {
+                cache->add(text, ids);
+            }
+        });
+    }
+}
+
+} // namespace starling::bm25

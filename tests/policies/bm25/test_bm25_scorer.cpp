@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The scores of a fixed batch, to the last bit. A deliberate change of the formula changes them
+// and updates this file; a refactoring (how memories are tokenised, matched or cached) must not,
+// and neither does the token cache, cold or warm.
+#include <starling/plugins/plugin_registry.hpp>
+#include <starling/sdk/bytes.hpp>
+
+#include <catch2/catch.hpp>
+
+#include "support/temp_dir.hpp"
+
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <string>
+#include <vector>
+
+using starling::plugins::PluginRegistry;
+using starling::plugins::RelevancePolicyInstance;
+
+namespace {
+
+constexpr std::int64_t day = 86400;
+constexpr std::int64_t now = 1'700'000'000;
+
+struct Memory {
+    std::string summary;
+    std::string tags;
+    std::string body;
+    std::int64_t last_accessed;
+    std::uint32_t access_count;
+    std::uint32_t session_count;
+};
+
+/// Memories in several languages, with tags and bodies, where feedback changes the ranking.
+const std::vector<Memory> &reference_memories() {
+    static const std::vector<Memory> memories{
+        {"Deploy the billing queue with terraform", "deploy\nbilling",
+         "Run terraform apply in infra/billing, then drain the queue.", now - 3 * day, 4, 2},
+        {"Billing queue consumers lag on Mondays", "billing\nqueue\nkafka",
+         "Kafka consumer lag spikes when invoices are generated.", now - 40 * day, 1, 1},
+        {"Use pnpm, never npm", "tooling", "The repository pins pnpm 9 in package.json.", now, 12, 5},
+        {"Queue workers deploy through the release pipeline", "deploy\nci",
+         "The release pipeline deploys queue workers after tests.", now - 10 * day, 0, 0},
+        {"Kafka topics are named after the billing domain", "kafka\nnaming",
+         "billing.invoices, billing.payments; deploy creates them.", now - 100 * day, 2, 1},
+        {"Prefers dark mode", "ui", "", now - 1 * day, 30, 9},
+        {"Straße und Büro: deploy freitags nie", "deutsch\nBüro", "Keine Deployments am Freitag.", now - 5 * day,
+         0, 0},
+        {"用户喜欢深色模式 deploy", "界面", "", now - 2 * day, 1, 1},
+    };
+    return memories;
+}
+
+const starling::core::Logger &quiet_logger() {
+    static const starling::core::Logger logger{{}, starling::core::LogLevel::error, false};
+    return logger;
+}
+
+/// bm25 with its defaults, from a registry that offers plugins a cache under `cache_root`, if any.
+class Bm25 {
+public:
+    explicit Bm25(std::optional<std::filesystem::path> cache_root = std::nullopt)
+        : registry_(quiet_logger(), {std::move(cache_root)}) {
+        registry_.add_static_plugins(starling::plugins::linked_static_plugins());
+        policy_.emplace(registry_.create_relevance_policy("bm25", registry_.find("bm25")->default_settings_json));
+    }
+
+    std::vector<double> score(const std::vector<Memory> &memories, std::string_view query, bool with_bodies) const {
+        std::vector<starling_memory_view> views;
+        for (const auto &memory : memories) {
+            starling_memory_view view{};
+            view.struct_size = sizeof(starling_memory_view);
+            view.summary = starling::sdk::as_bytes(memory.summary);
+            view.tags = starling::sdk::as_bytes(memory.tags);
+            view.body = starling::sdk::as_bytes(memory.body);
+            view.last_accessed = memory.last_accessed;
+            view.access_count = memory.access_count;
+            view.session_count = memory.session_count;
+            views.push_back(view);
+        }
+        std::vector<const starling_memory_view *> pointers;
+        for (const auto &view : views) {
+            pointers.push_back(&view);
+        }
+        const starling_memory_batch batch{sizeof(starling_memory_batch),
+                                          with_bodies ? STARLING_BATCH_HAS_BODIES : 0U, now, pointers.size(),
+                                          pointers.data()};
+        return policy_->score(query, batch);
+    }
+
+private:
+    PluginRegistry registry_;
+    std::optional<RelevancePolicyInstance> policy_;
+};
+
+std::vector<double> reference_scores(std::string_view query, bool with_bodies) {
+    return Bm25{}.score(reference_memories(), query, with_bodies);
+}
+
+const std::vector<std::string> queries{"how do we deploy the billing queue?", "kafka", "深色模式", "Büro"};
+
+} // namespace
+
+TEST_CASE("bm25 gives the reference scores to the last bit", "[policy][bm25][reference]") {
+    const std::string prompt = "how do we deploy the billing queue?";
+
+    CHECK(reference_scores(prompt, true) ==
+          std::vector<double>{0x1.8ecc6ca602b0fp+0, 0x1.346e86672bbdep+0, 0.0, 0x1.bf24b63962f35p-1,
+                              0x1.8a58624894706p-1, 0.0, 0x1.e665e39e79a05p-3, 0x1.cbe568a7aaa22p-3});
+    CHECK(reference_scores("kafka", true) ==
+          std::vector<double>{0.0, 0x1.e5799314775c4p+0, 0.0, 0.0, 0x1.2c21b92800c83p+1, 0.0, 0.0, 0.0});
+    CHECK(reference_scores("深色模式", true) ==
+          std::vector<double>{0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0x1.6adda3c462ffep+1});
+
+    CHECK(reference_scores(prompt, false) ==
+          std::vector<double>{0x1.a6ec17357eae4p+0, 0x1.2f841530dddbep+0, 0.0, 0x1.e27dc152e8409p-1,
+                              0x1.1bc514f6ef393p-1, 0.0, 0x1.7514f80b9de2cp-2, 0x1.43a546adb2e7dp-2});
+    CHECK(reference_scores("kafka", false) ==
+          std::vector<double>{0.0, 0x1.93654aab34312p+0, 0.0, 0.0, 0x1.2fb9c0704565bp+1, 0.0, 0.0, 0.0});
+    CHECK(reference_scores("深色模式", false) ==
+          std::vector<double>{0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0x1.6bf5c27c93fb6p+1});
+}
+
+TEST_CASE("bm25 scores alike without a token cache, with a cold one and with a warm one",
+          "[policy][bm25][reference][cache]") {
+    starling::test::TempDir scratch{"bm25-cache"};
+    const auto cache_root = scratch / "index" / "cache";
+    for (const bool with_bodies : {true, false}) {
+        for (const auto &query : queries) {
+            INFO("query '" << query << "', bodies " << with_bodies);
+            const auto uncached = Bm25{}.score(reference_memories(), query, with_bodies);
+            std::filesystem::remove_all(cache_root);
+            const auto cold = Bm25{cache_root}.score(reference_memories(), query, with_bodies);
+            REQUIRE(std::filesystem::exists(cache_root / "bm25" / "tokens-v1.bin"));
+            const auto warm = Bm25{cache_root}.score(reference_memories(), query, with_bodies);
+            CHECK(cold == uncached);
+            CHECK(warm == uncached);
+        }
+    }
+}
+
+TEST_CASE("bm25 scores alike when only some texts are cached", "[policy][bm25][reference][cache]") {
+    starling::test::TempDir scratch{"bm25-cache"};
+    const auto cache_root = scratch / "index" / "cache";
+    (void)Bm25{cache_root}.score(reference_memories(), "kafka", false);
+
+    auto edited = reference_memories();
+    edited[1].summary = "Billing queue consumers lag on Fridays, kafka says";
+    edited[4].tags = "kafka\nnaming\nbilling";
+    edited.push_back({"A new memory about kafka retention", "kafka\nretention", "", now, 0, 0});
+    for (const auto &query : queries) {
+        INFO("query '" << query << "'");
+        CHECK(Bm25{cache_root}.score(edited, query, false) == Bm25{}.score(edited, query, false));
+    }
+}
+
+TEST_CASE("bm25 scores alike when its cache cannot be written", "[policy][bm25][reference][cache]") {
+    starling::test::TempDir scratch{"bm25-cache"};
+    std::ofstream(scratch / "index") << "a file where the store's index directory should be";
+    const Bm25 unwritable{scratch / "index" / "cache"};
+    for (const auto &query : queries) {
+        INFO("query '" << query << "'");
+        CHECK(unwritable.score(reference_memories(), query, true) == Bm25{}.score(reference_memories(), query, true));
+    }
+}
