@@ -54,6 +54,9 @@ public:
     /// member; the texts it points to live as long as storage().
     [[nodiscard]] const IndexRecordView *find(std::string_view key) const;
 
+    /// At least as many records as for_each() visits: enough to size a listing up front.
+    [[nodiscard]] std::size_t record_bound() const noexcept { return snapshot_records_.size() + journaled_.size(); }
+
     /// Calls `visit(const IndexRecordView &)` for every entry and unreadable file, in key order.
     template <class Visit>
     void for_each(Visit &&visit) const {

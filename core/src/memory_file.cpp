@@ -76,6 +76,13 @@ std::vector<std::string> decode_names(const FrontmatterEntry &entry, std::string
 }
 
 std::vector<std::string> distinct_in_order(std::vector<std::string> items) {
+    // Lists are nearly always distinct already (every writer keeps them so), and a memory used in
+    // many sessions has hundreds: check with sorted views, and copy nothing unless needed.
+    std::vector<std::string_view> sorted(items.begin(), items.end());
+    std::sort(sorted.begin(), sorted.end());
+    if (std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end()) {
+        return items;
+    }
     std::unordered_set<std::string> seen;
     std::vector<std::string> distinct;
     distinct.reserve(items.size());

@@ -202,6 +202,10 @@ IndexedMemories MemoryStore::list_indexed(const ListFilter &filter) {
 
 IndexedMemories MemoryStore::Internals::indexed_memories(const ListFilter &filter) const {
     std::vector<IndexedMemory> memories;
+    // Sized for the whole index, so that a listing never reallocates (each growth of a large vector
+    // touches fresh pages), and a second scope appended to it usually fits; untouched capacity costs
+    // address space, not memory.
+    memories.reserve(index.record_bound());
     index.for_each([&](const detail::IndexRecordView &record) {
         if (entry_matches(filter, record)) {
             memories.push_back(record.memory);
