@@ -25,9 +25,7 @@ using FieldCounts = std::array<std::uint32_t, field_count>;
 template <class Visit>
 void for_each_field(const sdk::MemoryView &memory, bool with_body, Visit &&visit) {
     visit(Field::summary, memory.summary());
-    for (const auto tag : memory.tags()) {
-        visit(Field::tags, tag);
-    }
+    memory.for_each_tag([&](std::string_view tag) { visit(Field::tags, tag); });
     if (with_body) {
         visit(Field::body, memory.body());
     }

@@ -59,10 +59,10 @@ public:
             const auto memory = memories[index];
             haystack.assign(memory.summary());
             if (include_tags_) {
-                for (const auto tag : memory.tags()) {
+                memory.for_each_tag([&](std::string_view tag) {
                     haystack += '\n';
                     haystack += tag;
-                }
+                });
             }
             if (include_body_) {
                 haystack += '\n';

@@ -31,19 +31,26 @@ public:
     /// The tags, split on the '\n' separator of the ABI.
     [[nodiscard]] std::vector<std::string_view> tags() const {
         std::vector<std::string_view> tags;
+        for_each_tag([&](std::string_view tag) { tags.push_back(tag); });
+        return tags;
+    }
+
+    /// Calls `visit(std::string_view)` for each tag, in order, without allocating: for policies
+    /// that look at the tags of every memory on every call.
+    template <class Visit>
+    void for_each_tag(Visit &&visit) const {
         std::string_view rest = as_string_view(view_->tags);
         while (!rest.empty()) {
             const auto end = rest.find('\n');
             const auto tag = rest.substr(0, end);
             if (!tag.empty()) {
-                tags.push_back(tag);
+                visit(tag);
             }
             if (end == std::string_view::npos) {
                 break;
             }
             rest.remove_prefix(end + 1);
         }
-        return tags;
     }
 
 private:
