@@ -35,7 +35,7 @@ void TokenCache::load() {
     bytes_ = std::move(read.bytes);
     auto opened = open_token_cache_file(bytes_, fingerprint_);
     if (auto *file = std::get_if<TokenCacheFile>(&opened)) {
-        file_ = *file;
+        file_ = std::move(*file);
         return;
     }
     const auto &rejection = std::get<RejectedCacheFile>(opened);
@@ -140,7 +140,7 @@ void TokenCache::end_call(const TermDictionary &dictionary) {
     bytes_ = std::move(*built);
     auto opened = open_token_cache_file(bytes_, fingerprint_);
     if (auto *file = std::get_if<TokenCacheFile>(&opened)) {
-        file_ = *file;
+        file_ = std::move(*file);
     } else {
         host_.error("token cache built unreadable (" + std::get<RejectedCacheFile>(opened).detail +
                     "); caching stops for this process");

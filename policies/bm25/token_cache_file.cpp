@@ -4,6 +4,8 @@
 #include "text_hash.hpp"
 #include "token_cache_format.hpp"
 
+#include <algorithm>
+#include <bit>
 #include <cstring>
 
 namespace starling::bm25 {
@@ -66,6 +68,11 @@ std::variant<TokenCacheFile, RejectedCacheFile> open_token_cache_file(std::span<
     file.term_ids_ = terms + term_count * format::term_size;
     file.text_ = reinterpret_cast<const char *>(file.term_ids_ + term_id_count * format::term_id_size);
 
+    // At least two buckets, so that the shift stays below 64; about one entry per bucket.
+    const int bucket_bits = std::max(1, static_cast<int>(std::bit_width(entry_count)) - 1);
+    file.bucket_shift_ = static_cast<unsigned>(64 - bucket_bits);
+    file.bucket_starts_.resize((std::size_t{1} << bucket_bits) + 1);
+    std::size_t next_bucket = 0;
     std::uint64_t previous_hash = 0;
     for (std::size_t entry = 0; entry < entry_count; ++entry) {
         const std::byte *record = file.entries_ + entry * format::entry_size;
@@ -74,12 +81,18 @@ std::variant<TokenCacheFile, RejectedCacheFile> open_token_cache_file(std::span<
             return damaged("entries are not sorted by hash");
         }
         previous_hash = hash;
+        for (const std::size_t bucket = hash >> file.bucket_shift_; next_bucket <= bucket; ++next_bucket) {
+            file.bucket_starts_[next_bucket] = static_cast<std::uint32_t>(entry);
+        }
         if (!fits(format::load<std::uint32_t>(record + format::entry_text_offset_at),
                   format::load<std::uint32_t>(record + format::entry_text_size_at), text_size) ||
             !fits(format::load<std::uint32_t>(record + format::entry_first_term_at),
                   format::load<std::uint32_t>(record + format::entry_term_count_at), term_id_count)) {
             return damaged("entry " + std::to_string(entry) + " reaches beyond its section");
         }
+    }
+    for (; next_bucket < file.bucket_starts_.size(); ++next_bucket) {
+        file.bucket_starts_[next_bucket] = static_cast<std::uint32_t>(entry_count);
     }
     for (std::size_t term = 0; term < term_count; ++term) {
         const std::byte *record = terms + term * format::term_size;
@@ -123,18 +136,17 @@ void TokenCacheFile::copy_terms(std::size_t entry, std::span<TermId> out) const 
 }
 
 std::optional<std::size_t> TokenCacheFile::find(std::uint64_t hash, std::string_view text) const noexcept {
-    std::size_t low = 0;
-    std::size_t high = entry_count_;
-    while (low < high) {
-        const std::size_t middle = low + (high - low) / 2;
-        if (this->hash(middle) < hash) {
-            low = middle + 1;
-        } else {
-            high = middle;
-        }
+    if (bucket_starts_.empty()) {
+        return std::nullopt;
     }
-    for (std::size_t entry = low; entry < entry_count_ && this->hash(entry) == hash; ++entry) {
-        if (this->text(entry) == text) {
+    const std::size_t bucket = hash >> bucket_shift_;
+    const std::size_t end = bucket_starts_[bucket + 1];
+    for (std::size_t entry = bucket_starts_[bucket]; entry < end; ++entry) {
+        const std::uint64_t entry_hash = this->hash(entry);
+        if (entry_hash > hash) {
+            break;
+        }
+        if (entry_hash == hash && this->text(entry) == text) {
             return entry;
         }
     }

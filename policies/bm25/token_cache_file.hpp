@@ -15,6 +15,7 @@
 #include <string>
 #include <string_view>
 #include <variant>
+#include <vector>
 
 namespace starling::bm25 {
 
@@ -41,7 +42,8 @@ class TokenCacheFile {
 public:
     [[nodiscard]] std::size_t entry_count() const noexcept { return entry_count_; }
     /// The entry whose text is exactly `text`, found by `hash` (the hash of `text` the file was
-    /// written with); entries whose hash collides are told apart by their text.
+    /// written with); entries whose hash collides are told apart by their text. Constant time on
+    /// average: a prompt looks up every summary and tag of the store.
     [[nodiscard]] std::optional<std::size_t> find(std::uint64_t hash, std::string_view text) const noexcept;
 
     [[nodiscard]] std::uint64_t hash(std::size_t entry) const noexcept;
@@ -62,6 +64,12 @@ private:
     const std::byte *term_ids_ = nullptr;
     const char *text_ = nullptr;
     CachedTermTable terms_;
+    // Hashes are uniform and the entries sorted by them, so the top bits of a hash name a bucket of
+    // about one entry: bucket b holds entries [bucket_starts_[b], bucket_starts_[b + 1]). Built
+    // while the file is checked, in the same pass; a binary search per lookup cost as much as
+    // tokenising did.
+    std::vector<std::uint32_t> bucket_starts_;
+    unsigned bucket_shift_ = 63;
 };
 
 } // namespace starling::bm25

@@ -152,3 +152,53 @@ TEST_CASE("a lookup confirms the hash with the exact text", "[policy][bm25][cach
     CHECK(file.find(starling::bm25::hash_text("gamma"), "gamma").has_value());
     CHECK_FALSE(file.find(starling::bm25::hash_text("delta"), "delta"));
 }
+
+TEST_CASE("every entry of a large file is found, and nothing else is", "[policy][bm25][cache]") {
+    // Real hashes spread over every bucket; the extreme ones and a run of equal hashes sit at the
+    // first and last bucket's edges, where a lookup must neither stop early nor run past the end.
+    const auto lowest = [](std::string_view /*text*/) noexcept -> std::uint64_t { return 0; };
+    const auto highest = [](std::string_view /*text*/) noexcept -> std::uint64_t { return ~std::uint64_t{0}; };
+    starling::test::SampleEntries samples;
+    std::vector<std::string> texts;
+    for (int index = 0; index < 1000; ++index) {
+        texts.push_back("summary number " + std::to_string(index));
+        samples.add(texts.back(), {"summary", std::to_string(index)});
+    }
+    samples.add("first", {"first"}, lowest).add("first again", {"again"}, lowest);
+    samples.add("last", {"last"}, highest).add("last again", {"again"}, highest);
+    const auto bytes = samples.build();
+    const auto opened = starling::bm25::open_token_cache_file(bytes, sample_fingerprint);
+    REQUIRE(std::holds_alternative<TokenCacheFile>(opened));
+    const auto &file = std::get<TokenCacheFile>(opened);
+    REQUIRE(file.entry_count() == 1004);
+
+    for (const auto &text : texts) {
+        const auto entry = file.find(starling::bm25::hash_text(text), text);
+        REQUIRE(entry.has_value());
+        CHECK(file.text(*entry) == text);
+        CHECK(file.term_count(*entry) == 2);
+    }
+    for (const std::string_view text : {"first", "first again"}) {
+        const auto entry = file.find(0, text);
+        REQUIRE(entry.has_value());
+        CHECK(file.text(*entry) == text);
+    }
+    for (const std::string_view text : {"last", "last again"}) {
+        const auto entry = file.find(~std::uint64_t{0}, text);
+        REQUIRE(entry.has_value());
+        CHECK(file.text(*entry) == text);
+    }
+    CHECK_FALSE(file.find(0, "last"));
+    CHECK_FALSE(file.find(~std::uint64_t{0}, "absent"));
+    CHECK_FALSE(file.find(starling::bm25::hash_text("summary number 1000"), "summary number 1000"));
+}
+
+TEST_CASE("a file without entries finds nothing", "[policy][bm25][cache]") {
+    const auto bytes = starling::test::SampleEntries{}.build();
+    const auto opened = starling::bm25::open_token_cache_file(bytes, sample_fingerprint);
+    REQUIRE(std::holds_alternative<TokenCacheFile>(opened));
+    const auto &file = std::get<TokenCacheFile>(opened);
+    CHECK(file.entry_count() == 0);
+    CHECK_FALSE(file.find(0, ""));
+    CHECK_FALSE(file.find(~std::uint64_t{0}, "anything"));
+}
