@@ -2,6 +2,8 @@
 #include <starling/core/indexed_memory.hpp>
 
 #include <algorithm>
+#include <memory>
+#include <utility>
 
 namespace starling::core {
 
@@ -47,6 +49,20 @@ IndexedMemory view_of(const IndexEntry &entry, std::string_view joined_tags) noe
                          entry.type,    entry.summary,       joined_tags,          entry.created,
                          entry.last_accessed, entry.access_count, entry.session_count, entry.review,
                          entry.file};
+}
+
+IndexedMemories::IndexedMemories(std::vector<std::shared_ptr<const void>> storage,
+                                 std::vector<const IndexedMemory *> memories)
+    : storage_(std::move(storage)), memories_(std::move(memories)) {}
+
+IndexedMemories::IndexedMemories(std::shared_ptr<const void> storage, std::vector<IndexedMemory> memories) {
+    auto owned = std::make_shared<const std::vector<IndexedMemory>>(std::move(memories));
+    memories_.reserve(owned->size());
+    for (const IndexedMemory &memory : *owned) {
+        memories_.push_back(&memory);
+    }
+    storage_.push_back(std::move(storage));
+    storage_.push_back(std::move(owned));
 }
 
 void IndexedMemories::append(IndexedMemories other) {

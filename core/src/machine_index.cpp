@@ -74,9 +74,9 @@ const IndexRecordView *MachineIndex::find(std::string_view key) const {
         return journaled->second.kind == IndexRecordView::Kind::removal ? nullptr : &journaled->second;
     }
     const auto found = std::lower_bound(
-        snapshot_records_.begin(), snapshot_records_.end(), key,
+        storage_->snapshot_records.begin(), storage_->snapshot_records.end(), key,
         [](const IndexRecordView &record, std::string_view wanted) { return record.memory.key < wanted; });
-    return found != snapshot_records_.end() && found->memory.key == key ? &*found : nullptr;
+    return found != storage_->snapshot_records.end() && found->memory.key == key ? &*found : nullptr;
 }
 
 MachineIndex::Load MachineIndex::load_snapshot() {
@@ -106,7 +106,7 @@ MachineIndex::Load MachineIndex::adopt_snapshot(std::string bytes) {
     if (!records) {
         return Load::garbled;
     }
-    snapshot_records_ = std::move(*records);
+    storage_->snapshot_records = std::move(*records);
     return Load::done;
 }
 
@@ -221,7 +221,7 @@ bool MachineIndex::compaction_due(std::uint64_t threshold_bytes) const {
 
 void MachineIndex::compact() {
     std::vector<IndexRecordView> records;
-    records.reserve(snapshot_records_.size() + journaled_.size());
+    records.reserve(storage_->snapshot_records.size() + journaled_.size());
     for_each([&](const IndexRecordView &record) { records.push_back(record); });
     // The records in memory stay as they are: they already say what the new files say.
     write_snapshot_and_reset_journal(encode_index_snapshot(records));
@@ -276,7 +276,6 @@ void MachineIndex::forget() {
     snapshot_stamp_.reset();
     journal_inode_.reset();
     journal_offset_ = 0;
-    snapshot_records_.clear();
     journaled_.clear();
     storage_ = std::make_shared<Storage>();
 }

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <deque>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -55,7 +56,18 @@ public:
     [[nodiscard]] const IndexRecordView *find(std::string_view key) const;
 
     /// At least as many records as for_each() visits: enough to size a listing up front.
-    [[nodiscard]] std::size_t record_bound() const noexcept { return snapshot_records_.size() + journaled_.size(); }
+    [[nodiscard]] std::size_t record_bound() const noexcept {
+        return storage_->snapshot_records.size() + journaled_.size();
+    }
+
+    /// Whether `record` (one for_each() visited) is one of the snapshot's, which live in storage():
+    /// a pointer to it stays valid as long as storage() does. A journal record does not: the next
+    /// refresh may replace it.
+    [[nodiscard]] bool lives_in_storage(const IndexRecordView &record) const noexcept {
+        const auto &records = storage_->snapshot_records;
+        return !records.empty() && std::less_equal<>{}(records.data(), &record) &&
+               std::less<>{}(&record, records.data() + records.size());
+    }
 
     /// Calls `visit(const IndexRecordView &)` for every entry and unreadable file, in key order.
     template <class Visit>
@@ -75,7 +87,7 @@ public:
             }
             ++next_changed;
         };
-        for (const IndexRecordView &record : snapshot_records_) {
+        for (const IndexRecordView &record : storage_->snapshot_records) {
             while (next_changed != changed.end() && (*next_changed)->memory.key < record.memory.key) {
                 visit_changed();
             }
@@ -109,17 +121,20 @@ public:
 private:
     enum class Load { done, retry, missing, garbled };
 
-    /// The text every view points into. Shared with the listings handed out, so that replacing the
-    /// index never pulls text from under them.
+    /// The text every view points into, and the snapshot's records. Shared with the listings handed
+    /// out, so that replacing the index never pulls text or records from under them; once decoded,
+    /// the records never change (a new snapshot gets a new Storage).
     struct Storage {
         std::string snapshot;
         std::deque<std::string> journal_chunks;
         UnescapedFields unescaped;
+        /// Entries and unreadable files of the snapshot, sorted by key.
+        std::vector<IndexRecordView> snapshot_records;
     };
 
     Load load_snapshot();
     Load load_journal();
-    /// Decodes a snapshot into snapshot_records_ (after forget()).
+    /// Decodes a snapshot into the storage's records (after forget()).
     Load adopt_snapshot(std::string bytes);
     /// Writes `bytes` as the snapshot and an empty journal, and records their stamps.
     void write_snapshot_and_reset_journal(const std::string &bytes);
@@ -134,8 +149,6 @@ private:
     std::optional<std::uint64_t> journal_inode_;
     std::uint64_t journal_offset_ = 0;
     std::shared_ptr<Storage> storage_;
-    /// Entries and unreadable files of the snapshot, sorted by key.
-    std::vector<IndexRecordView> snapshot_records_;
     /// The journal's last record of each key, removals included; they override the snapshot.
     std::unordered_map<std::string_view, IndexRecordView> journaled_;
 };

@@ -7,6 +7,7 @@
 #include <starling/core/store_error.hpp>
 
 #include <algorithm>
+#include <deque>
 #include <optional>
 #include <system_error>
 #include <unordered_set>
@@ -201,17 +202,21 @@ IndexedMemories MemoryStore::list_indexed(const ListFilter &filter) {
 }
 
 IndexedMemories MemoryStore::Internals::indexed_memories(const ListFilter &filter) const {
-    std::vector<IndexedMemory> memories;
+    std::vector<const IndexedMemory *> memories;
     // Sized for the whole index, so that a listing never reallocates (each growth of a large vector
     // touches fresh pages), and a second scope appended to it usually fits; untouched capacity costs
     // address space, not memory.
     memories.reserve(index.record_bound());
+    // The journal's records are copied (the next refresh may replace them); they are few, since
+    // every compaction folds them into the snapshot.
+    auto journaled = std::make_shared<std::deque<IndexedMemory>>();
     index.for_each([&](const detail::IndexRecordView &record) {
-        if (entry_matches(filter, record)) {
-            memories.push_back(record.memory);
+        if (!entry_matches(filter, record)) {
+            return;
         }
+        memories.push_back(index.lives_in_storage(record) ? &record.memory : &journaled->emplace_back(record.memory));
     });
-    return IndexedMemories{index.storage(), std::move(memories)};
+    return IndexedMemories{{index.storage(), std::move(journaled)}, std::move(memories)};
 }
 
 std::vector<IndexEntry> MemoryStore::Internals::indexed_entries(const ListFilter &filter) const {
