@@ -10,6 +10,16 @@ void BatchTerms::clear() noexcept {
     lengths_.clear();
 }
 
+void BatchTerms::reserve(std::size_t memories) {
+    // A summary, a type and a few tags: about a dozen terms in three or four texts.
+    constexpr std::size_t texts_per_memory = 6;
+    constexpr std::size_t terms_per_memory = 32;
+    first_text_.reserve(memories);
+    lengths_.reserve(memories);
+    texts_.reserve(memories * texts_per_memory);
+    term_ids_.reserve(memories * terms_per_memory);
+}
+
 void BatchTerms::start_memory() {
     first_text_.push_back(texts_.size());
     lengths_.emplace_back();

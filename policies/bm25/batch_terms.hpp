@@ -24,6 +24,10 @@ struct TextTerms {
 class BatchTerms {
 public:
     void clear() noexcept;
+    /// Makes room for `memories` memories of typical size. Growing a large vector by doubling
+    /// touches about twice the pages it ends with, and on the hook path a fresh page costs more
+    /// than the work done on it; capacity never touched costs address space, not memory.
+    void reserve(std::size_t memories);
     /// Starts the next memory: the texts added from now on are its own.
     void start_memory();
     /// Appends a text of `term_count` terms to the current memory and returns the slots for its

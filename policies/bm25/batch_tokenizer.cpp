@@ -6,6 +6,7 @@ namespace starling::bm25 {
 void BatchTokenizer::tokenize(const sdk::MemoryBatch &batch, TermDictionary &dictionary, TokenCache *cache,
                               BatchTerms &out) {
     out.clear();
+    out.reserve(batch.size());
     const bool with_body = batch.has_bodies();
     for (std::size_t memory = 0; memory < batch.size(); ++memory) {
         out.start_memory();
