@@ -151,6 +151,17 @@ std::uint64_t fingerprint(const TokenizerOptions &options) {
 }
 
 std::string fold_case(std::string_view text) {
+    // Nearly every word is ASCII, where folding is lower-casing A-Z; building the policy folds its
+    // ~460 stop words, and decoding each of them code point by code point was a fifth of that.
+    if (std::all_of(text.begin(), text.end(), [](char byte) { return static_cast<unsigned char>(byte) < 0x80; })) {
+        std::string folded(text);
+        for (char &byte : folded) {
+            if (byte >= 'A' && byte <= 'Z') {
+                byte = static_cast<char>(byte - 'A' + 'a');
+            }
+        }
+        return folded;
+    }
     std::string folded;
     folded.reserve(text.size());
     std::size_t position = 0;

@@ -128,3 +128,14 @@ TEST_CASE("a token list reused across texts keeps only the new tokens", "[policy
     REQUIRE(list.size() == 1);
     CHECK(list[0] == "second");
 }
+
+TEST_CASE("case folding lower-cases ASCII exactly as it folds other scripts", "[policy][bm25][tokenizer]") {
+    using starling::bm25::fold_case;
+    CHECK(fold_case("Deploy The QUEUE, v2!") == "deploy the queue, v2!");
+    CHECK(fold_case(std::string("a\0Z@[`{", 7)) == std::string("a\0z@[`{", 7)); // only A-Z change
+    CHECK(fold_case("") == "");
+    // One non-ASCII byte sends the whole text through the Unicode path.
+    CHECK(fold_case("STRASSE Straße ÄRGER") == "strasse strasse ärger");
+    CHECK(fold_case("ΑΘΗΝΑ Athen") == "αθηνα athen");
+    CHECK(fold_case("Bad \xFF byte") == "bad  byte"); // invalid UTF-8 is dropped
+}
