@@ -67,8 +67,14 @@ void decode_into(std::string_view content, std::vector<NotedAccess> &accesses) {
 AccessJournal::AccessJournal(std::filesystem::path journal_path)
     : journal_path_(std::move(journal_path)), applying_path_(journal_path_.string() + ".applying") {}
 
-void AccessJournal::note(const NotedAccess &access) const {
-    const std::string line = encode(access);
+void AccessJournal::note(std::span<const NotedAccess> accesses) const {
+    if (accesses.empty()) {
+        return;
+    }
+    std::string lines;
+    for (const NotedAccess &access : accesses) {
+        lines += encode(access);
+    }
     // A writer that opened the journal just before the applier renamed it away finds out here, once
     // it holds its shared lock, and writes to the new journal instead.
     for (int attempt = 0; attempt < 8; ++attempt) {
@@ -84,7 +90,7 @@ void AccessJournal::note(const NotedAccess &access) const {
         if (!same_file(file.get(), journal_path_)) {
             continue;
         }
-        if (const int error = write_all(file.get(), line); error != 0) {
+        if (const int error = write_all(file.get(), lines); error != 0) {
             throw_system_error(journal_path_, "cannot append", error);
         }
         return;

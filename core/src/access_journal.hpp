@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,8 +33,9 @@ class AccessJournal {
 public:
     explicit AccessJournal(std::filesystem::path journal_path);
 
-    /// Appends one use. The directory must exist. Throws StoreError naming the journal.
-    void note(const NotedAccess &access) const;
+    /// Appends uses, in one write: a hook that injected five memories opens and locks the journal
+    /// once, not five times. The directory must exist. Throws StoreError naming the journal.
+    void note(std::span<const NotedAccess> accesses) const;
 
     /// Takes every noted use out of the journal, oldest first, including a batch a crashed applier
     /// left behind. The caller holds the store lock, applies the uses, then calls finish_taking().

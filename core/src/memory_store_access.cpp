@@ -40,12 +40,26 @@ void MemoryStore::bump_access(std::string_view key, std::string_view session_id)
 }
 
 void MemoryStore::note_access(std::string_view key, std::string_view session_id) {
-    if (has_control(session_id)) {
-        throw StoreError(path_of(key).string() + ": session id contains control characters");
+    const std::string keys[] = {std::string{key}};
+    note_accesses(keys, session_id);
+}
+
+void MemoryStore::note_accesses(std::span<const std::string> keys, std::string_view session_id) {
+    if (keys.empty()) {
+        return;
     }
-    static_cast<void>(internals_->location_of(key));
+    if (has_control(session_id)) {
+        throw StoreError(path_of(keys.front()).string() + ": session id contains control characters");
+    }
+    const auto now = internals_->clock->now();
+    std::vector<detail::NotedAccess> accesses;
+    accesses.reserve(keys.size());
+    for (const std::string &key : keys) {
+        static_cast<void>(internals_->location_of(key));
+        accesses.push_back({key, std::string{session_id}, now});
+    }
     ensure_directories(internals_->root / "index");
-    internals_->accesses.note({std::string{key}, std::string{session_id}, internals_->clock->now()});
+    internals_->accesses.note(accesses);
 }
 
 std::size_t MemoryStore::apply_noted_accesses() {

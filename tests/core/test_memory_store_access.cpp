@@ -8,7 +8,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <fstream>
+#include <string>
+#include <vector>
 
 using starling::core::Memory;
 using starling::core::MemoryStore;
@@ -91,4 +94,33 @@ TEST_CASE("noting a use of something that is not a memory is refused", "[store][
     CHECK_THROWS_AS(store.note_access("memory/user/short/../../../etc/passwd", "s-1"), StoreError);
     CHECK_THROWS_WITH(store.note_access(key, "s\n1"), Catch::Contains("control characters"));
     CHECK(store.apply_noted_accesses() == 0);
+}
+
+TEST_CASE("uses of several memories are noted in one append and applied like single ones", "[store][access]") {
+    StoreFixture fixture{"access"};
+    auto &store = fixture.store;
+    const std::vector<std::string> keys{unused_memory(store, "First rule"), unused_memory(store, "Second rule"),
+                                        unused_memory(store, "Third rule")};
+    store.note_accesses(keys, "s-1");
+    store.note_accesses({}, "s-1"); // nothing to note is not an error and writes nothing
+    const std::string journal = starling::core::read_file(fixture.root.path() / "index/accesses.tsv");
+    CHECK(std::count(journal.begin(), journal.end(), '\n') == 3);
+
+    CHECK(store.apply_noted_accesses() == 3);
+    for (const auto &key : keys) {
+        const Memory memory = store.read(key);
+        CHECK(memory.access_count == 1);
+        CHECK(memory.sessions == std::vector<std::string>{"s-1"});
+        CHECK_FALSE(memory.review);
+    }
+}
+
+TEST_CASE("a batch of uses with one refused key notes none of them", "[store][access]") {
+    StoreFixture fixture{"access"};
+    auto &store = fixture.store;
+    const std::vector<std::string> keys{unused_memory(store, "Kept rule"), "memory/user/short/../../../etc/passwd"};
+    CHECK_THROWS_AS(store.note_accesses(keys, "s-1"), StoreError);
+    CHECK_THROWS_WITH(store.note_accesses(std::span{keys}.first(1), "s\t1"), Catch::Contains("control characters"));
+    CHECK(store.apply_noted_accesses() == 0);
+    CHECK(store.read(keys.front()).access_count == 0);
 }

@@ -146,9 +146,12 @@ void Lifecycle::inject(const Event &event, ReplyBuilder &reply) {
         session.pending_context.clear();
     });
     // Retrieval is reinforcement (collie's third meta-rule): what reached the model was used.
+    std::vector<std::string> injected_keys;
+    injected_keys.reserve(injected.size());
     for (const auto &memory : injected) {
-        store_->note_access(memory.key, event.session_id);
+        injected_keys.push_back(memory.key);
     }
+    store_->note_accesses(injected_keys, event.session_id);
     if (!delivered.empty()) {
         if (estimate_tokens(delivered) > settings_.injection.budget_tokens) {
             delivered = text; // pending and new text together would break the budget: the newer wins

@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -100,6 +101,9 @@ public:
     /// A power cut may lose the last few noted uses. Throws StoreError for a key that is not a memory
     /// key or a session id with control characters.
     void note_access(std::string_view key, std::string_view session_id);
+    /// Notes one use of each memory of `keys` now, as note_access does, in a single append. Checks
+    /// every key first: if one is refused, none is noted.
+    void note_accesses(std::span<const std::string> keys, std::string_view session_id);
     /// Applies every noted use under the lock, as bump_access would have at the time of the use:
     /// access_count grows by the number of uses, last_accessed becomes the latest use, the sessions
     /// are added and the review flag is cleared. Uses of memories no longer at their key (archived,
