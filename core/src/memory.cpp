@@ -3,13 +3,15 @@
 
 #include <algorithm>
 #include <array>
+#include <cstddef>
+#include <limits>
 #include <stdexcept>
 
 namespace starling::core {
 namespace {
 
-constexpr std::array<std::string_view, 8> typed_fields = {
-    "type", "summary", "created", "last_accessed", "access_count", "tags", "sessions", "review"};
+constexpr std::array<std::string_view, 9> typed_fields = {
+    "type", "summary", "created", "last_accessed", "access_count", "tags", "sessions", "session_count", "review"};
 
 bool is_other_entry(const FrontmatterEntry &entry) noexcept { return !is_typed_memory_field(entry.key); }
 
@@ -28,6 +30,22 @@ void add_missing_items(std::vector<std::string> &into, const std::vector<std::st
             into.push_back(item);
         }
     }
+}
+
+void add_sessions(Memory &memory, const std::vector<std::string> &session_ids) {
+    add_missing_items(memory.sessions, session_ids);
+    if (memory.sessions.size() <= max_listed_sessions) {
+        return;
+    }
+    const std::size_t dropped = memory.sessions.size() - max_listed_sessions;
+    memory.sessions.erase(memory.sessions.begin(), memory.sessions.begin() + static_cast<std::ptrdiff_t>(dropped));
+    const std::uint32_t room = std::numeric_limits<std::uint32_t>::max() - memory.earlier_sessions;
+    memory.earlier_sessions += static_cast<std::uint32_t>(std::min<std::size_t>(dropped, room));
+}
+
+std::uint32_t Memory::session_count() const noexcept {
+    const std::uint32_t room = std::numeric_limits<std::uint32_t>::max() - earlier_sessions;
+    return earlier_sessions + static_cast<std::uint32_t>(std::min<std::size_t>(sessions.size(), room));
 }
 
 bool is_typed_memory_field(std::string_view key) noexcept {
@@ -55,7 +73,8 @@ bool Memory::erase_extra_field(std::string_view key) {
 bool operator==(const Memory &left, const Memory &right) {
     if (left.type != right.type || left.summary != right.summary || left.created != right.created ||
         left.last_accessed != right.last_accessed || left.access_count != right.access_count ||
-        left.tags != right.tags || left.sessions != right.sessions || left.review != right.review ||
+        left.tags != right.tags || left.sessions != right.sessions ||
+        left.earlier_sessions != right.earlier_sessions || left.review != right.review ||
         left.body != right.body) {
         return false;
     }

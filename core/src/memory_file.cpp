@@ -118,6 +118,9 @@ bool still_holds(const FrontmatterEntry &entry, const Memory &memory) {
         if (key == "sessions") {
             return decode_list(entry, {}) == memory.sessions;
         }
+        if (key == "session_count") {
+            return parse_count(entry.value) == memory.session_count();
+        }
         if (key == "review") {
             return parse_flag(entry.value) == memory.review;
         }
@@ -150,6 +153,10 @@ std::optional<std::string> typed_value(std::string_view key, const Memory &memor
     if (key == "sessions") {
         return memory.sessions.empty() ? std::nullopt
                                        : std::optional<std::string>(encode_list(memory.sessions));
+    }
+    if (key == "session_count") {
+        return memory.earlier_sessions == 0 ? std::nullopt
+                                            : std::optional<std::string>(std::to_string(memory.session_count()));
     }
     if (key == "review") {
         return memory.review ? std::optional<std::string>("true") : std::nullopt;
@@ -235,6 +242,19 @@ Memory parse_memory(std::string_view text, std::string_view source_name) {
     if (const FrontmatterEntry *sessions = document.find("sessions")) {
         memory.sessions = distinct_in_order(decode_names(*sessions, source_name));
     }
+    if (const FrontmatterEntry *count = document.find("session_count")) {
+        const auto total = parse_count(count->value);
+        if (!total) {
+            throw_field_error(source_name, *count,
+                              "expected a whole number from 0 to 4294967295, got '" + count->value + "'");
+        }
+        if (*total < memory.sessions.size()) {
+            throw_field_error(source_name, *count,
+                              "counts " + count->value + " sessions, fewer than the " +
+                                  std::to_string(memory.sessions.size()) + " that 'sessions' lists");
+        }
+        memory.earlier_sessions = static_cast<std::uint32_t>(*total - memory.sessions.size());
+    }
     if (const FrontmatterEntry *review = document.find("review")) {
         const auto flag = parse_flag(review->value);
         if (!flag) {
@@ -302,8 +322,8 @@ std::string serialise_memory(const Memory &memory, std::string_view target_name)
             document.entries.push_back(std::move(updated));
         }
     }
-    for (const std::string_view key :
-         {"type", "summary", "created", "last_accessed", "access_count", "tags", "sessions", "review"}) {
+    for (const std::string_view key : {"type", "summary", "created", "last_accessed", "access_count", "tags",
+                                       "sessions", "session_count", "review"}) {
         if (written.contains(key)) {
             continue;
         }

@@ -10,7 +10,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
-#include <limits>
 
 namespace starling::core {
 namespace {
@@ -32,8 +31,7 @@ IndexEntry make_index_entry(const std::string &key, const MemoryLocation &locati
     entry.created = memory.created;
     entry.last_accessed = memory.last_accessed;
     entry.access_count = memory.access_count;
-    entry.session_count = static_cast<std::uint32_t>(
-        std::min<std::size_t>(memory.sessions.size(), std::numeric_limits<std::uint32_t>::max()));
+    entry.session_count = memory.session_count();
     entry.review = memory.review;
     entry.file = stamp;
     return entry;

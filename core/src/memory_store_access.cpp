@@ -25,7 +25,7 @@ void add_uses(Memory &memory, const Uses &uses) {
     memory.last_accessed = std::max(memory.last_accessed, uses.latest);
     const std::uint32_t room = std::numeric_limits<std::uint32_t>::max() - memory.access_count;
     memory.access_count += std::min(room, uses.count);
-    add_missing_items(memory.sessions, uses.sessions);
+    add_sessions(memory, uses.sessions);
     memory.review = false;
 }
 

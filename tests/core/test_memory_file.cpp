@@ -236,6 +236,9 @@ TEST_CASE("parse(serialise(m)) == m for generated memories", "[store][memory-fil
                 memory.sessions.push_back(session);
             }
         }
+        if (small(random) == 0) {
+            memory.earlier_sessions = static_cast<std::uint32_t>(seconds(random) & 0xFFFF);
+        }
         memory.review = small(random) == 0;
         memory.body = random_text(random, true);
         if (small(random) == 0) {
@@ -288,6 +291,56 @@ TEST_CASE("repeated session ids in a hand-edited file are read once", "[store][m
     const Memory memory =
         parse_memory("---\ntype: user\nsummary: s\ncreated: 2026-01-01\nsessions: [a, b, a]\n---\n", "m.md");
     CHECK(memory.sessions == std::vector<std::string>{"a", "b"});
+}
+
+TEST_CASE("session_count counts the sessions no longer listed", "[store][memory-file]") {
+    const std::string head = "---\ntype: user\nsummary: s\ncreated: 2026-01-01\nlast_accessed: 2026-01-01\n"
+                             "access_count: 0\n";
+    const Memory counted = parse_memory(head + "sessions: [c, d]\nsession_count: 40\n---\n", "m.md");
+    CHECK(counted.sessions == std::vector<std::string>{"c", "d"});
+    CHECK(counted.earlier_sessions == 38);
+    CHECK(counted.session_count() == 40);
+    CHECK(serialise_memory(counted) == head + "sessions: [c, d]\nsession_count: 40\n---\n");
+
+    // Without the field every session is listed; a count equal to the list adds nothing.
+    CHECK(parse_memory(head + "sessions: [c, d]\n---\n", "m.md").session_count() == 2);
+    const Memory redundant = parse_memory(head + "sessions: [c, d]\nsession_count: 2\n---\n", "m.md");
+    CHECK(redundant.earlier_sessions == 0);
+    CHECK(serialise_memory(redundant) == head + "sessions: [c, d]\nsession_count: 2\n---\n");
+
+    Memory fresh = starling::test::make_memory("fine");
+    fresh.sessions = {"a"};
+    CHECK_THAT(serialise_memory(fresh), !Catch::Contains("session_count"));
+    fresh.earlier_sessions = 4;
+    CHECK_THAT(serialise_memory(fresh), Catch::Contains("sessions: [a]\nsession_count: 5\n"));
+}
+
+TEST_CASE("a session_count that is no count, or counts fewer than the list, is an error", "[store][memory-file]") {
+    const std::string head = "---\ntype: user\nsummary: s\ncreated: 2026-01-01\nsessions: [a, b, c]\n";
+    CHECK(parse_error(head + "session_count: 2\n---\n") ==
+          "mem.md:6: field 'session_count': counts 2 sessions, fewer than the 3 that 'sessions' lists");
+    CHECK(parse_error(head + "session_count: many\n---\n") ==
+          "mem.md:6: field 'session_count': expected a whole number from 0 to 4294967295, got 'many'");
+}
+
+TEST_CASE("a memory lists its newest sessions and counts the older ones", "[store][memory-file]") {
+    Memory memory = starling::test::make_memory("used everywhere");
+    memory.sessions.clear();
+    for (int session = 0; session < 20; ++session) {
+        starling::core::add_sessions(memory, {"s-" + std::to_string(session)});
+    }
+    REQUIRE(memory.sessions.size() == starling::core::max_listed_sessions);
+    CHECK(memory.sessions.front() == "s-4");
+    CHECK(memory.sessions.back() == "s-19");
+    CHECK(memory.earlier_sessions == 4);
+    CHECK(memory.session_count() == 20);
+
+    starling::core::add_sessions(memory, {"s-19", "s-10", ""}); // listed ones and an empty id add nothing
+    CHECK(memory.session_count() == 20);
+    starling::core::add_sessions(memory, {"s-20", "s-21"});
+    CHECK(memory.session_count() == 22);
+    CHECK(memory.sessions.front() == "s-6");
+    CHECK(parse_memory(serialise_memory(memory), "m.md") == memory);
 }
 
 TEST_CASE("memories that cannot be written faithfully are refused", "[store][memory-file]") {

@@ -124,3 +124,21 @@ TEST_CASE("a batch of uses with one refused key notes none of them", "[store][ac
     CHECK(store.apply_noted_accesses() == 0);
     CHECK(store.read(keys.front()).access_count == 0);
 }
+
+TEST_CASE("a memory used in many sessions lists the newest and counts them all", "[store][access]") {
+    StoreFixture fixture{"access"};
+    auto &store = fixture.store;
+    const std::string key = unused_memory(store, "Injected everywhere");
+    for (int session = 0; session < 40; ++session) {
+        store.note_access(key, "session-" + std::to_string(session));
+    }
+    CHECK(store.apply_noted_accesses() == 40);
+    const Memory memory = store.read(key);
+    CHECK(memory.sessions.size() == starling::core::max_listed_sessions);
+    CHECK(memory.sessions.back() == "session-39");
+    CHECK(memory.session_count() == 40);
+    const std::string text = starling::core::read_file(store.path_of(key));
+    CHECK_THAT(text, Catch::Contains("session_count: 40\n"));
+    CHECK(store.list().front().session_count == 40);
+    CHECK(store.list_indexed()[0].session_count == 40);
+}

@@ -5,6 +5,7 @@
 #include <starling/core/store_error.hpp>
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -30,7 +31,11 @@ void fold_into(Memory &kept, const Memory &absorbed, const std::string &absorbed
     kept.created = std::min(kept.created, absorbed.created);
     kept.last_accessed = std::max(kept.last_accessed, absorbed.last_accessed);
     add_missing_items(kept.tags, absorbed.tags);
-    add_missing_items(kept.sessions, absorbed.sessions);
+    // Sessions only counted on both sides may be the same ones; summing them can overcount, never
+    // lose a session.
+    const std::uint32_t room = std::numeric_limits<std::uint32_t>::max() - kept.earlier_sessions;
+    kept.earlier_sessions += std::min(room, absorbed.earlier_sessions);
+    add_sessions(kept, absorbed.sessions);
 }
 
 std::string scope_directory_of(std::string_view key) {

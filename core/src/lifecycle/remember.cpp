@@ -141,9 +141,7 @@ RememberOutcome Rememberer::apply(const RememberRequest &request, const std::str
     memory.summary = redact_secrets(decision.summary).text;
     memory.tags = decision.tags;
     memory.body = redacted_text + "\n";
-    if (!request.session_id.empty()) {
-        memory.sessions.push_back(request.session_id);
-    }
+    add_sessions(memory, {request.session_id});
     outcome.key = store_->create(scope, Tier::short_term, std::move(memory));
     outcome.action = RememberOutcome::Action::created;
     outcome.decision = std::move(decision);

@@ -49,6 +49,7 @@ TEST_CASE("a merge keeps both texts, sums the counts and archives the absorbed m
     CHECK(report.actions[0].applied);
     CHECK_FALSE(fixture.store.contains(absorbed));
     const auto merged = fixture.store.read(kept);
+    CHECK(merged.session_count() == 2);
     CHECK_THAT(merged.body, Catch::Contains("Use bun, not pnpm.") && Catch::Contains("bun is faster here."));
     CHECK_THAT(merged.body, Catch::Contains("prefer bun"));
     CHECK(merged.access_count == 7);
@@ -61,6 +62,29 @@ TEST_CASE("a merge keeps both texts, sums the counts and archives the absorbed m
     CHECK_THAT(archive[0].reason, Catch::Contains(kept));
     const auto restored = fixture.store.restore(archive[0].id);
     CHECK(core::read_file(fixture.store.path_of(restored)) == original_bytes);
+}
+
+TEST_CASE("a merge of memories used in many sessions keeps the list bounded and the count whole",
+          "[lifecycle][consolidation]") {
+    ConsolidationFixture fixture;
+    std::vector<std::string> kept_sessions;
+    std::vector<std::string> absorbed_sessions;
+    for (int session = 0; session < 12; ++session) {
+        kept_sessions.push_back("k-" + std::to_string(session));
+        absorbed_sessions.push_back("a-" + std::to_string(session));
+    }
+    absorbed_sessions.push_back("k-11"); // one session used both
+    const auto kept = fixture.add(core::Tier::long_term, "use bun", "Use bun.\n", 12, kept_sessions);
+    const auto absorbed = fixture.add(core::Tier::long_term, "prefer bun", "bun.\n", 13, absorbed_sessions);
+    fixture.store.update(absorbed, [](core::Memory &memory) { memory.earlier_sessions = 5; });
+    fixture.planner.actions = {{Kind::merge, absorbed, kept, "similar summaries"}};
+
+    static_cast<void>(core::consolidate(fixture.store, fixture.planner, false));
+    const auto merged = fixture.store.read(kept);
+    CHECK(merged.sessions.size() == core::max_listed_sessions);
+    CHECK(merged.sessions.back() == "a-11");
+    CHECK(merged.session_count() == 12 + 12 + 5); // the shared listed session counts once
+    CHECK(fixture.store.list().front().session_count == merged.session_count());
 }
 
 TEST_CASE("promotion, review marks and forgetting are applied, and forgetting is restorable", "[lifecycle][consolidation]") {

@@ -4,6 +4,7 @@
 #include <starling/core/frontmatter.hpp>
 
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -26,8 +27,14 @@ struct Memory {
     /// As in collie, writing a memory counts as its first access.
     std::uint32_t access_count = 1;
     std::vector<std::string> tags;
-    /// The distinct ids of the sessions that accessed the memory, oldest first.
+    /// The distinct ids of the most recent sessions that accessed the memory, oldest first; at most
+    /// max_listed_sessions once add_sessions has run (a file written by hand may list more).
     std::vector<std::string> sessions;
+    /// How many distinct sessions accessed the memory before the oldest one `sessions` lists. A
+    /// memory injected into every new session would otherwise grow by an id a session, without
+    /// bound, in a file meant for people to read. The file holds the total as `session_count`
+    /// when this is not zero.
+    std::uint32_t earlier_sessions = 0;
     /// Marked for review by a decay policy (collie wrote this as a ` [review]` summary suffix).
     bool review = false;
     /// The Markdown after the frontmatter, byte for byte.
@@ -54,6 +61,9 @@ struct Memory {
     /// Removes a field this struct does not model; returns whether it existed.
     bool erase_extra_field(std::string_view key);
 
+    /// Every distinct session that accessed the memory: listed and earlier ones (saturating).
+    [[nodiscard]] std::uint32_t session_count() const noexcept;
+
     /// Equal when the typed members, the body and the other frontmatter entries (keys and values, in
     /// order) are equal. Line numbers, original spelling and line endings are layout, not content.
     friend bool operator==(const Memory &left, const Memory &right);
@@ -62,6 +72,14 @@ struct Memory {
 /// Appends each non-empty item of `items` that `into` does not hold yet, in order: how the tags and
 /// sessions of two sources (a merge, a restatement, noted uses) are united.
 void add_missing_items(std::vector<std::string> &into, const std::vector<std::string> &items);
+
+/// How many session ids a memory lists; older ones are only counted (Memory::earlier_sessions).
+inline constexpr std::size_t max_listed_sessions = 16;
+
+/// Adds the ids of `session_ids` that `memory` does not list yet (add_missing_items), then keeps
+/// only the newest max_listed_sessions, counting the ones it drops in `earlier_sessions`. A session
+/// that comes back after its id was dropped is counted again: the price of a bounded list.
+void add_sessions(Memory &memory, const std::vector<std::string> &session_ids);
 
 /// Whether `key` is one of the frontmatter fields Memory models as a typed member.
 [[nodiscard]] bool is_typed_memory_field(std::string_view key) noexcept;
