@@ -1,13 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // BM25F over a batch of memories, as one call. The batch is the whole candidate set, so document
-// frequencies and average field lengths come from the batch itself. Field term frequencies are
-// weighted and length-normalised per field, then summed and saturated once (BM25F, Robertson et al.
-// 2004), so a term repeated across summary and body does not count twice at full strength.
-//
-// With feedback on, the best memories of a first pass lend their most distinctive terms to a
-// second pass (RM3, Lavrenko & Croft 2001; Abdul-Jaleel et al. 2004). Recency and reinforcement
-// then scale each matching memory's score; a memory that shares no query term scores 0.
+// frequencies and average field lengths come from the batch itself. The evaluation — matching,
+// feedback, the formula — is QueryEvaluator's; this class tokenises the batch for it and applies
+// the recency and reinforcement boosts, which scale each matching memory's score (a memory that
+// shares no query term scores 0).
 //
 // A call tokenises each memory once, into ids of a dictionary of its own terms; both matching
 // passes and the relevance model read those ids, so tokenising is paid once, not three times.
@@ -18,15 +15,13 @@
 #include "batch_terms.hpp"
 #include "batch_tokenizer.hpp"
 #include "bm25_settings.hpp"
-#include "relevance_model.hpp"
+#include "query_evaluator.hpp"
 #include "term_dictionary.hpp"
-#include "term_matcher.hpp"
 #include "token_cache.hpp"
 #include "tokenizer.hpp"
 
 #include <starling/sdk/memory_view.hpp>
 
-#include <array>
 #include <memory>
 #include <span>
 #include <string_view>
@@ -46,24 +41,23 @@ public:
     /// Writes one score per memory of `batch` into `scores` (batch.size() entries).
     void score(std::string_view query, const sdk::MemoryBatch &batch, std::span<double> scores);
 
-private:
-    struct WeightedTerms {
-        std::vector<TermId> ids;
-        std::vector<double> weights;
-        /// The first `original` terms come from the query; the rest from feedback.
-        std::size_t original = 0;
-    };
+    /// Tokenises `batch` as score() does, through the token cache, and hands the terms to `use`
+    /// (as `use(const BatchTerms &, const TermDictionary &)`) before the cache is written back.
+    template <class Use>
+    void with_batch_terms(const sdk::MemoryBatch &batch, Use &&use) {
+        dictionary_.clear(cache_ ? cache_->begin_call() : CachedTermTable{});
+        batch_tokenizer_.tokenize(batch, dictionary_, cache_.get(), batch_terms_);
+        use(static_cast<const BatchTerms &>(batch_terms_), static_cast<const TermDictionary &>(dictionary_));
+        end_call();
+    }
 
-    [[nodiscard]] WeightedTerms query_terms(std::string_view query);
-    /// The average length of each field over the batch, from the tokenised batch.
-    void compute_average_lengths();
-    /// Counts `terms` in the tokenised batch and computes their idf.
-    void match_terms(const WeightedTerms &terms);
-    /// BM25F scores from the last match; memories matching no original term score 0.
-    void compute_scores(const WeightedTerms &terms, std::span<double> scores);
-    /// Adds the feedback terms of the best-scoring memories to `terms` and matches them all.
-    void expand_with_feedback(WeightedTerms &terms, std::span<const double> scores);
+    [[nodiscard]] const Bm25Settings &settings() const noexcept { return settings_; }
+    [[nodiscard]] Tokenizer &tokenizer() noexcept { return tokenizer_; }
+
+private:
     void apply_boosts(const sdk::MemoryBatch &batch, std::span<double> scores) const;
+    /// Ends a call on the token cache: last, since a rewrite may invalidate the dictionary's terms.
+    void end_call();
 
     Bm25Settings settings_;
     Tokenizer tokenizer_;
@@ -71,12 +65,8 @@ private:
     BatchTokenizer batch_tokenizer_{tokenizer_};
     TermDictionary dictionary_;
     BatchTerms batch_terms_;
-    TermMatcher matcher_;
-    RelevanceModel relevance_model_;
-    TokenList tokens_;
-    std::array<double, field_count> average_length_{};
-    std::vector<double> idf_;
-    std::vector<char> matches_query_;
+    QueryEvaluator evaluator_{settings_, tokenizer_};
+    std::vector<ScoredMemory> scored_;
 };
 
 } // namespace starling::bm25

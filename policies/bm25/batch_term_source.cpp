@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "batch_term_source.hpp"
+
+#include <algorithm>
+
+namespace starling::bm25 {
+
+std::array<std::uint64_t, field_count> BatchTermSource::length_totals() const {
+    std::array<std::uint64_t, field_count> totals{};
+    for (std::size_t memory = 0; memory < terms_->memory_count(); ++memory) {
+        const auto &lengths = terms_->lengths(memory);
+        for (std::size_t field = 0; field < field_count; ++field) {
+            totals[field] += lengths[field];
+        }
+    }
+    return totals;
+}
+
+void BatchTermSource::match(std::span<const TermId> terms) {
+    const bool covered = std::all_of(terms.begin(), terms.end(), [&](TermId id) {
+        return std::find(matched_terms_.begin(), matched_terms_.end(), id) != matched_terms_.end();
+    });
+    if (covered) {
+        return;
+    }
+    matched_terms_.assign(terms.begin(), terms.end());
+    matcher_.match(matched_terms_, *terms_);
+}
+
+void BatchTermSource::count_containing(std::span<const TermId> terms, std::span<std::uint32_t> containing) {
+    std::fill(containing.begin(), containing.end(), 0U);
+    if (terms.empty()) {
+        return;
+    }
+    match(terms);
+    std::vector<std::uint32_t> by_matched(matched_terms_.size(), 0U);
+    for (const auto &found : matcher_.matches()) {
+        ++by_matched[found.term];
+    }
+    for (std::size_t index = 0; index < terms.size(); ++index) {
+        const auto matched = std::find(matched_terms_.begin(), matched_terms_.end(), terms[index]);
+        containing[index] = by_matched[static_cast<std::size_t>(matched - matched_terms_.begin())];
+    }
+}
+
+void BatchTermSource::find_occurrences(std::span<const TermId> terms, std::span<const std::uint32_t> indices,
+                                       std::vector<Occurrence> &out) {
+    if (terms.empty()) {
+        return;
+    }
+    match(terms);
+    // The wanted terms by their place in the last pass; a term matched but not wanted maps to none.
+    constexpr std::uint32_t unwanted = UINT32_MAX;
+    std::vector<std::uint32_t> index_of_matched(matched_terms_.size(), unwanted);
+    for (std::size_t index = 0; index < terms.size(); ++index) {
+        const auto matched = std::find(matched_terms_.begin(), matched_terms_.end(), terms[index]);
+        index_of_matched[static_cast<std::size_t>(matched - matched_terms_.begin())] = indices[index];
+    }
+    for (const auto &found : matcher_.matches()) {
+        const std::uint32_t index = index_of_matched[found.term];
+        if (index != unwanted) {
+            out.push_back({found.memory, index, found.counts, terms_->lengths(found.memory)});
+        }
+    }
+}
+
+void BatchTermSource::memory_terms(std::span<const std::uint32_t> memories, BatchTerms &out) {
+    out.clear();
+    for (const std::uint32_t memory : memories) {
+        out.start_memory();
+        for (const auto &text : terms_->texts(memory)) {
+            const auto ids = terms_->terms(text);
+            const auto slots = out.add_text(text.field, ids.size());
+            std::copy(ids.begin(), ids.end(), slots.begin());
+        }
+    }
+}
+
+} // namespace starling::bm25

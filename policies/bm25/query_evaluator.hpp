@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// BM25F with RM3 feedback over a TermSource: the query's terms are matched, scored, and — with
+// feedback on — the best memories of that first pass lend their most distinctive terms to a
+// second (Lavrenko & Croft 2001; Abdul-Jaleel et al. 2004). Field term frequencies are weighted and
+// length-normalised per field, then summed and saturated once (BM25F, Robertson et al. 2004), so a
+// term repeated across summary and body does not count twice at full strength.
+//
+// The same evaluation serves a batch scored whole and collections ranked from their index; each
+// memory's terms are summed in the order of the query's terms, so both agree to the last bit.
+// Recency and reinforcement boosts are the caller's: they need the memories' histories.
+#pragma once
+
+#include "batch_terms.hpp"
+#include "bm25_settings.hpp"
+#include "relevance_model.hpp"
+#include "scoring_formula.hpp"
+#include "term_source.hpp"
+#include "tokenizer.hpp"
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace starling::bm25 {
+
+/// A memory, by its number in the TermSource, and its score.
+struct ScoredMemory {
+    std::uint32_t memory = 0;
+    double score = 0.0;
+
+    friend bool operator==(const ScoredMemory &, const ScoredMemory &) = default;
+};
+
+class QueryEvaluator {
+public:
+    /// Both must outlive the evaluator.
+    QueryEvaluator(const Bm25Settings &settings, Tokenizer &tokenizer) noexcept
+        : settings_(&settings), tokenizer_(&tokenizer) {}
+    QueryEvaluator(const QueryEvaluator &) = delete;
+    QueryEvaluator &operator=(const QueryEvaluator &) = delete;
+
+    /// Reads the query's terms into `dictionary`, which the TermSource of evaluate() must use. False
+    /// when the query has no terms (only stop words, say): then every memory scores 0.
+    bool set_query(std::string_view query, TermDictionary &dictionary);
+    /// Replaces `scored` with the score, before boosts, of every memory of `source` that matches one
+    /// of the query's own terms, in memory order; every other memory scores 0.
+    void evaluate(TermSource &source, std::vector<ScoredMemory> &scored);
+
+private:
+    struct WeightedTerms {
+        std::vector<TermId> ids;
+        std::vector<double> weights;
+        /// The first `original` terms come from the query; the rest from feedback.
+        std::size_t original = 0;
+    };
+
+    /// Counts the memories containing terms [first, end) and sets their idf.
+    void set_idf(TermSource &source, std::size_t first);
+    /// Scores the occurrences found so far, memory by memory, each memory's terms in term order.
+    void score_occurrences(std::vector<ScoredMemory> &scored);
+    /// Adds the feedback terms of the best memories of `scored` to the query and finds where they
+    /// occur. False when feedback adds nothing, so that the first pass stands.
+    bool expand_with_feedback(TermSource &source, const std::vector<ScoredMemory> &scored);
+
+    const Bm25Settings *settings_;
+    Tokenizer *tokenizer_;
+    TokenList tokens_;
+    WeightedTerms terms_;
+    double memory_count_ = 0.0;
+    FieldAverages averages_{};
+    std::vector<double> idf_;
+    std::vector<std::uint32_t> containing_;
+    std::vector<Occurrence> occurrences_;
+    BatchTerms feedback_terms_;
+    RelevanceModel relevance_model_;
+};
+
+} // namespace starling::bm25

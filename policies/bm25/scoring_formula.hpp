@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The arithmetic of bm25's scores, in one place, because two paths compute them — scoring a whole
+// batch and ranking from an index — and their results must agree to the last bit. Every function
+// is evaluated in exactly the order written here; do not "simplify" an expression in one caller.
+#pragma once
+
+#include "bm25_settings.hpp"
+#include "memory_fields.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+
+namespace starling::bm25 {
+
+/// The average number of terms of each field over the memories scored together, at least 1.
+using FieldAverages = std::array<double, field_count>;
+
+/// Length totals are sums of integers, so they are exact in a double up to 2^53 terms.
+[[nodiscard]] inline FieldAverages field_averages(const std::array<std::uint64_t, field_count> &totals,
+                                                  std::size_t memories) noexcept {
+    FieldAverages averages{};
+    for (std::size_t field = 0; field < field_count; ++field) {
+        averages[field] = std::max(static_cast<double>(totals[field]) / static_cast<double>(memories), 1.0);
+    }
+    return averages;
+}
+
+/// Lucene's BM25 idf: always positive, so a term in most memories still counts a little.
+[[nodiscard]] inline double inverse_document_frequency(double memories, double containing) noexcept {
+    return std::log(1.0 + (memories - containing + 0.5) / (containing + 0.5));
+}
+
+/// BM25F's pseudo-frequency of a term in a memory: each field's count, weighted and normalised by
+/// that field's length, summed over the fields (Robertson et al. 2004). 0 when the term occurs only
+/// in fields weighted 0.
+[[nodiscard]] inline double field_weighted_frequency(const FieldCounts &counts, const FieldCounts &lengths,
+                                                     const FieldAverages &averages,
+                                                     const Bm25Settings &settings) noexcept {
+    double frequency = 0.0;
+    for (std::size_t field = 0; field < field_count; ++field) {
+        if (counts[field] == 0) {
+            continue;
+        }
+        const double normalised_length = 1.0 - settings.b + settings.b * lengths[field] / averages[field];
+        frequency += settings.field_weights[field] * counts[field] / normalised_length;
+    }
+    return frequency;
+}
+
+/// What one term adds to a memory's score: its weight in the query, its idf, and the saturated
+/// frequency.
+[[nodiscard]] inline double term_contribution(double weight, double idf, double frequency,
+                                              const Bm25Settings &settings) noexcept {
+    return weight * idf * frequency * (settings.k1 + 1.0) / (settings.k1 + frequency);
+}
+
+/// The factor a matching memory's score is multiplied by: 1 + recency + reinforcement.
+[[nodiscard]] inline double boost_factor(std::int64_t now, std::int64_t last_accessed, std::uint32_t access_count,
+                                         std::uint32_t session_count, const Bm25Settings &settings) noexcept {
+    constexpr double seconds_per_day = 86400.0;
+    const double age_days = std::max(0.0, static_cast<double>(now - last_accessed) / seconds_per_day);
+    const double recency = std::exp2(-age_days / settings.recency_half_life_days);
+    const double reinforcement = settings.access_weight * std::log1p(access_count) +
+                                 settings.session_weight * std::log1p(session_count);
+    return 1.0 + settings.recency_weight * recency + reinforcement;
+}
+
+/// A factor no memory with at most these counts can exceed, whatever its age: recency is at most 1.
+/// Slightly above the largest boost_factor() so that rounding can never make a boost exceed it.
+[[nodiscard]] inline double boost_factor_bound(std::uint32_t max_access_count, std::uint32_t max_session_count,
+                                               const Bm25Settings &settings) noexcept {
+    const double reinforcement = settings.access_weight * std::log1p(max_access_count) +
+                                 settings.session_weight * std::log1p(max_session_count);
+    return (1.0 + settings.recency_weight + reinforcement) * (1.0 + 1e-9);
+}
+
+} // namespace starling::bm25
