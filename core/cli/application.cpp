@@ -118,6 +118,23 @@ std::vector<double> LazyRelevanceScorer::score(std::string_view query, const sta
     return application_->relevance_policy()->score(query, batch);
 }
 
+bool LazyRelevanceScorer::keeps_index() const { return application_->relevance_policy()->keeps_index(); }
+
+bool LazyRelevanceScorer::index_current(const core::MemoryCollection &collection) const {
+    return application_->relevance_policy()->index_current(collection);
+}
+
+void LazyRelevanceScorer::build_index(const core::MemoryCollection &collection,
+                                      const starling_memory_batch &batch) const {
+    application_->relevance_policy()->build_index(collection, batch);
+}
+
+std::optional<std::vector<core::RankedMemory>> LazyRelevanceScorer::rank(
+    std::string_view query, std::span<const core::MemoryCollection> collections, std::chrono::sys_seconds now,
+    std::size_t limit) const {
+    return application_->relevance_policy()->rank(query, collections, now, limit);
+}
+
 core::LifecycleSettings Application::lifecycle_settings() {
     const auto &settings = config();
     core::LifecycleSettings lifecycle;

@@ -46,6 +46,13 @@ class LazyRelevanceScorer final : public core::RelevanceScorer {
 public:
     explicit LazyRelevanceScorer(Application &application) : application_(&application) {}
     [[nodiscard]] std::vector<double> score(std::string_view query, const starling_memory_batch &batch) const override;
+    [[nodiscard]] bool keeps_index() const override;
+    [[nodiscard]] bool index_current(const core::MemoryCollection &collection) const override;
+    void build_index(const core::MemoryCollection &collection, const starling_memory_batch &batch) const override;
+    [[nodiscard]] std::optional<std::vector<core::RankedMemory>> rank(std::string_view query,
+                                                                      std::span<const core::MemoryCollection> collections,
+                                                                      std::chrono::sys_seconds now,
+                                                                      std::size_t limit) const override;
 
 private:
     Application *application_;

@@ -192,7 +192,15 @@ std::vector<sdk::LifecycleAction> DecayPolicyInstance::plan(const starling_memor
 
 RelevancePolicyInstance::RelevancePolicyInstance(PluginInstance instance)
     : instance_(std::move(instance)),
-      table_(require_table<starling_relevance_v1>(instance_, STARLING_RELEVANCE_INTERFACE_V1)) {}
+      table_(require_table<starling_relevance_v1>(instance_, STARLING_RELEVANCE_INTERFACE_V1)) {
+    // Optional: a plugin of ABI 1.0 or 1.1, or one that keeps no index, is only asked to score.
+    const auto *index = static_cast<const starling_relevance_index_v1 *>(
+        instance_.interface(STARLING_RELEVANCE_INDEX_INTERFACE_V1));
+    if (index != nullptr && index->struct_size >= sizeof(starling_relevance_index_v1) && index->check != nullptr &&
+        index->build != nullptr && index->rank != nullptr) {
+        index_table_ = index;
+    }
+}
 
 std::vector<double> RelevancePolicyInstance::score(std::string_view query, const starling_memory_batch &batch) const {
     std::vector<double> scores(batch.count, 0.0);
@@ -200,6 +208,94 @@ std::vector<double> RelevancePolicyInstance::score(std::string_view query, const
         return table_->score(instance_.handle(), sdk::as_bytes(query), &batch, scores.data(), error);
     });
     return scores;
+}
+
+namespace {
+
+/// The ABI form of a collection; borrows its strings.
+starling_collection to_abi(const core::MemoryCollection &collection) noexcept {
+    return {sizeof(starling_collection), sdk::as_bytes(collection.id), sdk::as_bytes(collection.version)};
+}
+
+/// Runs an index call whose STARLING_STATUS_STALE is an answer, not a failure: true for OK, false
+/// for STALE, PluginCallError for anything else.
+template <class Call>
+bool call_answering_stale(const PluginInfo &info, const char *operation, Call &&call) {
+    bool current = true;
+    call_plugin(info, operation, [&](starling_sink error) {
+        const starling_status status = call(error);
+        current = status != STARLING_STATUS_STALE;
+        return current ? status : STARLING_STATUS_OK;
+    });
+    return current;
+}
+
+} // namespace
+
+bool RelevancePolicyInstance::index_current(const core::MemoryCollection &collection) const {
+    if (index_table_ == nullptr) {
+        return false;
+    }
+    const starling_collection abi = to_abi(collection);
+    return call_answering_stale(info(), "check",
+                                [&](starling_sink error) { return index_table_->check(instance_.handle(), &abi, error); });
+}
+
+void RelevancePolicyInstance::build_index(const core::MemoryCollection &collection,
+                                          const starling_memory_batch &batch) const {
+    if (index_table_ == nullptr) {
+        return;
+    }
+    const starling_collection abi = to_abi(collection);
+    call_plugin(info(), "build",
+                [&](starling_sink error) { return index_table_->build(instance_.handle(), &abi, &batch, error); });
+}
+
+std::optional<std::vector<core::RankedMemory>> RelevancePolicyInstance::rank(
+    std::string_view query, std::span<const core::MemoryCollection> collections, std::chrono::sys_seconds now,
+    std::size_t limit) const {
+    if (index_table_ == nullptr) {
+        return std::nullopt;
+    }
+    std::vector<starling_collection> abi;
+    abi.reserve(collections.size());
+    for (const auto &collection : collections) {
+        abi.push_back(to_abi(collection));
+    }
+    std::vector<const starling_collection *> pointers;
+    for (const auto &collection : abi) {
+        pointers.push_back(&collection);
+    }
+    struct Ranking {
+        std::vector<core::RankedMemory> memories;
+        std::size_t limit;
+    } ranking{{}, limit};
+    const starling_ranking_sink sink{&ranking, [](void *context, starling_bytes key, double score) {
+                                         auto &into = *static_cast<Ranking *>(context);
+                                         if (into.memories.size() < into.limit) {
+                                             into.memories.push_back({std::string{sdk::as_string_view(key)}, score});
+                                         }
+                                     }};
+    const bool current = call_answering_stale(info(), "rank", [&](starling_sink error) {
+        return index_table_->rank(instance_.handle(), sdk::as_bytes(query), pointers.data(), pointers.size(),
+                                  now.time_since_epoch().count(), limit, sink, error);
+    });
+    if (!current) {
+        return std::nullopt;
+    }
+    return convert_output(info(), "rank", [&] {
+        for (std::size_t index = 1; index < ranking.memories.size(); ++index) {
+            if (ranking.memories[index].score > ranking.memories[index - 1].score) {
+                throw std::invalid_argument("the ranking is not best first");
+            }
+        }
+        for (const auto &memory : ranking.memories) {
+            if (!(memory.score > 0.0)) {
+                throw std::invalid_argument("a ranked memory scores " + std::to_string(memory.score));
+            }
+        }
+        return std::move(ranking.memories);
+    });
 }
 
 } // namespace starling::plugins

@@ -3,6 +3,8 @@
 #include "support/process.hpp"
 #include "support/scratch_home.hpp"
 
+#include <starling/sdk/abi.h>
+
 #include <catch2/catch.hpp>
 
 #include <nlohmann/json.hpp>
@@ -27,7 +29,9 @@ const fs::path kModules{STARLING_TEST_PLUGIN_MODULE_DIR};
 TEST_CASE("the version option names the release and the plugin ABI", "[cli]") {
     const auto result = run_process(kStarling, {"--version"});
     CHECK(result.exit_code == 0);
-    CHECK(result.stdout_text == "starling " STARLING_TEST_PROJECT_VERSION " (plugin ABI 1.1)\n");
+    CHECK(result.stdout_text == "starling " STARLING_TEST_PROJECT_VERSION " (plugin ABI " +
+                                    std::to_string(STARLING_ABI_MAJOR) + "." + std::to_string(STARLING_ABI_MINOR) +
+                                    ")\n");
 }
 
 TEST_CASE("the help option lists the commands, and a wrong command line exits 64 with a hint", "[cli]") {
@@ -74,7 +78,8 @@ TEST_CASE("plugins lists kind, id, version and origin of every plugin", "[cli][p
         fs::copy_file(kFixtures / "wrong_major.so", home.path() / "plugins" / "starling-old.so");
         const auto result = run_process(kStarling, {"plugins"}, home.options());
         CHECK(result.exit_code == 1);
-        CHECK_THAT(result.stderr_text, Catch::Contains("starling-old.so") && Catch::Contains("plugin ABI 2.0, host ABI 1.1"));
+        CHECK_THAT(result.stderr_text, Catch::Contains("starling-old.so") && Catch::Contains("plugin ABI 2.0, host ABI " + std::to_string(STARLING_ABI_MAJOR) + "." +
+                                                          std::to_string(STARLING_ABI_MINOR)));
         std::ifstream log(home.path() / "logs" / "starling.log");
         const std::string logged{std::istreambuf_iterator<char>(log), std::istreambuf_iterator<char>()};
         CHECK_THAT(logged, Catch::Contains("error plugin-host:") && Catch::Contains("starling-old.so"));

@@ -81,17 +81,27 @@ private:
     const starling_decay_v1 *table_;
 };
 
+/// A relevance policy; the index calls are served when the plugin offers starling.relevance-index/1
+/// (ABI 1.2), and answer "not indexed" otherwise.
 class RelevancePolicyInstance final : public core::RelevanceScorer {
 public:
     explicit RelevancePolicyInstance(PluginInstance instance);
     /// One score per memory of the batch, in batch order.
     [[nodiscard]] std::vector<double> score(std::string_view query,
                                             const starling_memory_batch &batch) const override;
+    [[nodiscard]] bool keeps_index() const override { return index_table_ != nullptr; }
+    [[nodiscard]] bool index_current(const core::MemoryCollection &collection) const override;
+    void build_index(const core::MemoryCollection &collection, const starling_memory_batch &batch) const override;
+    [[nodiscard]] std::optional<std::vector<core::RankedMemory>> rank(std::string_view query,
+                                                                      std::span<const core::MemoryCollection> collections,
+                                                                      std::chrono::sys_seconds now,
+                                                                      std::size_t limit) const override;
     [[nodiscard]] const PluginInfo &info() const noexcept { return instance_.info(); }
 
 private:
     PluginInstance instance_;
     const starling_relevance_v1 *table_;
+    const starling_relevance_index_v1 *index_table_ = nullptr;
 };
 
 } // namespace starling::plugins

@@ -24,7 +24,7 @@
 #include <stdint.h>
 
 #define STARLING_ABI_MAJOR 1u
-#define STARLING_ABI_MINOR 1u
+#define STARLING_ABI_MINOR 2u
 
 #if defined(_WIN32)
 #define STARLING_EXPORT __declspec(dllexport)
@@ -62,6 +62,12 @@ typedef int32_t starling_status;
 #define STARLING_STATUS_INTERNAL_ERROR 2
 /* The plugin does not implement this request. */
 #define STARLING_STATUS_UNSUPPORTED 3
+/*
+ * Since ABI 1.2. The plugin could not answer from what it keeps (an index missing, damaged, or
+ * built for another version of the data); the host answers another way, and may ask the plugin to
+ * rebuild. Not a failure: nothing is written to the error sink.
+ */
+#define STARLING_STATUS_STALE 4
 
 /*
  * Plugin kinds. A host that does not know a kind lists the plugin but never calls into it, so new
@@ -273,6 +279,72 @@ typedef struct starling_relevance_v1 {
     starling_status (*score)(void *instance, starling_bytes query, const starling_memory_batch *batch,
                              double *scores, starling_sink error);
 } starling_relevance_v1;
+
+/* Since ABI 1.2. Optional for relevance policies; a policy without it is only ever asked to score. */
+#define STARLING_RELEVANCE_INDEX_INTERFACE_V1 "starling.relevance-index/1"
+
+/*
+ * A set of memories that a relevance policy indexes as one: every memory of one scope. Borrowed
+ * for the call.
+ */
+typedef struct starling_collection {
+    uint32_t struct_size; /* sizeof(starling_collection) as the host was built */
+    /*
+     * Names the collection, stable across processes and versions: "user", or "projects/" followed
+     * by a project id (any bytes but '/', '\\' and control characters). Not a file name as it stands.
+     */
+    starling_bytes id;
+    /*
+     * Identifies the collection's content: it changes whenever a memory of the collection is
+     * added, changed or removed, and two different contents never share a version. Opaque bytes,
+     * to be compared whole.
+     */
+    starling_bytes version;
+} starling_collection;
+
+/* A host-owned output channel for ranked memories. */
+typedef struct starling_ranking_sink {
+    void *context;
+    /*
+     * [instance] Called by the plugin during the call that received the sink, once per memory, best
+     * first. key is borrowed and copied before add() returns.
+     */
+    void (*add)(void *context, starling_bytes key, double score);
+} starling_ranking_sink;
+
+/*
+ * A relevance policy that keeps an index of each collection (in its cache directory, see
+ * starling.host.cache/1), so that a query reads only what it needs instead of scoring every memory.
+ * The index is the policy's business; the host decides when it is built and asks for rankings,
+ * and falls back to starling.relevance/1 whenever rank() answers STARLING_STATUS_STALE.
+ */
+typedef struct starling_relevance_index_v1 {
+    uint32_t struct_size;
+    /*
+     * [instance] Answers STARLING_STATUS_OK if the plugin holds a sound index of exactly this version
+     * of the collection, STARLING_STATUS_STALE if not. May read the whole index to check it: the host
+     * asks off the path an agent waits on.
+     */
+    starling_status (*check)(void *instance, const starling_collection *collection, starling_sink error);
+    /*
+     * [instance] Indexes the collection at collection->version from batch, which holds every memory of
+     * the collection, in the host's listing order (by key). Replaces the collection's previous index,
+     * so that a concurrent rank() in another process sees the old index or the new one, never a mix.
+     */
+    starling_status (*build)(void *instance, const starling_collection *collection,
+                             const starling_memory_batch *batch, starling_sink error);
+    /*
+     * [instance] Ranks the memories of collections[0 .. count) against query at time now, exactly as
+     * score() would rank one batch of all of them (the collections in this order, each in its build
+     * order) with batch->now == now: writes to ranking the `limit` best memories that score above 0,
+     * with the scores score() would give, best first, equal scores in batch order. Answers
+     * STARLING_STATUS_STALE, having written nothing, when the index of a collection is missing,
+     * damaged, or not of the given version.
+     */
+    starling_status (*rank)(void *instance, starling_bytes query, const starling_collection *const *collections,
+                            size_t count, int64_t now, size_t limit, starling_ranking_sink ranking,
+                            starling_sink error);
+} starling_relevance_index_v1;
 
 #ifdef __cplusplus
 }

@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <exception>
 #include <filesystem>
@@ -31,6 +32,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace starling::sdk {
@@ -123,6 +125,41 @@ public:
     virtual ~RelevancePolicy() = default;
     /// Writes one score per memory into `scores` (pre-filled with 0; 0 means unrelated).
     virtual void score(std::string_view query, const MemoryBatch &memories, std::span<double> scores) = 0;
+};
+
+/// A set of memories indexed as one (starling_collection): every memory of one scope. Borrowed for
+/// the call.
+struct Collection {
+    std::string_view id;      ///< "user" or "projects/<project id>"; not a file name as it stands
+    std::string_view version; ///< changes whenever the collection's content does; compare it whole
+};
+
+/// One memory of a ranking; the key is the plugin's own, valid until its next call.
+struct RankedMemory {
+    std::string_view key;
+    double score = 0.0;
+};
+
+/// The optional second base of a relevance policy that keeps an index of each collection
+/// (starling.relevance-index/1), so that a query reads only what it needs. Derive from both
+/// RelevancePolicy and RelevanceIndex; the host falls back to score() whenever rank() says the index
+/// is stale.
+class RelevanceIndex {
+public:
+    virtual ~RelevanceIndex() = default;
+    /// Whether a sound index of exactly this version of the collection is at hand. May read the whole
+    /// index: the host asks off the path an agent waits on.
+    virtual bool index_current(const Collection &collection) = 0;
+    /// Indexes every memory of the collection (all of them, in the host's listing order), replacing
+    /// its previous index atomically.
+    virtual void build_index(const Collection &collection, const MemoryBatch &memories) = 0;
+    /// The `limit` best memories of `collections` that score above 0, exactly as score() would rank
+    /// one batch of all of them (collections in order, each in build order) at time `now`: best
+    /// first, equal scores in batch order. nullopt when an index is missing, damaged or of another
+    /// version.
+    virtual std::optional<std::vector<RankedMemory>> rank(std::string_view query,
+                                                          std::span<const Collection> collections,
+                                                          std::int64_t now, std::size_t limit) = 0;
 };
 
 namespace detail {
@@ -281,6 +318,62 @@ starling_status relevance_score(void *instance, starling_bytes query, const star
     });
 }
 
+[[nodiscard]] inline Collection collection_of(const starling_collection *collection) {
+    constexpr std::size_t v1_size = offsetof(starling_collection, version) + sizeof(starling_collection::version);
+    if (collection == nullptr || collection->struct_size < v1_size) {
+        throw std::invalid_argument("relevance index called without a collection, or with one too small");
+    }
+    return {as_string_view(collection->id), as_string_view(collection->version)};
+}
+
+template <class PluginClass>
+starling_status relevance_index_check(void *instance, const starling_collection *collection,
+                                      starling_sink error) noexcept {
+    bool current = false;
+    const auto status = guarded(error, [&] {
+        current = plugin_of<PluginClass>(instance).index_current(collection_of(collection));
+    });
+    return status != STARLING_STATUS_OK ? status : current ? STARLING_STATUS_OK : STARLING_STATUS_STALE;
+}
+
+template <class PluginClass>
+starling_status relevance_index_build(void *instance, const starling_collection *collection,
+                                      const starling_memory_batch *batch, starling_sink error) noexcept {
+    return guarded(error, [&] {
+        if (batch == nullptr) {
+            throw std::invalid_argument("relevance index build called without a batch");
+        }
+        plugin_of<PluginClass>(instance).build_index(collection_of(collection), MemoryBatch{*batch});
+    });
+}
+
+template <class PluginClass>
+starling_status relevance_index_rank(void *instance, starling_bytes query,
+                                     const starling_collection *const *collections, std::size_t count,
+                                     std::int64_t now, std::size_t limit, starling_ranking_sink ranking,
+                                     starling_sink error) noexcept {
+    bool stale = false;
+    const auto status = guarded(error, [&] {
+        if ((count > 0 && collections == nullptr) || ranking.add == nullptr) {
+            throw std::invalid_argument("relevance index rank called without collections or a ranking sink");
+        }
+        std::vector<Collection> wanted;
+        wanted.reserve(count);
+        for (std::size_t index = 0; index < count; ++index) {
+            wanted.push_back(collection_of(collections[index]));
+        }
+        const auto ranked = plugin_of<PluginClass>(instance).rank(as_string_view(query), wanted, now, limit);
+        if (!ranked) {
+            stale = true;
+            return;
+        }
+        for (std::size_t index = 0; index < ranked->size() && index < limit; ++index) {
+            ranking.add(ranking.context, as_bytes((*ranked)[index].key), (*ranked)[index].score);
+        }
+    });
+    return status == STARLING_STATUS_OK && stale ? STARLING_STATUS_STALE : status;
+}
+
 template <class PluginClass>
 const void *get_interface(const char *interface_id) noexcept {
     if (interface_id == nullptr) {
@@ -301,7 +394,18 @@ const void *get_interface(const char *interface_id) noexcept {
     } else {
         static_assert(PluginClass::kind == STARLING_KIND_RELEVANCE_POLICY, "unknown plugin kind");
         static const starling_relevance_v1 table{sizeof(starling_relevance_v1), &relevance_score<PluginClass>};
-        return id == STARLING_RELEVANCE_INTERFACE_V1 ? &table : nullptr;
+        if (id == STARLING_RELEVANCE_INTERFACE_V1) {
+            return &table;
+        }
+        if constexpr (std::is_base_of_v<RelevanceIndex, PluginClass>) {
+            static const starling_relevance_index_v1 index_table{
+                sizeof(starling_relevance_index_v1), &relevance_index_check<PluginClass>,
+                &relevance_index_build<PluginClass>, &relevance_index_rank<PluginClass>};
+            if (id == STARLING_RELEVANCE_INDEX_INTERFACE_V1) {
+                return &index_table;
+            }
+        }
+        return nullptr;
     }
 }
 

@@ -4,11 +4,29 @@
 #include <starling/sdk/abi.h>
 #include <starling/sdk/policy_types.hpp>
 
+#include <chrono>
+#include <cstddef>
+#include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace starling::core {
+
+/// A set of memories a relevance policy may index as one: every memory of one scope.
+struct MemoryCollection {
+    std::string id;      ///< "user", or "projects/" and the project id
+    std::string version; ///< MemoryStore::index_version() of the store the collection was listed from
+};
+
+/// One memory of a ranking.
+struct RankedMemory {
+    std::string key;
+    double score = 0.0;
+
+    friend bool operator==(const RankedMemory &, const RankedMemory &) = default;
+};
 
 /// What the lifecycle needs from a relevance policy. core/ does not know plugins exist: the plugin
 /// host implements these interfaces over plugin instances, and tests implement them directly.
@@ -17,6 +35,26 @@ public:
     virtual ~RelevanceScorer() = default;
     /// One score per memory of the batch, in batch order; 0 means unrelated.
     [[nodiscard]] virtual std::vector<double> score(std::string_view query, const starling_memory_batch &batch) const = 0;
+
+    /// Whether the policy keeps an index of each collection, so that rank() can answer without a
+    /// batch. A policy that does not is only ever asked to score(), and the three calls below are
+    /// never made.
+    [[nodiscard]] virtual bool keeps_index() const { return false; }
+    /// Whether the policy holds a sound index of exactly this version of the collection. May read
+    /// the whole index: asked off the path an agent waits on.
+    [[nodiscard]] virtual bool index_current(const MemoryCollection & /*collection*/) const { return false; }
+    /// Indexes the collection from `batch`, every one of its memories in listing order.
+    virtual void build_index(const MemoryCollection & /*collection*/, const starling_memory_batch & /*batch*/) const {}
+    /// The `limit` best memories of `collections` that score above 0, best first, exactly as score()
+    /// would rank one batch of all of them (the collections in this order, each in listing order) at
+    /// time `now`; equal scores in batch order. Nothing when an index is missing, damaged or of
+    /// another version: the caller scores a batch instead.
+    [[nodiscard]] virtual std::optional<std::vector<RankedMemory>> rank(std::string_view /*query*/,
+                                                                        std::span<const MemoryCollection> /*collections*/,
+                                                                        std::chrono::sys_seconds /*now*/,
+                                                                        std::size_t /*limit*/) const {
+        return std::nullopt;
+    }
 };
 
 /// What the lifecycle needs from a decision policy.
