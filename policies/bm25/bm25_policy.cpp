@@ -1,16 +1,20 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // bm25: lexical relevance for `starling search`, duplicate candidates and context injection.
-// The scoring lives in Bm25Scorer, the text analysis in Tokenizer; this file only binds them to
-// the plugin ABI, and gives the scorer a token cache when the host lends a cache directory. Every
-// setting and its default is in default_settings.json, embedded at build time.
+// The scoring lives in Bm25Scorer, the text analysis in Tokenizer, the per-collection indexes in
+// RelevanceIndexes; this file only binds them to the plugin ABI, and gives them the cache directory
+// the host lends (without one, there is no token cache and no index to rank from). Every setting
+// and its default is in default_settings.json, embedded at build time.
 #include "bm25_scorer.hpp"
 #include "bm25_settings.hpp"
+#include "relevance_indexes.hpp"
 
 #include <starling/bm25/default_settings.hpp>
 #include <starling/sdk/plugin.hpp>
 
 #include <memory>
+#include <optional>
+#include <stdexcept>
 
 namespace {
 
@@ -30,18 +34,50 @@ starling::bm25::Bm25Scorer make_scorer(const starling::sdk::HostServices &host,
     return starling::bm25::Bm25Scorer{std::move(settings), std::move(cache)};
 }
 
-class Bm25Policy final : public starling::sdk::RelevancePolicy {
+std::optional<starling::bm25::RelevanceIndexes> relevance_indexes(const starling::sdk::HostServices &host,
+                                                                  starling::bm25::Bm25Scorer &scorer) {
+    auto directory = host.cache_directory();
+    if (!directory) {
+        return std::nullopt;
+    }
+    return std::make_optional<starling::bm25::RelevanceIndexes>(std::move(*directory), scorer, host);
+}
+
+class Bm25Policy final : public starling::sdk::RelevancePolicy, public starling::sdk::RelevanceIndex {
 public:
     Bm25Policy(const starling::sdk::HostServices &host, const starling::sdk::Settings &settings)
-        : scorer_(make_scorer(host, starling::bm25::read_bm25_settings(settings))) {}
+        : scorer_(make_scorer(host, starling::bm25::read_bm25_settings(settings))),
+          indexes_(relevance_indexes(host, scorer_)) {}
 
     void score(std::string_view query, const starling::sdk::MemoryBatch &memories,
                std::span<double> scores) override {
         scorer_.score(query, memories, scores);
     }
 
+    bool index_current(const starling::sdk::Collection &collection) override {
+        return indexes_ && indexes_->current(collection);
+    }
+
+    void build_index(const starling::sdk::Collection &collection,
+                     const starling::sdk::MemoryBatch &memories) override {
+        if (!indexes_) {
+            throw std::runtime_error("bm25 keeps no index: the host lends it no cache directory");
+        }
+        indexes_->build(collection, memories);
+    }
+
+    std::optional<std::vector<starling::sdk::RankedMemory>> rank(std::string_view query,
+                                                                 std::span<const starling::sdk::Collection> collections,
+                                                                 std::int64_t now, std::size_t limit) override {
+        if (!indexes_) {
+            return std::nullopt;
+        }
+        return indexes_->rank(query, collections, now, limit);
+    }
+
 private:
     starling::bm25::Bm25Scorer scorer_;
+    std::optional<starling::bm25::RelevanceIndexes> indexes_;
 };
 
 } // namespace

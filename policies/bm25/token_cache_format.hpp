@@ -15,14 +15,14 @@
 // The payload is everything after the header; its checksum is hash_text over it. Integers are in
 // the byte order of the machine that wrote the file: on the other order the version reads wrong and
 // the file is rebuilt. Readers never trust a field before checking it (token_cache_file.hpp), and
-// read every field with memcpy, so the file needs no alignment.
+// read every field with memcpy (byte_fields.hpp), so the file needs no alignment.
 #pragma once
+
+#include "byte_fields.hpp"
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
-#include <span>
 
 namespace starling::bm25::token_cache_format {
 
@@ -55,16 +55,7 @@ inline constexpr std::size_t term_size = 8;
 
 inline constexpr std::size_t term_id_size = 4;
 
-template <class Integer>
-[[nodiscard]] Integer load(const std::byte *at) noexcept {
-    Integer value;
-    std::memcpy(&value, at, sizeof value);
-    return value;
-}
-
-template <class Integer>
-void store(std::byte *at, Integer value) noexcept {
-    std::memcpy(at, &value, sizeof value);
-}
+using bm25::load;
+using bm25::store;
 
 } // namespace starling::bm25::token_cache_format

@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "relevance_index_file.hpp"
+
+#include "relevance_index_format.hpp"
+#include "text_hash.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <bit>
+#include <cerrno>
+#include <cstring>
+#include <system_error>
+
+namespace starling::bm25 {
+
+namespace format = relevance_index_format;
+
+namespace {
+
+/// Blocks hold the few terms of one bucket; anything this large is not a block this writer made.
+constexpr std::uint64_t max_block_size = std::uint64_t{1} << 24;
+
+std::string_view as_text(const std::byte *data, std::size_t size) noexcept {
+    return {reinterpret_cast<const char *>(data), size};
+}
+
+/// Reads fields from a byte range in order, refusing to read past its end.
+class FieldReader {
+public:
+    FieldReader(const std::byte *data, std::size_t size) noexcept : data_(data), size_(size) {}
+    template <class Integer>
+    [[nodiscard]] Integer next() {
+        return format::load<Integer>(take(sizeof(Integer)));
+    }
+    [[nodiscard]] std::string_view next_text(std::size_t size) { return as_text(take(size), size); }
+    [[nodiscard]] bool done() const noexcept { return used_ == size_; }
+
+private:
+    const std::byte *take(std::size_t size) {
+        if (size > size_ - used_) {
+            throw DamagedIndex("relevance index: a structure runs past its end");
+        }
+        const std::byte *at = data_ + used_;
+        used_ += size;
+        return at;
+    }
+
+    const std::byte *data_;
+    std::size_t size_;
+    std::size_t used_ = 0;
+};
+
+} // namespace
+
+std::pair<RelevanceIndexFile::Opening, std::optional<RelevanceIndexFile>>
+RelevanceIndexFile::open(const std::filesystem::path &path, const IndexIdentity &identity, std::string &problem) {
+    const int descriptor = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (descriptor < 0) {
+        if (errno == ENOENT) {
+            return {Opening::missing, std::nullopt};
+        }
+        problem = path.string() + ": cannot open: " + std::generic_category().message(errno);
+        return {Opening::damaged, std::nullopt};
+    }
+    RelevanceIndexFile file{descriptor};
+    const auto damaged = [&](std::string why) {
+        problem = path.string() + ": " + std::move(why);
+        return std::pair{Opening::damaged, std::optional<RelevanceIndexFile>{}};
+    };
+    struct stat status {};
+    if (::fstat(descriptor, &status) != 0 || !S_ISREG(status.st_mode)) {
+        return damaged("not a regular file");
+    }
+    file.file_size_ = static_cast<std::uint64_t>(status.st_size);
+    // The header and the names this identity would have, in one read.
+    const std::size_t names_size = identity.id.size() + identity.version.size();
+    std::vector<std::byte> head(format::header_size + names_size);
+    if (file.file_size_ < head.size()) {
+        return damaged("shorter than its header");
+    }
+    try {
+        file.read_exactly(0, head.size(), head.data());
+    } catch (const DamagedIndex &failure) {
+        return damaged(failure.what());
+    }
+    const std::byte *header = head.data();
+    if (format::load<std::uint64_t>(header + format::magic_at) != std::bit_cast<std::uint64_t>(format::magic)) {
+        return damaged("not a bm25 relevance index");
+    }
+    if (format::load<std::uint32_t>(header + format::version_at) != format::version ||
+        format::load<std::uint32_t>(header + format::byte_order_at) != format::byte_order_mark ||
+        format::load<std::uint64_t>(header + format::fingerprint_at) != identity.fingerprint ||
+        format::load<std::uint32_t>(header + format::id_size_at) != identity.id.size() ||
+        format::load<std::uint32_t>(header + format::version_size_at) != identity.version.size()) {
+        return {Opening::other_version, std::nullopt};
+    }
+    std::string checked{as_text(header, format::header_checksum_at)};
+    checked += as_text(header + format::header_size, names_size);
+    if (format::load<std::uint64_t>(header + format::header_checksum_at) != hash_text(checked)) {
+        return damaged("header checksum mismatch");
+    }
+    if (as_text(header + format::header_size, identity.id.size()) != identity.id) {
+        return {Opening::other_version, std::nullopt}; // another collection whose name hashes alike
+    }
+    if (as_text(header + format::header_size + identity.id.size(), identity.version.size()) != identity.version) {
+        return {Opening::other_version, std::nullopt};
+    }
+    if (format::load<std::uint64_t>(header + format::reserved_at) != 0) {
+        return damaged("reserved header bytes are not zero");
+    }
+    if (format::load<std::uint64_t>(header + format::file_size_at) != file.file_size_) {
+        return damaged("truncated or extended since it was written");
+    }
+    file.memory_count_ = format::load<std::uint32_t>(header + format::memory_count_at);
+    file.term_count_ = format::load<std::uint32_t>(header + format::term_count_at);
+    file.bucket_count_ = format::load<std::uint32_t>(header + format::bucket_count_at);
+    for (std::size_t field = 0; field < field_count; ++field) {
+        file.length_totals_[field] = format::load<std::uint64_t>(header + format::length_totals_at + 8 * field);
+    }
+    file.max_access_count_ = format::load<std::uint32_t>(header + format::max_access_count_at);
+    file.max_session_count_ = format::load<std::uint32_t>(header + format::max_session_count_at);
+    file.names_end_ = head.size();
+    file.buckets_at_ = format::load<std::uint64_t>(header + format::buckets_at);
+    file.records_at_ = format::load<std::uint64_t>(header + format::records_at);
+    file.body_checksum_ = format::load<std::uint64_t>(header + format::body_checksum_at);
+    const std::uint64_t buckets_end = file.buckets_at_ + 8 * (file.bucket_count_ + 1);
+    if (!std::has_single_bit(file.bucket_count_) || file.buckets_at_ != file.names_end_ ||
+        file.bucket_count_ > file.file_size_ / 8 || buckets_end > file.records_at_ ||
+        file.records_at_ > file.file_size_ ||
+        std::uint64_t{file.memory_count_} * format::record_size > file.file_size_ - file.records_at_) {
+        return damaged("sections out of bounds");
+    }
+    return {Opening::opened, std::move(file)};
+}
+
+RelevanceIndexFile::RelevanceIndexFile(RelevanceIndexFile &&other) noexcept { *this = std::move(other); }
+
+RelevanceIndexFile &RelevanceIndexFile::operator=(RelevanceIndexFile &&other) noexcept {
+    if (this != &other) {
+        if (descriptor_ >= 0) {
+            ::close(descriptor_);
+        }
+        descriptor_ = std::exchange(other.descriptor_, -1);
+        file_size_ = other.file_size_;
+        memory_count_ = other.memory_count_;
+        term_count_ = other.term_count_;
+        bucket_count_ = other.bucket_count_;
+        length_totals_ = other.length_totals_;
+        max_access_count_ = other.max_access_count_;
+        max_session_count_ = other.max_session_count_;
+        names_end_ = other.names_end_;
+        buckets_at_ = other.buckets_at_;
+        records_at_ = other.records_at_;
+        body_checksum_ = other.body_checksum_;
+    }
+    return *this;
+}
+
+RelevanceIndexFile::~RelevanceIndexFile() {
+    if (descriptor_ >= 0) {
+        ::close(descriptor_);
+    }
+}
+
+void RelevanceIndexFile::read_exactly(std::uint64_t at, std::size_t size, std::byte *out) const {
+    if (at > file_size_ || size > file_size_ - at) {
+        throw DamagedIndex("relevance index: a read past the end of the file");
+    }
+    std::size_t done = 0;
+    while (done < size) {
+        const ssize_t got = ::pread(descriptor_, out + done, size - done, static_cast<off_t>(at + done));
+        if (got < 0 && errno == EINTR) {
+            continue;
+        }
+        if (got <= 0) {
+            throw DamagedIndex(got == 0 ? "relevance index: the file ended early"
+                                        : "relevance index: cannot read: " + std::generic_category().message(errno));
+        }
+        done += static_cast<std::size_t>(got);
+    }
+}
+
+std::vector<std::byte> RelevanceIndexFile::read_bytes(std::uint64_t at, std::uint64_t size) const {
+    if (size > file_size_) {
+        throw DamagedIndex("relevance index: a read past the end of the file");
+    }
+    std::vector<std::byte> bytes(static_cast<std::size_t>(size));
+    read_exactly(at, bytes.size(), bytes.data());
+    return bytes;
+}
+
+std::optional<IndexedTerm> RelevanceIndexFile::find(std::string_view term) const {
+    const std::uint64_t bucket = hash_text(term) & (bucket_count_ - 1);
+    std::array<std::byte, 16> bounds{};
+    read_exactly(buckets_at_ + 8 * bucket, bounds.size(), bounds.data());
+    const auto block_at = format::load<std::uint64_t>(bounds.data());
+    const auto block_end = format::load<std::uint64_t>(bounds.data() + 8);
+    const std::uint64_t blocks_begin = buckets_at_ + 8 * (bucket_count_ + 1);
+    if (block_at < blocks_begin || block_end < block_at + 8 || block_end > records_at_ ||
+        block_end - block_at > max_block_size) {
+        throw DamagedIndex("relevance index: a bucket out of bounds");
+    }
+    const auto block = read_bytes(block_at, block_end - block_at);
+    const std::size_t entries_size = block.size() - 8;
+    if (format::load<std::uint64_t>(block.data() + entries_size) !=
+        format::block_checksum(bucket, as_text(block.data(), entries_size))) {
+        throw DamagedIndex("relevance index: bucket checksum mismatch");
+    }
+    FieldReader entries{block.data(), entries_size};
+    while (!entries.done()) {
+        const auto text_size = entries.next<std::uint32_t>();
+        const auto text = entries.next_text(text_size);
+        IndexedTerm found;
+        found.memory_count = entries.next<std::uint32_t>();
+        found.postings_at = entries.next<std::uint64_t>();
+        found.postings_checksum = entries.next<std::uint64_t>();
+        if (text == term) {
+            if (found.postings_at > records_at_ ||
+                std::uint64_t{found.memory_count} * format::posting_size > records_at_ - found.postings_at ||
+                found.memory_count > memory_count_) {
+                throw DamagedIndex("relevance index: postings out of bounds");
+            }
+            return found;
+        }
+    }
+    return std::nullopt;
+}
+
+void RelevanceIndexFile::read_postings(const IndexedTerm &term, std::vector<IndexedPosting> &out) const {
+    const auto bytes = read_bytes(term.postings_at, std::uint64_t{term.memory_count} * format::posting_size);
+    if (hash_text(as_text(bytes.data(), bytes.size())) != term.postings_checksum) {
+        throw DamagedIndex("relevance index: postings checksum mismatch");
+    }
+    out.resize(term.memory_count);
+    for (std::size_t index = 0; index < out.size(); ++index) {
+        const std::byte *posting = bytes.data() + index * format::posting_size;
+        IndexedPosting &decoded = out[index];
+        decoded.memory = format::load<std::uint32_t>(posting + format::posting_memory_at);
+        if (decoded.memory >= memory_count_) {
+            throw DamagedIndex("relevance index: a posting names no memory");
+        }
+        for (std::size_t field = 0; field < field_count; ++field) {
+            decoded.counts[field] = format::load<std::uint16_t>(posting + format::posting_counts_at + 2 * field);
+            decoded.lengths[field] = format::load<std::uint16_t>(posting + format::posting_lengths_at + 2 * field);
+        }
+    }
+}
+
+IndexedRecord RelevanceIndexFile::record(std::uint32_t memory) const {
+    if (memory >= memory_count_) {
+        throw DamagedIndex("relevance index: no such memory");
+    }
+    std::array<std::byte, format::record_size> bytes{};
+    read_exactly(records_at_ + std::uint64_t{memory} * format::record_size, bytes.size(), bytes.data());
+    if (format::load<std::uint64_t>(bytes.data() + format::record_checksum_at) !=
+        hash_text(as_text(bytes.data(), format::record_checksum_at))) {
+        throw DamagedIndex("relevance index: record checksum mismatch");
+    }
+    IndexedRecord record;
+    record.last_accessed = format::load<std::int64_t>(bytes.data() + format::record_last_accessed_at);
+    record.access_count = format::load<std::uint32_t>(bytes.data() + format::record_access_count_at);
+    record.session_count = format::load<std::uint32_t>(bytes.data() + format::record_session_count_at);
+    record.texts_at = format::load<std::uint64_t>(bytes.data() + format::record_texts_at);
+    record.texts_size = format::load<std::uint32_t>(bytes.data() + format::record_texts_size_at);
+    record.texts_checksum = format::load<std::uint64_t>(bytes.data() + format::record_texts_checksum_at);
+    if (record.access_count > max_access_count_ || record.session_count > max_session_count_) {
+        throw DamagedIndex("relevance index: a record exceeds the header's maxima");
+    }
+    return record;
+}
+
+IndexedTexts RelevanceIndexFile::texts(const IndexedRecord &record) const {
+    const std::uint64_t texts_begin = records_at_ + std::uint64_t{memory_count_} * format::record_size;
+    if (record.texts_at < texts_begin) {
+        throw DamagedIndex("relevance index: texts out of bounds");
+    }
+    const auto bytes = read_bytes(record.texts_at, record.texts_size);
+    if (hash_text(as_text(bytes.data(), bytes.size())) != record.texts_checksum) {
+        throw DamagedIndex("relevance index: texts checksum mismatch");
+    }
+    FieldReader reader{bytes.data(), bytes.size()};
+    IndexedTexts texts;
+    texts.key = reader.next_text(reader.next<std::uint32_t>());
+    const auto count = reader.next<std::uint32_t>();
+    for (std::uint32_t index = 0; index < count; ++index) {
+        const auto field = reader.next<std::uint8_t>();
+        if (field >= field_count) {
+            throw DamagedIndex("relevance index: a text of no known field");
+        }
+        const auto size = reader.next<std::uint32_t>();
+        texts.texts.emplace_back(static_cast<Field>(field), std::string{reader.next_text(size)});
+    }
+    if (!reader.done()) {
+        throw DamagedIndex("relevance index: bytes after a memory's texts");
+    }
+    return texts;
+}
+
+void RelevanceIndexFile::verify() const {
+    const auto body = read_bytes(names_end_, file_size_ - names_end_);
+    if (hash_text(as_text(body.data(), body.size())) != body_checksum_) {
+        throw DamagedIndex("relevance index: body checksum mismatch");
+    }
+}
+
+} // namespace starling::bm25

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Reads one collection's relevance index (relevance_index_format.hpp) piece by piece, with pread:
+// a query needs a few hundred bytes of a file that holds the whole collection, so it never reads
+// the file whole (and never maps it: a file truncated under a mapping would kill the hook).
+// Everything read is checked before it is used; what does not check out throws DamagedIndex.
+#pragma once
+
+#include "memory_fields.hpp"
+#include "relevance_index_writer.hpp"
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace starling::bm25 {
+
+/// An index file that is not what its header promises: truncated, overwritten, or built wrongly.
+class DamagedIndex : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+/// Where a term's postings are.
+struct IndexedTerm {
+    std::uint32_t memory_count = 0;
+    std::uint64_t postings_at = 0;
+    std::uint64_t postings_checksum = 0;
+};
+
+/// One posting, decoded.
+struct IndexedPosting {
+    std::uint32_t memory = 0;
+    FieldCounts counts{};
+    FieldCounts lengths{};
+};
+
+/// What the index keeps of a memory besides its terms.
+struct IndexedRecord {
+    std::int64_t last_accessed = 0;
+    std::uint32_t access_count = 0;
+    std::uint32_t session_count = 0;
+    std::uint64_t texts_at = 0;
+    std::uint32_t texts_size = 0;
+    std::uint64_t texts_checksum = 0;
+};
+
+/// A memory's key and the texts the index was built from, in for_each_field order.
+struct IndexedTexts {
+    std::string key;
+    std::vector<std::pair<Field, std::string>> texts;
+};
+
+class RelevanceIndexFile {
+public:
+    enum class Opening {
+        opened,
+        missing,       ///< no file: never built, or deleted
+        other_version, ///< the file is of another collection version, tokenizer or format
+        damaged,       ///< the file does not decode; `problem` says why
+    };
+
+    /// Opens `path` if it is the index of exactly `identity`. Reads the header only.
+    [[nodiscard]] static std::pair<Opening, std::optional<RelevanceIndexFile>> open(const std::filesystem::path &path,
+                                                                                    const IndexIdentity &identity,
+                                                                                    std::string &problem);
+
+    RelevanceIndexFile(RelevanceIndexFile &&other) noexcept;
+    RelevanceIndexFile &operator=(RelevanceIndexFile &&other) noexcept;
+    RelevanceIndexFile(const RelevanceIndexFile &) = delete;
+    RelevanceIndexFile &operator=(const RelevanceIndexFile &) = delete;
+    ~RelevanceIndexFile();
+
+    [[nodiscard]] std::uint32_t memory_count() const noexcept { return memory_count_; }
+    [[nodiscard]] const std::array<std::uint64_t, field_count> &length_totals() const noexcept {
+        return length_totals_;
+    }
+    [[nodiscard]] std::uint32_t max_access_count() const noexcept { return max_access_count_; }
+    [[nodiscard]] std::uint32_t max_session_count() const noexcept { return max_session_count_; }
+
+    /// The term whose text is `term`, or nothing if no memory of the collection contains it.
+    [[nodiscard]] std::optional<IndexedTerm> find(std::string_view term) const;
+    /// Replaces `out` with the term's postings, by memory.
+    void read_postings(const IndexedTerm &term, std::vector<IndexedPosting> &out) const;
+    [[nodiscard]] IndexedRecord record(std::uint32_t memory) const;
+    [[nodiscard]] IndexedTexts texts(const IndexedRecord &record) const;
+    /// Reads the whole file and checks every byte against the body checksum and every structure
+    /// against its bounds: what check() asks before an index is trusted again.
+    void verify() const;
+
+private:
+    explicit RelevanceIndexFile(int descriptor) noexcept : descriptor_(descriptor) {}
+    void read_exactly(std::uint64_t at, std::size_t size, std::byte *out) const;
+    [[nodiscard]] std::vector<std::byte> read_bytes(std::uint64_t at, std::uint64_t size) const;
+
+    int descriptor_ = -1;
+    std::uint64_t file_size_ = 0;
+    std::uint32_t memory_count_ = 0;
+    std::uint32_t term_count_ = 0;
+    std::uint64_t bucket_count_ = 0;
+    std::array<std::uint64_t, field_count> length_totals_{};
+    std::uint32_t max_access_count_ = 0;
+    std::uint32_t max_session_count_ = 0;
+    std::uint64_t names_end_ = 0;
+    std::uint64_t buckets_at_ = 0;
+    std::uint64_t records_at_ = 0;
+    std::uint64_t body_checksum_ = 0;
+};
+
+} // namespace starling::bm25

@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "relevance_index_writer.hpp"
+
+#include "memory_fields.hpp"
+#include "relevance_index_format.hpp"
+#include "text_hash.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+namespace starling::bm25 {
+
+namespace format = relevance_index_format;
+
+namespace {
+
+constexpr std::uint32_t no_term = std::numeric_limits<std::uint32_t>::max();
+
+std::string_view as_text(std::span<const std::byte> bytes) noexcept {
+    return {reinterpret_cast<const char *>(bytes.data()), bytes.size()};
+}
+
+std::uint16_t posting_value(std::uint32_t value, std::string_view what) {
+    if (value > format::max_posting_value) {
+        throw std::length_error("relevance index: a memory's " + std::string{what} + " of " + std::to_string(value) +
+                                " terms does not fit the index format");
+    }
+    return static_cast<std::uint16_t>(value);
+}
+
+/// Appends bytes at the end of the file being built; every offset is taken as it is written.
+class Output {
+public:
+    explicit Output(std::size_t header_size) : bytes_(header_size) {}
+    [[nodiscard]] std::uint64_t size() const noexcept { return bytes_.size(); }
+    template <class Integer>
+    void put(Integer value) {
+        const auto at = bytes_.size();
+        bytes_.resize(at + sizeof value);
+        format::store<Integer>(bytes_.data() + at, value);
+    }
+    void put_text(std::string_view text) {
+        const auto *first = reinterpret_cast<const std::byte *>(text.data());
+        bytes_.insert(bytes_.end(), first, first + text.size());
+    }
+    template <class Integer>
+    void put_at(std::size_t at, Integer value) noexcept {
+        format::store<Integer>(bytes_.data() + at, value);
+    }
+    [[nodiscard]] std::span<const std::byte> from(std::uint64_t at) const noexcept {
+        return std::span<const std::byte>{bytes_}.subspan(static_cast<std::size_t>(at));
+    }
+    [[nodiscard]] std::vector<std::byte> take() { return std::move(bytes_); }
+
+private:
+    std::vector<std::byte> bytes_;
+};
+
+/// Every term of the batch that occurs, with the memories containing it.
+struct Postings {
+    std::vector<TermId> terms;               ///< dictionary ids, in order of first occurrence
+    std::vector<std::uint32_t> first;        ///< of each term's postings in `entries`
+    std::vector<std::byte> entries;          ///< every posting, term after term
+};
+
+Postings collect_postings(const BatchTerms &terms, std::size_t dictionary_size) {
+    // Two passes: count the memories of each term, then place each memory's postings.
+    std::vector<std::uint32_t> term_of_id(dictionary_size, no_term);
+    std::vector<std::uint32_t> memory_counts;
+    std::vector<std::uint32_t> last_memory;
+    Postings postings;
+    for (std::size_t memory = 0; memory < terms.memory_count(); ++memory) {
+        for (const auto &text : terms.texts(memory)) {
+            for (const TermId id : terms.terms(text)) {
+                if (term_of_id[id] == no_term) {
+                    term_of_id[id] = static_cast<std::uint32_t>(postings.terms.size());
+                    postings.terms.push_back(id);
+                    memory_counts.push_back(0);
+                    last_memory.push_back(no_term);
+                }
+                const auto term = term_of_id[id];
+                if (last_memory[term] != memory) {
+                    last_memory[term] = static_cast<std::uint32_t>(memory);
+                    ++memory_counts[term];
+                }
+            }
+        }
+    }
+    postings.first.resize(postings.terms.size());
+    std::uint64_t total = 0;
+    for (std::size_t term = 0; term < postings.terms.size(); ++term) {
+        postings.first[term] = static_cast<std::uint32_t>(total);
+        total += memory_counts[term];
+    }
+    postings.entries.resize(total * format::posting_size);
+
+    std::vector<std::uint32_t> filled(postings.terms.size(), 0);
+    std::vector<FieldCounts> counts(postings.terms.size());
+    std::vector<std::uint32_t> memory_terms;
+    for (std::size_t memory = 0; memory < terms.memory_count(); ++memory) {
+        memory_terms.clear();
+        for (const auto &text : terms.texts(memory)) {
+            for (const TermId id : terms.terms(text)) {
+                const auto term = term_of_id[id];
+                if (counts[term] == FieldCounts{}) {
+                    memory_terms.push_back(term);
+                }
+                ++counts[term][static_cast<std::size_t>(text.field)];
+            }
+        }
+        const FieldCounts &lengths = terms.lengths(memory);
+        for (const auto term : memory_terms) {
+            std::byte *posting =
+                postings.entries.data() + (std::size_t{postings.first[term]} + filled[term]++) * format::posting_size;
+            format::store<std::uint32_t>(posting + format::posting_memory_at, static_cast<std::uint32_t>(memory));
+            for (std::size_t field = 0; field < field_count; ++field) {
+                format::store<std::uint16_t>(posting + format::posting_counts_at + 2 * field,
+                                             posting_value(counts[term][field], "term count"));
+                format::store<std::uint16_t>(posting + format::posting_lengths_at + 2 * field,
+                                             posting_value(lengths[field], "field length"));
+            }
+            counts[term] = FieldCounts{};
+        }
+    }
+    return postings;
+}
+
+} // namespace
+
+std::vector<std::byte> encode_relevance_index(const IndexIdentity &identity, const sdk::MemoryBatch &batch,
+                                              const BatchTerms &terms, const TermDictionary &dictionary) {
+    if (terms.memory_count() != batch.size()) {
+        throw std::invalid_argument("relevance index: the terms are not of this batch");
+    }
+    const Postings postings = collect_postings(terms, dictionary.size());
+    const std::size_t term_count = postings.terms.size();
+    const std::uint64_t bucket_count = std::bit_ceil(std::max<std::uint64_t>(term_count, 1));
+
+    // Terms by bucket; within one, by text, so that the same collection always makes the same file.
+    struct BucketedTerm {
+        std::uint64_t bucket;
+        std::string_view text;
+        std::uint32_t term;
+    };
+    std::vector<BucketedTerm> bucketed;
+    bucketed.reserve(term_count);
+    for (std::size_t term = 0; term < term_count; ++term) {
+        const auto text = dictionary.text(postings.terms[term]);
+        bucketed.push_back({hash_text(text) & (bucket_count - 1), text, static_cast<std::uint32_t>(term)});
+    }
+    std::sort(bucketed.begin(), bucketed.end(), [](const BucketedTerm &left, const BucketedTerm &right) {
+        return left.bucket != right.bucket ? left.bucket < right.bucket : left.text < right.text;
+    });
+
+    Output out{format::header_size};
+    out.put_text(identity.id);
+    out.put_text(identity.version);
+    const std::uint64_t names_end = out.size();
+    const std::uint64_t buckets_at = out.size();
+    for (std::uint64_t bucket = 0; bucket <= bucket_count; ++bucket) {
+        out.put<std::uint64_t>(0); // filled in below
+    }
+    std::uint64_t blocks_size = 8 * bucket_count; // every block ends in its checksum
+    for (const auto &term : bucketed) {
+        blocks_size += 4 + term.text.size() + format::entry_tail_size;
+    }
+    const std::uint64_t postings_at = out.size() + blocks_size;
+
+    std::size_t next = 0;
+    for (std::uint64_t bucket = 0; bucket < bucket_count; ++bucket) {
+        const std::uint64_t block_at = out.size();
+        out.put_at<std::uint64_t>(static_cast<std::size_t>(buckets_at + 8 * bucket), block_at);
+        for (; next < bucketed.size() && bucketed[next].bucket == bucket; ++next) {
+            const auto term = bucketed[next].term;
+            const std::uint64_t memory_count =
+                (term + 1 < term_count ? postings.first[term + 1] : postings.entries.size() / format::posting_size) -
+                postings.first[term];
+            const auto list = std::span<const std::byte>{postings.entries}.subspan(
+                std::size_t{postings.first[term]} * format::posting_size, memory_count * format::posting_size);
+            out.put<std::uint32_t>(static_cast<std::uint32_t>(bucketed[next].text.size()));
+            out.put_text(bucketed[next].text);
+            out.put<std::uint32_t>(static_cast<std::uint32_t>(memory_count));
+            out.put<std::uint64_t>(postings_at + std::uint64_t{postings.first[term]} * format::posting_size);
+            out.put<std::uint64_t>(hash_text(as_text(list)));
+        }
+        out.put<std::uint64_t>(format::block_checksum(bucket, as_text(out.from(block_at))));
+    }
+    out.put_at<std::uint64_t>(static_cast<std::size_t>(buckets_at + 8 * bucket_count), out.size());
+    if (out.size() != postings_at) {
+        throw std::logic_error("relevance index: blocks were sized wrongly");
+    }
+    out.put_text(as_text(postings.entries));
+
+    // Records first, then the texts they point to.
+    const std::uint64_t records_at = out.size();
+    std::uint64_t texts_at = records_at + batch.size() * format::record_size;
+    std::vector<std::byte> texts;
+    std::uint32_t max_access_count = 0;
+    std::uint32_t max_session_count = 0;
+    for (std::size_t memory = 0; memory < batch.size(); ++memory) {
+        const auto view = batch[memory];
+        const std::size_t first = texts.size();
+        Output block{0};
+        block.put<std::uint32_t>(static_cast<std::uint32_t>(view.key().size()));
+        block.put_text(view.key());
+        std::uint32_t text_count = 0;
+        Output fields{0};
+        for_each_field(view, batch.has_bodies(), [&](Field field, std::string_view text) {
+            fields.put<std::uint8_t>(static_cast<std::uint8_t>(field));
+            fields.put<std::uint32_t>(static_cast<std::uint32_t>(text.size()));
+            fields.put_text(text);
+            ++text_count;
+        });
+        block.put<std::uint32_t>(text_count);
+        block.put_text(as_text(fields.from(0)));
+        const auto block_bytes = block.from(0);
+        texts.insert(texts.end(), block_bytes.begin(), block_bytes.end());
+
+        std::array<std::byte, format::record_size> record{};
+        format::store<std::int64_t>(record.data() + format::record_last_accessed_at, view.last_accessed());
+        format::store<std::uint32_t>(record.data() + format::record_access_count_at, view.access_count());
+        format::store<std::uint32_t>(record.data() + format::record_session_count_at, view.session_count());
+        format::store<std::uint64_t>(record.data() + format::record_texts_at, texts_at + first);
+        format::store<std::uint32_t>(record.data() + format::record_texts_size_at,
+                                     static_cast<std::uint32_t>(block_bytes.size()));
+        format::store<std::uint64_t>(record.data() + format::record_texts_checksum_at, hash_text(as_text(block_bytes)));
+        format::store<std::uint64_t>(record.data() + format::record_checksum_at,
+                                     hash_text(as_text(std::span<const std::byte>{record}.first(format::record_checksum_at))));
+        out.put_text(as_text(record));
+        max_access_count = std::max(max_access_count, view.access_count());
+        max_session_count = std::max(max_session_count, view.session_count());
+    }
+    out.put_text(as_text(texts));
+    if (out.size() > std::numeric_limits<std::uint32_t>::max()) {
+        throw std::length_error("relevance index: more than 4 GiB");
+    }
+
+    out.put_at<std::uint64_t>(format::magic_at, std::bit_cast<std::uint64_t>(format::magic));
+    out.put_at<std::uint32_t>(format::version_at, format::version);
+    out.put_at<std::uint32_t>(format::byte_order_at, format::byte_order_mark);
+    out.put_at<std::uint64_t>(format::fingerprint_at, identity.fingerprint);
+    out.put_at<std::uint32_t>(format::memory_count_at, static_cast<std::uint32_t>(batch.size()));
+    out.put_at<std::uint32_t>(format::term_count_at, static_cast<std::uint32_t>(term_count));
+    out.put_at<std::uint32_t>(format::bucket_count_at, static_cast<std::uint32_t>(bucket_count));
+    out.put_at<std::uint32_t>(format::flags_at, batch.has_bodies() ? format::flag_bodies : 0U);
+    std::array<std::uint64_t, field_count> length_totals{};
+    for (std::size_t memory = 0; memory < terms.memory_count(); ++memory) {
+        for (std::size_t field = 0; field < field_count; ++field) {
+            length_totals[field] += terms.lengths(memory)[field];
+        }
+    }
+    for (std::size_t field = 0; field < field_count; ++field) {
+        out.put_at<std::uint64_t>(format::length_totals_at + 8 * field, length_totals[field]);
+    }
+    out.put_at<std::uint32_t>(format::max_access_count_at, max_access_count);
+    out.put_at<std::uint32_t>(format::max_session_count_at, max_session_count);
+    out.put_at<std::uint32_t>(format::id_size_at, static_cast<std::uint32_t>(identity.id.size()));
+    out.put_at<std::uint32_t>(format::version_size_at, static_cast<std::uint32_t>(identity.version.size()));
+    out.put_at<std::uint64_t>(format::buckets_at, buckets_at);
+    out.put_at<std::uint64_t>(format::records_at, records_at);
+    out.put_at<std::uint64_t>(format::file_size_at, out.size());
+    out.put_at<std::uint64_t>(format::body_checksum_at, hash_text(as_text(out.from(names_end))));
+    std::string header_and_names{as_text(out.from(0).first(format::header_checksum_at))};
+    header_and_names += as_text(out.from(format::header_size).first(static_cast<std::size_t>(names_end - format::header_size)));
+    out.put_at<std::uint64_t>(format::header_checksum_at, hash_text(header_and_names));
+    return out.take();
+}
+
+} // namespace starling::bm25

@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "relevance_indexes.hpp"
+
+#include "cache_file_io.hpp"
+#include "index_term_source.hpp"
+#include "relevance_index_file.hpp"
+#include "relevance_index_writer.hpp"
+#include "scoring_formula.hpp"
+#include "text_hash.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <stdexcept>
+
+namespace starling::bm25 {
+
+namespace {
+
+/// A memory that may still make the ranking, with what reading it cost.
+struct Kept {
+    ScoredMemory memory;
+    const RelevanceIndexFile *file = nullptr;
+    IndexedRecord record;
+};
+
+bool better(const ScoredMemory &left, const ScoredMemory &right) noexcept {
+    return left.score != right.score ? left.score > right.score : left.memory < right.memory;
+}
+
+} // namespace
+
+RelevanceIndexes::RelevanceIndexes(std::filesystem::path directory, Bm25Scorer &scorer, sdk::HostServices host)
+    : directory_(std::move(directory)), scorer_(&scorer), host_(host),
+      fingerprint_(fingerprint(scorer.settings().tokenizer)), evaluator_(scorer.settings(), scorer.tokenizer()) {}
+
+std::filesystem::path RelevanceIndexes::path_of(std::string_view collection_id) const {
+    char name[40];
+    std::snprintf(name, sizeof name, "index-%016llx.bin", static_cast<unsigned long long>(hash_text(collection_id)));
+    return directory_ / name;
+}
+
+IndexIdentity RelevanceIndexes::identity_of(const sdk::Collection &collection) const noexcept {
+    return {collection.id, collection.version, fingerprint_};
+}
+
+bool RelevanceIndexes::current(const sdk::Collection &collection) const {
+    std::string problem;
+    auto [opening, file] = RelevanceIndexFile::open(path_of(collection.id), identity_of(collection), problem);
+    if (opening == RelevanceIndexFile::Opening::damaged) {
+        host_.warning("relevance index of '" + std::string{collection.id} + "' will be rebuilt: " + problem);
+    }
+    if (!file) {
+        return false;
+    }
+    try {
+        file->verify();
+        return true;
+    } catch (const DamagedIndex &failure) {
+        host_.warning("relevance index of '" + std::string{collection.id} + "' will be rebuilt: " + failure.what());
+        return false;
+    }
+}
+
+void RelevanceIndexes::build(const sdk::Collection &collection, const sdk::MemoryBatch &memories) {
+    std::vector<std::byte> bytes;
+    scorer_->with_batch_terms(memories, [&](const BatchTerms &terms, const TermDictionary &dictionary) {
+        bytes = encode_relevance_index(identity_of(collection), memories, terms, dictionary);
+    });
+    if (const auto failure = replace_file(path_of(collection.id), bytes)) {
+        throw std::runtime_error("cannot write the relevance index: " + *failure);
+    }
+}
+
+std::optional<std::vector<sdk::RankedMemory>> RelevanceIndexes::rank(std::string_view query,
+                                                                     std::span<const sdk::Collection> collections,
+                                                                     std::int64_t now, std::size_t limit) {
+    std::vector<RelevanceIndexFile> files;
+    files.reserve(collections.size());
+    for (const auto &collection : collections) {
+        std::string problem;
+        auto [opening, file] = RelevanceIndexFile::open(path_of(collection.id), identity_of(collection), problem);
+        if (opening == RelevanceIndexFile::Opening::damaged) {
+            host_.warning("relevance index of '" + std::string{collection.id} + "' unusable: " + problem);
+        }
+        if (!file) {
+            return std::nullopt;
+        }
+        files.push_back(std::move(*file));
+    }
+    std::vector<const RelevanceIndexFile *> pointers;
+    double bound = 1.0;
+    for (const auto &file : files) {
+        pointers.push_back(&file);
+        bound = std::max(bound, boost_factor_bound(file.max_access_count(), file.max_session_count(), scorer_->settings()));
+    }
+
+    std::vector<sdk::RankedMemory> ranked;
+    keys_.clear();
+    TermDictionary dictionary;
+    if (limit == 0 || !evaluator_.set_query(query, dictionary)) {
+        return ranked;
+    }
+    try {
+        IndexTermSource source{std::move(pointers), scorer_->tokenizer(), dictionary};
+        evaluator_.evaluate(source, scored_);
+        std::sort(scored_.begin(), scored_.end(), better);
+
+        std::vector<Kept> kept; // best first, at most `limit`
+        for (const auto &candidate : scored_) {
+            if (kept.size() == limit && candidate.score * bound < kept.back().memory.score) {
+                break; // sorted by raw score: no later memory can be boosted past the last kept one
+            }
+            const auto [file, local] = source.locate(candidate.memory);
+            Kept memory{candidate, file, file->record(local)};
+            memory.memory.score *= boost_factor(now, memory.record.last_accessed, memory.record.access_count,
+                                                memory.record.session_count, scorer_->settings());
+            if (!(memory.memory.score > 0.0)) {
+                continue;
+            }
+            const auto at = std::upper_bound(kept.begin(), kept.end(), memory,
+                                             [](const Kept &left, const Kept &right) { return better(left.memory, right.memory); });
+            if (static_cast<std::size_t>(at - kept.begin()) < limit) {
+                kept.insert(at, std::move(memory));
+                if (kept.size() > limit) {
+                    kept.pop_back();
+                }
+            }
+        }
+        keys_.reserve(kept.size());
+        for (const auto &memory : kept) {
+            keys_.push_back(memory.file->texts(memory.record).key);
+        }
+        for (std::size_t index = 0; index < kept.size(); ++index) {
+            ranked.push_back({keys_[index], kept[index].memory.score});
+        }
+    } catch (const DamagedIndex &failure) {
+        host_.warning(std::string{"relevance index unusable, scoring instead: "} + failure.what());
+        return std::nullopt;
+    }
+    return ranked;
+}
+
+} // namespace starling::bm25

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// bm25's relevance indexes: one file per collection in the plugin's cache directory, built when
+// the host asks (off the path an agent waits on) and read when it ranks (on it). Ranking evaluates
+// the query over the indexes with the same QueryEvaluator as scoring a batch, then applies the
+// boosts only to the memories that can still reach the top: a memory's boost is bounded by the
+// largest access and session counts of its collection, so once a raw score times that bound falls
+// below the last kept score, no later memory can enter.
+#pragma once
+
+#include "bm25_scorer.hpp"
+#include "query_evaluator.hpp"
+#include "relevance_index_writer.hpp"
+
+#include <starling/sdk/plugin.hpp>
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace starling::bm25 {
+
+class RelevanceIndexes {
+public:
+    /// Indexes in `directory`, tokenised and scored as `scorer` does; `scorer` must outlive this.
+    RelevanceIndexes(std::filesystem::path directory, Bm25Scorer &scorer, sdk::HostServices host);
+
+    /// Whether the collection's file is sound and of exactly its version. Reads the whole file.
+    [[nodiscard]] bool current(const sdk::Collection &collection) const;
+    /// Writes the collection's index from every one of its memories, replacing the file atomically.
+    /// Throws when it cannot (the reason names the file).
+    void build(const sdk::Collection &collection, const sdk::MemoryBatch &memories);
+    /// The `limit` best memories of `collections`, as score() would rank one batch of all of them;
+    /// nothing when an index is missing, damaged (logged) or of another version.
+    [[nodiscard]] std::optional<std::vector<sdk::RankedMemory>> rank(std::string_view query,
+                                                                     std::span<const sdk::Collection> collections,
+                                                                     std::int64_t now, std::size_t limit);
+
+    /// The file of a collection: named after a hash of its id, which the file also holds.
+    [[nodiscard]] std::filesystem::path path_of(std::string_view collection_id) const;
+
+private:
+    [[nodiscard]] IndexIdentity identity_of(const sdk::Collection &collection) const noexcept;
+
+    std::filesystem::path directory_;
+    Bm25Scorer *scorer_;
+    sdk::HostServices host_;
+    std::uint64_t fingerprint_;
+    QueryEvaluator evaluator_;
+    std::vector<ScoredMemory> scored_;
+    std::vector<std::string> keys_; ///< what rank()'s RankedMemory keys view
+};
+
+} // namespace starling::bm25
