@@ -21,9 +21,10 @@ void append_paragraph(std::string &text, std::string_view paragraph) {
     text += paragraph;
 }
 
-bool handles(const Subscriber &subscriber, EventKind kind) {
-    return subscriber.kinds.empty() ||
-           std::find(subscriber.kinds.begin(), subscriber.kinds.end(), kind) != subscriber.kinds.end();
+bool handles(const Subscriber &subscriber, const Event &event) {
+    const bool of_kind = subscriber.kinds.empty() ||
+                         std::find(subscriber.kinds.begin(), subscriber.kinds.end(), event.kind) != subscriber.kinds.end();
+    return of_kind && (!subscriber.wanted || subscriber.wanted(event));
 }
 
 } // namespace
@@ -66,14 +67,14 @@ Dispatch EventBus::publish(const Event &event) const {
 
 bool EventBus::has_subscribers(const Event &event, Stage stage) const {
     return std::any_of(subscribers_.begin(), subscribers_.end(), [&](const Subscriber &subscriber) {
-        return subscriber.stage == stage && handles(subscriber, event.kind);
+        return subscriber.stage == stage && handles(subscriber, event);
     });
 }
 
 Dispatch EventBus::publish(const Event &event, Stage stage) const {
     Dispatch dispatch;
     for (const auto &subscriber : subscribers_) {
-        if (subscriber.stage != stage || !handles(subscriber, event.kind)) {
+        if (subscriber.stage != stage || !handles(subscriber, event)) {
             continue;
         }
         ReplyBuilder contribution;

@@ -57,6 +57,19 @@ std::uint32_t size_of(std::string_view text) { return static_cast<std::uint32_t>
 
 } // namespace
 
+std::optional<SnapshotIdentity> snapshot_identity(std::string_view header_bytes) {
+    static_assert(sizeof(SnapshotHeader) == snapshot_header_size);
+    SnapshotHeader header{};
+    if (header_bytes.size() < sizeof header) {
+        return std::nullopt;
+    }
+    std::memcpy(&header, header_bytes.data(), sizeof header);
+    if (std::string_view{header.magic, sizeof header.magic} != magic || header.byte_order != byte_order_mark) {
+        return std::nullopt;
+    }
+    return SnapshotIdentity{header.checksum, header.payload_size, header.record_count};
+}
+
 std::uint64_t snapshot_checksum(std::string_view payload) noexcept {
     constexpr std::uint64_t multiplier = 0x9E3779B97F4A7C15ULL;
     std::uint64_t hash = 0x6A09E667F3BCC908ULL ^ payload.size();

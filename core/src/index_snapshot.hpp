@@ -37,6 +37,18 @@ namespace starling::core::detail {
 /// scope says, keys out of order.
 [[nodiscard]] std::optional<std::vector<IndexRecordView>> decode_index_snapshot(std::string_view bytes);
 
+/// What identifies a snapshot's content, from its header alone.
+struct SnapshotIdentity {
+    std::uint64_t checksum = 0;
+    std::uint64_t payload_size = 0;
+    std::uint32_t record_count = 0;
+};
+inline constexpr std::size_t snapshot_header_size = 32;
+
+/// The identity in a snapshot's first snapshot_header_size bytes, if they are a header of this
+/// version; the payload is not read, so not checked.
+[[nodiscard]] std::optional<SnapshotIdentity> snapshot_identity(std::string_view header);
+
 /// The checksum the header carries: a fast 64-bit hash of the payload, eight bytes at a time. It
 /// finds corruption, not tampering.
 [[nodiscard]] std::uint64_t snapshot_checksum(std::string_view payload) noexcept;

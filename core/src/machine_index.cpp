@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 
 namespace starling::core::detail {
 namespace {
@@ -67,6 +68,35 @@ MachineIndex::State MachineIndex::refresh() {
     }
     // Compactions keep replacing the files under us; a rebuild (under the lock) settles it.
     return State::missing;
+}
+
+std::optional<std::string> MachineIndex::version() const {
+    Descriptor snapshot(::open(snapshot_path_.c_str(), O_RDONLY | O_CLOEXEC));
+    if (!snapshot.valid()) {
+        if (errno != ENOENT) {
+            throw_system_error(snapshot_path_, "cannot open", errno);
+        }
+        return std::nullopt;
+    }
+    std::array<char, snapshot_header_size> header{};
+    const ssize_t got = ::pread(snapshot.get(), header.data(), header.size(), 0);
+    if (got < 0) {
+        throw_system_error(snapshot_path_, "cannot read", errno);
+    }
+    const std::optional<SnapshotIdentity> identity =
+        snapshot_identity(std::string_view{header.data(), static_cast<std::size_t>(got)});
+    if (!identity) {
+        return std::nullopt;
+    }
+    std::string version = std::to_string(identity->checksum) + "." + std::to_string(identity->payload_size) + "." +
+                          std::to_string(identity->record_count);
+    // A journal only grows between compactions, which replace it (a new inode); the modification
+    // time tells apart the rare journal cut back after a crashed append and grown to the same size.
+    if (const std::optional<FileStamp> journal = stamp_file(journal_path_)) {
+        version += "/" + std::to_string(journal->inode) + "." + std::to_string(journal->size) + "." +
+                   std::to_string(journal->modified.time_since_epoch().count());
+    }
+    return version;
 }
 
 const IndexRecordView *MachineIndex::find(std::string_view key) const {

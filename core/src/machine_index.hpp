@@ -51,6 +51,12 @@ public:
     /// Brings the in-memory copy up to date with the files.
     [[nodiscard]] State refresh();
 
+    /// Identifies what the index files hold now, without loading them: the snapshot's checksum and
+    /// size (from its header) and the journal's inode, size and modification time. Any change to the
+    /// index — an appended record, a compaction, a rebuild — gives a new version; reading it costs
+    /// an open, a 32-byte read and a stat. Nothing when there is no readable snapshot.
+    [[nodiscard]] std::optional<std::string> version() const;
+
     /// The entry or unreadable file of `key`, or nullptr. Valid until the next call of a non-const
     /// member; the texts it points to live as long as storage().
     [[nodiscard]] const IndexRecordView *find(std::string_view key) const;

@@ -194,6 +194,8 @@ IndexedMemories MemoryStore::list_in_place(const ListFilter &filter) {
     return internals_->indexed_memories(filter);
 }
 
+std::optional<std::string> MemoryStore::index_version() const { return internals_->index.version(); }
+
 IndexedMemories MemoryStore::list_indexed(const ListFilter &filter) {
     if (internals_->index.refresh() != detail::MachineIndex::State::current) {
         internals_->refresh(filter, false);

@@ -147,3 +147,23 @@ TEST_CASE("a failure in the after-reply stage is reported like any other", "[bus
     CHECK(dispatch.failures[0].subscriber == "consolidation");
     CHECK(dispatch.failures[0].message == "disk full");
 }
+
+TEST_CASE("a subscriber that wants only some events of its kinds neither runs nor counts for the others", "[bus]") {
+    EventBus bus{quiet_logger()};
+    bool wanted = false;
+    int runs = 0;
+    bus.subscribe({"sometimes", 10, {EventKind::prompt_submitted},
+                   [&runs](const starling::core::Event &, ReplyBuilder &) { ++runs; },
+                   starling::core::Stage::after_reply,
+                   [&wanted](const starling::core::Event &) { return wanted; }});
+    const auto prompt = event_of(EventKind::prompt_submitted);
+    CHECK_FALSE(bus.has_subscribers(prompt, starling::core::Stage::after_reply));
+    static_cast<void>(bus.publish(prompt, starling::core::Stage::after_reply));
+    CHECK(runs == 0);
+
+    wanted = true;
+    CHECK(bus.has_subscribers(prompt, starling::core::Stage::after_reply));
+    CHECK_FALSE(bus.has_subscribers(event_of(EventKind::turn_stopped), starling::core::Stage::after_reply));
+    static_cast<void>(bus.publish(prompt, starling::core::Stage::after_reply));
+    CHECK(runs == 1);
+}

@@ -9,9 +9,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include <sys/stat.h>
+
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <string>
 #include <thread>
 #include <vector>
@@ -167,4 +170,80 @@ TEST_CASE("two agents capturing and consolidating at once lose nothing", "[e2e][
     }
     const auto unreadable = run_process(kBinaries / "starling", {"list"}, home.options());
     CHECK(unreadable.exit_code == 0);
+}
+
+namespace {
+
+/// The relevance index files bm25 keeps in the store's cache, with their inodes (a rebuild replaces
+/// a file, so its inode changes).
+std::map<std::string, std::uintmax_t> relevance_index_files(const ScratchHome &home) {
+    std::map<std::string, std::uintmax_t> files;
+    const auto directory = home.path() / "index" / "cache" / "bm25";
+    if (!fs::exists(directory)) {
+        return files;
+    }
+    for (const auto &entry : fs::directory_iterator(directory)) {
+        const auto name = entry.path().filename().string();
+        if (name.starts_with("index-")) {
+            struct stat status {};
+            REQUIRE(::stat(entry.path().c_str(), &status) == 0);
+            files[name] = status.st_ino;
+        }
+    }
+    return files;
+}
+
+/// What the model was given for a prompt in a fresh session.
+std::string context_for_prompt(const ScratchHome &home, const std::string &session, const std::string &prompt) {
+    const auto result = run_process(kBinaries / "starling-claude", {"UserPromptSubmit"},
+                                    home.options(claude_prompt(session, prompt)));
+    REQUIRE(result.exit_code == 0);
+    const auto reply = nlohmann::json::parse(result.stdout_text);
+    return reply.contains("hookSpecificOutput") ? reply["hookSpecificOutput"].value("additionalContext", "") : "";
+}
+
+} // namespace
+
+TEST_CASE("prompts rank from an index the hooks keep current after their reply, and inject the same",
+          "[e2e][relevance-index]") {
+    const ScratchHome home{"relevance-index"};
+    for (const std::string text : {"Deploy the billing queue with terraform only from main",
+                                   "Kafka consumer lag alerts go to the billing channel",
+                                   "Use pnpm, never npm, in every repository", "Write commit messages in English"}) {
+        REQUIRE(run_process(kBinaries / "starling", {"remember", "--force", text}, home.options()).exit_code == 0);
+    }
+    const std::string prompt = "how do we deploy billing, and where do kafka lag alerts go?";
+
+    // No index yet: the prompt scores every memory, answers, and has the index built after its reply.
+    const auto scored = context_for_prompt(home, "p-1", prompt);
+    CHECK_THAT(scored, Catch::Contains("terraform") && Catch::Contains("billing channel"));
+    REQUIRE(home.wait_for_background_work() == 0);
+    const auto built = relevance_index_files(home);
+    CHECK(built.size() == 2); // the user's memories and this project's
+
+    // Current: the same answer from the index, and nothing rebuilt.
+    CHECK(context_for_prompt(home, "p-2", prompt) == scored);
+    REQUIRE(home.wait_for_background_work() == 0);
+    CHECK(relevance_index_files(home) == built);
+
+    // A new memory makes the store's version move on; the next stop's background work reindexes.
+    REQUIRE(run_process(kBinaries / "starling", {"remember", "--force", "Billing deploys need a second reviewer"},
+                        home.options())
+                .exit_code == 0);
+    REQUIRE(run_process(kBinaries / "starling-claude", {"Stop"}, home.options(claude_stop("p-2"))).exit_code == 0);
+    REQUIRE(home.wait_for_background_work() == 0);
+    const auto rebuilt = relevance_index_files(home);
+    REQUIRE(rebuilt.size() == 2);
+    CHECK(rebuilt != built);
+    CHECK_THAT(context_for_prompt(home, "p-3", prompt), Catch::Contains("second reviewer"));
+
+    // A damaged index costs a slower prompt, never a wrong one, and is replaced after the reply.
+    for (const auto &[name, inode] : rebuilt) {
+        std::ofstream(home.path() / "index" / "cache" / "bm25" / name, std::ios::binary | std::ios::trunc) << "junk";
+    }
+    const auto expected = context_for_prompt(home, "p-4", prompt);
+    REQUIRE(home.wait_for_background_work() == 0);
+    CHECK(context_for_prompt(home, "p-5", prompt) == expected);
+    CHECK(relevance_index_files(home).size() == 2);
+    CHECK(read_text(home.path() / "logs" / "starling.log").find("error") == std::string::npos);
 }

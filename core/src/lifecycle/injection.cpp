@@ -2,6 +2,7 @@
 #include <starling/core/lifecycle/injection.hpp>
 
 #include <starling/core/file_io.hpp>
+#include <starling/core/lifecycle/relevance_index.hpp>
 #include <starling/core/memory_view_batch.hpp>
 #include <starling/core/store_error.hpp>
 
@@ -144,33 +145,55 @@ struct Candidate {
     double score;
 };
 
-/// Adds memories in candidate order while they fit, up to `max_memories`.
-void add_memories(BudgetedText &out, Injection &injection, MemoryStore &store, const MemoryViewBatch &memories,
-                  const std::vector<Candidate> &candidates, std::size_t max_memories, const std::string &heading) {
-    bool heading_added = false;
+/// Adds memories, in the order offered, while they fit and fewer than `max_memories` are in, under
+/// a heading that is written with the first of them.
+class MemorySections {
+public:
+    MemorySections(BudgetedText &out, Injection &injection, MemoryStore &store, std::size_t max_memories,
+                   std::string heading)
+        : out_(&out), injection_(&injection), store_(&store), max_memories_(max_memories),
+          heading_(std::move(heading)) {}
+
+    [[nodiscard]] bool full() const noexcept { return injection_->memories.size() >= max_memories_; }
+
+    /// Offers one memory; `indexed`, when known, lets a memory that cannot fit be skipped without
+    /// reading its file (once the budget is nearly spent, most cannot fit even without their body).
+    void offer(std::string_view key, double score, const IndexedMemory *indexed) {
+        if (full() || (indexed != nullptr && !out_->fits(section_head(indexed->key, indexed->summary, indexed->type)))) {
+            return;
+        }
+        std::optional<Memory> memory;
+        try {
+            memory = store_->read(key);
+        } catch (const StoreError &) {
+            return; // deleted or broken by hand since the index last saw it: the others still go in
+        }
+        const std::string owned_key{key};
+        const auto section = memory_section(owned_key, *memory);
+        const std::string text = heading_added_ ? section : heading_ + section;
+        if (out_->try_add(text)) {
+            heading_added_ = true;
+            injection_->memories.push_back({owned_key, score, estimate_tokens(section)});
+        }
+    }
+
+private:
+    BudgetedText *out_;
+    Injection *injection_;
+    MemoryStore *store_;
+    std::size_t max_memories_;
+    std::string heading_;
+    bool heading_added_ = false;
+};
+
+/// Offers memories in candidate order until `sections` is full.
+void add_memories(MemorySections &sections, const MemoryViewBatch &memories, const std::vector<Candidate> &candidates) {
     for (const auto &candidate : candidates) {
-        if (injection.memories.size() >= max_memories) {
+        if (sections.full()) {
             break;
         }
         const IndexedMemory &indexed = memories.memory(candidate.index);
-        // Once the budget is nearly spent, most candidates cannot fit even without their body;
-        // the index says so without reading their files.
-        if (!out.fits(section_head(indexed.key, indexed.summary, indexed.type))) {
-            continue;
-        }
-        const std::string key{indexed.key};
-        std::optional<Memory> memory;
-        try {
-            memory = store.read(key);
-        } catch (const StoreError &) {
-            continue; // deleted or broken by hand since the index last saw it: the others still go in
-        }
-        const auto section = memory_section(key, *memory);
-        const std::string text = heading_added ? section : heading + section;
-        if (out.try_add(text)) {
-            heading_added = true;
-            injection.memories.push_back({key, candidate.score, estimate_tokens(section)});
-        }
+        sections.offer(indexed.key, candidate.score, &indexed);
     }
 }
 
@@ -225,17 +248,77 @@ Injection session_start_injection(MemoryStore &store, const RelevanceScorer *sco
             }
             return left.last_accessed > right.last_accessed;
         });
-        add_memories(out, injection, store, memories, candidates, settings.max_memories,
-                     "## Starling memory: details for this project\n");
+        MemorySections sections{out, injection, store, settings.max_memories,
+                                "## Starling memory: details for this project\n"};
+        add_memories(sections, memories, candidates);
     }
     set_context(injection, out);
     return injection;
 }
 
+namespace {
+
+constexpr std::string_view prompt_heading = "## Starling memory: relevant to this prompt\n";
+
+/// The prompt's injection from the relevance policy's indexes, or nothing when an index is not of
+/// the store's current version. Ranks as many memories as could be needed — the most that fit,
+/// plus those already given in this session, plus a few that may not fit — and more only when the
+/// ranking ran out before the injection was full.
+std::optional<Injection> ranked_prompt_injection(MemoryStore &store, const RelevanceScorer &scorer,
+                                                 std::string_view prompt, const std::string &project_id,
+                                                 const std::vector<std::string> &already_injected,
+                                                 const InjectionSettings &settings) {
+    auto version = store.index_version();
+    if (!version) {
+        return std::nullopt;
+    }
+    std::vector<MemoryCollection> collections{{collection_id(Scope::user()), *version}};
+    if (!project_id.empty()) {
+        collections.push_back({collection_id(Scope::project(project_id)), *version});
+    }
+    Injection injection;
+    BudgetedText out{settings.budget_tokens};
+    MemorySections sections{out, injection, store, settings.max_memories, std::string{prompt_heading}};
+    constexpr std::size_t spare = 8;
+    std::size_t limit = settings.max_memories + already_injected.size() + spare;
+    std::size_t offered = 0;
+    while (true) {
+        const auto ranked = scorer.rank(prompt, collections, store.clock().now(), limit);
+        if (!ranked) {
+            return std::nullopt;
+        }
+        bool below_minimum = false;
+        for (; offered < ranked->size() && !sections.full(); ++offered) {
+            const RankedMemory &memory = (*ranked)[offered];
+            if (memory.score < settings.min_score) {
+                below_minimum = true; // best first: every later one is lower still
+                break;
+            }
+            if (!contains(already_injected, memory.key)) {
+                sections.offer(memory.key, memory.score, nullptr);
+            }
+        }
+        if (below_minimum || sections.full() || ranked->size() < limit) {
+            break;
+        }
+        limit *= 4;
+    }
+    set_context(injection, out);
+    return injection;
+}
+
+} // namespace
+
 Injection prompt_injection(MemoryStore &store, const RelevanceScorer &scorer, std::string_view prompt,
                            const std::string &project_id, const std::vector<std::string> &already_injected,
                            const InjectionSettings &settings) {
+    if (scorer.keeps_index()) {
+        if (auto ranked = ranked_prompt_injection(store, scorer, prompt, project_id, already_injected, settings)) {
+            return std::move(*ranked);
+        }
+    }
     Injection injection;
+    injection.index_stale = scorer.keeps_index();
     IndexedMemories listing = memories_of(store, Scope::user(), std::nullopt);
     if (!project_id.empty()) {
         listing.append(memories_of(store, Scope::project(project_id), std::nullopt));
@@ -255,8 +338,8 @@ Injection prompt_injection(MemoryStore &store, const RelevanceScorer &scorer, st
     std::stable_sort(candidates.begin(), candidates.end(),
                      [](const Candidate &a, const Candidate &b) { return a.score > b.score; });
     BudgetedText out{settings.budget_tokens};
-    add_memories(out, injection, store, memories, candidates, settings.max_memories,
-                 "## Starling memory: relevant to this prompt\n");
+    MemorySections sections{out, injection, store, settings.max_memories, std::string{prompt_heading}};
+    add_memories(sections, memories, candidates);
     set_context(injection, out);
     return injection;
 }

@@ -3,6 +3,7 @@
 
 #include <starling/core/lifecycle/consolidation.hpp>
 #include <starling/core/lifecycle/redaction.hpp>
+#include <starling/core/lifecycle/relevance_index.hpp>
 #include <starling/core/lifecycle/session_log.hpp>
 
 #include <algorithm>
@@ -75,6 +76,16 @@ void Lifecycle::subscribe(EventBus &bus) {
     bus.subscribe({"consolidation", 50, {EventKind::session_started, EventKind::turn_stopped},
                    [this](const Event &event, ReplyBuilder &reply) { consolidate(event, reply); },
                    Stage::after_reply});
+    // Last, so that it indexes what capture and consolidation made of the store. A prompt only
+    // starts an after-reply process for it when its injection found the index stale.
+    bus.subscribe({"relevance-index", 60,
+                   {EventKind::session_started, EventKind::prompt_submitted, EventKind::context_compacting,
+                    EventKind::turn_stopped, EventKind::session_ended},
+                   [this](const Event &event, ReplyBuilder &reply) { refresh_relevance_index(event, reply); },
+                   Stage::after_reply, [this](const Event &event) {
+                       return policies_.relevance != nullptr &&
+                              (event.kind != EventKind::prompt_submitted || relevance_index_stale_);
+                   }});
 }
 
 void Lifecycle::capture(const Event &event, ReplyBuilder &reply) {
@@ -123,6 +134,7 @@ void Lifecycle::inject(const Event &event, ReplyBuilder &reply) {
                                                 state.injected, settings_.injection);
         text = injection.context;
         injected = injection.memories;
+        relevance_index_stale_ = injection.index_stale;
     }
     if (text.empty() && (state.pending_context.empty() || !channel)) {
         return;
@@ -190,6 +202,20 @@ void Lifecycle::consolidate(const Event & /*event*/, ReplyBuilder & /*reply*/) {
         logger_->info("consolidation", std::string{sdk::to_string(action.action.kind)} + " " + action.action.key +
                                            (action.action.into.empty() ? "" : " into " + action.action.into) +
                                            ": " + (action.applied ? action.action.reason : action.result));
+    }
+}
+
+void Lifecycle::refresh_relevance_index(const Event &event, ReplyBuilder & /*reply*/) {
+    if (policies_.relevance == nullptr) {
+        return;
+    }
+    std::vector<Scope> scopes{Scope::user()};
+    if (!event.project.empty()) {
+        scopes.push_back(Scope::project(event.project));
+    }
+    if (const auto built = refresh_relevance_indexes(*store_, *policies_.relevance, scopes); built > 0) {
+        logger_->debug("relevance-index", "rebuilt " + std::to_string(built) + " index(es) for session " +
+                                              event.session_id);
     }
 }
 

@@ -52,6 +52,10 @@ struct Subscriber {
     std::vector<EventKind> kinds; ///< the events it handles; empty: all of them
     std::function<void(const Event &, ReplyBuilder &)> handle;
     Stage stage = Stage::reply;
+    /// When set, the subscriber handles only the events of its kinds for which this returns true,
+    /// asked as the event is published: for work that only some events of a kind need, so that a
+    /// hook starts no after-reply process for the others.
+    std::function<bool(const Event &)> wanted = {};
 };
 
 /// A subscriber that threw while handling an event. Its partial output was discarded.

@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -143,6 +144,12 @@ public:
     /// start, and every CLI command does). Falls back to list() when the index is missing or damaged.
     /// The listing is read in place, in key order, and copies no text.
     [[nodiscard]] IndexedMemories list_indexed(const ListFilter &filter = {});
+    /// Identifies the content of the machine index, and so of every listing from it: it changes
+    /// whenever a memory is added, changed or removed through any MemoryStore (or a hand edit is
+    /// picked up by list()), and two different contents never share it. Cheap (an open, a 32-byte
+    /// read and a stat): what a relevance policy's index is checked against on the hook path.
+    /// Nothing when there is no index yet. Throws StoreError if the index cannot be read.
+    [[nodiscard]] std::optional<std::string> index_version() const;
     /// The files in memory directories that do not parse, sorted by key, as of a fresh scan like list().
     [[nodiscard]] std::vector<UnreadableMemory> unreadable();
 

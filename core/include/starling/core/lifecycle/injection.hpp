@@ -29,6 +29,9 @@ struct Injection {
     std::string context;
     std::vector<InjectedMemory> memories; ///< memories whose text was included, best first
     std::size_t tokens = 0;               ///< estimate_tokens(context), never above the budget
+    /// The relevance policy keeps an index, but it was not of the store's current version, so every
+    /// memory was scored instead: the caller should refresh the index (refresh_relevance_indexes).
+    bool index_stale = false;
 };
 
 /// A conservative token count for budgets: a token per 4 ASCII bytes, a token per other character
@@ -45,7 +48,9 @@ struct Injection {
                                                 const InjectionSettings &settings);
 
 /// Prompt submit: the user's and the project's memories (both tiers) most relevant to the prompt,
-/// scoring at least `min_score`, never one already given in this session, within the budget.
+/// scoring at least `min_score`, never one already given in this session, within the budget. When
+/// the scorer keeps an index of the store's current version, it ranks from there without listing
+/// the store; the result is the same either way.
 [[nodiscard]] Injection prompt_injection(MemoryStore &store, const RelevanceScorer &scorer, std::string_view prompt,
                                          const std::string &project_id,
                                          const std::vector<std::string> &already_injected,

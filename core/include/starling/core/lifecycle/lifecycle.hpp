@@ -34,6 +34,9 @@ struct LifecycleSettings {
 ///  45 apply-noted-uses session start / compaction / stop / session end: uses noted by hooks are
 ///                    folded into the memories' counts
 ///  50 consolidation  session start / stop: the decay policy's plan, applied by the store
+///  60 relevance-index session start / compaction / stop / session end, and a prompt whose injection
+///                    found the relevance policy's index stale: the index of the user's and the
+///                    project's memories is rebuilt if the store has changed since it was built
 class Lifecycle {
 public:
     Lifecycle(MemoryStore &store, ActivePolicies policies, LifecycleSettings settings, const Logger &logger);
@@ -45,12 +48,15 @@ public:
     void inject(const Event &event, ReplyBuilder &reply);
     void capture_on_stop(const Event &event, ReplyBuilder &reply);
     void consolidate(const Event &event, ReplyBuilder &reply);
+    void refresh_relevance_index(const Event &event, ReplyBuilder &reply);
 
 private:
     MemoryStore *store_;
     ActivePolicies policies_;
     LifecycleSettings settings_;
     const Logger *logger_;
+    /// Set by a prompt's injection that had to score every memory because the index was stale.
+    bool relevance_index_stale_ = false;
 };
 
 /// Whether the agent can show context to the model for this event. Adapters say so in

@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Keeping a relevance policy's indexes in step with the store, and injection ranking from them:
+// what the store's index version promises, when indexes are rebuilt, and that a prompt's injection
+// is the same whether it was ranked from an index or scored from a listing.
+#include <starling/core/lifecycle/injection.hpp>
+#include <starling/core/lifecycle/relevance_index.hpp>
+#include <starling/core/memory_view_batch.hpp>
+#include <starling/plugins/plugin_registry.hpp>
+#include <starling/plugins/static_plugins.hpp>
+
+#include "support/fake_policies.hpp"
+#include "support/store_fixture.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+using namespace starling;
+
+namespace {
+
+core::Memory memory_about(std::string summary, std::string body = "Details.") {
+    core::Memory memory;
+    memory.type = "feedback";
+    memory.summary = std::move(summary);
+    memory.body = std::move(body);
+    return memory;
+}
+
+/// A scorer that keeps an "index" of what it was given, to count builds and check their input.
+class RecordingIndexScorer final : public core::RelevanceScorer {
+public:
+    std::vector<double> score(std::string_view, const starling_memory_batch &batch) const override {
+        return std::vector<double>(batch.count, 0.0);
+    }
+    bool keeps_index() const override { return true; }
+    bool index_current(const core::MemoryCollection &collection) const override {
+        const auto found = built.find(collection.id);
+        return found != built.end() && found->second.first == collection.version;
+    }
+    void build_index(const core::MemoryCollection &collection, const starling_memory_batch &batch) const override {
+        std::vector<std::string> keys;
+        for (std::size_t index = 0; index < batch.count; ++index) {
+            keys.emplace_back(sdk::as_string_view(batch.items[index]->key));
+        }
+        built[collection.id] = {collection.version, keys};
+        ++builds;
+    }
+    mutable std::map<std::string, std::pair<std::string, std::vector<std::string>>> built;
+    mutable int builds = 0;
+};
+
+const core::Logger &quiet_logger() {
+    static const core::Logger logger{{}, core::LogLevel::error, false};
+    return logger;
+}
+
+/// The real bm25, with its cache (and so its indexes) in the store's cache directory.
+class Bm25ForStore {
+public:
+    explicit Bm25ForStore(const core::MemoryStore &store)
+        : registry_(quiet_logger(), {core::plugin_cache_root(store.root())}) {
+        registry_.add_static_plugins(plugins::linked_static_plugins());
+        policy_.emplace(registry_.create_relevance_policy("bm25", registry_.find("bm25")->default_settings_json));
+    }
+    [[nodiscard]] const plugins::RelevancePolicyInstance &policy() const { return *policy_; }
+
+private:
+    plugins::PluginRegistry registry_;
+    std::optional<plugins::RelevancePolicyInstance> policy_;
+};
+
+/// bm25 seen through an interface that keeps no index: injection always scores a listing.
+class ScoringOnly final : public core::RelevanceScorer {
+public:
+    explicit ScoringOnly(const core::RelevanceScorer &scorer) : scorer_(&scorer) {}
+    std::vector<double> score(std::string_view query, const starling_memory_batch &batch) const override {
+        return scorer_->score(query, batch);
+    }
+
+private:
+    const core::RelevanceScorer *scorer_;
+};
+
+void fill_store(core::MemoryStore &store, const std::string &project) {
+    const std::vector<std::string> topics{"deploy the billing queue with terraform", "kafka consumer lag on mondays",
+                                          "use pnpm never npm", "commit messages in english",
+                                          "postgres migrations run in CI", "dark mode in every editor",
+                                          "retry flaky tests once", "rotate vault tokens weekly"};
+    for (std::size_t index = 0; index < 40; ++index) {
+        const auto &topic = topics[index % topics.size()];
+        const auto scope = index % 3 == 0 ? core::Scope::project(project) : core::Scope::user();
+        const auto tier = index % 4 == 0 ? core::Tier::long_term : core::Tier::short_term;
+        store.create(scope, tier, memory_about(topic + " " + std::to_string(index), "Because " + topic + "."));
+    }
+}
+
+} // namespace
+
+TEST_CASE("the store's index version changes with every change to a memory, and only then",
+          "[lifecycle][relevance-index]") {
+    test::StoreFixture fixture{"index-version"};
+    auto &store = fixture.store;
+    CHECK_FALSE(store.index_version());
+    const auto key = store.create(core::Scope::user(), core::Tier::short_term, memory_about("use pnpm"));
+    CHECK_FALSE(store.index_version()); // a journal without a snapshot is no index yet
+    static_cast<void>(store.list());   // which the first listing builds
+    const auto created = store.index_version();
+    REQUIRE(created);
+
+    static_cast<void>(store.read(key));
+    static_cast<void>(store.list());
+    store.note_access(key, "session-1"); // a hook's noted use changes no memory yet
+    CHECK(store.index_version() == created);
+
+    store.apply_noted_accesses();
+    const auto used = store.index_version();
+    CHECK(used != created);
+    store.update(key, [](core::Memory &memory) { memory.body = "Edited."; });
+    const auto edited = store.index_version();
+    CHECK(edited != used);
+    store.archive(key, "test");
+    const auto archived = store.index_version();
+    CHECK(archived != edited);
+    store.rebuild_index();
+    CHECK(store.index_version() != archived);
+}
+
+TEST_CASE("indexes are built for the scopes asked, once per version, from exactly their listing",
+          "[lifecycle][relevance-index]") {
+    test::StoreFixture fixture{"index-refresh"};
+    auto &store = fixture.store;
+    const auto project = store.resolve_project("/work/app");
+    fill_store(store, project);
+    RecordingIndexScorer scorer;
+    const std::vector<core::Scope> scopes{core::Scope::user(), core::Scope::project(project)};
+
+    CHECK(core::refresh_relevance_indexes(store, scorer, scopes) == 2);
+    for (const auto &scope : scopes) {
+        core::ListFilter filter;
+        filter.scope = scope;
+        std::vector<std::string> listed;
+        for (const auto &memory : store.list_indexed(filter)) {
+            listed.emplace_back(memory.key);
+        }
+        const auto &built = scorer.built.at(core::collection_id(scope));
+        CHECK(built.first == *store.index_version());
+        CHECK(built.second == listed);
+    }
+    CHECK(core::refresh_relevance_indexes(store, scorer, scopes) == 0);
+
+    store.create(core::Scope::user(), core::Tier::short_term, memory_about("a new one"));
+    CHECK(core::refresh_relevance_indexes(store, scorer, scopes) == 2); // one version for the whole store
+    CHECK(scorer.builds == 4);
+    CHECK(core::collection_id(core::Scope::project(project)) == "projects/" + project);
+    CHECK(core::collection_id(core::Scope::user()) == "user");
+
+    const test::WordOverlapScorer without_index;
+    CHECK(core::refresh_relevance_indexes(store, without_index, scopes) == 0);
+}
+
+TEST_CASE("a prompt's injection is the same ranked from bm25's index as scored from a listing",
+          "[lifecycle][relevance-index]") {
+    test::StoreFixture fixture{"index-injection"};
+    auto &store = fixture.store;
+    const auto project = store.resolve_project("/work/app");
+    fill_store(store, project);
+    const Bm25ForStore bm25{store};
+    const ScoringOnly scoring{bm25.policy()};
+    REQUIRE(bm25.policy().keeps_index());
+    const std::vector<core::Scope> scopes{core::Scope::user(), core::Scope::project(project)};
+
+    core::InjectionSettings settings;
+    settings.budget_tokens = 300;
+    settings.min_score = 0.5;
+    const std::vector<std::string> prompts{"how do we deploy billing with terraform?", "kafka lag", "pnpm or npm",
+                                           "nothing about anything", "retry the flaky deploy tests"};
+    const auto check_alike = [&](const std::vector<std::string> &already, bool expect_stale) {
+        for (const auto &prompt : prompts) {
+            INFO("prompt '" << prompt << "'");
+            const auto scored = core::prompt_injection(store, scoring, prompt, project, already, settings);
+            const auto ranked = core::prompt_injection(store, bm25.policy(), prompt, project, already, settings);
+            CHECK(ranked.index_stale == expect_stale);
+            CHECK_FALSE(scored.index_stale);
+            CHECK(ranked.context == scored.context);
+            REQUIRE(ranked.memories.size() == scored.memories.size());
+            for (std::size_t index = 0; index < ranked.memories.size(); ++index) {
+                CHECK(ranked.memories[index].key == scored.memories[index].key);
+                CHECK(ranked.memories[index].score == scored.memories[index].score);
+            }
+        }
+    };
+    check_alike({}, true);
+    REQUIRE(core::refresh_relevance_indexes(store, bm25.policy(), scopes) == 2);
+    check_alike({}, false);
+
+    // Memories already given are skipped; the ranking goes deeper to replace them.
+    const auto first = core::prompt_injection(store, scoring, "deploy terraform billing queue", project, {}, settings);
+    std::vector<std::string> already;
+    for (const auto &memory : first.memories) {
+        already.push_back(memory.key);
+    }
+    REQUIRE_FALSE(already.empty());
+    check_alike(already, false);
+
+    // A change makes the index stale until it is refreshed; the injection is right either way.
+    store.create(core::Scope::project(project), core::Tier::short_term,
+                 memory_about("kafka lag alerts page the billing team"));
+    check_alike({}, true);
+    REQUIRE(core::refresh_relevance_indexes(store, bm25.policy(), scopes) == 2);
+    check_alike({}, false);
+}
