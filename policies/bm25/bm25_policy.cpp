@@ -12,6 +12,7 @@
 #include <starling/bm25/default_settings.hpp>
 #include <starling/sdk/plugin.hpp>
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -19,35 +20,30 @@
 namespace {
 
 std::unique_ptr<starling::bm25::TokenCache> token_cache(const starling::sdk::HostServices &host,
-                                                        const starling::bm25::Bm25Settings &settings) {
+                                                        std::uint64_t tokens_fingerprint) {
     const auto directory = host.cache_directory();
     if (!directory) {
         return nullptr;
     }
     return std::make_unique<starling::bm25::TokenCache>(*directory / starling::bm25::token_cache_file_name,
-                                                        starling::bm25::fingerprint(settings.tokenizer), host);
-}
-
-starling::bm25::Bm25Scorer make_scorer(const starling::sdk::HostServices &host,
-                                       starling::bm25::Bm25Settings settings) {
-    auto cache = token_cache(host, settings);
-    return starling::bm25::Bm25Scorer{std::move(settings), std::move(cache)};
+                                                        tokens_fingerprint, host);
 }
 
 std::optional<starling::bm25::RelevanceIndexes> relevance_indexes(const starling::sdk::HostServices &host,
-                                                                  starling::bm25::Bm25Scorer &scorer) {
+                                                                  starling::bm25::Bm25Scorer &scorer,
+                                                                  std::uint64_t tokens_fingerprint) {
     auto directory = host.cache_directory();
     if (!directory) {
         return std::nullopt;
     }
-    return std::make_optional<starling::bm25::RelevanceIndexes>(std::move(*directory), scorer, host);
+    return std::make_optional<starling::bm25::RelevanceIndexes>(std::move(*directory), scorer, host,
+                                                                tokens_fingerprint);
 }
 
 class Bm25Policy final : public starling::sdk::RelevancePolicy, public starling::sdk::RelevanceIndex {
 public:
     Bm25Policy(const starling::sdk::HostServices &host, const starling::sdk::Settings &settings)
-        : scorer_(make_scorer(host, starling::bm25::read_bm25_settings(settings))),
-          indexes_(relevance_indexes(host, scorer_)) {}
+        : Bm25Policy(host, starling::bm25::read_bm25_settings(settings)) {}
 
     void score(std::string_view query, const starling::sdk::MemoryBatch &memories,
                std::span<double> scores) override {
@@ -76,6 +72,14 @@ public:
     }
 
 private:
+    // The token cache and the indexes both check what they read against the tokenizer's
+    // fingerprint; it is computed once.
+    Bm25Policy(const starling::sdk::HostServices &host, starling::bm25::Bm25Settings settings)
+        : tokens_fingerprint_(starling::bm25::fingerprint(settings.tokenizer)),
+          scorer_(std::move(settings), token_cache(host, tokens_fingerprint_)),
+          indexes_(relevance_indexes(host, scorer_, tokens_fingerprint_)) {}
+
+    std::uint64_t tokens_fingerprint_;
     starling::bm25::Bm25Scorer scorer_;
     std::optional<starling::bm25::RelevanceIndexes> indexes_;
 };

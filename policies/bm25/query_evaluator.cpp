@@ -77,28 +77,56 @@ void QueryEvaluator::set_idf(TermSource &source, std::size_t first) {
 }
 
 void QueryEvaluator::score_occurrences(std::vector<ScoredMemory> &scored) {
-    std::sort(occurrences_.begin(), occurrences_.end(), [](const Occurrence &left, const Occurrence &right) {
-        return left.memory != right.memory ? left.memory < right.memory : left.term < right.term;
-    });
-    scored.clear();
-    for (auto at = occurrences_.begin(); at != occurrences_.end();) {
-        const std::uint32_t memory = at->memory;
-        double score = 0.0;
-        bool matches_query = false;
-        for (; at != occurrences_.end() && at->memory == memory; ++at) {
-            const double weight = terms_.weights[at->term];
-            if (weight <= 0.0) {
-                continue;
-            }
-            const double frequency = field_weighted_frequency(at->counts, at->lengths, averages_, *settings_);
+    // Group the occurrences by term with a counting sort, which keeps each term's in memory order.
+    const std::size_t term_count = terms_.ids.size();
+    term_starts_.assign(term_count + 1, 0);
+    for (const auto &occurrence : occurrences_) {
+        ++term_starts_[occurrence.term + 1];
+    }
+    for (std::size_t term = 0; term < term_count; ++term) {
+        term_starts_[term + 1] += term_starts_[term];
+    }
+    by_term_.resize(occurrences_.size());
+    std::vector<std::size_t> next = term_starts_;
+    for (const auto &occurrence : occurrences_) {
+        by_term_[next[occurrence.term]++] = &occurrence;
+    }
+
+    // Then merge one term at a time into the running sums, so that each memory's terms are added in
+    // term order, as an index reads them.
+    sums_.clear();
+    for (std::size_t term = 0; term < term_count; ++term) {
+        const double weight = terms_.weights[term];
+        if (weight <= 0.0) {
+            continue;
+        }
+        const bool of_query = term < terms_.original;
+        merged_.clear();
+        auto sum = sums_.begin();
+        for (std::size_t at = term_starts_[term]; at < term_starts_[term + 1]; ++at) {
+            const Occurrence &occurrence = *by_term_[at];
+            const double frequency = field_weighted_frequency(occurrence.counts, occurrence.lengths, averages_, *settings_);
             if (frequency <= 0.0) {
                 continue; // the term occurs only in fields weighted 0
             }
-            matches_query = matches_query || at->term < terms_.original;
-            score += term_contribution(weight, idf_[at->term], frequency, *settings_);
+            const double contribution = term_contribution(weight, idf_[term], frequency, *settings_);
+            for (; sum != sums_.end() && sum->memory < occurrence.memory; ++sum) {
+                merged_.push_back(*sum);
+            }
+            if (sum != sums_.end() && sum->memory == occurrence.memory) {
+                merged_.push_back({sum->memory, sum->score + contribution, sum->matches_query || of_query});
+                ++sum;
+            } else {
+                merged_.push_back({occurrence.memory, contribution, of_query});
+            }
         }
-        if (matches_query) {
-            scored.push_back({memory, score});
+        merged_.insert(merged_.end(), sum, sums_.end());
+        sums_.swap(merged_);
+    }
+    scored.clear();
+    for (const auto &memory : sums_) {
+        if (memory.matches_query) {
+            scored.push_back({memory.memory, memory.score});
         }
     }
 }

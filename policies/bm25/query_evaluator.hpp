@@ -57,7 +57,7 @@ private:
 
     /// Counts the memories containing terms [first, end) and sets their idf.
     void set_idf(TermSource &source, std::size_t first);
-    /// Scores the occurrences found so far, memory by memory, each memory's terms in term order.
+    /// Scores the occurrences found so far; each memory's terms are summed in term order.
     void score_occurrences(std::vector<ScoredMemory> &scored);
     /// Adds the feedback terms of the best memories of `scored` to the query and finds where they
     /// occur. False when feedback adds nothing, so that the first pass stands.
@@ -72,6 +72,16 @@ private:
     std::vector<double> idf_;
     std::vector<std::uint32_t> containing_;
     std::vector<Occurrence> occurrences_;
+    // score_occurrences()'s working space, kept between calls.
+    struct RunningSum {
+        std::uint32_t memory = 0;
+        double score = 0.0;
+        bool matches_query = false;
+    };
+    std::vector<std::size_t> term_starts_;
+    std::vector<const Occurrence *> by_term_;
+    std::vector<RunningSum> sums_;
+    std::vector<RunningSum> merged_;
     BatchTerms feedback_terms_;
     RelevanceModel relevance_model_;
 };

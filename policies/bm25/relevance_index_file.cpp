@@ -238,8 +238,8 @@ void RelevanceIndexFile::read_postings(const IndexedTerm &term, std::vector<Inde
         const std::byte *posting = bytes.data() + index * format::posting_size;
         IndexedPosting &decoded = out[index];
         decoded.memory = format::load<std::uint32_t>(posting + format::posting_memory_at);
-        if (decoded.memory >= memory_count_) {
-            throw DamagedIndex("relevance index: a posting names no memory");
+        if (decoded.memory >= memory_count_ || (index > 0 && decoded.memory <= out[index - 1].memory)) {
+            throw DamagedIndex("relevance index: a posting names no memory, or is out of order");
         }
         for (std::size_t field = 0; field < field_count; ++field) {
             decoded.counts[field] = format::load<std::uint16_t>(posting + format::posting_counts_at + 2 * field);

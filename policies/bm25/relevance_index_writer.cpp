@@ -24,40 +24,44 @@ std::string_view as_text(std::span<const std::byte> bytes) noexcept {
     return {reinterpret_cast<const char *>(bytes.data()), bytes.size()};
 }
 
-std::uint16_t posting_value(std::uint32_t value, std::string_view what) {
-    if (value > format::max_posting_value) {
-        throw std::length_error("relevance index: a memory's " + std::string{what} + " of " + std::to_string(value) +
-                                " terms does not fit the index format");
+/// A term's count in a field never exceeds the field's length, so checking the lengths checks both.
+void check_fits_postings(const FieldCounts &lengths) {
+    for (const auto length : lengths) {
+        if (length > format::max_posting_value) {
+            throw std::length_error("relevance index: a memory's text of " + std::to_string(length) +
+                                    " terms does not fit the index format");
+        }
     }
-    return static_cast<std::uint16_t>(value);
 }
 
 /// Appends bytes at the end of the file being built; every offset is taken as it is written.
 class Output {
 public:
-    explicit Output(std::size_t header_size) : bytes_(header_size) {}
+    explicit Output(std::size_t header_size) : bytes_(header_size, '\0') {}
     [[nodiscard]] std::uint64_t size() const noexcept { return bytes_.size(); }
     template <class Integer>
     void put(Integer value) {
-        const auto at = bytes_.size();
-        bytes_.resize(at + sizeof value);
-        format::store<Integer>(bytes_.data() + at, value);
+        put_text(std::string_view{reinterpret_cast<const char *>(&value), sizeof value});
     }
     void put_text(std::string_view text) {
-        const auto *first = reinterpret_cast<const std::byte *>(text.data());
-        bytes_.insert(bytes_.end(), first, first + text.size());
+        bytes_.append(text);
     }
     template <class Integer>
     void put_at(std::size_t at, Integer value) noexcept {
-        format::store<Integer>(bytes_.data() + at, value);
+        format::store<Integer>(reinterpret_cast<std::byte *>(bytes_.data()) + at, value);
     }
     [[nodiscard]] std::span<const std::byte> from(std::uint64_t at) const noexcept {
-        return std::span<const std::byte>{bytes_}.subspan(static_cast<std::size_t>(at));
+        return std::as_bytes(std::span<const char>{bytes_}).subspan(static_cast<std::size_t>(at));
     }
-    [[nodiscard]] std::vector<std::byte> take() { return std::move(bytes_); }
+    [[nodiscard]] std::vector<std::byte> take() const {
+        const auto bytes = from(0);
+        return {bytes.begin(), bytes.end()};
+    }
 
 private:
-    std::vector<std::byte> bytes_;
+    // A string, whose append is a memcpy: the file is built field by field, hundreds of thousands
+    // of small appends for a large store.
+    std::string bytes_;
 };
 
 /// Every term of the batch that occurs, with the memories containing it.
@@ -113,15 +117,16 @@ Postings collect_postings(const BatchTerms &terms, std::size_t dictionary_size) 
             }
         }
         const FieldCounts &lengths = terms.lengths(memory);
+        check_fits_postings(lengths);
         for (const auto term : memory_terms) {
             std::byte *posting =
                 postings.entries.data() + (std::size_t{postings.first[term]} + filled[term]++) * format::posting_size;
             format::store<std::uint32_t>(posting + format::posting_memory_at, static_cast<std::uint32_t>(memory));
             for (std::size_t field = 0; field < field_count; ++field) {
                 format::store<std::uint16_t>(posting + format::posting_counts_at + 2 * field,
-                                             posting_value(counts[term][field], "term count"));
+                                             static_cast<std::uint16_t>(counts[term][field]));
                 format::store<std::uint16_t>(posting + format::posting_lengths_at + 2 * field,
-                                             posting_value(lengths[field], "field length"));
+                                             static_cast<std::uint16_t>(lengths[field]));
             }
             counts[term] = FieldCounts{};
         }
@@ -198,27 +203,25 @@ std::vector<std::byte> encode_relevance_index(const IndexIdentity &identity, con
     // Records first, then the texts they point to.
     const std::uint64_t records_at = out.size();
     std::uint64_t texts_at = records_at + batch.size() * format::record_size;
-    std::vector<std::byte> texts;
+    Output texts{0};
     std::uint32_t max_access_count = 0;
     std::uint32_t max_session_count = 0;
     for (std::size_t memory = 0; memory < batch.size(); ++memory) {
         const auto view = batch[memory];
-        const std::size_t first = texts.size();
-        Output block{0};
-        block.put<std::uint32_t>(static_cast<std::uint32_t>(view.key().size()));
-        block.put_text(view.key());
+        const std::uint64_t first = texts.size();
+        texts.put<std::uint32_t>(static_cast<std::uint32_t>(view.key().size()));
+        texts.put_text(view.key());
+        const std::uint64_t text_count_at = texts.size();
+        texts.put<std::uint32_t>(0);
         std::uint32_t text_count = 0;
-        Output fields{0};
         for_each_field(view, batch.has_bodies(), [&](Field field, std::string_view text) {
-            fields.put<std::uint8_t>(static_cast<std::uint8_t>(field));
-            fields.put<std::uint32_t>(static_cast<std::uint32_t>(text.size()));
-            fields.put_text(text);
+            texts.put<std::uint8_t>(static_cast<std::uint8_t>(field));
+            texts.put<std::uint32_t>(static_cast<std::uint32_t>(text.size()));
+            texts.put_text(text);
             ++text_count;
         });
-        block.put<std::uint32_t>(text_count);
-        block.put_text(as_text(fields.from(0)));
-        const auto block_bytes = block.from(0);
-        texts.insert(texts.end(), block_bytes.begin(), block_bytes.end());
+        texts.put_at<std::uint32_t>(static_cast<std::size_t>(text_count_at), text_count);
+        const auto block_bytes = texts.from(first);
 
         std::array<std::byte, format::record_size> record{};
         format::store<std::int64_t>(record.data() + format::record_last_accessed_at, view.last_accessed());
@@ -234,7 +237,7 @@ std::vector<std::byte> encode_relevance_index(const IndexIdentity &identity, con
         max_access_count = std::max(max_access_count, view.access_count());
         max_session_count = std::max(max_session_count, view.session_count());
     }
-    out.put_text(as_text(texts));
+    out.put_text(as_text(texts.from(0)));
     if (out.size() > std::numeric_limits<std::uint32_t>::max()) {
         throw std::length_error("relevance index: more than 4 GiB");
     }

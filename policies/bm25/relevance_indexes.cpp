@@ -29,9 +29,10 @@ bool better(const ScoredMemory &left, const ScoredMemory &right) noexcept {
 
 } // namespace
 
-RelevanceIndexes::RelevanceIndexes(std::filesystem::path directory, Bm25Scorer &scorer, sdk::HostServices host)
-    : directory_(std::move(directory)), scorer_(&scorer), host_(host),
-      fingerprint_(fingerprint(scorer.settings().tokenizer)), evaluator_(scorer.settings(), scorer.tokenizer()) {}
+RelevanceIndexes::RelevanceIndexes(std::filesystem::path directory, Bm25Scorer &scorer, sdk::HostServices host,
+                                   std::uint64_t tokens_fingerprint)
+    : directory_(std::move(directory)), scorer_(&scorer), host_(host), fingerprint_(tokens_fingerprint),
+      evaluator_(scorer.settings(), scorer.tokenizer()) {}
 
 std::filesystem::path RelevanceIndexes::path_of(std::string_view collection_id) const {
     char name[40];

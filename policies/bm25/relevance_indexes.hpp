@@ -26,8 +26,10 @@ namespace starling::bm25 {
 
 class RelevanceIndexes {
 public:
-    /// Indexes in `directory`, tokenised and scored as `scorer` does; `scorer` must outlive this.
-    RelevanceIndexes(std::filesystem::path directory, Bm25Scorer &scorer, sdk::HostServices host);
+    /// Indexes in `directory`, tokenised and scored as `scorer` does (`tokens_fingerprint` is
+    /// fingerprint() of its tokenizer options); `scorer` must outlive this.
+    RelevanceIndexes(std::filesystem::path directory, Bm25Scorer &scorer, sdk::HostServices host,
+                     std::uint64_t tokens_fingerprint);
 
     /// Whether the collection's file is sound and of exactly its version. Reads the whole file.
     [[nodiscard]] bool current(const sdk::Collection &collection) const;

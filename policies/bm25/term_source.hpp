@@ -43,7 +43,7 @@ public:
     /// How many memories contain each of `terms` (in any field): containing[i] for terms[i].
     virtual void count_containing(std::span<const TermId> terms, std::span<std::uint32_t> containing) = 0;
     /// Appends to `out` one Occurrence for every memory that contains terms[i], with
-    /// `term == indices[i]`, in no particular order.
+    /// `term == indices[i]`; the occurrences of each term in memory order (the terms may interleave).
     virtual void find_occurrences(std::span<const TermId> terms, std::span<const std::uint32_t> indices,
                                   std::vector<Occurrence> &out) = 0;
     /// Replaces `out` with the texts of `memories`, one memory after another in that order, as

@@ -33,6 +33,7 @@ Tokenizer::Tokenizer(TokenizerOptions options) : options_(std::move(options)) {
     for (const auto &word : options_.kept_words) {
         kept.push_back(fold_case(word));
     }
+    stop_words_.reserve(options_.stop_words.size()); // one table, instead of rehashing as it fills
     for (const auto &word : options_.stop_words) {
         auto folded = fold_case(word);
         if (!folded.empty() && std::find(kept.begin(), kept.end(), folded) == kept.end()) {
@@ -140,13 +141,18 @@ std::uint64_t fingerprint(const TokenizerOptions &options) {
                             "\nstem_english " + (options.stem_english ? "1" : "0") + "\ncjk_unigrams " +
                             (options.cjk_unigrams ? "1" : "0") + "\nstop words";
     // Length-prefixed, so that no two different lists describe alike, whatever their words contain.
-    for (const auto &word : options.stop_words) {
-        described += ' ' + std::to_string(word.size()) + ':' + word;
-    }
+    const auto describe = [&](const std::vector<std::string> &words) {
+        for (const auto &word : words) {
+            described += ' ';
+            described += std::to_string(word.size());
+            described += ':';
+            described += word;
+        }
+    };
+    described.reserve(described.size() + 16 * (options.stop_words.size() + options.kept_words.size()));
+    describe(options.stop_words);
     described += "\nkept words";
-    for (const auto &word : options.kept_words) {
-        described += ' ' + std::to_string(word.size()) + ':' + word;
-    }
+    describe(options.kept_words);
     return hash_text(described);
 }
 
