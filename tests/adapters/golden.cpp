@@ -6,6 +6,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "support/quiet_logger.hpp"
+
 #include <algorithm>
 #include <fstream>
 #include <functional>
@@ -19,12 +21,9 @@ using nlohmann::json;
 
 namespace starling::test {
 
-namespace {
+using starling::test::quiet_logger;
 
-const core::Logger &quiet_logger() {
-    static const core::Logger logger{{}, core::LogLevel::error, false};
-    return logger;
-}
+namespace {
 
 plugins::AdapterInstance create_adapter(plugins::PluginRegistry &registry, std::string_view id) {
     registry.add_static_plugins(plugins::linked_static_plugins());

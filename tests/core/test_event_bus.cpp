@@ -3,6 +3,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "support/quiet_logger.hpp"
+
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -12,12 +14,9 @@ using starling::core::EventKind;
 using starling::core::ReplyBuilder;
 using starling::core::Subscriber;
 
-namespace {
+using starling::test::quiet_logger;
 
-const starling::core::Logger &quiet_logger() {
-    static const starling::core::Logger logger{{}, starling::core::LogLevel::error, false};
-    return logger;
-}
+namespace {
 
 starling::core::Event event_of(EventKind kind) {
     starling::core::Event event;

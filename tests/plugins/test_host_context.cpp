@@ -5,17 +5,16 @@
 
 #include <catch2/catch.hpp>
 
+#include "support/quiet_logger.hpp"
+
 #include <filesystem>
 #include <string>
 
 using starling::plugins::HostContext;
 
-namespace {
+using starling::test::quiet_logger;
 
-const starling::core::Logger &quiet_logger() {
-    static const starling::core::Logger logger{{}, starling::core::LogLevel::error, false};
-    return logger;
-}
+namespace {
 
 const starling_host_cache_v1 *cache_extension(const starling_host *host,
                                               const char *id = STARLING_HOST_CACHE_EXTENSION_V1) {

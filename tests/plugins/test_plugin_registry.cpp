@@ -3,6 +3,7 @@
 
 #include "support/temp_dir.hpp"
 #include "support/test_batch.hpp"
+#include "support/quiet_logger.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -18,17 +19,14 @@ using starling::plugins::PluginCallError;
 using starling::plugins::PluginLoadError;
 using starling::plugins::PluginRegistry;
 
+using starling::test::quiet_logger;
+
 namespace {
 
 const fs::path kFixtures{STARLING_TEST_FIXTURE_PLUGIN_DIR};
 const fs::path kModules{STARLING_TEST_PLUGIN_MODULE_DIR};
 
 fs::path fixture(const std::string &name) { return kFixtures / (name + ".so"); }
-
-const starling::core::Logger &quiet_logger() {
-    static const starling::core::Logger logger{{}, starling::core::LogLevel::error, false};
-    return logger;
-}
 
 LoadErrorKind kind_of_load_failure(const fs::path &module) {
     PluginRegistry registry{quiet_logger()};

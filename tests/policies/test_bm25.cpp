@@ -3,6 +3,8 @@
 #include <starling/sdk/bytes.hpp>
 
 #include <catch2/catch.hpp>
+
+#include "support/quiet_logger.hpp"
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
@@ -14,15 +16,12 @@ using starling::plugins::PluginLoadError;
 using starling::plugins::PluginRegistry;
 using starling::plugins::RelevancePolicyInstance;
 
+using starling::test::quiet_logger;
+
 namespace {
 
 constexpr std::int64_t day = 86400;
 constexpr std::int64_t now = 1'700'000'000;
-
-const starling::core::Logger &quiet_logger() {
-    static const starling::core::Logger logger{{}, starling::core::LogLevel::error, false};
-    return logger;
-}
 
 /// The bm25 policy with its declared defaults overlaid by `overrides` (a JSON merge patch).
 RelevancePolicyInstance bm25_policy(const nlohmann::json &overrides = nlohmann::json::object()) {

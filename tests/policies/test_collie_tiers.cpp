@@ -5,6 +5,7 @@
 #include <starling/plugins/plugin_registry.hpp>
 
 #include "support/decay_batch.hpp"
+#include "support/quiet_logger.hpp"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -28,15 +29,12 @@ using starling::test::DecayBatch;
 using Kind = LifecycleAction::Kind;
 using Lines = std::vector<std::string>;
 
+using starling::test::quiet_logger;
+
 namespace {
 
 constexpr std::int64_t day = starling::test::seconds_per_day;
 constexpr std::int64_t now = 1'800'000'000;
-
-const starling::core::Logger &quiet_logger() {
-    static const starling::core::Logger logger{{}, starling::core::LogLevel::error, false};
-    return logger;
-}
 
 class TiersPolicy {
 public:

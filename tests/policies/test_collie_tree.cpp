@@ -11,6 +11,8 @@
 #include <support/config_temp_files.hpp>
 
 #include <catch2/catch.hpp>
+
+#include "support/quiet_logger.hpp"
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -26,15 +28,12 @@ namespace fs = std::filesystem;
 using starling::sdk::Decision;
 using starling::sdk::Message;
 
+using starling::test::quiet_logger;
+
 namespace {
 
 const fs::path kFixtures{STARLING_TEST_DECISION_FIXTURES};
 const fs::path kDevelopmentSet = fs::path{STARLING_TEST_SHARED_DIR} / "data" / "decisions" / "dev.jsonl";
-
-const starling::core::Logger &quiet_logger() {
-    static const starling::core::Logger logger{{}, starling::core::LogLevel::error, false};
-    return logger;
-}
 
 /// collie-tree created by the host with its declared defaults, patched with `overrides_json`.
 class CollieTree {

@@ -11,6 +11,7 @@
 
 #include "support/fake_policies.hpp"
 #include "support/store_fixture.hpp"
+#include "support/quiet_logger.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -20,6 +21,8 @@
 #include <vector>
 
 using namespace starling;
+
+using starling::test::quiet_logger;
 
 namespace {
 
@@ -53,11 +56,6 @@ public:
     mutable std::map<std::string, std::pair<std::string, std::vector<std::string>>> built;
     mutable int builds = 0;
 };
-
-const core::Logger &quiet_logger() {
-    static const core::Logger logger{{}, core::LogLevel::error, false};
-    return logger;
-}
 
 /// The real bm25, with its cache (and so its indexes) in the store's cache directory.
 class Bm25ForStore {

@@ -9,7 +9,9 @@
 
 #include <catch2/catch.hpp>
 
+#include "support/history_batch.hpp"
 #include "support/temp_dir.hpp"
+#include "support/quiet_logger.hpp"
 
 #include <cstdint>
 #include <filesystem>
@@ -21,19 +23,14 @@
 using starling::plugins::PluginRegistry;
 using starling::plugins::RelevancePolicyInstance;
 
+using starling::test::quiet_logger;
+
 namespace {
 
 constexpr std::int64_t day = 86400;
 constexpr std::int64_t now = 1'700'000'000;
 
-struct Memory {
-    std::string summary;
-    std::string tags;
-    std::string body;
-    std::int64_t last_accessed;
-    std::uint32_t access_count;
-    std::uint32_t session_count;
-};
+using Memory = starling::test::HistoryMemory;
 
 /// Memories in several languages, with tags and bodies, where feedback changes the ranking.
 const std::vector<Memory> &reference_memories() {
@@ -55,11 +52,6 @@ const std::vector<Memory> &reference_memories() {
     return memories;
 }
 
-const starling::core::Logger &quiet_logger() {
-    static const starling::core::Logger logger{{}, starling::core::LogLevel::error, false};
-    return logger;
-}
-
 /// bm25 with its defaults, from a registry that offers plugins a cache under `cache_root`, if any.
 class Bm25 {
 public:
@@ -70,26 +62,8 @@ public:
     }
 
     std::vector<double> score(const std::vector<Memory> &memories, std::string_view query, bool with_bodies) const {
-        std::vector<starling_memory_view> views;
-        for (const auto &memory : memories) {
-            starling_memory_view view{};
-            view.struct_size = sizeof(starling_memory_view);
-            view.summary = starling::sdk::as_bytes(memory.summary);
-            view.tags = starling::sdk::as_bytes(memory.tags);
-            view.body = starling::sdk::as_bytes(memory.body);
-            view.last_accessed = memory.last_accessed;
-            view.access_count = memory.access_count;
-            view.session_count = memory.session_count;
-            views.push_back(view);
-        }
-        std::vector<const starling_memory_view *> pointers;
-        for (const auto &view : views) {
-            pointers.push_back(&view);
-        }
-        const starling_memory_batch batch{sizeof(starling_memory_batch),
-                                          with_bodies ? STARLING_BATCH_HAS_BODIES : 0U, now, pointers.size(),
-                                          pointers.data()};
-        return policy_->score(query, batch);
+        const starling::test::HistoryBatch batch{memories, with_bodies, now};
+        return policy_->score(query, batch.get());
     }
 
 private:

@@ -10,6 +10,8 @@
 #include <catch2/catch.hpp>
 
 #include "support/temp_dir.hpp"
+#include "support/history_batch.hpp"
+#include "support/quiet_logger.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -27,57 +29,15 @@ using starling::core::RankedMemory;
 using starling::plugins::PluginRegistry;
 using starling::plugins::RelevancePolicyInstance;
 
+using starling::test::quiet_logger;
+
 namespace {
 
 constexpr std::int64_t day = 86400;
 constexpr std::int64_t now = 1'700'000'000;
 
-struct Memory {
-    std::string key;
-    std::string summary;
-    std::string tags;
-    std::string body;
-    std::int64_t last_accessed = 0;
-    std::uint32_t access_count = 0;
-    std::uint32_t session_count = 0;
-};
-
-/// Memories as the ABI batch the host would pass; owns what the views borrow.
-class Batch {
-public:
-    Batch(const std::vector<const Memory *> &memories, bool with_bodies) {
-        for (const Memory *memory : memories) {
-            starling_memory_view view{};
-            view.struct_size = sizeof(starling_memory_view);
-            view.key = starling::sdk::as_bytes(memory->key);
-            view.summary = starling::sdk::as_bytes(memory->summary);
-            view.tags = starling::sdk::as_bytes(memory->tags);
-            view.body = starling::sdk::as_bytes(memory->body);
-            view.last_accessed = memory->last_accessed;
-            view.access_count = memory->access_count;
-            view.session_count = memory->session_count;
-            views_.push_back(view);
-        }
-        for (const auto &view : views_) {
-            pointers_.push_back(&view);
-        }
-        batch_ = {sizeof(starling_memory_batch), with_bodies ? STARLING_BATCH_HAS_BODIES : 0U, now, pointers_.size(),
-                  pointers_.data()};
-    }
-    Batch(const Batch &) = delete;
-    Batch &operator=(const Batch &) = delete;
-    [[nodiscard]] const starling_memory_batch &get() const noexcept { return batch_; }
-
-private:
-    std::deque<starling_memory_view> views_;
-    std::vector<const starling_memory_view *> pointers_;
-    starling_memory_batch batch_{};
-};
-
-const starling::core::Logger &quiet_logger() {
-    static const starling::core::Logger logger{{}, starling::core::LogLevel::error, false};
-    return logger;
-}
+using Memory = starling::test::HistoryMemory;
+using starling::test::HistoryBatch;
 
 /// bm25 with `settings_json` (its defaults when empty), its cache under `cache_root`.
 class Bm25 {
@@ -136,18 +96,14 @@ std::vector<Memory> generate_memories(const std::string &prefix, std::size_t cou
 }
 
 std::vector<const Memory *> pointers_to(const std::vector<Memory> &memories) {
-    std::vector<const Memory *> pointers;
-    for (const auto &memory : memories) {
-        pointers.push_back(&memory);
-    }
-    return pointers;
+    return HistoryBatch::pointers_to(memories);
 }
 
 /// What score() over one batch of `memories` ranks: the `limit` best above 0, equal scores in order.
 std::vector<RankedMemory> ranking_by_scoring(const RelevancePolicyInstance &policy,
                                              const std::vector<const Memory *> &memories, std::string_view query,
                                              std::size_t limit) {
-    const Batch batch{memories, false};
+    const HistoryBatch batch{memories, false, now};
     const auto scores = policy.score(query, batch.get());
     std::vector<std::size_t> order;
     for (std::size_t index = 0; index < scores.size(); ++index) {
@@ -167,7 +123,7 @@ std::vector<RankedMemory> ranking_by_scoring(const RelevancePolicyInstance &poli
 
 void build(const RelevancePolicyInstance &policy, const MemoryCollection &collection,
            const std::vector<Memory> &memories) {
-    const Batch batch{pointers_to(memories), false};
+    const HistoryBatch batch{memories, false, now};
     policy.build_index(collection, batch.get());
 }
 
