@@ -43,23 +43,33 @@ void BatchTermSource::count_containing(std::span<const TermId> terms, std::span<
     }
 }
 
-void BatchTermSource::find_occurrences(std::span<const TermId> terms, std::span<const std::uint32_t> indices,
-                                       std::vector<Occurrence> &out) {
+void BatchTermSource::visit_occurrences(std::span<const TermId> terms, std::span<const std::uint32_t> indices,
+                                        OccurrenceVisitor &visit) {
     if (terms.empty()) {
         return;
     }
     match(terms);
-    // The wanted terms by their place in the last pass; a term matched but not wanted maps to none.
-    constexpr std::uint32_t unwanted = UINT32_MAX;
-    std::vector<std::uint32_t> index_of_matched(matched_terms_.size(), unwanted);
-    for (std::size_t index = 0; index < terms.size(); ++index) {
-        const auto matched = std::find(matched_terms_.begin(), matched_terms_.end(), terms[index]);
-        index_of_matched[static_cast<std::size_t>(matched - matched_terms_.begin())] = indices[index];
-    }
+    // The matcher reports memory by memory; a counting sort by matched term regroups them term by
+    // term, keeping each term's memories in order.
+    term_starts_.assign(matched_terms_.size() + 1, 0);
     for (const auto &found : matcher_.matches()) {
-        const std::uint32_t index = index_of_matched[found.term];
-        if (index != unwanted) {
-            out.push_back({found.memory, index, found.counts, terms_->lengths(found.memory)});
+        ++term_starts_[found.term + 1];
+    }
+    for (std::size_t term = 0; term < matched_terms_.size(); ++term) {
+        term_starts_[term + 1] += term_starts_[term];
+    }
+    by_term_.resize(matcher_.matches().size());
+    std::vector<std::size_t> next(term_starts_.begin(), term_starts_.end() - 1);
+    for (const auto &found : matcher_.matches()) {
+        by_term_[next[found.term]++] = &found;
+    }
+    for (std::size_t index = 0; index < terms.size(); ++index) {
+        const auto matched =
+            static_cast<std::size_t>(std::find(matched_terms_.begin(), matched_terms_.end(), terms[index]) -
+                                     matched_terms_.begin());
+        for (std::size_t at = term_starts_[matched]; at < term_starts_[matched + 1]; ++at) {
+            const TermMatch &found = *by_term_[at];
+            visit(Occurrence{found.memory, indices[index], found.counts, terms_->lengths(found.memory)});
         }
     }
 }

@@ -24,8 +24,8 @@ public:
     [[nodiscard]] std::size_t memory_count() const override { return terms_->memory_count(); }
     [[nodiscard]] std::array<std::uint64_t, field_count> length_totals() const override;
     void count_containing(std::span<const TermId> terms, std::span<std::uint32_t> containing) override;
-    void find_occurrences(std::span<const TermId> terms, std::span<const std::uint32_t> indices,
-                          std::vector<Occurrence> &out) override;
+    void visit_occurrences(std::span<const TermId> terms, std::span<const std::uint32_t> indices,
+                           OccurrenceVisitor &visit) override;
     void memory_terms(std::span<const std::uint32_t> memories, BatchTerms &out) override;
 
 private:
@@ -36,6 +36,8 @@ private:
     TermDictionary *dictionary_;
     TermMatcher matcher_;
     std::vector<TermId> matched_terms_; ///< what matcher_.matches() are of
+    std::vector<std::size_t> term_starts_;
+    std::vector<const TermMatch *> by_term_;
 };
 
 } // namespace starling::bm25

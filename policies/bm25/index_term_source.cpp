@@ -50,8 +50,8 @@ void IndexTermSource::count_containing(std::span<const TermId> terms, std::span<
     }
 }
 
-void IndexTermSource::find_occurrences(std::span<const TermId> terms, std::span<const std::uint32_t> indices,
-                                       std::vector<Occurrence> &out) {
+void IndexTermSource::visit_occurrences(std::span<const TermId> terms, std::span<const std::uint32_t> indices,
+                                        OccurrenceVisitor &visit) {
     for (std::size_t index = 0; index < terms.size(); ++index) {
         const auto &in_files = look_up(terms[index]);
         for (std::size_t file = 0; file < files_.size(); ++file) {
@@ -60,7 +60,7 @@ void IndexTermSource::find_occurrences(std::span<const TermId> terms, std::span<
             }
             files_[file]->read_postings(*in_files[file], postings_);
             for (const auto &posting : postings_) {
-                out.push_back({first_memory_[file] + posting.memory, indices[index], posting.counts, posting.lengths});
+                visit(Occurrence{first_memory_[file] + posting.memory, indices[index], posting.counts, posting.lengths});
             }
         }
     }

@@ -26,8 +26,8 @@ public:
     [[nodiscard]] std::size_t memory_count() const override { return memory_count_; }
     [[nodiscard]] std::array<std::uint64_t, field_count> length_totals() const override;
     void count_containing(std::span<const TermId> terms, std::span<std::uint32_t> containing) override;
-    void find_occurrences(std::span<const TermId> terms, std::span<const std::uint32_t> indices,
-                          std::vector<Occurrence> &out) override;
+    void visit_occurrences(std::span<const TermId> terms, std::span<const std::uint32_t> indices,
+                           OccurrenceVisitor &visit) override;
     void memory_terms(std::span<const std::uint32_t> memories, BatchTerms &out) override;
 
     /// The file of memory `memory` and its number within that file.

@@ -35,15 +35,10 @@ void QueryEvaluator::evaluate(TermSource &source, std::vector<ScoredMemory> &sco
     idf_.clear();
     set_idf(source, 0);
 
-    occurrences_.clear();
-    std::vector<std::uint32_t> indices(terms_.ids.size());
-    std::iota(indices.begin(), indices.end(), 0U);
-    source.find_occurrences(terms_.ids, indices, occurrences_);
-    score_occurrences(scored);
-
+    score_terms(source, scored);
     if (settings_->feedback_documents > 0 && settings_->feedback_weight > 0.0 &&
         expand_with_feedback(source, scored)) {
-        score_occurrences(scored);
+        score_terms(source, scored);
     }
 }
 
@@ -76,57 +71,49 @@ void QueryEvaluator::set_idf(TermSource &source, std::size_t first) {
     }
 }
 
-void QueryEvaluator::score_occurrences(std::vector<ScoredMemory> &scored) {
-    // Group the occurrences by term with a counting sort, which keeps each term's in memory order.
-    const std::size_t term_count = terms_.ids.size();
-    term_starts_.assign(term_count + 1, 0);
-    for (const auto &occurrence : occurrences_) {
-        ++term_starts_[occurrence.term + 1];
-    }
-    for (std::size_t term = 0; term < term_count; ++term) {
-        term_starts_[term + 1] += term_starts_[term];
-    }
-    by_term_.resize(occurrences_.size());
-    std::vector<std::size_t> next = term_starts_;
-    for (const auto &occurrence : occurrences_) {
-        by_term_[next[occurrence.term]++] = &occurrence;
+/// Adds each occurrence's contribution to its memory's running sum. The source visits term after
+/// term, so each memory's terms are summed in term order, whichever the source.
+class QueryEvaluator::Accumulator final : public OccurrenceVisitor {
+public:
+    explicit Accumulator(QueryEvaluator &evaluator) noexcept : evaluator_(&evaluator) {}
+
+    void operator()(const Occurrence &occurrence) override {
+        QueryEvaluator &evaluator = *evaluator_;
+        const double frequency =
+            field_weighted_frequency(occurrence.counts, occurrence.lengths, evaluator.averages_, *evaluator.settings_);
+        if (frequency <= 0.0) {
+            return; // the term occurs only in fields weighted 0
+        }
+        evaluator.sums_[occurrence.memory] += term_contribution(
+            evaluator.terms_.weights[occurrence.term], evaluator.idf_[occurrence.term], frequency, *evaluator.settings_);
+        auto &state = evaluator.sum_states_[occurrence.memory];
+        state = std::max(state, occurrence.term < evaluator.terms_.original ? SumState::matches_query : SumState::summed);
     }
 
-    // Then merge one term at a time into the running sums, so that each memory's terms are added in
-    // term order, as an index reads them.
-    sums_.clear();
-    for (std::size_t term = 0; term < term_count; ++term) {
-        const double weight = terms_.weights[term];
-        if (weight <= 0.0) {
-            continue;
+private:
+    QueryEvaluator *evaluator_;
+};
+
+void QueryEvaluator::score_terms(TermSource &source, std::vector<ScoredMemory> &scored) {
+    // One running sum per memory, indexed by memory: no search and no merge per occurrence, and the
+    // memories come out in order from one scan at the end.
+    const auto memories = static_cast<std::size_t>(memory_count_);
+    sums_.assign(memories, 0.0);
+    sum_states_.assign(memories, SumState::untouched);
+    std::vector<TermId> weighted;
+    std::vector<std::uint32_t> indices;
+    for (std::size_t term = 0; term < terms_.ids.size(); ++term) {
+        if (terms_.weights[term] > 0.0) {
+            weighted.push_back(terms_.ids[term]);
+            indices.push_back(static_cast<std::uint32_t>(term));
         }
-        const bool of_query = term < terms_.original;
-        merged_.clear();
-        auto sum = sums_.begin();
-        for (std::size_t at = term_starts_[term]; at < term_starts_[term + 1]; ++at) {
-            const Occurrence &occurrence = *by_term_[at];
-            const double frequency = field_weighted_frequency(occurrence.counts, occurrence.lengths, averages_, *settings_);
-            if (frequency <= 0.0) {
-                continue; // the term occurs only in fields weighted 0
-            }
-            const double contribution = term_contribution(weight, idf_[term], frequency, *settings_);
-            for (; sum != sums_.end() && sum->memory < occurrence.memory; ++sum) {
-                merged_.push_back(*sum);
-            }
-            if (sum != sums_.end() && sum->memory == occurrence.memory) {
-                merged_.push_back({sum->memory, sum->score + contribution, sum->matches_query || of_query});
-                ++sum;
-            } else {
-                merged_.push_back({occurrence.memory, contribution, of_query});
-            }
-        }
-        merged_.insert(merged_.end(), sum, sums_.end());
-        sums_.swap(merged_);
     }
+    Accumulator accumulate{*this};
+    source.visit_occurrences(weighted, indices, accumulate);
     scored.clear();
-    for (const auto &memory : sums_) {
-        if (memory.matches_query) {
-            scored.push_back({memory.memory, memory.score});
+    for (std::size_t memory = 0; memory < memories; ++memory) {
+        if (sum_states_[memory] == SumState::matches_query) {
+            scored.push_back({static_cast<std::uint32_t>(memory), sums_[memory]});
         }
     }
 }
@@ -200,15 +187,6 @@ bool QueryEvaluator::expand_with_feedback(TermSource &source, const std::vector<
         terms_.weights[term] *= term < terms_.original ? (1.0 - lambda) / query_mass : lambda / expansion_mass;
     }
 
-    std::vector<TermId> expansion;
-    std::vector<std::uint32_t> indices;
-    for (std::size_t term = terms_.original; term < terms_.ids.size(); ++term) {
-        if (terms_.weights[term] > 0.0) {
-            expansion.push_back(terms_.ids[term]);
-            indices.push_back(static_cast<std::uint32_t>(term));
-        }
-    }
-    source.find_occurrences(expansion, indices, occurrences_);
     return true;
 }
 

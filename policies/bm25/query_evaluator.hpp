@@ -57,10 +57,11 @@ private:
 
     /// Counts the memories containing terms [first, end) and sets their idf.
     void set_idf(TermSource &source, std::size_t first);
-    /// Scores the occurrences found so far; each memory's terms are summed in term order.
-    void score_occurrences(std::vector<ScoredMemory> &scored);
-    /// Adds the feedback terms of the best memories of `scored` to the query and finds where they
-    /// occur. False when feedback adds nothing, so that the first pass stands.
+    /// Scores every memory by the terms of weight above 0; each memory's terms are summed in term
+    /// order.
+    void score_terms(TermSource &source, std::vector<ScoredMemory> &scored);
+    /// Adds the feedback terms of the best memories of `scored` to the query and reweights it. False
+    /// when feedback adds nothing, so that the first pass stands.
     bool expand_with_feedback(TermSource &source, const std::vector<ScoredMemory> &scored);
 
     const Bm25Settings *settings_;
@@ -71,17 +72,11 @@ private:
     FieldAverages averages_{};
     std::vector<double> idf_;
     std::vector<std::uint32_t> containing_;
-    std::vector<Occurrence> occurrences_;
-    // score_occurrences()'s working space, kept between calls.
-    struct RunningSum {
-        std::uint32_t memory = 0;
-        double score = 0.0;
-        bool matches_query = false;
-    };
-    std::vector<std::size_t> term_starts_;
-    std::vector<const Occurrence *> by_term_;
-    std::vector<RunningSum> sums_;
-    std::vector<RunningSum> merged_;
+    // score_terms()'s running sums, by memory, kept between calls.
+    enum class SumState : std::uint8_t { untouched, summed, matches_query };
+    class Accumulator;
+    std::vector<double> sums_;
+    std::vector<SumState> sum_states_;
     BatchTerms feedback_terms_;
     RelevanceModel relevance_model_;
 };

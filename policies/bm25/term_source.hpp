@@ -31,6 +31,15 @@ struct Occurrence {
     friend bool operator==(const Occurrence &, const Occurrence &) = default;
 };
 
+/// What a TermSource hands each occurrence to.
+class OccurrenceVisitor {
+public:
+    virtual void operator()(const Occurrence &occurrence) = 0;
+
+protected:
+    ~OccurrenceVisitor() = default;
+};
+
 class TermSource {
 public:
     virtual ~TermSource() = default;
@@ -42,10 +51,11 @@ public:
     [[nodiscard]] virtual std::array<std::uint64_t, field_count> length_totals() const = 0;
     /// How many memories contain each of `terms` (in any field): containing[i] for terms[i].
     virtual void count_containing(std::span<const TermId> terms, std::span<std::uint32_t> containing) = 0;
-    /// Appends to `out` one Occurrence for every memory that contains terms[i], with
-    /// `term == indices[i]`; the occurrences of each term in memory order (the terms may interleave).
-    virtual void find_occurrences(std::span<const TermId> terms, std::span<const std::uint32_t> indices,
-                                  std::vector<Occurrence> &out) = 0;
+    /// Calls visit(occurrence) for every memory that contains terms[i], with `term == indices[i]`:
+    /// term after term in the order given, each term's memories in memory order. Occurrences are
+    /// visited rather than returned because a common term of a large store has tens of thousands.
+    virtual void visit_occurrences(std::span<const TermId> terms, std::span<const std::uint32_t> indices,
+                                   OccurrenceVisitor &visit) = 0;
     /// Replaces `out` with the texts of `memories`, one memory after another in that order, as
     /// ids of dictionary().
     virtual void memory_terms(std::span<const std::uint32_t> memories, BatchTerms &out) = 0;

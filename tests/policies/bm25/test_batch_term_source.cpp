@@ -35,6 +35,13 @@ BatchTerms sample_batch() {
     return batch;
 }
 
+/// Keeps what it is shown.
+class Collect final : public starling::bm25::OccurrenceVisitor {
+public:
+    void operator()(const Occurrence &occurrence) override { occurrences.push_back(occurrence); }
+    std::vector<Occurrence> occurrences;
+};
+
 } // namespace
 
 TEST_CASE("a batch source counts memories and field lengths", "[policy][bm25][source]") {
@@ -50,31 +57,28 @@ TEST_CASE("a batch source counts memories and field lengths", "[policy][bm25][so
     CHECK(containing == std::vector<std::uint32_t>{2, 1, 2, 0});
 }
 
-TEST_CASE("a batch source finds occurrences under the indices it is given", "[policy][bm25][source]") {
+TEST_CASE("a batch source visits occurrences term by term, under the indices it is given",
+          "[policy][bm25][source]") {
     const auto batch = sample_batch();
     TermDictionary dictionary;
     BatchTermSource source{batch, dictionary};
     std::vector<std::uint32_t> containing(3);
     source.count_containing(std::vector<TermId>{1, 2, 4}, containing);
 
-    // A subset of the counted terms, under indices of the caller's choosing.
-    std::vector<Occurrence> found{{9, 9, {}, {}}};
-    source.find_occurrences(std::vector<TermId>{4, 1}, std::vector<std::uint32_t>{7, 5}, found);
-    std::sort(found.begin() + 1, found.end(), [](const Occurrence &left, const Occurrence &right) {
-        return left.memory != right.memory ? left.memory < right.memory : left.term < right.term;
-    });
+    // A subset of the counted terms, under indices of the caller's choosing, in the order given.
+    Collect found;
+    source.visit_occurrences(std::vector<TermId>{4, 1}, std::vector<std::uint32_t>{7, 5}, found);
     const std::vector<Occurrence> expected{
-        {9, 9, {}, {}}, // what was there is kept
+        {2, 7, FieldCounts{0, 1, 2}, FieldCounts{0, 2, 2}},
         {0, 5, FieldCounts{2, 0, 0}, FieldCounts{3, 1, 0}},
         {2, 5, FieldCounts{0, 1, 0}, FieldCounts{0, 2, 2}},
-        {2, 7, FieldCounts{0, 1, 2}, FieldCounts{0, 2, 2}},
     };
-    CHECK(found == expected);
+    CHECK(found.occurrences == expected);
 
     // Terms not counted before are matched afresh.
-    found.clear();
-    source.find_occurrences(std::vector<TermId>{3}, std::vector<std::uint32_t>{0}, found);
-    CHECK(found == std::vector<Occurrence>{{0, 0, FieldCounts{0, 1, 0}, FieldCounts{3, 1, 0}}});
+    Collect again;
+    source.visit_occurrences(std::vector<TermId>{3}, std::vector<std::uint32_t>{0}, again);
+    CHECK(again.occurrences == std::vector<Occurrence>{{0, 0, FieldCounts{0, 1, 0}, FieldCounts{3, 1, 0}}});
 }
 
 TEST_CASE("a batch source copies the texts of the memories asked for, in that order", "[policy][bm25][source]") {
