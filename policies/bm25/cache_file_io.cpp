@@ -7,6 +7,7 @@
 
 #include <cerrno>
 #include <random>
+#include <string_view>
 #include <system_error>
 
 namespace starling::bm25 {
@@ -34,12 +35,14 @@ private:
     int descriptor_;
 };
 
+constexpr std::string_view partial_suffix = ".partial";
+
 /// A name beside `path` no other writer picks: the process id tells processes apart, the random
 /// part calls within one. Not in the store's temporary-file pattern (".*.tmp-*"), because the store
 /// deletes those only when it knows no writer is active, which it cannot know of a plugin.
 std::filesystem::path temporary_name(const std::filesystem::path &path) {
     std::random_device entropy;
-    return path.string() + "." + std::to_string(::getpid()) + "-" + std::to_string(entropy()) + ".partial";
+    return path.string() + "." + std::to_string(::getpid()) + "-" + std::to_string(entropy()) + std::string{partial_suffix};
 }
 
 bool write_all(int descriptor, std::span<const std::byte> bytes) {
@@ -122,6 +125,26 @@ std::optional<std::string> replace_file(const std::filesystem::path &path, std::
         return failure;
     }
     return std::nullopt;
+}
+
+std::size_t remove_abandoned_partial_files(const std::filesystem::path &directory,
+                                           std::filesystem::file_time_type::duration age) {
+    std::error_code error;
+    const auto now = std::filesystem::file_time_type::clock::now();
+    std::size_t removed = 0;
+    for (std::filesystem::directory_iterator entry{directory, error}, end; !error && entry != end;
+         entry.increment(error)) {
+        const auto name = entry->path().filename().string();
+        if (!name.ends_with(partial_suffix) || !entry->is_regular_file(error)) {
+            continue;
+        }
+        const auto modified = entry->last_write_time(error);
+        if (!error && now - modified > age && std::filesystem::remove(entry->path(), error)) {
+            ++removed;
+        }
+        error.clear();
+    }
+    return removed;
 }
 
 } // namespace starling::bm25

@@ -30,4 +30,10 @@ struct FileRead {
 [[nodiscard]] std::optional<std::string> replace_file(const std::filesystem::path &path,
                                                       std::span<const std::byte> bytes);
 
+/// Deletes the files that replace_file() left beside the files of `directory` when its writer died
+/// between creating and renaming them, if they were last modified more than `age` ago (a younger one
+/// may be another process's write in progress). Returns how many it deleted; failures are ignored.
+std::size_t remove_abandoned_partial_files(const std::filesystem::path &directory,
+                                           std::filesystem::file_time_type::duration age);
+
 } // namespace starling::bm25

@@ -9,6 +9,7 @@
 #include "text_hash.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <stdexcept>
 
@@ -69,6 +70,11 @@ void RelevanceIndexes::build(const sdk::Collection &collection, const sdk::Memor
     });
     if (const auto failure = replace_file(path_of(collection.id), bytes)) {
         throw std::runtime_error("cannot write the relevance index: " + *failure);
+    }
+    // Builds are rare and off the hook path: the moment to sweep what writers killed mid-write left.
+    constexpr std::chrono::hours abandoned_after{1};
+    if (const auto removed = remove_abandoned_partial_files(directory_, abandoned_after); removed > 0) {
+        host_.info("removed " + std::to_string(removed) + " abandoned partial file(s) from " + directory_.string());
     }
 }
 

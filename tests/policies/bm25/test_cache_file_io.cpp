@@ -8,6 +8,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -136,4 +137,24 @@ TEST_CASE("a file that cannot be replaced says why and leaves no partial file", 
         CHECK_THAT(*failure, Catch::Contains("cannot replace"));
         CHECK(files_in(scratch.path()) == std::vector<fs::path>{"tokens.bin"});
     }
+}
+
+TEST_CASE("partial files writers abandoned are swept once they are old, and nothing else is",
+          "[policy][bm25][cache]") {
+    starling::test::TempDir scratch{"bm25-partials"};
+    const auto old_partial = scratch / "index-1.bin.123-456.partial";
+    const auto young_partial = scratch / "index-2.bin.789-012.partial";
+    const auto index = scratch / "index-1.bin";
+    for (const auto &file : {old_partial, young_partial, index}) {
+        std::ofstream{file} << "bytes";
+    }
+    const auto two_hours_ago = std::filesystem::file_time_type::clock::now() - std::chrono::hours{2};
+    std::filesystem::last_write_time(old_partial, two_hours_ago);
+    std::filesystem::last_write_time(index, two_hours_ago);
+
+    CHECK(starling::bm25::remove_abandoned_partial_files(scratch.path(), std::chrono::hours{1}) == 1);
+    CHECK_FALSE(std::filesystem::exists(old_partial));
+    CHECK(std::filesystem::exists(young_partial));
+    CHECK(std::filesystem::exists(index));
+    CHECK(starling::bm25::remove_abandoned_partial_files(scratch / "missing", std::chrono::hours{1}) == 0);
 }
