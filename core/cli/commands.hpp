@@ -20,6 +20,7 @@ int run_forget_command(Application &application, std::span<const std::string> wo
 int run_restore_command(Application &application, std::span<const std::string> words);
 int run_archive_command(Application &application, std::span<const std::string> words);
 int run_consolidate_command(Application &application, std::span<const std::string> words);
+int run_index_command(Application &application, std::span<const std::string> words);
 int run_inject_command(Application &application, std::span<const std::string> words);
 int run_wait_command(Application &application, std::span<const std::string> words);
 int run_bench_command(Application &application, std::span<const std::string> words);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// The commands that run the lifecycle by hand: consolidate and inject; and wait, for the part of it
-// that hooks leave running in the background.
+// The commands that run the lifecycle by hand: consolidate, index and inject; and wait, for the part
+// of it that hooks leave running in the background.
 #include "arguments.hpp"
 #include "commands.hpp"
 #include "output.hpp"
@@ -8,6 +8,7 @@
 #include <starling/core/background_work.hpp>
 #include <starling/core/lifecycle/consolidation.hpp>
 #include <starling/core/lifecycle/injection.hpp>
+#include <starling/core/lifecycle/relevance_index.hpp>
 #include <starling/core/lifecycle/session_log.hpp>
 
 #include <filesystem>
@@ -48,6 +49,36 @@ int run_consolidate_command(Application &application, std::span<const std::strin
         }
         std::cout << '\n';
     }
+    return 0;
+}
+
+int run_index_command(Application &application, std::span<const std::string> words) {
+    const Arguments arguments{words, {"cwd"}, {"json"}};
+    arguments.expect_operands(0, 0, "");
+    const auto *relevance = application.active_policies().relevance;
+    if (relevance == nullptr) {
+        throw std::runtime_error("no relevance policy is active (set policies.relevance)");
+    }
+    auto &store = application.store();
+    const std::filesystem::path directory = arguments.value("cwd").value_or(std::filesystem::current_path().string());
+    const std::vector<core::Scope> scopes{core::Scope::user(), core::Scope::project(store.resolve_project(directory))};
+    static_cast<void>(store.list()); // picks up files edited by hand, which hooks would only see later
+    const bool keeps_index = relevance->keeps_index();
+    const auto built = core::refresh_relevance_indexes(store, *relevance, scopes);
+    std::vector<std::string> collections;
+    for (const auto &scope : scopes) {
+        collections.push_back(core::collection_id(scope));
+    }
+    if (arguments.flag("json")) {
+        print_json({{"keeps_index", keeps_index}, {"collections", collections}, {"built", built}});
+        return 0;
+    }
+    if (!keeps_index) {
+        std::cout << "the relevance policy keeps no index: every prompt scores the memories it lists\n";
+        return 0;
+    }
+    std::cout << "built " << built << " of " << collections.size() << " indexes (" << collections.front() << ", "
+              << collections.back() << "); the others were current\n";
     return 0;
 }
 

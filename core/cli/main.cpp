@@ -43,6 +43,8 @@ Memories:
   restore ID             put an archived memory back
   consolidate [--dry-run] [--json]
                          run promotion, merging and decay now and print what was done
+  index [--json]         bring the relevance policy's index of your memories and this project's up
+                         to date now (hooks do it after their reply; prompts rank from it)
   inject --event session-start|prompt [--prompt TEXT] [--session ID] [--json]
                          print exactly what would be injected, with scores
   wait                   return once the work hooks left running after their reply (judging a
@@ -136,6 +138,7 @@ int run(const std::vector<std::string> &words) {
         {"restore", &starling::cli::run_restore_command},
         {"archive", &starling::cli::run_archive_command},
         {"consolidate", &starling::cli::run_consolidate_command},
+        {"index", &starling::cli::run_index_command},
         {"inject", &starling::cli::run_inject_command},
         {"wait", &starling::cli::run_wait_command},
         {"bench", &starling::cli::run_bench_command},

@@ -247,3 +247,26 @@ TEST_CASE("prompts rank from an index the hooks keep current after their reply, 
     CHECK(relevance_index_files(home).size() == 2);
     CHECK(read_text(home.path() / "logs" / "starling.log").find("error") == std::string::npos);
 }
+
+TEST_CASE("starling index builds what is stale and nothing else", "[e2e][relevance-index]") {
+    const ScratchHome home{"index-command"};
+    REQUIRE(run_process(kBinaries / "starling", {"remember", "--force", "Use pnpm, never npm"}, home.options())
+                .exit_code == 0);
+    const auto index = [&] {
+        const auto result = run_process(kBinaries / "starling", {"index", "--json", "--cwd", "/work/app"}, home.options());
+        REQUIRE(result.exit_code == 0);
+        return nlohmann::json::parse(result.stdout_text);
+    };
+    const auto first = index();
+    CHECK(first["keeps_index"] == true);
+    CHECK(first["built"] == 2);
+    CHECK(first["collections"].size() == 2);
+    CHECK(relevance_index_files(home).size() == 2);
+    CHECK(index()["built"] == 0);
+
+    const auto text = run_process(kBinaries / "starling", {"index", "--cwd", "/work/app"}, home.options());
+    CHECK(text.exit_code == 0);
+    CHECK_THAT(text.stdout_text, Catch::Contains("built 0 of 2 indexes"));
+    const auto extra = run_process(kBinaries / "starling", {"index", "extra"}, home.options());
+    CHECK(extra.exit_code == 64);
+}
