@@ -132,6 +132,60 @@ void step_1c(std::string &word) {
     }
 }
 
+struct IrregularForm {
+    std::string_view form;
+    std::string_view base;
+};
+
+/// Past tenses, participles and plurals that no suffix rule reaches, each to its base form:
+/// questions ask "When did she go?" of a turn that says "I went". Forms that are as often another
+/// word stay out ("left", "rose", "ground", "bound", "wound", "lay", "stuck", "tore", "lit", "bit"),
+/// and so do the forms of be, do and have, which are stop words. Sorted by form.
+constexpr IrregularForm irregular_forms[] = {
+    {"arisen", "arise"}, {"arose", "arise"}, {"ate", "eat"}, {"awoke", "awake"}, {"awoken", "awake"},
+    {"beaten", "beat"}, {"became", "become"}, {"began", "begin"}, {"begun", "begin"}, {"bent", "bend"},
+    {"bitten", "bite"}, {"bled", "bleed"}, {"blew", "blow"}, {"blown", "blow"}, {"bought", "buy"},
+    {"bred", "breed"}, {"broke", "break"}, {"broken", "break"}, {"brought", "bring"}, {"built", "build"},
+    {"burnt", "burn"}, {"came", "come"}, {"caught", "catch"}, {"children", "child"}, {"chose", "choose"},
+    {"chosen", "choose"}, {"crept", "creep"}, {"dealt", "deal"}, {"drank", "drink"}, {"drawn", "draw"},
+    {"dreamt", "dream"}, {"drew", "draw"}, {"driven", "drive"}, {"drove", "drive"}, {"drunk", "drink"},
+    {"dug", "dig"}, {"eaten", "eat"}, {"fallen", "fall"}, {"fed", "feed"}, {"feet", "foot"}, {"fell", "fall"},
+    {"felt", "feel"}, {"fled", "flee"}, {"flew", "fly"}, {"flown", "fly"}, {"forbade", "forbid"},
+    {"forbidden", "forbid"}, {"forgave", "forgive"}, {"forgiven", "forgive"}, {"forgot", "forget"},
+    {"forgotten", "forget"}, {"fought", "fight"}, {"found", "find"}, {"froze", "freeze"}, {"frozen", "freeze"},
+    {"gave", "give"}, {"geese", "goose"}, {"given", "give"}, {"goes", "go"}, {"gone", "go"}, {"got", "get"},
+    {"gotten", "get"}, {"grew", "grow"}, {"grown", "grow"}, {"heard", "hear"}, {"held", "hold"},
+    {"hid", "hide"}, {"hidden", "hide"}, {"hung", "hang"}, {"kept", "keep"}, {"knelt", "kneel"},
+    {"knew", "know"}, {"known", "know"}, {"laid", "lay"}, {"leapt", "leap"}, {"learnt", "learn"},
+    {"led", "lead"}, {"lent", "lend"}, {"lost", "lose"}, {"made", "make"}, {"meant", "mean"}, {"men", "man"},
+    {"met", "meet"}, {"mice", "mouse"}, {"paid", "pay"}, {"ran", "run"}, {"rang", "ring"}, {"ridden", "ride"},
+    {"risen", "rise"}, {"rode", "ride"}, {"said", "say"}, {"sang", "sing"}, {"sank", "sink"}, {"sat", "sit"},
+    {"saw", "see"}, {"seen", "see"}, {"sent", "send"}, {"shaken", "shake"}, {"shone", "shine"},
+    {"shook", "shake"}, {"shot", "shoot"}, {"shown", "show"}, {"slept", "sleep"}, {"slid", "slide"},
+    {"sold", "sell"}, {"sought", "seek"}, {"spent", "spend"}, {"spoke", "speak"}, {"spoken", "speak"},
+    {"sprang", "spring"}, {"sprung", "spring"}, {"spun", "spin"}, {"stole", "steal"}, {"stolen", "steal"},
+    {"stood", "stand"}, {"struck", "strike"}, {"stung", "sting"}, {"sung", "sing"}, {"sunk", "sink"},
+    {"swam", "swim"}, {"swept", "sweep"}, {"swore", "swear"}, {"sworn", "swear"}, {"swum", "swim"},
+    {"swung", "swing"}, {"taken", "take"}, {"taught", "teach"}, {"teeth", "tooth"}, {"thought", "think"},
+    {"threw", "throw"}, {"thrown", "throw"}, {"told", "tell"}, {"took", "take"}, {"understood", "understand"},
+    {"went", "go"}, {"wept", "weep"}, {"woke", "wake"}, {"woken", "wake"}, {"women", "woman"}, {"won", "win"},
+    {"wore", "wear"}, {"worn", "wear"}, {"written", "write"}, {"wrote", "write"},
+};
+static_assert(std::is_sorted(std::begin(irregular_forms), std::end(irregular_forms),
+                             [](const IrregularForm &left, const IrregularForm &right) {
+                                 return left.form < right.form;
+                             }),
+              "irregular_forms must be sorted for the binary search");
+
+/// The base form of an irregular `word` ("went" → "go"), or an empty view.
+std::string_view base_of_irregular_form(std::string_view word) noexcept {
+    const auto found = std::lower_bound(std::begin(irregular_forms), std::end(irregular_forms), word,
+                                        [](const IrregularForm &entry, std::string_view wanted) {
+                                            return entry.form < wanted;
+                                        });
+    return found != std::end(irregular_forms) && found->form == word ? found->base : std::string_view{};
+}
+
 } // namespace
 
 void stem_english(std::string &word) {
@@ -139,6 +193,9 @@ void stem_english(std::string &word) {
     if (word.size() <= 2 ||
         !std::all_of(word.begin(), word.end(), [](char c) { return c >= 'a' && c <= 'z'; })) {
         return;
+    }
+    if (const auto base = base_of_irregular_form(word); !base.empty()) {
+        word = base; // and on: "taken" → "take", which the rules below treat as they treat "taking"
     }
     // Every rule removes a suffix ending in s, d, g or y: most words end otherwise and skip them all.
     if (word.back() == 's') {

@@ -94,7 +94,7 @@ private:
 /// The revision of what tokenize() makes of a text. Bump it with any change that may give some
 /// text other tokens (folding, classes, stemming, bigrams), so that tokens derived before and
 /// kept in a cache are no longer trusted.
-inline constexpr std::uint32_t tokenizer_revision = 2;
+inline constexpr std::uint32_t tokenizer_revision = 3;
 
 /// Identifies the tokens tokenize() gives under `options` and this revision: texts tokenised under
 /// equal fingerprints have equal tokens. Options that only differ in the order or repetition of
