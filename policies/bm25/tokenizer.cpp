@@ -52,7 +52,7 @@ std::size_t english_clitic_length(std::string_view text, std::size_t position) n
         return 0;
     }
     const std::string_view clitic{folded.data(), length};
-    constexpr std::string_view clitics[] = {"s", "t", "m", "d", "re", "ve", "ll"};
+    static constexpr std::string_view clitics[] = {"s", "t", "m", "d", "re", "ve", "ll"};
     return std::find(std::begin(clitics), std::end(clitics), clitic) != std::end(clitics) ? length : 0;
 }
 

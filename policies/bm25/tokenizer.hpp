@@ -2,7 +2,8 @@
 //
 // The bm25 tokenizer: UTF-8 text in, normalised index terms out, without regular expressions or
 // an allocation per token. Letters and digits of space-separated scripts form words, which are
-// case-folded, filtered against the stop words and optionally stemmed (English, Porter step 1).
+// case-folded, filtered against the stop words and optionally stemmed (English, Porter2); an English
+// clitic after an apostrophe goes with it ("Caroline's" → "caroline", "didn't" → "did").
 // Han, Hiragana, Katakana and Hangul have no spaces between words, so a run of them becomes its
 // overlapping character bigrams ("東京都" → "東京", "京都"); a run of one character is a unigram.
 #pragma once
@@ -94,7 +95,7 @@ private:
 /// The revision of what tokenize() makes of a text. Bump it with any change that may give some
 /// text other tokens (folding, classes, stemming, bigrams), so that tokens derived before and
 /// kept in a cache are no longer trusted.
-inline constexpr std::uint32_t tokenizer_revision = 3;
+inline constexpr std::uint32_t tokenizer_revision = 4;
 
 /// Identifies the tokens tokenize() gives under `options` and this revision: texts tokenised under
 /// equal fingerprints have equal tokens. Options that only differ in the order or repetition of
