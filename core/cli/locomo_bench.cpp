@@ -27,13 +27,17 @@ std::string_view session_date(std::string_view date_time) {
     return on == std::string_view::npos ? date_time : date_time.substr(on + 4);
 }
 
-std::string spoken_line(const LocomoTurn &turn) {
-    std::string line = turn.speaker + ": " + turn.text;
+/// What a turn says, with the caption of the photo it shares: the photo is often what the turn
+/// is about ("Look at this!"), and the caption the only words that name it.
+std::string said_and_shown(const LocomoTurn &turn) {
+    std::string said = turn.text;
     if (!turn.image_caption.empty()) {
-        line += " [shares a photo: " + turn.image_caption + "]";
+        said += " [shares a photo: " + turn.image_caption + "]";
     }
-    return line;
+    return said;
 }
+
+std::string spoken_line(const LocomoTurn &turn) { return turn.speaker + ": " + said_and_shown(turn); }
 
 /// One conversation as a memory batch: one memory per turn, in conversation order. Owns every
 /// string the views borrow, so it neither copies nor moves.
@@ -94,7 +98,7 @@ private:
         for (auto neighbour = first; neighbour <= last; ++neighbour) {
             if (neighbour != index) {
                 texts.body += '\n';
-                texts.body += session.turns[neighbour].text;
+                texts.body += said_and_shown(session.turns[neighbour]);
             }
         }
         texts_.push_back(std::move(texts));

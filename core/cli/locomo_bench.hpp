@@ -20,8 +20,8 @@
 namespace starling::cli {
 
 /// How turns become memories: the benchmark's modelling choices, fixed for published figures.
-/// A memory's body carries the turns around it in the same session, as a memory note carries the
-/// exchange it came from: a reply ("Oscar, my guinea pig") is only findable with the question it
+/// A memory's body carries the turns around it in the same session (with the captions of the
+/// photos they share), as a memory note carries the exchange it came from: a reply ("Oscar, my guinea pig") is only findable with the question it
 /// answers ("What pet do you have?"), so more context comes before a turn than after it.
 struct LocomoOptions {
     std::size_t turns_before = 2;

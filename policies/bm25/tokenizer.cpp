@@ -6,6 +6,7 @@
 #include "unicode_text.hpp"
 
 #include <algorithm>
+#include <array>
 #include <string>
 
 namespace starling::bm25 {
@@ -18,6 +19,41 @@ constexpr bool is_ascii_word_byte(unsigned char byte) noexcept {
 
 constexpr char fold_ascii(unsigned char byte) noexcept {
     return static_cast<char>(byte >= 'A' && byte <= 'Z' ? byte + ('a' - 'A') : byte);
+}
+
+constexpr char32_t right_single_quotation_mark = 0x2019; // the apostrophe of typeset text: ’
+
+/// Whether a word goes on at text[position]: a letter or digit, of any script but CJK.
+bool word_continues(std::string_view text, std::size_t position) noexcept {
+    if (position >= text.size()) {
+        return false;
+    }
+    const auto decoded = decode_utf8(text, position);
+    return decoded.valid && classify(decoded.code_point) == CharacterClass::word;
+}
+
+/// The length of the English clitic that follows an apostrophe at `position` ("s", "t", "m", "d",
+/// "re", "ve", "ll", in any case) when a word ends right after it; otherwise 0.
+std::size_t english_clitic_length(std::string_view text, std::size_t position) noexcept {
+    std::array<char, 2> folded{};
+    std::size_t length = 0;
+    while (position + length < text.size()) {
+        const auto byte = static_cast<unsigned char>(text[position + length]);
+        if (!is_ascii_word_byte(byte)) {
+            break;
+        }
+        if (length == folded.size()) {
+            return 0; // no clitic is longer
+        }
+        folded[length] = fold_ascii(byte);
+        ++length;
+    }
+    if (word_continues(text, position + length)) {
+        return 0;
+    }
+    const std::string_view clitic{folded.data(), length};
+    static constexpr std::string_view clitics[] = {"s", "t", "m", "d", "re", "ve", "ll"};
+    return std::find(std::begin(clitics), std::end(clitics), clitic) != std::end(clitics) ? length : 0;
 }
 
 } // namespace
@@ -61,6 +97,25 @@ void Tokenizer::finish_word(TokenList &out, StopWordHandling stop_words) {
     word_.clear();
 }
 
+std::size_t Tokenizer::drop_english_clitic(std::string_view text, std::size_t after_apostrophe) {
+    const auto length = english_clitic_length(text, after_apostrophe);
+    if (length == 1 && (text[after_apostrophe] | 0x20) == 't') {
+        // "n't": the word before it, without its n, is the verb ("didn't" → "did"), but for the
+        // three whose stem is spelled otherwise; "won't" must not become "won", the past of "win".
+        if (word_.empty() || word_.back() != 'n') {
+            return 0; // an apostrophe before a lone t that negates nothing: a separator, as ever
+        }
+        if (word_ == "won") {
+            word_ = "will";
+        } else if (word_ == "shan") {
+            word_ = "shall";
+        } else if (word_ != "can") {
+            word_.pop_back();
+        }
+    }
+    return length;
+}
+
 void Tokenizer::push_cjk(TokenList &out, char32_t first, char32_t second) {
     word_.clear();
     append_utf8(first, word_);
@@ -92,6 +147,9 @@ void Tokenizer::tokenize(std::string_view text, TokenList &out, StopWordHandling
                 end_cjk_run();
                 word_ += fold_ascii(byte);
             } else {
+                if (byte == '\'' && !word_.empty()) {
+                    position += drop_english_clitic(text, position);
+                }
                 finish_word(out, stop_words);
                 end_cjk_run();
             }
@@ -117,6 +175,9 @@ void Tokenizer::tokenize(std::string_view text, TokenList &out, StopWordHandling
             ++cjk_run;
             break;
         case CharacterClass::separator:
+            if (decoded.code_point == right_single_quotation_mark && !word_.empty()) {
+                position += drop_english_clitic(text, position);
+            }
             finish_word(out, stop_words);
             end_cjk_run();
             break;

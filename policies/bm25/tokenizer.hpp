@@ -2,7 +2,8 @@
 //
 // The bm25 tokenizer: UTF-8 text in, normalised index terms out, without regular expressions or
 // an allocation per token. Letters and digits of space-separated scripts form words, which are
-// case-folded, filtered against the stop words and optionally stemmed (English, Porter step 1).
+// case-folded, filtered against the stop words and optionally stemmed (English, Porter2); an English
+// clitic after an apostrophe goes with it ("Caroline's" → "caroline", "didn't" → "did").
 // Han, Hiragana, Katakana and Hangul have no spaces between words, so a run of them becomes its
 // overlapping character bigrams ("東京都" → "東京", "京都"); a run of one character is a unigram.
 #pragma once
@@ -79,6 +80,10 @@ private:
     };
 
     void finish_word(TokenList &out, StopWordHandling stop_words);
+    /// At an apostrophe that ends a word: when an English clitic follows ("Caroline's", "I'm",
+    /// "didn't"), rewrites a negated verb in the word ("didn't" → "did", "won't" → "will") and
+    /// returns the clitic's length, so that the caller skips it; otherwise 0.
+    std::size_t drop_english_clitic(std::string_view text, std::size_t after_apostrophe);
     void push_cjk(TokenList &out, char32_t first, char32_t second);
 
     TokenizerOptions options_;
@@ -90,7 +95,7 @@ private:
 /// The revision of what tokenize() makes of a text. Bump it with any change that may give some
 /// text other tokens (folding, classes, stemming, bigrams), so that tokens derived before and
 /// kept in a cache are no longer trusted.
-inline constexpr std::uint32_t tokenizer_revision = 1;
+inline constexpr std::uint32_t tokenizer_revision = 4;
 
 /// Identifies the tokens tokenize() gives under `options` and this revision: texts tokenised under
 /// equal fingerprints have equal tokens. Options that only differ in the order or repetition of

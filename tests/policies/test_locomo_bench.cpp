@@ -63,6 +63,17 @@ TEST_CASE("LoCoMo recall on a hand-made conversation", "[policy][bm25][locomo]")
     CHECK(report.by_category.at(5).recall.at(6) == Approx(0.0));
 }
 
+// captions.json: "Who liked the zebra painting?" is answered by "Wow, so colourful.", the reply to
+// a photo whose caption alone names the zebra painting. With the turn before in the body, the reply
+// matches through that caption: second, after the turn with the photo.
+TEST_CASE("a neighbour's photo caption is part of a memory's context", "[policy][bm25][locomo]") {
+    const auto report =
+        run_locomo_benchmark(kFixtures / "captions.json", {1, 2}, bm25_without_feedback(), LocomoOptions{1, 0});
+    REQUIRE(report.overall.questions == 1);
+    CHECK(report.overall.recall.at(1) == Approx(0.0));
+    CHECK(report.overall.recall.at(2) == Approx(1.0));
+}
+
 TEST_CASE("the LoCoMo report has the documented JSON shape", "[policy][bm25][locomo]") {
     const auto report =
         run_locomo_benchmark(kFixtures / "tiny.json", {1, 2}, bm25_without_feedback(), LocomoOptions{0, 0});

@@ -113,10 +113,36 @@ TEST_CASE("English stemming joins inflections and can be turned off", "[policy][
     CHECK(tokens_of("researching researched researches research", stemming) ==
           Tokens{"research", "research", "research", "research"});
     CHECK(tokens_of("hoping hopping caresses ponies cats agreed", stemming) ==
-          Tokens{"hope", "hop", "caress", "poni", "cat", "agree"});
+          Tokens{"hope", "hop", "caress", "poni", "cat", "agre"});
+    CHECK(tokens_of("recommendations recommend went go", stemming) ==
+          Tokens{"recommend", "recommend", "go", "go"});
     CHECK(tokens_of("happy sky is", stemming) == Tokens{"happi", "sky", "is"});
     CHECK(tokens_of("Fußbälle researching", stemming) == Tokens{"fussbälle", "research"});
     CHECK(tokens_of("researching") == Tokens{"researching"});
+}
+
+TEST_CASE("English clitics after an apostrophe are dropped with it", "[policy][bm25][tokenizer]") {
+    // Without stop words, so that what is left of each word shows.
+    CHECK(tokens_of("Caroline's dog") == Tokens{"caroline", "dog"});
+    CHECK(tokens_of("Caroline’s dog") == Tokens{"caroline", "dog"}); // the typeset apostrophe
+    CHECK(tokens_of("I'm sure we're fine; they've met, we'll see, she'd know") ==
+          Tokens{"i", "sure", "we", "fine", "they", "met", "we", "see", "she", "know"});
+    CHECK(tokens_of("IT'S OK, YOU'RE IN") == Tokens{"it", "ok", "you", "in"});
+    CHECK(tokens_of("it's") == Tokens{"it"}); // at the end of the text
+}
+
+TEST_CASE("a negation with n't leaves its verb, and won't is not won", "[policy][bm25][tokenizer]") {
+    CHECK(tokens_of("didn't doesn't isn't wouldn't") == Tokens{"did", "does", "is", "would"});
+    CHECK(tokens_of("DON'T don’t") == Tokens{"do", "do"});
+    CHECK(tokens_of("won't can't shan't") == Tokens{"will", "can", "shall"});
+    CHECK(tokens_of("we won the game") == Tokens{"we", "won", "the", "game"});
+}
+
+TEST_CASE("an apostrophe before anything but a clitic still separates words", "[policy][bm25][tokenizer]") {
+    CHECK(tokens_of("rock'n'roll") == Tokens{"rock", "n", "roll"});
+    CHECK(tokens_of("O'Brien aujourd'hui") == Tokens{"o", "brien", "aujourd", "hui"});
+    CHECK(tokens_of("'quoted' words, the dogs' bowls") == Tokens{"quoted", "words", "the", "dogs", "bowls"});
+    CHECK(tokens_of("Tom'sé x'ss 'til a't") == Tokens{"tom", "sé", "x", "ss", "til", "a", "t"});
 }
 
 TEST_CASE("a token list reused across texts keeps only the new tokens", "[policy][bm25][tokenizer]") {

@@ -83,8 +83,8 @@ TEST_CASE("bm25 gives the reference scores to the last bit", "[policy][bm25][ref
     const std::string prompt = "how do we deploy the billing queue?";
 
     CHECK(reference_scores(prompt, true) ==
-          std::vector<double>{0x1.8ecc6ca602b0fp+0, 0x1.346e86672bbdep+0, 0.0, 0x1.bf24b63962f35p-1,
-                              0x1.8a58624894705p-1, 0.0, 0x1.e665e39e79a05p-3, 0x1.cbe568a7aaa22p-3});
+          std::vector<double>{0x1.8ecc6ca602b0fp+0, 0x1.346e86672bbdep+0, 0.0, 0x1.bf24b63962f38p-1,
+                              0x1.8a58624894706p-1, 0.0, 0x1.0f300088cd991p-2, 0x1.cbe568a7aaa22p-3});
     CHECK(reference_scores("kafka", true) ==
           std::vector<double>{0.0, 0x1.e5799314775c5p+0, 0.0, 0.0, 0x1.2c21b92800c81p+1, 0.0, 0.0, 0.0});
     CHECK(reference_scores("深色模式", true) ==

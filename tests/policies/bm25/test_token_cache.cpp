@@ -200,7 +200,7 @@ TEST_CASE("other tokenizer settings invalidate the file", "[policy][bm25][cache]
     Instance other{file, log, stemmed};
     CHECK(other.call(summaries).empty());
     CHECK(other.terms["Deploy the billing queue with terraform"] ==
-          std::vector<std::string>{"deploi", "bill", "queue", "with", "terraform"});
+          std::vector<std::string>{"deploy", "bill", "queue", "with", "terraform"});
     CHECK(log.count(STARLING_LOG_DEBUG, "other tokenizer settings") == 1);
     CHECK(log.warnings() == 0);
     CHECK(Instance{file, log, stemmed}.call(summaries) == summaries);
