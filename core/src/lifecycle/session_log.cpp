@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <starling/core/lifecycle/session_log.hpp>
 
-#include <starling/core/atomic_file.hpp>
 #include <starling/core/file_io.hpp>
 #include <starling/core/file_lock.hpp>
 #include <starling/core/project_id.hpp>
@@ -55,7 +54,8 @@ SessionLog::SessionLog(std::filesystem::path sessions_directory, std::string_vie
     : directory_(std::move(sessions_directory)) {
     const auto stem = file_stem(session_id);
     log_path_ = directory_ / (stem + ".jsonl");
-    state_path_ = directory_ / (stem + ".state.json");
+    state_path_ = directory_ / (stem + ".state.jsonl");
+    legacy_state_path_ = directory_ / (stem + ".state.json");
     lock_path_ = directory_ / (stem + ".lock");
 }
 
@@ -109,18 +109,19 @@ std::vector<LoggedMessage> SessionLog::messages() const {
 
 namespace {
 
-SessionState read_state(const std::filesystem::path &path) {
-    SessionState state;
-    const auto content = read_file_if_exists(path);
-    if (!content) {
-        return state;
-    }
-    const auto json = nlohmann::json::parse(*content, nullptr, false);
+/// Applies one line of the state journal: "evaluated" and "pending_context" replace, "injected"
+/// adds keys (after "injected_reset": true, to an empty list). The state file of earlier versions
+/// was one object of the same fields, so it reads as a first line.
+void apply_state_line(std::string_view text, SessionState &state) {
+    const auto json = nlohmann::json::parse(text, nullptr, false);
     if (json.is_discarded() || !json.is_object()) {
-        return state; // a garbled state only costs re-evaluation and re-injection, never a crash
+        return; // a line cut short by a killed writer: what it said is lost, the rest stands
     }
     if (json.contains("evaluated") && json["evaluated"].is_number_unsigned()) {
         state.evaluated = json["evaluated"].get<std::size_t>();
+    }
+    if (json.contains("injected_reset") && json["injected_reset"] == true) {
+        state.injected.clear();
     }
     if (json.contains("injected") && json["injected"].is_array()) {
         for (const auto &key : json["injected"]) {
@@ -132,40 +133,100 @@ SessionState read_state(const std::filesystem::path &path) {
     if (json.contains("pending_context") && json["pending_context"].is_string()) {
         state.pending_context = json["pending_context"].get<std::string>();
     }
-    return state;
+}
+
+struct StateJournal {
+    SessionState state;
+    /// The journal's last line lacks its '\n' (its writer was killed): the next line must not be
+    /// glued to it.
+    bool torn_tail = false;
+};
+
+StateJournal read_state_journal(const std::filesystem::path &journal, const std::filesystem::path &legacy) {
+    StateJournal read;
+    auto content = read_file_if_exists(journal);
+    read.torn_tail = content && !content->empty() && content->back() != '\n';
+    if (!content) {
+        content = read_file_if_exists(legacy);
+    }
+    if (!content) {
+        return read;
+    }
+    std::string_view rest = *content;
+    while (!rest.empty()) {
+        const auto end = std::min(rest.find('\n'), rest.size());
+        apply_state_line(rest.substr(0, end), read.state);
+        rest.remove_prefix(std::min(end + 1, rest.size()));
+    }
+    return read;
+}
+
+/// The journal line that turns `before` into `after`; empty when nothing changed.
+std::string state_change(const SessionState &before, const SessionState &after) {
+    nlohmann::json change = nlohmann::json::object();
+    if (after.evaluated != before.evaluated) {
+        change["evaluated"] = after.evaluated;
+    }
+    const bool only_added = after.injected.size() >= before.injected.size() &&
+                            std::equal(before.injected.begin(), before.injected.end(), after.injected.begin());
+    const auto first_added = only_added ? before.injected.size() : 0;
+    if (!only_added) {
+        change["injected_reset"] = true;
+    }
+    if (after.injected.size() > first_added) {
+        change["injected"] = std::vector<std::string>(
+            after.injected.begin() + static_cast<std::ptrdiff_t>(first_added), after.injected.end());
+    }
+    if (after.pending_context != before.pending_context) {
+        change["pending_context"] = after.pending_context;
+    }
+    return change.empty() ? std::string{} : dump(change) + "\n";
 }
 
 } // namespace
 
-SessionState SessionLog::state() const { return read_state(state_path_); }
+SessionState SessionLog::state() const { return read_state_journal(state_path_, legacy_state_path_).state; }
 
 void SessionLog::update_state(const std::function<void(SessionState &)> &change) {
     ensure_directories(directory_);
     const FileLock lock{lock_path_};
-    SessionState state = read_state(state_path_);
-    change(state);
-    write_state(state);
+    const StateJournal journal = read_state_journal(state_path_, legacy_state_path_);
+    SessionState after = journal.state;
+    change(after);
+    record_state_change(journal.state, after, journal.torn_tail);
 }
 
 std::vector<LoggedMessage> SessionLog::take_unjudged_messages() {
     ensure_directories(directory_);
     const FileLock lock{lock_path_};
-    SessionState state = read_state(state_path_);
+    const StateJournal journal = read_state_journal(state_path_, legacy_state_path_);
     auto messages = this->messages();
-    if (state.evaluated >= messages.size()) {
+    if (journal.state.evaluated >= messages.size()) {
         return {};
     }
-    messages.erase(messages.begin(), messages.begin() + static_cast<std::ptrdiff_t>(state.evaluated));
-    state.evaluated += messages.size();
-    write_state(state);
+    messages.erase(messages.begin(), messages.begin() + static_cast<std::ptrdiff_t>(journal.state.evaluated));
+    SessionState after = journal.state;
+    after.evaluated += messages.size();
+    record_state_change(journal.state, after, journal.torn_tail);
     return messages;
 }
 
-void SessionLog::write_state(const SessionState &state) const {
-    const nlohmann::json json{
-        {"evaluated", state.evaluated}, {"injected", state.injected}, {"pending_context", state.pending_context}};
-    // Losing the state to a power cut only means re-judging messages or re-injecting a memory.
-    write_file_atomically(state_path_, dump(json) + "\n", Durability::survives_crash);
+void SessionLog::record_state_change(const SessionState &before, const SessionState &after, bool torn_tail) const {
+    // The first line of a new journal carries the whole state, so that a state kept by an earlier
+    // version in the legacy file carries over.
+    const bool new_journal = !std::filesystem::exists(state_path_);
+    std::string line = state_change(new_journal ? SessionState{} : before, after);
+    if (line.empty()) {
+        return;
+    }
+    if (torn_tail) {
+        line.insert(line.begin(), '\n'); // leaves the fragment a line of its own, which reading skips
+    }
+    // Appended, not replaced: a hook that injects changes the state on every prompt, and a
+    // replacement made a new file each time. One write per change, under the session lock; no
+    // fsync, since losing the last change to a power cut only re-injects a memory or re-judges a
+    // message, and a line cut short is skipped on reading.
+    append_to_file(state_path_, line, /*durable=*/false);
 }
 
 } // namespace starling::core

@@ -5,7 +5,13 @@
 
 #include <catch2/catch.hpp>
 
+#include <sys/stat.h>
+
+#include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
 
 using starling::core::LoggedMessage;
 using starling::core::SessionLog;
@@ -56,5 +62,72 @@ TEST_CASE("session state survives between processes and starts empty", "[lifecyc
     const SessionLog again{directory.path(), "s"};
     CHECK(again.state().evaluated == 1);
     CHECK(again.state().injected == std::vector<std::string>{"memory/user/long/a.md"});
+    CHECK(again.state().pending_context == "later");
+}
+
+namespace {
+
+std::uintmax_t inode_of(const std::filesystem::path &file) {
+    struct stat status {};
+    REQUIRE(::stat(file.c_str(), &status) == 0);
+    return status.st_ino;
+}
+
+std::string text_of(const std::filesystem::path &file) {
+    std::ifstream in{file, std::ios::binary};
+    return {std::istreambuf_iterator<char>{in}, {}};
+}
+
+} // namespace
+
+TEST_CASE("session state is a journal of changes: one appended line each, never a new file",
+          "[lifecycle][session-log]") {
+    starling::test::TempDir directory{"session-state-journal"};
+    SessionLog log{directory.path(), "s"};
+    const auto journal = directory.path() / "s.state.jsonl";
+    log.update_state([](SessionState &state) { state.injected.push_back("memory/user/long/a.md"); });
+    const auto inode = inode_of(journal);
+    log.update_state([](SessionState &state) {
+        state.injected.push_back("memory/user/long/b.md");
+        state.pending_context = "later";
+    });
+    log.update_state([](SessionState &) {}); // no change, no line
+    log.update_state([](SessionState &state) { state.pending_context.clear(); });
+    CHECK(inode_of(journal) == inode);
+    CHECK(text_of(journal) == "{\"injected\":[\"memory/user/long/a.md\"]}\n"
+                              "{\"injected\":[\"memory/user/long/b.md\"],\"pending_context\":\"later\"}\n"
+                              "{\"pending_context\":\"\"}\n");
+    CHECK(log.state().injected == std::vector<std::string>{"memory/user/long/a.md", "memory/user/long/b.md"});
+    CHECK(log.state().pending_context.empty());
+
+    // A change that is not only additions replaces the list.
+    log.update_state([](SessionState &state) { state.injected.erase(state.injected.begin()); });
+    CHECK(log.state().injected == std::vector<std::string>{"memory/user/long/b.md"});
+    log.update_state([](SessionState &state) { state.injected.clear(); });
+    CHECK(log.state().injected.empty());
+}
+
+TEST_CASE("a state line cut short by a killed writer is skipped, and the next change starts a line of its own",
+          "[lifecycle][session-log]") {
+    starling::test::TempDir directory{"session-state-torn"};
+    SessionLog log{directory.path(), "s"};
+    log.update_state([](SessionState &state) { state.injected.push_back("memory/user/long/a.md"); });
+    std::ofstream(directory.path() / "s.state.jsonl", std::ios::app) << R"({"injected":["memory/user/lo)";
+    CHECK(log.state().injected == std::vector<std::string>{"memory/user/long/a.md"});
+    log.update_state([](SessionState &state) { state.injected.push_back("memory/user/long/c.md"); });
+    CHECK(log.state().injected == std::vector<std::string>{"memory/user/long/a.md", "memory/user/long/c.md"});
+}
+
+TEST_CASE("the whole-file state of earlier versions carries over into the journal", "[lifecycle][session-log]") {
+    starling::test::TempDir directory{"session-state-legacy"};
+    std::ofstream(directory.path() / "s.state.json")
+        << R"({"evaluated":3,"injected":["memory/user/long/a.md"],"pending_context":"later"})" << '\n';
+    SessionLog log{directory.path(), "s"};
+    CHECK(log.state().evaluated == 3);
+    CHECK(log.state().injected == std::vector<std::string>{"memory/user/long/a.md"});
+    log.update_state([](SessionState &state) { state.injected.push_back("memory/user/long/b.md"); });
+    const SessionLog again{directory.path(), "s"};
+    CHECK(again.state().evaluated == 3);
+    CHECK(again.state().injected == std::vector<std::string>{"memory/user/long/a.md", "memory/user/long/b.md"});
     CHECK(again.state().pending_context == "later");
 }

@@ -26,9 +26,10 @@ struct SessionState {
 };
 
 /// The log of one agent session: `sessions/<stem>.jsonl`, one JSON line per user message, keyed by
-/// the agent's own session id, never shared between sessions. `sessions/<stem>.state.json` keeps
-/// what the lifecycle must remember between hook processes of the session. Every read-modify-write
-/// holds `sessions/<stem>.lock`.
+/// the agent's own session id, never shared between sessions. `sessions/<stem>.state.jsonl` keeps
+/// what the lifecycle must remember between hook processes of the session, as a journal of changes
+/// (one appended line each; the state is their sum). Every read-modify-write holds
+/// `sessions/<stem>.lock`.
 class SessionLog {
 public:
     SessionLog(std::filesystem::path sessions_directory, std::string_view session_id);
@@ -55,11 +56,14 @@ public:
     [[nodiscard]] std::vector<LoggedMessage> take_unjudged_messages();
 
 private:
-    void write_state(const SessionState &state) const;
+    /// [session lock held] Appends what changed from `before` to `after` to the state journal, on a
+    /// line of its own even after a line a killed writer left without its end (`torn_tail`).
+    void record_state_change(const SessionState &before, const SessionState &after, bool torn_tail) const;
 
     std::filesystem::path directory_;
     std::filesystem::path log_path_;
     std::filesystem::path state_path_;
+    std::filesystem::path legacy_state_path_; ///< the whole state in one file, before the journal
     std::filesystem::path lock_path_;
 };
 
