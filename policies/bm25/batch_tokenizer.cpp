@@ -20,17 +20,23 @@ void BatchTokenizer::tokenize(const sdk::MemoryBatch &batch, TermDictionary &dic
                     return;
                 }
             }
-            tokens_.clear();
-            tokenizer_->tokenize(text, tokens_);
-            const auto ids = out.add_text(field, tokens_.size());
-            for (std::size_t token = 0; token < tokens_.size(); ++token) {
-                ids[token] = dictionary.intern(tokens_[token]);
-            }
+            const auto ids = add_text(field, text, dictionary, out);
             if (cacheable) {
                 cache->add(text, ids);
             }
         });
     }
+}
+
+std::span<TermId> BatchTokenizer::add_text(Field field, std::string_view text, TermDictionary &dictionary,
+                                           BatchTerms &out) {
+    tokens_.clear();
+    tokenizer_->tokenize(text, tokens_);
+    const auto ids = out.add_text(field, tokens_.size());
+    for (std::size_t token = 0; token < tokens_.size(); ++token) {
+        ids[token] = dictionary.intern(tokens_[token]);
+    }
+    return ids;
 }
 
 } // namespace starling::bm25

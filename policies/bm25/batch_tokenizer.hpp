@@ -12,6 +12,9 @@
 
 #include <starling/sdk/memory_view.hpp>
 
+#include <span>
+#include <string_view>
+
 namespace starling::bm25 {
 
 class BatchTokenizer {
@@ -22,6 +25,10 @@ public:
     /// Replaces `out` with the terms of `batch`, interned into `dictionary`. `cache` may be null;
     /// otherwise `dictionary` must start from its term table.
     void tokenize(const sdk::MemoryBatch &batch, TermDictionary &dictionary, TokenCache *cache, BatchTerms &out);
+
+    /// Tokenises one text of `out`'s current memory into ids of `dictionary` and returns them
+    /// (valid until `out` next changes).
+    std::span<TermId> add_text(Field field, std::string_view text, TermDictionary &dictionary, BatchTerms &out);
 
 private:
     Tokenizer *tokenizer_;

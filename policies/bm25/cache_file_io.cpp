@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cache_file_io.hpp"
 
+#include "file_descriptor.hpp"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -17,23 +19,6 @@ namespace {
 std::string describe_errno(const std::filesystem::path &path, std::string_view action) {
     return path.string() + ": cannot " + std::string{action} + ": " + std::generic_category().message(errno);
 }
-
-/// Closes a descriptor when it goes out of scope.
-class Descriptor {
-public:
-    explicit Descriptor(int descriptor) noexcept : descriptor_(descriptor) {}
-    Descriptor(const Descriptor &) = delete;
-    Descriptor &operator=(const Descriptor &) = delete;
-    ~Descriptor() {
-        if (descriptor_ >= 0) {
-            ::close(descriptor_);
-        }
-    }
-    [[nodiscard]] int get() const noexcept { return descriptor_; }
-
-private:
-    int descriptor_;
-};
 
 constexpr std::string_view partial_suffix = ".partial";
 
@@ -63,7 +48,7 @@ bool write_all(int descriptor, std::span<const std::byte> bytes) {
 
 FileRead read_whole_file(const std::filesystem::path &path, std::size_t max_bytes) {
     FileRead read;
-    Descriptor file{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
+    FileDescriptor file{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
     if (file.get() < 0) {
         read.outcome = errno == ENOENT ? FileRead::Outcome::missing : FileRead::Outcome::failed;
         read.error = describe_errno(path, "open");
@@ -109,7 +94,7 @@ std::optional<std::string> replace_file(const std::filesystem::path &path, std::
         return path.parent_path().string() + ": cannot create the directory: " + error.message();
     }
     const auto temporary = temporary_name(path);
-    Descriptor file{::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644)};
+    FileDescriptor file{::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644)};
     if (file.get() < 0) {
         return describe_errno(temporary, "create");
     }

@@ -9,7 +9,7 @@ namespace starling::bm25 {
 
 IndexTermSource::IndexTermSource(std::vector<const RelevanceIndexFile *> files, Tokenizer &tokenizer,
                                  TermDictionary &dictionary)
-    : files_(std::move(files)), tokenizer_(&tokenizer), dictionary_(&dictionary) {
+    : files_(std::move(files)), dictionary_(&dictionary), tokenizer_(tokenizer) {
     for (const auto *file : files_) {
         first_memory_.push_back(static_cast<std::uint32_t>(memory_count_));
         memory_count_ += file->memory_count();
@@ -82,12 +82,7 @@ void IndexTermSource::memory_terms(std::span<const std::uint32_t> memories, Batc
         const IndexedTexts texts = file->texts(file->record(local));
         out.start_memory();
         for (const auto &[field, text] : texts.texts) {
-            tokens_.clear();
-            tokenizer_->tokenize(text, tokens_);
-            const auto ids = out.add_text(field, tokens_.size());
-            for (std::size_t token = 0; token < tokens_.size(); ++token) {
-                ids[token] = dictionary_->intern(tokens_[token]);
-            }
+            tokenizer_.add_text(field, text, *dictionary_, out);
         }
     }
 }

@@ -6,6 +6,7 @@
 // postings; a memory's terms (for feedback) come from tokenising the texts the index kept.
 #pragma once
 
+#include "batch_tokenizer.hpp"
 #include "relevance_index_file.hpp"
 #include "term_source.hpp"
 #include "tokenizer.hpp"
@@ -40,11 +41,10 @@ private:
     std::vector<const RelevanceIndexFile *> files_;
     std::vector<std::uint32_t> first_memory_; ///< of each file
     std::size_t memory_count_ = 0;
-    Tokenizer *tokenizer_;
     TermDictionary *dictionary_;
+    BatchTokenizer tokenizer_;
     std::unordered_map<TermId, std::vector<std::optional<IndexedTerm>>> looked_up_;
     std::vector<IndexedPosting> postings_;
-    TokenList tokens_;
 };
 
 } // namespace starling::bm25

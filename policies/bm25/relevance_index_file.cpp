@@ -56,21 +56,21 @@ private:
 
 std::pair<RelevanceIndexFile::Opening, std::optional<RelevanceIndexFile>>
 RelevanceIndexFile::open(const std::filesystem::path &path, const IndexIdentity &identity, std::string &problem) {
-    const int descriptor = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (descriptor < 0) {
+    FileDescriptor descriptor{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
+    if (descriptor.get() < 0) {
         if (errno == ENOENT) {
             return {Opening::missing, std::nullopt};
         }
         problem = path.string() + ": cannot open: " + std::generic_category().message(errno);
         return {Opening::damaged, std::nullopt};
     }
-    RelevanceIndexFile file{descriptor};
+    RelevanceIndexFile file{std::move(descriptor)};
     const auto damaged = [&](std::string why) {
         problem = path.string() + ": " + std::move(why);
         return std::pair{Opening::damaged, std::optional<RelevanceIndexFile>{}};
     };
     struct stat status {};
-    if (::fstat(descriptor, &status) != 0 || !S_ISREG(status.st_mode)) {
+    if (::fstat(file.descriptor_.get(), &status) != 0 || !S_ISREG(status.st_mode)) {
         return damaged("not a regular file");
     }
     file.file_size_ = static_cast<std::uint64_t>(status.st_size);
@@ -135,42 +135,13 @@ RelevanceIndexFile::open(const std::filesystem::path &path, const IndexIdentity 
     return {Opening::opened, std::move(file)};
 }
 
-RelevanceIndexFile::RelevanceIndexFile(RelevanceIndexFile &&other) noexcept { *this = std::move(other); }
-
-RelevanceIndexFile &RelevanceIndexFile::operator=(RelevanceIndexFile &&other) noexcept {
-    if (this != &other) {
-        if (descriptor_ >= 0) {
-            ::close(descriptor_);
-        }
-        descriptor_ = std::exchange(other.descriptor_, -1);
-        file_size_ = other.file_size_;
-        memory_count_ = other.memory_count_;
-        term_count_ = other.term_count_;
-        bucket_count_ = other.bucket_count_;
-        length_totals_ = other.length_totals_;
-        max_access_count_ = other.max_access_count_;
-        max_session_count_ = other.max_session_count_;
-        names_end_ = other.names_end_;
-        buckets_at_ = other.buckets_at_;
-        records_at_ = other.records_at_;
-        body_checksum_ = other.body_checksum_;
-    }
-    return *this;
-}
-
-RelevanceIndexFile::~RelevanceIndexFile() {
-    if (descriptor_ >= 0) {
-        ::close(descriptor_);
-    }
-}
-
 void RelevanceIndexFile::read_exactly(std::uint64_t at, std::size_t size, std::byte *out) const {
     if (at > file_size_ || size > file_size_ - at) {
         throw DamagedIndex("relevance index: a read past the end of the file");
     }
     std::size_t done = 0;
     while (done < size) {
-        const ssize_t got = ::pread(descriptor_, out + done, size - done, static_cast<off_t>(at + done));
+        const ssize_t got = ::pread(descriptor_.get(), out + done, size - done, static_cast<off_t>(at + done));
         if (got < 0 && errno == EINTR) {
             continue;
         }

@@ -6,6 +6,7 @@
 // Everything read is checked before it is used; what does not check out throws DamagedIndex.
 #pragma once
 
+#include "file_descriptor.hpp"
 #include "memory_fields.hpp"
 #include "relevance_index_writer.hpp"
 
@@ -72,12 +73,6 @@ public:
                                                                                     const IndexIdentity &identity,
                                                                                     std::string &problem);
 
-    RelevanceIndexFile(RelevanceIndexFile &&other) noexcept;
-    RelevanceIndexFile &operator=(RelevanceIndexFile &&other) noexcept;
-    RelevanceIndexFile(const RelevanceIndexFile &) = delete;
-    RelevanceIndexFile &operator=(const RelevanceIndexFile &) = delete;
-    ~RelevanceIndexFile();
-
     [[nodiscard]] std::uint32_t memory_count() const noexcept { return memory_count_; }
     [[nodiscard]] const std::array<std::uint64_t, field_count> &length_totals() const noexcept {
         return length_totals_;
@@ -96,11 +91,11 @@ public:
     void verify() const;
 
 private:
-    explicit RelevanceIndexFile(int descriptor) noexcept : descriptor_(descriptor) {}
+    explicit RelevanceIndexFile(FileDescriptor descriptor) noexcept : descriptor_(std::move(descriptor)) {}
     void read_exactly(std::uint64_t at, std::size_t size, std::byte *out) const;
     [[nodiscard]] std::vector<std::byte> read_bytes(std::uint64_t at, std::uint64_t size) const;
 
-    int descriptor_ = -1;
+    FileDescriptor descriptor_;
     std::uint64_t file_size_ = 0;
     std::uint32_t memory_count_ = 0;
     std::uint32_t term_count_ = 0;

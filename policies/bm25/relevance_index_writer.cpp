@@ -53,10 +53,7 @@ public:
     [[nodiscard]] std::span<const std::byte> from(std::uint64_t at) const noexcept {
         return std::as_bytes(std::span<const char>{bytes_}).subspan(static_cast<std::size_t>(at));
     }
-    [[nodiscard]] std::vector<std::byte> take() const {
-        const auto bytes = from(0);
-        return {bytes.begin(), bytes.end()};
-    }
+    [[nodiscard]] std::string take() { return std::move(bytes_); }
 
 private:
     // A string, whose append is a memcpy: the file is built field by field, hundreds of thousands
@@ -136,8 +133,8 @@ Postings collect_postings(const BatchTerms &terms, std::size_t dictionary_size) 
 
 } // namespace
 
-std::vector<std::byte> encode_relevance_index(const IndexIdentity &identity, const sdk::MemoryBatch &batch,
-                                              const BatchTerms &terms, const TermDictionary &dictionary) {
+std::string encode_relevance_index(const IndexIdentity &identity, const sdk::MemoryBatch &batch,
+                                   const BatchTerms &terms, const TermDictionary &dictionary) {
     if (terms.memory_count() != batch.size()) {
         throw std::invalid_argument("relevance index: the terms are not of this batch");
     }

@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -23,11 +24,11 @@ struct IndexIdentity {
     std::uint64_t fingerprint = 0;
 };
 
-/// The file's bytes. `terms` holds `batch` as ids of `dictionary`, memory by memory. Throws
+/// The file's bytes (a string: written out whole, as they were built). `terms` holds `batch` as ids of `dictionary`, memory by memory. Throws
 /// std::length_error when a count or length does not fit the format (a text of more than 65,535
 /// terms, a file of more than 4 GiB): such a collection is scored without an index.
-[[nodiscard]] std::vector<std::byte> encode_relevance_index(const IndexIdentity &identity,
-                                                            const sdk::MemoryBatch &batch, const BatchTerms &terms,
-                                                            const TermDictionary &dictionary);
+[[nodiscard]] std::string encode_relevance_index(const IndexIdentity &identity,
+                                                const sdk::MemoryBatch &batch, const BatchTerms &terms,
+                                                const TermDictionary &dictionary);
 
 } // namespace starling::bm25

@@ -3,7 +3,6 @@
 
 #include "cache_file_io.hpp"
 #include "index_term_source.hpp"
-#include "relevance_index_file.hpp"
 #include "relevance_index_writer.hpp"
 #include "scoring_formula.hpp"
 #include "text_hash.hpp"
@@ -11,6 +10,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <span>
 #include <stdexcept>
 
 namespace starling::bm25 {
@@ -45,12 +45,19 @@ IndexIdentity RelevanceIndexes::identity_of(const sdk::Collection &collection) c
     return {collection.id, collection.version, fingerprint_};
 }
 
-bool RelevanceIndexes::current(const sdk::Collection &collection) const {
+std::optional<RelevanceIndexFile> RelevanceIndexes::open_index(const sdk::Collection &collection,
+                                                               std::string_view consequence) const {
     std::string problem;
     auto [opening, file] = RelevanceIndexFile::open(path_of(collection.id), identity_of(collection), problem);
     if (opening == RelevanceIndexFile::Opening::damaged) {
-        host_.warning("relevance index of '" + std::string{collection.id} + "' will be rebuilt: " + problem);
+        host_.warning("relevance index of '" + std::string{collection.id} + "' " + std::string{consequence} + ": " +
+                      problem);
     }
+    return std::move(file);
+}
+
+bool RelevanceIndexes::current(const sdk::Collection &collection) const {
+    auto file = open_index(collection, "will be rebuilt");
     if (!file) {
         return false;
     }
@@ -64,11 +71,11 @@ bool RelevanceIndexes::current(const sdk::Collection &collection) const {
 }
 
 void RelevanceIndexes::build(const sdk::Collection &collection, const sdk::MemoryBatch &memories) {
-    std::vector<std::byte> bytes;
+    std::string bytes;
     scorer_->with_batch_terms(memories, [&](const BatchTerms &terms, const TermDictionary &dictionary) {
         bytes = encode_relevance_index(identity_of(collection), memories, terms, dictionary);
     });
-    if (const auto failure = replace_file(path_of(collection.id), bytes)) {
+    if (const auto failure = replace_file(path_of(collection.id), std::as_bytes(std::span{bytes}))) {
         throw std::runtime_error("cannot write the relevance index: " + *failure);
     }
     // Builds are rare and off the hook path: the moment to sweep what writers killed mid-write left.
@@ -84,11 +91,7 @@ std::optional<std::vector<sdk::RankedMemory>> RelevanceIndexes::rank(std::string
     std::vector<RelevanceIndexFile> files;
     files.reserve(collections.size());
     for (const auto &collection : collections) {
-        std::string problem;
-        auto [opening, file] = RelevanceIndexFile::open(path_of(collection.id), identity_of(collection), problem);
-        if (opening == RelevanceIndexFile::Opening::damaged) {
-            host_.warning("relevance index of '" + std::string{collection.id} + "' unusable: " + problem);
-        }
+        auto file = open_index(collection, "unusable");
         if (!file) {
             return std::nullopt;
         }

@@ -10,6 +10,7 @@
 
 #include "bm25_scorer.hpp"
 #include "query_evaluator.hpp"
+#include "relevance_index_file.hpp"
 #include "relevance_index_writer.hpp"
 
 #include <starling/sdk/plugin.hpp>
@@ -47,6 +48,10 @@ public:
 
 private:
     [[nodiscard]] IndexIdentity identity_of(const sdk::Collection &collection) const noexcept;
+    /// The collection's file if it is of exactly its version; a damaged one is logged, saying what
+    /// follows (`consequence`).
+    [[nodiscard]] std::optional<RelevanceIndexFile> open_index(const sdk::Collection &collection,
+                                                               std::string_view consequence) const;
 
     std::filesystem::path directory_;
     Bm25Scorer *scorer_;
