@@ -61,7 +61,7 @@ int run_index_command(Application &application, std::span<const std::string> wor
     }
     auto &store = application.store();
     const std::filesystem::path directory = arguments.value("cwd").value_or(std::filesystem::current_path().string());
-    const std::vector<core::Scope> scopes{core::Scope::user(), core::Scope::project(store.resolve_project(directory))};
+    const auto scopes = core::prompt_scopes(store.resolve_project(directory));
     static_cast<void>(store.list()); // picks up files edited by hand, which hooks would only see later
     const bool keeps_index = relevance->keeps_index();
     const auto built = core::refresh_relevance_indexes(store, *relevance, scopes);

@@ -7,6 +7,7 @@
 #include <starling/core/store_error.hpp>
 
 #include <algorithm>
+#include <iterator>
 #include <numeric>
 
 namespace starling::core {
@@ -272,9 +273,9 @@ std::optional<Injection> ranked_prompt_injection(MemoryStore &store, const Relev
     if (!version) {
         return std::nullopt;
     }
-    std::vector<MemoryCollection> collections{{collection_id(Scope::user()), *version}};
-    if (!project_id.empty()) {
-        collections.push_back({collection_id(Scope::project(project_id)), *version});
+    std::vector<MemoryCollection> collections;
+    for (const Scope &scope : prompt_scopes(project_id)) {
+        collections.push_back({collection_id(scope), *version});
     }
     Injection injection;
     BudgetedText out{settings.budget_tokens};
@@ -312,16 +313,19 @@ std::optional<Injection> ranked_prompt_injection(MemoryStore &store, const Relev
 Injection prompt_injection(MemoryStore &store, const RelevanceScorer &scorer, std::string_view prompt,
                            const std::string &project_id, const std::vector<std::string> &already_injected,
                            const InjectionSettings &settings) {
-    if (scorer.keeps_index()) {
+    const bool keeps_index = scorer.keeps_index();
+    if (keeps_index) {
         if (auto ranked = ranked_prompt_injection(store, scorer, prompt, project_id, already_injected, settings)) {
             return std::move(*ranked);
         }
     }
     Injection injection;
-    injection.index_stale = scorer.keeps_index();
-    IndexedMemories listing = memories_of(store, Scope::user(), std::nullopt);
-    if (!project_id.empty()) {
-        listing.append(memories_of(store, Scope::project(project_id), std::nullopt));
+    injection.index_stale = keeps_index;
+    // The first listing is sized for the whole index, so the next one is appended without growing it.
+    const auto scopes = prompt_scopes(project_id);
+    IndexedMemories listing = memories_of(store, scopes.front(), std::nullopt);
+    for (auto scope = std::next(scopes.begin()); scope != scopes.end(); ++scope) {
+        listing.append(memories_of(store, *scope, std::nullopt));
     }
     if (listing.empty()) {
         return injection;

@@ -209,11 +209,8 @@ void Lifecycle::refresh_relevance_index(const Event &event, ReplyBuilder & /*rep
     if (policies_.relevance == nullptr) {
         return;
     }
-    std::vector<Scope> scopes{Scope::user()};
-    if (!event.project.empty()) {
-        scopes.push_back(Scope::project(event.project));
-    }
-    if (const auto built = refresh_relevance_indexes(*store_, *policies_.relevance, scopes); built > 0) {
+    if (const auto built = refresh_relevance_indexes(*store_, *policies_.relevance, prompt_scopes(event.project));
+        built > 0) {
         logger_->debug("relevance-index", "rebuilt " + std::to_string(built) + " index(es) for session " +
                                               event.session_id);
     }

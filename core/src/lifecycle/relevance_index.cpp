@@ -14,6 +14,14 @@ constexpr int max_listing_attempts = 4;
 
 } // namespace
 
+std::vector<Scope> prompt_scopes(const std::string &project_id) {
+    std::vector<Scope> scopes{Scope::user()};
+    if (!project_id.empty()) {
+        scopes.push_back(Scope::project(project_id));
+    }
+    return scopes;
+}
+
 std::string collection_id(const Scope &scope) {
     return scope.is_user() ? std::string{"user"} : "projects/" + scope.project_id();
 }

@@ -13,8 +13,13 @@
 #include <cstddef>
 #include <span>
 #include <string>
+#include <vector>
 
 namespace starling::core {
+
+/// The scopes a prompt draws memories from, in this order: the user's, and the project's when
+/// there is one (`project_id` not empty).
+[[nodiscard]] std::vector<Scope> prompt_scopes(const std::string &project_id);
 
 /// The collection a relevance policy indexes for `scope`: "user", or "projects/" and the project id.
 [[nodiscard]] std::string collection_id(const Scope &scope);
