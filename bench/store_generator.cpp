@@ -7,14 +7,13 @@
 // once, exactly as `starling` would rebuild a garbled one.
 
 #include "tool_cli.hpp"
-
 #include "synthetic_memory.hpp"
 
-#include <starling/core/clock.hpp>
-#include <starling/core/file_naming.hpp>
-#include <starling/core/memory_file.hpp>
-#include <starling/core/memory_store.hpp>
-#include <starling/core/time_format.hpp>
+#include <starling/core/store/clock.hpp>
+#include <starling/core/store/file_naming.hpp>
+#include <starling/core/store/memory_file.hpp>
+#include <starling/core/store/memory_store.hpp>
+#include <starling/core/store/time_format.hpp>
 
 #include <cerrno>
 #include <charconv>

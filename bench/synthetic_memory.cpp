@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "synthetic_memory.hpp"
-
 #include "vocabulary.hpp"
 
 #include <algorithm>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include <starling/core/memory.hpp>
-#include <starling/core/scope.hpp>
+#include <starling/core/store/memory.hpp>
+#include <starling/core/store/scope.hpp>
 
 #include <chrono>
 #include <cstdint>

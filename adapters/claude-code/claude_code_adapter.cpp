@@ -3,6 +3,7 @@
 // claude-code: Claude Code's hooks (reference §1). Every event of the 2026-08 hooks page is listed, so
 // that each has a known safe reply; the channels used are those every 2025-2026 version honours.
 #include <starling/adapters/claude_style.hpp>
+#include <starling/adapters/skill.hpp>
 
 namespace {
 
@@ -50,9 +51,31 @@ constexpr ClaudeStyleEvent kEvents[] = {
 
 constexpr std::string_view kFilePathKeys[] = {"file_path", "notebook_path"};
 
+// Reference §1.1. PostToolUse only for reads: Claude has a context channel at prompt submit, so
+// other tools need no hook, and each hook is a process the agent waits for.
+starling::sdk::AgentIntegration agent_integration() {
+    using namespace starling::sdk;
+    AgentIntegration agent;
+    agent.display_name = "Claude Code";
+    agent.aliases = {"claude"};
+    agent.hook_binary = "starling-claude";
+    agent.user_folder = {".claude", ""};
+    agent.hooks.shape = HookFileShape::grouped;
+    agent.hooks.user_path = "settings.json";
+    agent.hooks.project_path = ".claude/settings.json";
+    agent.hooks.events = {{"SessionStart", ""}, {"UserPromptSubmit", ""}, {"PostToolUse", "Read"},
+                          {"PreCompact", ""},   {"Stop", ""},             {"SessionEnd", ""}};
+    agent.instructions = Instructions{InstructionsPlacement::own_file, starling::adapters::kSkillPath,
+                                      std::string{".claude/"} + starling::adapters::kSkillPath,
+                                      starling::adapters::skill_preamble()};
+    agent.session_environment = {"CLAUDE_CODE_SESSION_ID"};
+    return agent;
+}
+
 const starling::adapters::ClaudeStyleDialect kDialect{
     "claude-code", kEvents, starling::adapters::claude_code_tools(),
     kFilePathKeys, {},      starling::adapters::MissingStopHookFlag::may_continue,
+    &agent_integration,
 };
 
 } // namespace

@@ -4,6 +4,7 @@
 // third-party installer and its reply handling not at all, so every channel used here is one that both
 // Claude Code and Codex document for the event: what a Claude-style agent is confirmed to accept.
 #include <starling/adapters/claude_style.hpp>
+#include <starling/adapters/skill.hpp>
 
 namespace {
 
@@ -31,11 +32,30 @@ constexpr ClaudeStyleEvent kEvents[] = {
 
 constexpr std::string_view kFilePathKeys[] = {"file_path"};
 
+// Reference §4.1: Claude Code's layout under .codeflicker/, its read tool named "read".
+starling::sdk::AgentIntegration agent_integration() {
+    using namespace starling::sdk;
+    AgentIntegration agent;
+    agent.display_name = "CodeFlicker";
+    agent.hook_binary = "starling-codeflicker";
+    agent.user_folder = {".codeflicker", ""};
+    agent.hooks.shape = HookFileShape::grouped;
+    agent.hooks.user_path = "config.json";
+    agent.hooks.project_path = ".codeflicker/config.json";
+    agent.hooks.events = {{"SessionStart", ""}, {"UserPromptSubmit", ""}, {"PostToolUse", "read"},
+                          {"PreCompact", ""},   {"Stop", ""},             {"SessionEnd", ""}};
+    agent.instructions = Instructions{InstructionsPlacement::own_file, starling::adapters::kSkillPath,
+                                      std::string{".codeflicker/"} + starling::adapters::kSkillPath,
+                                      starling::adapters::skill_preamble()};
+    return agent;
+}
+
 // stop_hook_active is inferred for Codeflicker [I]: without it a Stop block could loop for ever, so
 // a stop is continued only when the payload says no stop hook is continuing it already.
 const starling::adapters::ClaudeStyleDialect kDialect{
     "codeflicker", kEvents, starling::adapters::codeflicker_tools(),
     kFilePathKeys, {},      starling::adapters::MissingStopHookFlag::must_not_continue,
+    &agent_integration,
 };
 
 } // namespace

@@ -45,9 +45,28 @@ constexpr starling::adapters::DetailField kCodexDetails[] = {
     {"model", starling::adapters::FieldType::text},
 };
 
+// Reference §3.2. Codex reads files through its shell tool, so there is no read hook to reinforce on.
+// Its instructions are a section of the AGENTS.md the user keeps, in $CODEX_HOME when set.
+starling::sdk::AgentIntegration agent_integration() {
+    using namespace starling::sdk;
+    AgentIntegration agent;
+    agent.display_name = "Codex";
+    agent.hook_binary = "starling-codex";
+    agent.user_folder = {".codex", "CODEX_HOME"};
+    agent.hooks.shape = HookFileShape::grouped;
+    agent.hooks.user_path = "hooks.json";
+    agent.hooks.project_path = ".codex/hooks.json";
+    agent.hooks.events = {{"SessionStart", ""}, {"UserPromptSubmit", ""}, {"PreCompact", ""},
+                          {"Stop", ""},         {"SessionEnd", ""}};
+    agent.instructions =
+        Instructions{InstructionsPlacement::section, "AGENTS.md", "AGENTS.md", "## Starling memory\n\n"};
+    return agent;
+}
+
 const starling::adapters::ClaudeStyleDialect kDialect{
     "codex",       kEvents,       starling::adapters::codex_tools(),
     kFilePathKeys, kCodexDetails, starling::adapters::MissingStopHookFlag::may_continue,
+    &agent_integration,
 };
 
 /// The first file an apply_patch envelope touches, and what it does to it.

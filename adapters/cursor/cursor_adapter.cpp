@@ -125,6 +125,27 @@ void add_block(CursorBlockForm form, const starling::sdk::Event &event, const st
     }
 }
 
+// Reference §2.1. Every postToolUse: Cursor cannot take context at prompt submit, so what Starling
+// finds then is delivered after the next tool call. Cursor reads a hooks file only with "version": 1.
+starling::sdk::AgentIntegration agent_integration() {
+    using namespace starling::sdk;
+    AgentIntegration agent;
+    agent.display_name = "Cursor";
+    agent.hook_binary = "starling-cursor";
+    agent.user_folder = {".cursor", ""};
+    agent.hooks.shape = HookFileShape::flat;
+    agent.hooks.user_path = "hooks.json";
+    agent.hooks.project_path = ".cursor/hooks.json";
+    agent.hooks.required_fields = {{"version", 1}};
+    agent.hooks.events = {{"sessionStart", ""}, {"beforeSubmitPrompt", ""}, {"postToolUse", ""},
+                          {"preCompact", ""},   {"stop", ""},               {"sessionEnd", ""}};
+    agent.instructions = Instructions{
+        InstructionsPlacement::own_file, "rules/starling-memory.mdc", ".cursor/rules/starling-memory.mdc",
+        "---\ndescription: Starling long-term memory: when and how to record memories\nalwaysApply: true\n"
+        "---\n\n# Starling memory\n\n"};
+    return agent;
+}
+
 class CursorAdapter final : public starling::sdk::Adapter {
 public:
     CursorAdapter(const starling::sdk::HostServices & /*host*/,
@@ -153,10 +174,12 @@ public:
         // Tells the lifecycle where context cannot reach the model (beforeSubmitPrompt), so that it
         // holds what it found for the next event that has a channel (postToolUse).
         if (const auto *spec = starling::adapters::answered_event(std::span<const CursorEvent>{kEvents}, event)) {
-            event.details["context_channel"] = spec->reply.context;
+            event.context_channel = spec->reply.context;
         }
         return event;
     }
+
+    std::optional<starling::sdk::AgentIntegration> integration() override { return agent_integration(); }
 
     starling::sdk::RenderedReply render(const starling::sdk::Event &event,
                                         const starling::sdk::Reply &reply) override {

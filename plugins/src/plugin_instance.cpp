@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstddef>
 #include <exception>
 #include <utility>
 
@@ -133,6 +134,26 @@ sdk::RenderedReply AdapterInstance::render(const sdk::Event &event, const sdk::R
         return table_->render(instance_.handle(), sdk::as_bytes(request), out.sink(), &exit_code, error);
     });
     return sdk::RenderedReply{out.take(), exit_code};
+}
+
+std::optional<sdk::AgentIntegration> AdapterInstance::integration() const {
+    const bool offered = table_->struct_size >= offsetof(starling_adapter_v1, integration) + sizeof(table_->integration) &&
+                         table_->integration != nullptr;
+    if (!offered) {
+        return std::nullopt;
+    }
+    sdk::StringSink out;
+    sdk::StringSink error;
+    const starling_status status = table_->integration(instance_.handle(), out.sink(), error.sink());
+    if (status == STARLING_STATUS_UNSUPPORTED) {
+        return std::nullopt;
+    }
+    if (status != STARLING_STATUS_OK) {
+        throw PluginCallError(info().id, "integration", status, error.text());
+    }
+    return convert_output(info(), "integration", [&] {
+        return sdk::agent_integration_from_json(nlohmann::ordered_json::parse(out.text()));
+    });
 }
 
 DecisionPolicyInstance::DecisionPolicyInstance(PluginInstance instance)

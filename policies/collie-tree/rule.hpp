@@ -64,8 +64,6 @@ inline constexpr std::array<std::string_view, kRuleCount> kRuleNames{
 
 [[nodiscard]] constexpr std::size_t index_of(Rule rule) noexcept { return static_cast<std::size_t>(rule); }
 
-[[nodiscard]] constexpr std::string_view name_of(Rule rule) noexcept { return kRuleNames[index_of(rule)]; }
-
 [[nodiscard]] constexpr std::optional<Rule> rule_named(std::string_view name) noexcept {
     for (std::size_t index = 0; index < kRuleCount; ++index) {
         if (kRuleNames[index] == name) {

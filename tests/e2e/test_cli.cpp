@@ -125,28 +125,3 @@ TEST_CASE("an explicit --config that does not exist is an error, not silently th
     CHECK_THAT(result.stderr_text, Catch::Contains("nope.toml"));
 }
 
-TEST_CASE("bench decisions scores the active decision policy per category, and names a bad line", "[cli][bench]") {
-    const ScratchHome home{"bench-decisions"};
-    const auto fixtures = fs::path{STARLING_SOURCE_DIR} / "tests" / "fixtures" / "decisions";
-    const auto scored = run_process(kStarling, {"bench", "decisions", "--data", (fixtures / "holdout-en.jsonl").string(),
-                                                "--json"},
-                                    home.options());
-    REQUIRE(scored.exit_code == 0);
-    const auto report = nlohmann::json::parse(scored.stdout_text);
-    CHECK(report["cases"] == 40);
-    for (const char *key : {"accuracy", "store_precision", "store_recall", "type_accuracy", "scope_accuracy"}) {
-        CHECK(report[key].is_number());
-    }
-    REQUIRE(report["by_category"].contains("discard"));
-    std::size_t cases_in_categories = 0;
-    for (const auto &[category, scores] : report["by_category"].items()) {
-        cases_in_categories += scores["cases"].get<std::size_t>();
-    }
-    CHECK(cases_in_categories == 40);
-
-    const auto bad = home.path() / "bad.jsonl";
-    std::ofstream{bad} << R"({"text":"x","expect":"perhaps"})" << "\n";
-    const auto refused = run_process(kStarling, {"bench", "decisions", "--data", bad.string()}, home.options());
-    CHECK(refused.exit_code == 1);
-    CHECK_THAT(refused.stderr_text, Catch::Contains(bad.string() + ":1: field 'expect'"));
-}

@@ -142,3 +142,64 @@ TEST_CASE("an unknown agent is a usage error", "[e2e][install]") {
     CHECK(result.exit_code == 64);
     CHECK_THAT(result.stderr_text, Catch::Contains("unknown agent 'vim'"));
 }
+
+TEST_CASE("install codex writes into $CODEX_HOME when it is set", "[e2e][install]") {
+    const ScratchHome home{"install-codex-home"};
+    auto options = home.options();
+    const auto codex_home = home.path().parent_path() / "codex-home";
+    options.environment["CODEX_HOME"] = codex_home.string();
+    REQUIRE(run_process(kStarling, {"install", "codex"}, options).exit_code == 0);
+    CHECK(fs::exists(codex_home / "hooks.json"));
+    CHECK_THAT(read_text(codex_home / "AGENTS.md"), Catch::Contains("## Starling memory"));
+    CHECK_FALSE(fs::exists(home.path().parent_path() / ".codex"));
+    REQUIRE(run_process(kStarling, {"uninstall", "codex"}, options).exit_code == 0);
+    CHECK_FALSE(fs::exists(codex_home / "hooks.json"));
+    CHECK_FALSE(fs::exists(codex_home / "AGENTS.md"));
+}
+
+TEST_CASE("an adapter loaded from a module installs, runs its hooks and uninstalls, with no change to core",
+          "[e2e][install]") {
+    const ScratchHome home{"install-module-adapter"};
+    const fs::path user_home = home.path().parent_path();
+    fs::create_directories(home.path() / "plugins");
+    fs::copy_file(fs::path{STARLING_TEST_FIXTURE_PLUGIN_DIR} / "starling-fixture-agent.so",
+                  home.path() / "plugins" / "starling-fixture-agent.so");
+
+    const auto dry_run = run_process(kStarling, {"install", "fixture", "--dry-run"}, home.options());
+    REQUIRE(dry_run.exit_code == 0);
+    CHECK_FALSE(fs::exists(user_home / ".fixture-agent"));
+
+    const auto installed = run_process(kStarling, {"install", "fixture-agent"}, home.options());
+    INFO(installed.stderr_text);
+    REQUIRE(installed.exit_code == 0);
+    const auto hooks = nlohmann::json::parse(read_text(user_home / ".fixture-agent" / "hooks.json"));
+    const fs::path hook_binary = fs::path{STARLING_TEST_BINARY_DIR} / "starling-hook";
+    CHECK(hooks["hooks"]["Ask"][0]["hooks"][0]["command"] == hook_binary.string() + " fixture-agent Ask");
+    CHECK(hooks["hooks"]["Read"][0]["matcher"] == "read_file");
+    CHECK_THAT(read_text(user_home / ".fixture-agent" / "NOTES.md"),
+               Catch::StartsWith("<!-- starling:begin -->\n## Memory\n\n") && Catch::Contains(" remember \""));
+
+    // The agent's session reaches `remember` through the variable the adapter names.
+    auto in_session = home.options();
+    in_session.environment["FIXTURE_AGENT_SESSION"] = "fixture-session-42";
+    const auto remembered = run_process(
+        kStarling, {"remember", "--force", "--json", "Always run the fixture linter before committing."}, in_session);
+    REQUIRE(remembered.exit_code == 0);
+    const auto key = nlohmann::json::parse(remembered.stdout_text).at("key").get<std::string>();
+    CHECK_THAT(run_process(kStarling, {"show", key}, home.options()).stdout_text, Catch::Contains("fixture-session-42"));
+
+    // The agent runs the command exactly as written; the module's adapter answers with the memory.
+    const auto prompt = run_process(hook_binary, {"fixture-agent", "Ask"},
+                                    home.options(nlohmann::json{{"session", "s-1"},
+                                                                {"cwd", user_home.string()},
+                                                                {"prompt", "which linter before committing?"}}
+                                                     .dump()));
+    INFO(prompt.stderr_text);
+    CHECK(prompt.exit_code == 0);
+    CHECK_THAT(nlohmann::json::parse(prompt.stdout_text).at("context").get<std::string>(),
+               Catch::Contains("fixture linter"));
+
+    REQUIRE(run_process(kStarling, {"uninstall", "fixture"}, home.options()).exit_code == 0);
+    CHECK_FALSE(fs::exists(user_home / ".fixture-agent" / "hooks.json"));
+    CHECK_FALSE(fs::exists(user_home / ".fixture-agent" / "NOTES.md"));
+}

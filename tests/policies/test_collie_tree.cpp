@@ -3,9 +3,9 @@
 // collie-tree through the plugin host, as Starling runs it: the static plugin, its declared default
 // settings, decisions over JSON. The labelled sets are scored as a whole against the accuracy bars;
 // the other cases pin each rule family in each language.
-#include <starling/core/config_error.hpp>
-#include <starling/core/config_loader.hpp>
-#include <starling/core/plugin_settings.hpp>
+#include <starling/core/config/config_error.hpp>
+#include <starling/core/config/config_loader.hpp>
+#include <starling/core/config/plugin_settings.hpp>
 #include <starling/plugins/plugin_registry.hpp>
 
 #include <support/config_temp_files.hpp>

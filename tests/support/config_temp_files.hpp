@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include <starling/core/config_environment.hpp>
+#include <starling/core/config/config_environment.hpp>
 
 #include <cstdlib>
 #include <filesystem>

@@ -4,8 +4,8 @@
 #include "support/store_fixtures.hpp"
 #include "support/temp_dir.hpp"
 
-#include <starling/core/clock.hpp>
-#include <starling/core/memory_store.hpp>
+#include <starling/core/store/clock.hpp>
+#include <starling/core/store/memory_store.hpp>
 
 #include <string_view>
 

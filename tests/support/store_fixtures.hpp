@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include <starling/core/memory.hpp>
-#include <starling/core/memory_file.hpp>
-#include <starling/core/memory_key.hpp>
-#include <starling/core/time_format.hpp>
+#include <starling/core/store/memory.hpp>
+#include <starling/core/store/memory_file.hpp>
+#include <starling/core/store/memory_key.hpp>
+#include <starling/core/store/time_format.hpp>
 
 #include <sys/wait.h>
 #include <unistd.h>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <starling/core/lifecycle/consolidation.hpp>
 
-#include <starling/core/memory_view_batch.hpp>
-#include <starling/core/store_error.hpp>
+#include <starling/core/store/memory_view_batch.hpp>
+#include <starling/core/store/store_error.hpp>
 
 #include <algorithm>
 #include <limits>

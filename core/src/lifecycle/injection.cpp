@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <starling/core/lifecycle/injection.hpp>
 
-#include <starling/core/file_io.hpp>
+#include <starling/core/store/file_io.hpp>
 #include <starling/core/lifecycle/relevance_index.hpp>
-#include <starling/core/memory_view_batch.hpp>
-#include <starling/core/store_error.hpp>
+#include <starling/core/store/memory_view_batch.hpp>
+#include <starling/core/store/store_error.hpp>
 
 #include <algorithm>
 #include <iterator>
@@ -96,7 +96,7 @@ IndexLines index_lines_of(const MemoryStore &store, const Scope &scope) {
 }
 
 /// Appends an index section, newest entries first when not all fit, and says what was left out
-/// rather than silently truncating (the complaint against Claude Code's MEMORY.md cap).
+/// rather than silently truncating (the complaint against agents' own memory files, cut off at a fixed size).
 void add_index(BudgetedText &out, const std::string &title, const IndexLines &index_file, std::size_t max_lines) {
     const std::vector<std::string_view> &lines = index_file.lines;
     if (lines.empty()) {

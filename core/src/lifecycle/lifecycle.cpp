@@ -24,11 +24,6 @@ std::string project_query_for(const Event &event) {
 
 } // namespace
 
-bool has_context_channel(const Event &event) {
-    const auto channel = event.details.find("context_channel");
-    return channel == event.details.end() || !channel->is_boolean() || channel->get<bool>();
-}
-
 std::string memory_key_for_path(const MemoryStore &store, std::string_view file_path,
                                 std::string_view working_directory) {
     if (file_path.empty()) {
@@ -119,7 +114,7 @@ void Lifecycle::reinforce(const Event &event, ReplyBuilder & /*reply*/) {
 }
 
 void Lifecycle::inject(const Event &event, ReplyBuilder &reply) {
-    const bool channel = has_context_channel(event);
+    const bool channel = event.context_channel;
     std::string text;
     std::vector<InjectedMemory> injected;
     auto log = session_log_for(*store_, event);
@@ -145,8 +140,8 @@ void Lifecycle::inject(const Event &event, ReplyBuilder &reply) {
             session.injected.push_back(memory.key);
         }
         if (!channel) {
-            // The agent cannot show context now (Cursor at prompt submit): keep it for the next event
-            // that can, within one budget.
+            // The agent cannot show context at this event: keep it for the next event that can,
+            // within one budget.
             if (!text.empty()) {
                 session.pending_context = text;
             }

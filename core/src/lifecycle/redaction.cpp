@@ -76,18 +76,18 @@ std::string redact_url_passwords(std::string_view text, std::vector<std::string>
             break;
         }
         const auto authority_start = scheme_end + 3;
-        std::size_t cursor = authority_start;
+        std::size_t offset = authority_start;
         std::size_t colon = std::string_view::npos;
         std::size_t at = std::string_view::npos;
-        while (cursor < text.size() && !is_space(text[cursor]) && text[cursor] != '/' && text[cursor] != '"' &&
-               text[cursor] != '\'') {
-            if (text[cursor] == ':' && colon == std::string_view::npos) {
-                colon = cursor;
+        while (offset < text.size() && !is_space(text[offset]) && text[offset] != '/' && text[offset] != '"' &&
+               text[offset] != '\'') {
+            if (text[offset] == ':' && colon == std::string_view::npos) {
+                colon = offset;
             }
-            if (text[cursor] == '@') {
-                at = cursor;
+            if (text[offset] == '@') {
+                at = offset;
             }
-            ++cursor;
+            ++offset;
         }
         if (colon != std::string_view::npos && at != std::string_view::npos && colon < at && at > colon + 1) {
             out.append(text.substr(position, colon + 1 - position));
@@ -145,26 +145,26 @@ std::string redact_assignments(std::string_view text, std::vector<std::string> &
             ++name_end;
         }
         const auto name = text.substr(scan, name_end - scan);
-        std::size_t cursor = name_end;
-        if (cursor < text.size() && (text[cursor] == '"' || text[cursor] == '\'')) {
-            ++cursor; // a quoted key, as in JSON: "password": "…"
+        std::size_t offset = name_end;
+        if (offset < text.size() && (text[offset] == '"' || text[offset] == '\'')) {
+            ++offset; // a quoted key, as in JSON: "password": "…"
         }
-        while (cursor < text.size() && (text[cursor] == ' ' || text[cursor] == '\t')) {
-            ++cursor;
+        while (offset < text.size() && (text[offset] == ' ' || text[offset] == '\t')) {
+            ++offset;
         }
-        if (!is_credential_name(name) || cursor >= text.size() || (text[cursor] != '=' && text[cursor] != ':')) {
+        if (!is_credential_name(name) || offset >= text.size() || (text[offset] != '=' && text[offset] != ':')) {
             scan = name_end;
             continue;
         }
-        ++cursor;
-        while (cursor < text.size() && (text[cursor] == ' ' || text[cursor] == '\t')) {
-            ++cursor;
+        ++offset;
+        while (offset < text.size() && (text[offset] == ' ' || text[offset] == '\t')) {
+            ++offset;
         }
-        std::size_t value_start = cursor;
-        std::size_t value_end = cursor;
-        if (cursor < text.size() && (text[cursor] == '"' || text[cursor] == '\'')) {
-            const char quote = text[cursor];
-            value_start = cursor + 1;
+        std::size_t value_start = offset;
+        std::size_t value_end = offset;
+        if (offset < text.size() && (text[offset] == '"' || text[offset] == '\'')) {
+            const char quote = text[offset];
+            value_start = offset + 1;
             value_end = text.find(quote, value_start);
             if (value_end == std::string_view::npos) {
                 value_end = text.size();

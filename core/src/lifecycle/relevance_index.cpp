@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <starling/core/lifecycle/relevance_index.hpp>
 
-#include <starling/core/file_io.hpp>
-#include <starling/core/file_lock.hpp>
-#include <starling/core/memory_view_batch.hpp>
+#include <starling/core/store/file_io.hpp>
+#include <starling/core/store/file_lock.hpp>
+#include <starling/core/store/memory_view_batch.hpp>
 
 namespace starling::core {
 

@@ -3,7 +3,7 @@
 
 #include <starling/core/lifecycle/redaction.hpp>
 #include <starling/core/lifecycle/text_similarity.hpp>
-#include <starling/core/memory_view_batch.hpp>
+#include <starling/core/store/memory_view_batch.hpp>
 
 #include <algorithm>
 #include <numeric>

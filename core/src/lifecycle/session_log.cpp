@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <starling/core/lifecycle/session_log.hpp>
 
-#include <starling/core/file_io.hpp>
-#include <starling/core/file_lock.hpp>
-#include <starling/core/project_id.hpp>
-#include <starling/core/time_format.hpp>
+#include <starling/core/store/file_io.hpp>
+#include <starling/core/store/file_lock.hpp>
+#include <starling/core/store/project_id.hpp>
+#include <starling/core/store/time_format.hpp>
 
 #include <nlohmann/json.hpp>
 

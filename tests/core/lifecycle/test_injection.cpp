@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-#include <starling/core/clock.hpp>
+#include <starling/core/store/clock.hpp>
 #include <starling/core/lifecycle/injection.hpp>
-#include <starling/core/memory_store.hpp>
+#include <starling/core/store/memory_store.hpp>
 
 #include "support/fake_policies.hpp"
 #include "support/temp_dir.hpp"

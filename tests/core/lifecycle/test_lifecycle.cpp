@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-#include <starling/core/clock.hpp>
+#include <starling/core/store/clock.hpp>
 #include <starling/core/lifecycle/lifecycle.hpp>
 #include <starling/core/lifecycle/session_log.hpp>
-#include <starling/core/memory_store.hpp>
+#include <starling/core/store/memory_store.hpp>
 
 #include "support/fake_policies.hpp"
 #include "support/temp_dir.hpp"
@@ -127,7 +127,7 @@ TEST_CASE("context for an event without a channel waits for the next one that ha
     memory.body = "Run the linter before every commit.\n";
     (void)fixture.store.create(core::Scope::user(), core::Tier::long_term, memory);
     auto submitted = fixture.prompt("should I commit now, lint?");
-    submitted.details["context_channel"] = false;
+    submitted.context_channel = false;
     CHECK(fixture.bus.publish(submitted).reply.context.empty());
     auto after_tool = fixture.event(core::EventKind::tool_used);
     after_tool.tool = core::ToolUse{"Shell", core::ToolIntent::shell, ""};

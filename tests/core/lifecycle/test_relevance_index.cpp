@@ -5,7 +5,7 @@
 // is the same whether it was ranked from an index or scored from a listing.
 #include <starling/core/lifecycle/injection.hpp>
 #include <starling/core/lifecycle/relevance_index.hpp>
-#include <starling/core/memory_view_batch.hpp>
+#include <starling/core/store/memory_view_batch.hpp>
 #include <starling/plugins/plugin_registry.hpp>
 #include <starling/plugins/static_plugins.hpp>
 

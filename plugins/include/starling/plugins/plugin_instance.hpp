@@ -9,6 +9,7 @@
 #include <starling/sdk/policy_types.hpp>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -51,6 +52,10 @@ public:
     explicit AdapterInstance(PluginInstance instance);
     [[nodiscard]] sdk::Event parse(const std::vector<std::string> &argv, std::string_view payload) const;
     [[nodiscard]] sdk::RenderedReply render(const sdk::Event &event, const sdk::Reply &reply) const;
+    /// How Starling is installed into the agent; none when the adapter declares nothing (built
+    /// before ABI 1.3, or an adapter that cannot be installed). Throws PluginCallError when the
+    /// plugin fails or its declaration is malformed.
+    [[nodiscard]] std::optional<sdk::AgentIntegration> integration() const;
     [[nodiscard]] const PluginInfo &info() const noexcept { return instance_.info(); }
 
 private:

@@ -24,7 +24,7 @@
 #include <stdint.h>
 
 #define STARLING_ABI_MAJOR 1u
-#define STARLING_ABI_MINOR 2u
+#define STARLING_ABI_MINOR 3u
 
 #if defined(_WIN32)
 #define STARLING_EXPORT __declspec(dllexport)
@@ -228,6 +228,15 @@ typedef struct starling_adapter_v1 {
      */
     starling_status (*render)(void *instance, starling_bytes reply_json, starling_sink stdout_out,
                               int32_t *exit_code, starling_sink error);
+    /*
+     * Since ABI 1.3: read only when struct_size covers it; may be NULL. [instance] Writes how
+     * Starling is installed into this agent, as a JSON object (schema: docs/plugin-abi.md, "Agent
+     * integration"): the files in which the agent reads its hooks and instructions, the events to
+     * register, and the environment variables that name a session. `starling install` and
+     * `uninstall` take every agent fact from here. STARLING_STATUS_UNSUPPORTED (or NULL) means the
+     * adapter parses and renders but cannot be installed.
+     */
+    starling_status (*integration)(void *instance, starling_sink integration_out, starling_sink error);
 } starling_adapter_v1;
 
 #define STARLING_DECISION_INTERFACE_V1 "starling.decision/1"

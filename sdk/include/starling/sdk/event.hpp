@@ -40,6 +40,9 @@ struct Event {
     std::string project;           ///< project id; filled in by the host from working_directory
     std::string prompt;            ///< prompt_submitted only
     std::optional<ToolUse> tool;   ///< tool_used only
+    /// False when the agent cannot put context before the model at this event (Cursor's
+    /// beforeSubmitPrompt), so that Starling keeps what it found for the next event that can.
+    bool context_channel = true;
     nlohmann::json details = nlohmann::json::object(); ///< agent-specific fields the renderer needs
 };
 
@@ -116,6 +119,9 @@ struct Reply {
                         {"intent", to_string(event.tool->intent)},
                         {"file_path", event.tool->file_path}};
     }
+    if (!event.context_channel) {
+        json["context_channel"] = false;
+    }
     return json;
 }
 
@@ -166,6 +172,12 @@ inline std::string string_field(const nlohmann::json &object, const char *key) {
         use.intent = *intent;
         use.file_path = detail::string_field(*tool, "file_path");
         event.tool = std::move(use);
+    }
+    if (const auto channel = json.find("context_channel"); channel != json.end() && !channel->is_null()) {
+        if (!channel->is_boolean()) {
+            throw std::invalid_argument("canonical event field 'context_channel' is not a boolean");
+        }
+        event.context_channel = channel->get<bool>();
     }
     if (const auto details = json.find("details"); details != json.end() && details->is_object()) {
         event.details = *details;

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <starling/sdk/abi.h>
+#include <starling/sdk/agent_integration.hpp>
 #include <starling/sdk/bytes.hpp>
 #include <starling/sdk/event.hpp>
 #include <starling/sdk/memory_view.hpp>
@@ -97,6 +98,8 @@ public:
     virtual Event parse(const std::vector<std::string> &argv, std::string_view payload) = 0;
     /// Renders Starling's reply to `event` exactly as the agent expects it.
     virtual RenderedReply render(const Event &event, const Reply &reply) = 0;
+    /// How Starling is installed into this agent; none: the adapter cannot be installed.
+    virtual std::optional<AgentIntegration> integration() { return std::nullopt; }
 };
 
 /// Base of decision policies: which messages are worth remembering, as what, where.
@@ -257,6 +260,19 @@ starling_status adapter_render(void *instance, starling_bytes reply_json, starli
 }
 
 template <class PluginClass>
+starling_status adapter_integration(void *instance, starling_sink integration_out, starling_sink error) noexcept {
+    bool declared = true;
+    const starling_status status = guarded(error, [&] {
+        const auto integration = plugin_of<PluginClass>(instance).integration();
+        declared = integration.has_value();
+        if (declared) {
+            write_to(integration_out, to_json(*integration).dump());
+        }
+    });
+    return status == STARLING_STATUS_OK && !declared ? STARLING_STATUS_UNSUPPORTED : status;
+}
+
+template <class PluginClass>
 starling_status decision_decide(void *instance, starling_bytes request_json, starling_sink decisions_out,
                                 starling_sink error) noexcept {
     return guarded(error, [&] {
@@ -382,7 +398,7 @@ const void *get_interface(const char *interface_id) noexcept {
     const std::string_view id{interface_id};
     if constexpr (PluginClass::kind == STARLING_KIND_ADAPTER) {
         static const starling_adapter_v1 table{sizeof(starling_adapter_v1), &adapter_parse<PluginClass>,
-                                               &adapter_render<PluginClass>};
+                                               &adapter_render<PluginClass>, &adapter_integration<PluginClass>};
         return id == STARLING_ADAPTER_INTERFACE_V1 ? &table : nullptr;
     } else if constexpr (PluginClass::kind == STARLING_KIND_DECISION_POLICY) {
         static const starling_decision_v1 table{sizeof(starling_decision_v1), &decision_decide<PluginClass>,

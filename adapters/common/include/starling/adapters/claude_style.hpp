@@ -13,6 +13,7 @@
 
 #include <starling/sdk/plugin.hpp>
 
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -65,6 +66,7 @@ struct ClaudeStyleDialect {
     std::span<const std::string_view> file_path_keys; ///< tool_input fields naming the file, by preference
     std::span<const DetailField> extra_details;       ///< payload fields kept beyond the common ones
     MissingStopHookFlag missing_stop_hook_flag;
+    sdk::AgentIntegration (*integration)(); ///< how Starling is installed into the agent
 };
 
 class ClaudeStyleAdapter : public sdk::Adapter {
@@ -73,6 +75,7 @@ public:
 
     sdk::Event parse(const std::vector<std::string> &argv, std::string_view payload) override;
     sdk::RenderedReply render(const sdk::Event &event, const sdk::Reply &reply) override;
+    std::optional<sdk::AgentIntegration> integration() override { return dialect_.integration(); }
 
 protected:
     [[nodiscard]] const ClaudeStyleDialect &dialect() const noexcept { return dialect_; }

@@ -2,7 +2,7 @@
 #pragma once
 
 #include <starling/core/lifecycle/policies.hpp>
-#include <starling/core/memory_store.hpp>
+#include <starling/core/store/memory_store.hpp>
 
 #include <cstddef>
 #include <string>

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include <starling/core/event_bus.hpp>
+#include <starling/core/bus/event_bus.hpp>
 #include <starling/core/lifecycle/injection.hpp>
 #include <starling/core/lifecycle/policies.hpp>
 #include <starling/core/lifecycle/remember.hpp>
-#include <starling/core/log.hpp>
-#include <starling/core/memory_store.hpp>
+#include <starling/core/bus/log.hpp>
+#include <starling/core/store/memory_store.hpp>
 
 #include <cstddef>
 
@@ -58,10 +58,6 @@ private:
     /// Set by a prompt's injection that had to score every memory because the index was stale.
     bool relevance_index_stale_ = false;
 };
-
-/// Whether the agent can show context to the model for this event. Adapters say so in
-/// `details.context_channel`; an adapter that does not is assumed to have one.
-[[nodiscard]] bool has_context_channel(const Event &event);
 
 /// The memory key of a file path inside the store (`memory/…/*.md`), or empty. Relative paths are
 /// taken from `working_directory`.

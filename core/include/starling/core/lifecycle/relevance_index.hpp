@@ -7,8 +7,8 @@
 #pragma once
 
 #include <starling/core/lifecycle/policies.hpp>
-#include <starling/core/memory_store.hpp>
-#include <starling/core/scope.hpp>
+#include <starling/core/store/memory_store.hpp>
+#include <starling/core/store/scope.hpp>
 
 #include <cstddef>
 #include <span>

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <starling/core/bus/log.hpp>
+#include <starling/core/config/config.hpp>
+#include <starling/core/config/config_environment.hpp>
+#include <starling/core/config/plugin_settings.hpp>
+#include <starling/core/lifecycle/lifecycle.hpp>
+#include <starling/core/lifecycle/policies.hpp>
+#include <starling/core/store/clock.hpp>
+#include <starling/core/store/memory_store.hpp>
+#include <starling/plugins/plugin_registry.hpp>
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace starling::app {
+
+class Application;
+
+/// Stands in for a configured policy and creates it on its first call, so that an event pays only
+/// for the policies it uses: a prompt needs relevance, never the decision tree's lexicons, which
+/// cost more to build than the rest of the hook.
+class LazyDecisionMaker final : public core::DecisionMaker {
+public:
+    explicit LazyDecisionMaker(Application &application) : application_(&application) {}
+    [[nodiscard]] std::vector<sdk::Decision> decide(const std::vector<sdk::Message> &messages) const override;
+    [[nodiscard]] std::string review_request(const sdk::ReviewRequest &request) const override;
+
+private:
+    Application *application_;
+};
+
+class LazyDecayPlanner final : public core::DecayPlanner {
+public:
+    explicit LazyDecayPlanner(Application &application) : application_(&application) {}
+    [[nodiscard]] std::vector<sdk::LifecycleAction> plan(const starling_memory_batch &batch) const override;
+
+private:
+    Application *application_;
+};
+
+class LazyRelevanceScorer final : public core::RelevanceScorer {
+public:
+    explicit LazyRelevanceScorer(Application &application) : application_(&application) {}
+    [[nodiscard]] std::vector<double> score(std::string_view query, const starling_memory_batch &batch) const override;
+    [[nodiscard]] bool keeps_index() const override;
+    [[nodiscard]] bool index_current(const core::MemoryCollection &collection) const override;
+    void build_index(const core::MemoryCollection &collection, const starling_memory_batch &batch) const override;
+    [[nodiscard]] std::optional<std::vector<core::RankedMemory>> rank(std::string_view query,
+                                                                      std::span<const core::MemoryCollection> collections,
+                                                                      std::chrono::sys_seconds now,
+                                                                      std::size_t limit) const override;
+
+private:
+    Application *application_;
+};
+
+/// The composition root of one `starling` invocation. Everything is built on first use, so a
+/// command pays only for what it touches (`--version` reads no configuration, `config check`
+/// loads no store).
+class Application {
+public:
+    explicit Application(std::optional<std::filesystem::path> config_file);
+
+    [[nodiscard]] const core::ConfigEnvironment &environment();
+    /// The effective configuration. Throws core::ConfigError.
+    [[nodiscard]] const core::Config &config();
+    /// Logs to the configured file and mirrors to stderr.
+    [[nodiscard]] const core::Logger &logger();
+    /// Static plugins plus the modules of the configured plugin directories. Each plugin is offered
+    /// a cache directory of its own under the store's `index/cache/`.
+    [[nodiscard]] plugins::PluginRegistry &registry();
+    /// What configuration needs to know of every registered plugin.
+    [[nodiscard]] std::vector<core::PluginDefaults> plugin_defaults();
+    /// The effective settings (JSON text) a plugin is created with. Throws core::ConfigError.
+    [[nodiscard]] std::string plugin_settings(std::string_view plugin_id);
+    /// $STARLING_NOW if set, else the system clock.
+    [[nodiscard]] const core::Clock &clock();
+    /// The store at the configured root.
+    [[nodiscard]] core::MemoryStore &store();
+    /// The configured policy of each kind, created on first use; nullptr when the kind is
+    /// configured as "". Throws core::ConfigError or PluginLoadError.
+    [[nodiscard]] const plugins::DecisionPolicyInstance *decision_policy();
+    [[nodiscard]] const plugins::DecayPolicyInstance *decay_policy();
+    [[nodiscard]] const plugins::RelevancePolicyInstance *relevance_policy();
+    /// The configured policies for the lifecycle. Reading the configuration is all this costs: each
+    /// policy is created when it is first called.
+    [[nodiscard]] core::ActivePolicies active_policies();
+    [[nodiscard]] core::LifecycleSettings lifecycle_settings();
+
+private:
+    std::optional<std::filesystem::path> config_file_;
+    std::optional<core::ConfigEnvironment> environment_;
+    std::optional<core::Config> config_;
+    std::unique_ptr<core::Logger> logger_;
+    std::unique_ptr<plugins::PluginRegistry> registry_;
+    std::unique_ptr<core::Clock> clock_;
+    std::unique_ptr<core::MemoryStore> store_;
+    std::optional<plugins::DecisionPolicyInstance> decision_policy_;
+    std::optional<plugins::DecayPolicyInstance> decay_policy_;
+    std::optional<plugins::RelevancePolicyInstance> relevance_policy_;
+    LazyDecisionMaker lazy_decision_{*this};
+    LazyDecayPlanner lazy_decay_{*this};
+    LazyRelevanceScorer lazy_relevance_{*this};
+};
+
+} // namespace starling::app

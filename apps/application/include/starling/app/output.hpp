@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <starling/app/arguments.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <charconv>
+#include <cstdio>
+#include <iostream>
+#include <string>
+
+namespace starling::app {
+
+/// JSON output of every command: indented, invalid UTF-8 replaced rather than thrown on.
+inline void print_json(const nlohmann::json &json) {
+    std::cout << json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+}
+
+/// A score as people read it: three decimals, padded to line up.
+inline std::string format_score(double score) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%8.3f", score);
+    return text;
+}
+
+/// A non-negative count given on the command line; `option` names it in the error.
+inline std::size_t parse_count(const std::string &text, std::string_view option) {
+    std::size_t value = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (error != std::errc{} || end != text.data() + text.size()) {
+        throw UsageError(std::string{option} + " needs a whole number, not '" + text + "'");
+    }
+    return value;
+}
+
+} // namespace starling::app

@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <starling/app/application.hpp>
+#include <starling/core/config/config_loader.hpp>
+#include <starling/core/config/plugin_settings.hpp>
+#include <starling/plugins/static_plugins.hpp>
+
+namespace starling::app {
+
+Application::Application(std::optional<std::filesystem::path> config_file) : config_file_(std::move(config_file)) {}
+
+const core::ConfigEnvironment &Application::environment() {
+    if (!environment_) {
+        environment_ = core::from_process_environment();
+    }
+    return *environment_;
+}
+
+const core::Config &Application::config() {
+    if (!config_) {
+        config_ = core::load_config(environment(), config_file_);
+    }
+    return *config_;
+}
+
+const core::Logger &Application::logger() {
+    if (!logger_) {
+        const auto &settings = config().log;
+        logger_ = std::make_unique<core::Logger>(settings.file, settings.level, /*mirror_to_stderr=*/true);
+    }
+    return *logger_;
+}
+
+plugins::PluginRegistry &Application::registry() {
+    if (!registry_) {
+        registry_ = std::make_unique<plugins::PluginRegistry>(
+            logger(), plugins::PluginHostOptions{core::plugin_cache_root(config().store.root)});
+        registry_->add_static_plugins(plugins::linked_static_plugins());
+        registry_->discover_modules(config().plugins.directories);
+    }
+    return *registry_;
+}
+
+std::string Application::plugin_settings(std::string_view plugin_id) {
+    const auto *info = registry().find(plugin_id);
+    const std::string defaults = info == nullptr ? std::string{"{}"} : info->default_settings_json;
+    return core::effective_plugin_settings(config(), plugin_id, defaults).dump();
+}
+
+const core::Clock &Application::clock() {
+    if (!clock_) {
+        clock_ = core::clock_from_environment();
+    }
+    return *clock_;
+}
+
+core::MemoryStore &Application::store() {
+    if (!store_) {
+        store_ = std::make_unique<core::MemoryStore>(config().store.root, clock());
+    }
+    return *store_;
+}
+
+namespace {
+
+/// The policy held in `slot`, created by `create` on first use; nullptr when its kind is configured
+/// as "".
+template <typename Instance, typename Create>
+const Instance *created_on_first_use(std::optional<Instance> &slot, const std::string &id, Create &&create) {
+    if (!slot && !id.empty()) {
+        slot.emplace(create(id));
+    }
+    return slot ? &*slot : nullptr;
+}
+
+} // namespace
+
+const plugins::DecisionPolicyInstance *Application::decision_policy() {
+    return created_on_first_use(decision_policy_, config().policies.decision, [this](const std::string &id) {
+        return registry().create_decision_policy(id, plugin_settings(id));
+    });
+}
+
+const plugins::DecayPolicyInstance *Application::decay_policy() {
+    return created_on_first_use(decay_policy_, config().policies.decay, [this](const std::string &id) {
+        return registry().create_decay_policy(id, plugin_settings(id));
+    });
+}
+
+const plugins::RelevancePolicyInstance *Application::relevance_policy() {
+    return created_on_first_use(relevance_policy_, config().policies.relevance, [this](const std::string &id) {
+        return registry().create_relevance_policy(id, plugin_settings(id));
+    });
+}
+
+core::ActivePolicies Application::active_policies() {
+    const auto &chosen = config().policies;
+    core::ActivePolicies active;
+    active.decision = chosen.decision.empty() ? nullptr : &lazy_decision_;
+    active.decay = chosen.decay.empty() ? nullptr : &lazy_decay_;
+    active.relevance = chosen.relevance.empty() ? nullptr : &lazy_relevance_;
+    return active;
+}
+
+std::vector<sdk::Decision> LazyDecisionMaker::decide(const std::vector<sdk::Message> &messages) const {
+    return application_->decision_policy()->decide(messages);
+}
+
+std::string LazyDecisionMaker::review_request(const sdk::ReviewRequest &request) const {
+    return application_->decision_policy()->review_request(request);
+}
+
+std::vector<sdk::LifecycleAction> LazyDecayPlanner::plan(const starling_memory_batch &batch) const {
+    return application_->decay_policy()->plan(batch);
+}
+
+std::vector<double> LazyRelevanceScorer::score(std::string_view query, const starling_memory_batch &batch) const {
+    return application_->relevance_policy()->score(query, batch);
+}
+
+bool LazyRelevanceScorer::keeps_index() const { return application_->relevance_policy()->keeps_index(); }
+
+bool LazyRelevanceScorer::index_current(const core::MemoryCollection &collection) const {
+    return application_->relevance_policy()->index_current(collection);
+}
+
+void LazyRelevanceScorer::build_index(const core::MemoryCollection &collection,
+                                      const starling_memory_batch &batch) const {
+    application_->relevance_policy()->build_index(collection, batch);
+}
+
+std::optional<std::vector<core::RankedMemory>> LazyRelevanceScorer::rank(
+    std::string_view query, std::span<const core::MemoryCollection> collections, std::chrono::sys_seconds now,
+    std::size_t limit) const {
+    return application_->relevance_policy()->rank(query, collections, now, limit);
+}
+
+core::LifecycleSettings Application::lifecycle_settings() {
+    const auto &settings = config();
+    core::LifecycleSettings lifecycle;
+    lifecycle.review_every_messages = static_cast<std::size_t>(settings.capture.review_every);
+    lifecycle.capture_on_stop = settings.capture.on_stop;
+    lifecycle.consolidate = settings.consolidation.enabled;
+    lifecycle.injection.budget_tokens = static_cast<std::size_t>(settings.budgets.inject_tokens);
+    lifecycle.injection.index_lines = static_cast<std::size_t>(settings.budgets.index_lines);
+    lifecycle.injection.min_score = settings.injection.min_score;
+    lifecycle.injection.max_memories = static_cast<std::size_t>(settings.injection.max_memories);
+    lifecycle.remember.duplicate_similarity = settings.remember.duplicate_similarity;
+    lifecycle.remember.duplicate_candidates = static_cast<std::size_t>(settings.remember.duplicate_candidates);
+    return lifecycle;
+}
+
+std::vector<core::PluginDefaults> Application::plugin_defaults() {
+    std::vector<core::PluginDefaults> defaults;
+    for (const auto &info : registry().plugins()) {
+        defaults.push_back({info.id, info.kind, info.default_settings_json});
+    }
+    return defaults;
+}
+
+} // namespace starling::app

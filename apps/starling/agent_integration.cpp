@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "agent_integration.hpp"
+
+#include <starling/app/arguments.hpp>
+
+#include <algorithm>
+#include <cstdlib>
+#include <exception>
+
+namespace starling::app {
+
+std::vector<InstallableAgent> installable_agents(Application &application) {
+    std::vector<InstallableAgent> agents;
+    for (const auto &plugin : application.registry().plugins()) {
+        if (plugin.kind != STARLING_KIND_ADAPTER) {
+            continue;
+        }
+        try {
+            const auto adapter = application.registry().create_adapter(plugin.id, application.plugin_settings(plugin.id));
+            if (auto integration = adapter.integration()) {
+                agents.push_back({plugin.id, std::move(*integration)});
+            }
+        } catch (const std::exception &failure) {
+            application.logger().warning("agents", "adapter '" + plugin.id +
+                                                       "' cannot be installed: " + failure.what());
+        }
+    }
+    return agents;
+}
+
+InstallableAgent find_installable_agent(Application &application, const std::string &name) {
+    auto agents = installable_agents(application);
+    std::string known;
+    for (auto &agent : agents) {
+        const auto &aliases = agent.integration.aliases;
+        if (agent.adapter_id == name || std::find(aliases.begin(), aliases.end(), name) != aliases.end()) {
+            return std::move(agent);
+        }
+        known += (known.empty() ? "" : ", ") + agent.adapter_id;
+    }
+    throw UsageError("unknown agent '" + name + "' (expected " + (known.empty() ? "an adapter plugin" : known) + ")");
+}
+
+std::optional<std::string> agent_session_from_environment(Application &application) {
+    for (const auto &agent : installable_agents(application)) {
+        for (const auto &variable : agent.integration.session_environment) {
+            if (const char *session = std::getenv(variable.c_str()); session != nullptr && *session != '\0') {
+                return std::string{session};
+            }
+        }
+    }
+    return std::nullopt;
+}
+
+std::filesystem::path user_folder_of(const sdk::AgentIntegration &agent, const std::filesystem::path &home) {
+    const auto &variable = agent.user_folder.environment;
+    if (!variable.empty()) {
+        if (const char *folder = std::getenv(variable.c_str()); folder != nullptr && *folder != '\0') {
+            return std::filesystem::absolute(folder);
+        }
+    }
+    return home / agent.user_folder.home_folder;
+}
+
+std::string agent_instructions(const sdk::Instructions &instructions, const std::filesystem::path &starling) {
+    const std::string command = starling.string();
+    const std::string body =
+        "Starling is a long-term memory shared by every coding agent this user works with. It runs from this "
+        "agent's hooks: it logs what the user says, puts relevant memories into your context (marked "
+        "\"Starling memory\"), and keeps what is used while the rest decays.\n\n"
+        "Record a memory when the user:\n"
+        "- corrects how you work or gives a standing instruction (\"always…\", \"never…\", \"from now on…\");\n"
+        "- tells you about their role, team, preferences or workflow;\n"
+        "- states a project constraint that the code does not show;\n"
+        "- points to an external system (a dashboard, tracker, document, channel) and what it is for.\n\n"
+        "Do not record knowledge questions, one-off requests about the current code, facts visible in the "
+        "code or git history, or debugging conclusions that expire once fixed.\n\n"
+        "To record one, run:\n\n"
+        "    " + command + " remember \"<the memory, in your own words, one or two sentences>\"\n\n"
+        "Starling's decision policy checks it and stores it, updates a similar memory instead, or says why it "
+        "discarded it. Add `--force --type feedback|user|project|reference --scope user|project` only when "
+        "the user explicitly asks you to remember something. Other commands: `" + command +
+        " search <words>` finds memories, `" + command + " list` lists them, `" + command +
+        " forget <key>` archives one (it can be restored).\n\n"
+        "When Starling asks you to review the recent messages of the session, read the session log it names, "
+        "apply the rules above to each user message, and record what passes.\n";
+    return instructions.preamble + body;
+}
+
+} // namespace starling::app

@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <starling/app/application.hpp>
+
+#include <span>
+#include <string>
+
+namespace starling::app {
+
+/// Each command takes the words after its name and returns the process exit code.
+int run_plugins_command(Application &application, std::span<const std::string> words);
+int run_config_command(Application &application, std::span<const std::string> words);
+int run_remember_command(Application &application, std::span<const std::string> words);
+int run_classify_command(Application &application, std::span<const std::string> words);
+int run_search_command(Application &application, std::span<const std::string> words);
+int run_list_command(Application &application, std::span<const std::string> words);
+int run_show_command(Application &application, std::span<const std::string> words);
+int run_forget_command(Application &application, std::span<const std::string> words);
+int run_restore_command(Application &application, std::span<const std::string> words);
+int run_archive_command(Application &application, std::span<const std::string> words);
+int run_consolidate_command(Application &application, std::span<const std::string> words);
+int run_index_command(Application &application, std::span<const std::string> words);
+int run_inject_command(Application &application, std::span<const std::string> words);
+int run_wait_command(Application &application, std::span<const std::string> words);
+int run_install_command(Application &application, std::span<const std::string> words);
+int run_uninstall_command(Application &application, std::span<const std::string> words);
+
+} // namespace starling::app

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "commands.hpp"
+
+#include <starling/app/arguments.hpp>
+#include <starling/core/config/config_loader.hpp>
+#include <starling/core/config/config_render.hpp>
+#include <starling/plugins/static_plugins.hpp>
+
+#include <iostream>
+
+namespace starling::app {
+
+namespace {
+
+std::vector<core::PluginDefaults> built_in_plugin_defaults() {
+    const core::Logger silent{{}, core::LogLevel::error, false};
+    plugins::PluginRegistry registry{silent};
+    registry.add_static_plugins(plugins::linked_static_plugins());
+    std::vector<core::PluginDefaults> defaults;
+    for (const auto &info : registry.plugins()) {
+        defaults.push_back({info.id, info.kind, info.default_settings_json});
+    }
+    return defaults;
+}
+
+int show(Application &application, std::span<const std::string> words) {
+    const Arguments arguments{words, {}, {}};
+    arguments.expect_operands(0, 0, "");
+    std::cout << core::render_effective_config(application.config(), application.plugin_defaults());
+    return 0;
+}
+
+int check(Application &application, std::span<const std::string> words) {
+    const Arguments arguments{words, {}, {}};
+    arguments.expect_operands(1, 1, "the configuration FILE to check");
+    const std::filesystem::path file = arguments.operands().front();
+    // The plugins a file may name are the built-in ones plus those in the directories it lists,
+    // so discovery uses the checked file, not the configuration of this invocation. A file too
+    // broken to load still gets its other errors reported against the built-in plugins.
+    std::vector<core::PluginDefaults> available;
+    try {
+        Application checked{file};
+        available = checked.plugin_defaults();
+    } catch (const core::ConfigError &) {
+        available = built_in_plugin_defaults();
+    }
+    const auto issues = core::check_config_file(file, application.environment(), available);
+    std::size_t errors = 0;
+    for (const auto &issue : issues) {
+        std::cout << (issue.is_error() ? "error: " : "warning: ") << issue.message() << '\n';
+        errors += issue.is_error() ? 1U : 0U;
+    }
+    if (errors == 0) {
+        std::cout << file.string() << ": ok" << (issues.empty() ? "" : " (with warnings)") << '\n';
+        return 0;
+    }
+    return 1;
+}
+
+} // namespace
+
+int run_config_command(Application &application, std::span<const std::string> words) {
+    if (words.empty()) {
+        throw UsageError("config needs a subcommand: show or check FILE");
+    }
+    const std::string &subcommand = words.front();
+    const auto rest = words.subspan(1);
+    if (subcommand == "show") {
+        return show(application, rest);
+    }
+    if (subcommand == "check") {
+        return check(application, rest);
+    }
+    throw UsageError("unknown config subcommand '" + subcommand + "' (expected show or check FILE)");
+}
+
+} // namespace starling::app

@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: Apache-2.0
+// The commands that run the lifecycle by hand: consolidate, index and inject; and wait, for the part
+// of it that hooks leave running in the background.
+#include "commands.hpp"
+
+#include <starling/app/arguments.hpp>
+#include <starling/app/output.hpp>
+#include <starling/core/bus/background_work.hpp>
+#include <starling/core/lifecycle/consolidation.hpp>
+#include <starling/core/lifecycle/injection.hpp>
+#include <starling/core/lifecycle/relevance_index.hpp>
+#include <starling/core/lifecycle/session_log.hpp>
+
+#include <filesystem>
+#include <iostream>
+
+namespace starling::app {
+
+int run_consolidate_command(Application &application, std::span<const std::string> words) {
+    const Arguments arguments{words, {}, {"dry-run", "json"}};
+    arguments.expect_operands(0, 0, "");
+    const auto *decay = application.decay_policy();
+    if (!decay) {
+        throw std::runtime_error("no decay policy is active (set policies.decay)");
+    }
+    const bool dry_run = arguments.flag("dry-run");
+    const auto report = core::consolidate(application.store(), *decay, dry_run);
+    if (arguments.flag("json")) {
+        nlohmann::json actions = nlohmann::json::array();
+        for (const auto &applied : report.actions) {
+            auto item = sdk::to_json(applied.action);
+            item["applied"] = applied.applied;
+            item["result"] = applied.result;
+            actions.push_back(item);
+        }
+        print_json({{"memories", report.memories}, {"dry_run", dry_run}, {"actions", actions}});
+        return 0;
+    }
+    std::cout << (dry_run ? "would act on " : "acted on ") << report.actions.size() << " of " << report.memories
+              << " memories\n";
+    for (const auto &applied : report.actions) {
+        std::cout << "  " << sdk::to_string(applied.action.kind) << ' ' << applied.action.key;
+        if (!applied.action.into.empty()) {
+            std::cout << " into " << applied.action.into;
+        }
+        std::cout << "\n      " << applied.action.reason;
+        if (!dry_run) {
+            std::cout << (applied.applied ? " → " : " — ") << applied.result;
+        }
+        std::cout << '\n';
+    }
+    return 0;
+}
+
+int run_index_command(Application &application, std::span<const std::string> words) {
+    const Arguments arguments{words, {"cwd"}, {"json"}};
+    arguments.expect_operands(0, 0, "");
+    const auto *relevance = application.active_policies().relevance;
+    if (relevance == nullptr) {
+        throw std::runtime_error("no relevance policy is active (set policies.relevance)");
+    }
+    auto &store = application.store();
+    const std::filesystem::path directory = arguments.value("cwd").value_or(std::filesystem::current_path().string());
+    const auto scopes = core::prompt_scopes(store.resolve_project(directory));
+    static_cast<void>(store.list()); // picks up files edited by hand, which hooks would only see later
+    const bool keeps_index = relevance->keeps_index();
+    const auto built = core::refresh_relevance_indexes(store, *relevance, scopes);
+    std::vector<std::string> collections;
+    for (const auto &scope : scopes) {
+        collections.push_back(core::collection_id(scope));
+    }
+    if (arguments.flag("json")) {
+        print_json({{"keeps_index", keeps_index}, {"collections", collections}, {"built", built}});
+        return 0;
+    }
+    if (!keeps_index) {
+        std::cout << "the relevance policy keeps no index: every prompt scores the memories it lists\n";
+        return 0;
+    }
+    std::cout << "built " << built << " of " << collections.size() << " indexes (" << collections.front() << ", "
+              << collections.back() << "); the others were current\n";
+    return 0;
+}
+
+int run_wait_command(Application &application, std::span<const std::string> words) {
+    const Arguments arguments{words, {}, {}};
+    arguments.expect_operands(0, 0, "");
+    core::wait_for_background_work(application.store().root());
+    return 0;
+}
+
+int run_inject_command(Application &application, std::span<const std::string> words) {
+    const Arguments arguments{words, {"event", "prompt", "cwd", "session"}, {"json"}};
+    arguments.expect_operands(0, 0, "");
+    const auto event = arguments.value("event").value_or("prompt");
+    const std::filesystem::path directory = arguments.value("cwd").value_or(std::filesystem::current_path().string());
+    auto &store = application.store();
+    const auto project = store.resolve_project(directory);
+    std::vector<std::string> already;
+    if (const auto session = arguments.value("session")) {
+        already = core::SessionLog{store.root() / "sessions", *session}.state().injected;
+    }
+    const auto settings = application.lifecycle_settings().injection;
+    const auto *relevance = application.active_policies().relevance;
+    core::Injection injection;
+    if (event == "session-start") {
+        injection = core::session_start_injection(store, relevance, project,
+                                                  directory.filename().string() + " " + project, already, settings);
+    } else if (event == "prompt") {
+        const auto prompt = arguments.value("prompt");
+        if (!prompt) {
+            throw UsageError("inject --event prompt needs --prompt TEXT");
+        }
+        if (relevance == nullptr) {
+            throw std::runtime_error("no relevance policy is active (set policies.relevance)");
+        }
+        injection = core::prompt_injection(store, *relevance, *prompt, project, already, settings);
+    } else {
+        throw UsageError("--event must be session-start or prompt, not '" + event + "'");
+    }
+    if (arguments.flag("json")) {
+        nlohmann::json memories = nlohmann::json::array();
+        for (const auto &memory : injection.memories) {
+            memories.push_back({{"key", memory.key}, {"score", memory.score}, {"tokens", memory.tokens}});
+        }
+        print_json({{"event", event},
+                    {"budget_tokens", settings.budget_tokens},
+                    {"tokens", injection.tokens},
+                    {"memories", memories},
+                    {"context", injection.context}});
+        return 0;
+    }
+    std::cout << "# " << injection.tokens << " of " << settings.budget_tokens << " tokens, "
+              << injection.memories.size() << " memories\n";
+    for (const auto &memory : injection.memories) {
+        std::cout << "# " << format_score(memory.score) << "  " << memory.key << " (" << memory.tokens
+                  << " tokens)\n";
+    }
+    std::cout << injection.context << (injection.context.empty() ? "" : "\n");
+    return 0;
+}
+
+} // namespace starling::app

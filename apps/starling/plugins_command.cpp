@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "commands.hpp"
+
+#include <starling/app/arguments.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+
+namespace starling::app {
+
+namespace {
+
+std::string source_of(const plugins::PluginInfo &info) {
+    return info.is_static ? std::string{"static"} : info.file.string();
+}
+
+void print_table(const std::vector<plugins::PluginInfo> &plugins) {
+    std::size_t kind_width = 4;
+    std::size_t id_width = 2;
+    std::size_t version_width = 7;
+    for (const auto &info : plugins) {
+        kind_width = std::max(kind_width, plugins::kind_name(info.kind).size());
+        id_width = std::max(id_width, info.id.size());
+        version_width = std::max(version_width, info.version.size());
+    }
+    const auto pad = [](std::string text, std::size_t width) {
+        text.resize(std::max(width, text.size()), ' ');
+        return text;
+    };
+    std::cout << pad("KIND", kind_width) << "  " << pad("ID", id_width) << "  " << pad("VERSION", version_width)
+              << "  SOURCE\n";
+    for (const auto &info : plugins) {
+        std::cout << pad(plugins::kind_name(info.kind), kind_width) << "  " << pad(info.id, id_width) << "  "
+                  << pad(info.version, version_width) << "  " << source_of(info) << '\n';
+    }
+}
+
+} // namespace
+
+int run_plugins_command(Application &application, std::span<const std::string> words) {
+    const Arguments arguments{words, {}, {"json"}};
+    arguments.expect_operands(0, 0, "");
+    auto &registry = application.registry();
+    if (arguments.flag("json")) {
+        nlohmann::json out{{"plugins", nlohmann::json::array()}, {"problems", nlohmann::json::array()}};
+        for (const auto &info : registry.plugins()) {
+            out["plugins"].push_back({{"kind", plugins::kind_name(info.kind)},
+                                      {"id", info.id},
+                                      {"version", info.version},
+                                      {"abi", std::to_string(info.abi_major) + "." + std::to_string(info.abi_minor)},
+                                      {"source", source_of(info)},
+                                      {"description", info.description}});
+        }
+        for (const auto &problem : registry.problems()) {
+            out["problems"].push_back(problem.message());
+        }
+        std::cout << out.dump(2) << '\n';
+    } else {
+        print_table(registry.plugins());
+    }
+    // Problems were already logged (and mirrored to stderr) when discovery met them; a non-zero
+    // exit lets scripts notice a module that did not load.
+    return registry.problems().empty() ? 0 : 1;
+}
+
+} // namespace starling::app

@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// `starling-bench locomo` and `starling-bench decisions`: quality benchmarks of the active policies,
+// configured exactly as `starling` configures them, on labelled data read by path (the data sets are
+// never part of the repository). A tool of its own so that the installed `starling` carries no
+// benchmark code. Exit codes as `starling`'s: 0 success, 1 the benchmark failed, 64 a bad command line.
+#include "decision_bench.hpp"
+#include "locomo_bench.hpp"
+
+#include <starling/app/application.hpp>
+#include <starling/app/arguments.hpp>
+#include <starling/app/output.hpp>
+#include <starling/core/config/config_error.hpp>
+
+#include <algorithm>
+#include <exception>
+#include <iostream>
+#include <optional>
+
+namespace starling::bench {
+
+namespace {
+
+using app::Application;
+using app::Arguments;
+using app::UsageError;
+
+constexpr int kExitUsage = 64;
+
+constexpr const char *kUsage = R"(starling-bench — quality benchmarks of the configured Starling policies
+
+Usage: starling-bench [--config FILE] BENCHMARK [ARGS...]
+
+  locomo --data PATH [--k 5,10,25] [--json]
+                         recall@k of the relevance policy over a LoCoMo file
+  decisions --data FILE.jsonl [--json]
+                         accuracy of the decision policy over labelled messages, misses listed
+
+The configuration is Starling's own: $STARLING_HOME/starling.toml, or --config FILE.
+)";
+
+std::vector<int> parse_ks(const std::string &text) {
+    std::vector<int> ks;
+    std::size_t position = 0;
+    while (position <= text.size()) {
+        const auto end = std::min(text.find(',', position), text.size());
+        ks.push_back(static_cast<int>(app::parse_count(text.substr(position, end - position), "--k")));
+        position = end + 1;
+    }
+    return ks;
+}
+
+int bench_locomo(Application &application, std::span<const std::string> words) {
+    const Arguments arguments{words, {"data", "k"}, {"json"}};
+    arguments.expect_operands(0, 0, "");
+    const auto data = arguments.value("data");
+    if (!data) {
+        throw UsageError("bench locomo needs --data PATH (e.g. shared/data/locomo/locomo-dev.json)");
+    }
+    const auto *relevance = application.relevance_policy();
+    if (!relevance) {
+        throw std::runtime_error("no relevance policy is active (set policies.relevance)");
+    }
+    const auto report = run_locomo_benchmark(*data, parse_ks(arguments.value("k").value_or("5,10")), *relevance);
+    if (arguments.flag("json")) {
+        app::print_json(locomo_report_json(report));
+    } else {
+        std::cout << "relevance policy: " << relevance->info().id << "\n" << format_locomo_report(report);
+    }
+    return 0;
+}
+
+int bench_decisions(Application &application, std::span<const std::string> words) {
+    const Arguments arguments{words, {"data"}, {"json"}};
+    arguments.expect_operands(0, 0, "");
+    const auto data = arguments.value("data");
+    if (!data) {
+        throw UsageError("bench decisions needs --data FILE.jsonl (e.g. shared/data/decisions/dev.jsonl)");
+    }
+    const auto *decision_policy = application.decision_policy();
+    if (!decision_policy) {
+        throw std::runtime_error("no decision policy is active (set policies.decision)");
+    }
+    const auto cases = read_labelled_decisions(*data);
+    std::vector<sdk::Message> messages;
+    for (const auto &labelled : cases) {
+        messages.push_back({labelled.text, "bench", "bench-project"});
+    }
+    const auto report = score_decisions(cases, decision_policy->decide(messages));
+    if (arguments.flag("json")) {
+        app::print_json(decision_report_json(report));
+    } else {
+        std::cout << "decision policy: " << decision_policy->info().id << ", " << format_decision_report(report);
+    }
+    return 0;
+}
+
+int run(std::span<const std::string> words) {
+    std::optional<std::filesystem::path> config_file;
+    if (!words.empty() && words.front() == "--config") {
+        if (words.size() < 2) {
+            throw UsageError("option --config needs a value");
+        }
+        config_file = words[1];
+        words = words.subspan(2);
+    }
+    if (words.empty() || words.front() == "-h" || words.front() == "--help") {
+        std::cout << kUsage;
+        return words.empty() ? kExitUsage : 0;
+    }
+    Application application{config_file};
+    if (words.front() == "locomo") {
+        return bench_locomo(application, words.subspan(1));
+    }
+    if (words.front() == "decisions") {
+        return bench_decisions(application, words.subspan(1));
+    }
+    throw UsageError("unknown benchmark '" + words.front() + "' (expected locomo or decisions)");
+}
+
+} // namespace
+
+} // namespace starling::bench
+
+int main(int argc, char **argv) {
+    const std::vector<std::string> words(argv + 1, argv + argc);
+    try {
+        return starling::bench::run(words);
+    } catch (const starling::app::UsageError &failure) {
+        std::cerr << "starling-bench: " << failure.what() << "\nTry 'starling-bench --help'.\n";
+        return starling::bench::kExitUsage;
+    } catch (const starling::core::ConfigError &failure) {
+        std::cerr << "starling-bench: configuration error: " << failure.what() << '\n';
+        return 1;
+    } catch (const std::exception &failure) {
+        std::cerr << "starling-bench: error: " << failure.what() << '\n';
+        return 1;
+    }
+}

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <starling/core/bus/log.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace starling::core {
+
+/// A 1-based position in the configuration file; line 0 means "not from the file".
+struct SourcePosition {
+    std::uint32_t line = 0;
+    std::uint32_t column = 0;
+
+    friend bool operator==(const SourcePosition &, const SourcePosition &) = default;
+};
+
+/// `[store]`: where the memory files live.
+struct StoreConfig {
+    std::filesystem::path root; ///< Holds memory/, sessions/ and archive/.
+};
+
+/// `[plugins]`: where loadable plugin modules are searched.
+struct PluginsConfig {
+    std::vector<std::filesystem::path> directories;
+};
+
+/// `[policies]`: the plugin id active for each policy kind; empty means no policy of that kind.
+struct PoliciesConfig {
+    std::string decision;
+    std::string decay;
+    std::string relevance;
+};
+
+/// `[capture]`: when messages of a session are considered for becoming memories.
+struct CaptureConfig {
+    /// Every this many user messages the model is asked to review them with the decision tree; 0 never.
+    std::int64_t review_every = 0;
+    /// Whether the decision policy itself runs over not-yet-evaluated messages at compaction, stop
+    /// and session end.
+    bool on_stop = false;
+};
+
+/// `[consolidation]`: when existing memories are reviewed, promoted, merged and forgotten.
+struct ConsolidationConfig {
+    bool enabled = false; ///< Whether the decay policy runs at session start and at each stop.
+};
+
+/// `[hooks]`: how hook processes treat the agent waiting on them.
+struct HooksConfig {
+    /// Whether the work a reply does not depend on runs in a detached process after the reply.
+    bool background = false;
+};
+
+/// `[injection]`: which memories are added to the context when a prompt is submitted.
+struct InjectionConfig {
+    double min_score = 0.0;        ///< Relevance below this is not injected.
+    std::int64_t max_memories = 0; ///< Most memories whose text is injected at once.
+};
+
+/// `[remember]`: how a new memory is told apart from one already stored.
+struct RememberConfig {
+    /// Containment similarity at or above which a new memory is folded into an existing one.
+    double duplicate_similarity = 0.0;
+    /// How many of the best relevance candidates are compared with a new memory.
+    std::int64_t duplicate_candidates = 0;
+};
+
+/// `[budgets]`: limits on what Starling adds to an agent's context.
+struct BudgetsConfig {
+    std::int64_t inject_tokens = 0;
+    std::int64_t index_lines = 0;
+};
+
+/// `[log]`: Starling's own log (never the agent's output).
+struct LogConfig {
+    LogLevel level = LogLevel::info;
+    std::filesystem::path file;
+};
+
+/// One `[settings.<plugin-id>]` table, kept as the user wrote it: the loader does not know what a
+/// plugin accepts, so validation against the plugin's declared defaults happens later and needs
+/// the positions to point at the offending line.
+struct PluginSettingsTable {
+    nlohmann::json values = nlohmann::json::object();
+    SourcePosition position; ///< Of the table itself.
+    /// Position of every key and array item, by JSON pointer into `values` (e.g. `/cues/en/0`).
+    std::map<std::string, SourcePosition, std::less<>> positions;
+
+    /// The position recorded for `pointer`, or the table's own position when there is none.
+    [[nodiscard]] SourcePosition position_of(const nlohmann::json::json_pointer &pointer) const {
+        const auto found = positions.find(pointer.to_string());
+        return found == positions.end() ? position : found->second;
+    }
+};
+
+/// The effective configuration: the embedded defaults overlaid with the configuration file.
+/// Every key of the schema (config_schema.hpp) has a typed field here.
+struct Config {
+    StoreConfig store;
+    PluginsConfig plugins;
+    PoliciesConfig policies;
+    CaptureConfig capture;
+    ConsolidationConfig consolidation;
+    HooksConfig hooks;
+    InjectionConfig injection;
+    RememberConfig remember;
+    BudgetsConfig budgets;
+    LogConfig log;
+    /// `[settings.<plugin-id>]` tables by plugin id; see effective_plugin_settings().
+    std::map<std::string, PluginSettingsTable, std::less<>> plugin_settings;
+
+    /// The file this was read from; empty when only the embedded defaults apply.
+    std::filesystem::path source_file;
+    /// Where each schema key set by the file was written, by dotted key.
+    std::map<std::string, SourcePosition, std::less<>> key_positions;
+};
+
+} // namespace starling::core

@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <starling/core/store/atomic_file.hpp>
+
+#include "posix_io.hpp"
+
+#include <starling/core/store/file_io.hpp>
+#include <starling/core/store/store_error.hpp>
+
+#include <fcntl.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <csignal>
+#include <cstdlib>
+#include <random>
+#include <string>
+
+namespace starling::core {
+namespace {
+
+constexpr std::string_view temp_marker = ".tmp-";
+constexpr std::string_view kill_before_rename_name = "kill-before-rename";
+
+enum class Fault { none, kill_before_rename };
+
+/// The fault to inject, read from the environment once per process. The pid is part of the cache key
+/// because a forked child inherits the parent's cache but must read its own environment.
+Fault injected_fault() {
+    static std::atomic<pid_t> cached_for_pid{0};
+    static std::atomic<Fault> cached_fault{Fault::none};
+    const pid_t pid = ::getpid();
+    if (cached_for_pid.load() == pid) {
+        return cached_fault.load();
+    }
+    const char *value = std::getenv(fault_injection_environment_variable);
+    Fault fault = Fault::none;
+    if (value != nullptr && *value != '\0') {
+        if (value != kill_before_rename_name) {
+            throw StoreError(std::string(fault_injection_environment_variable) + "='" + value +
+                             "' is not a known fault (known: kill-before-rename)");
+        }
+        fault = Fault::kill_before_rename;
+    }
+    cached_fault.store(fault);
+    cached_for_pid.store(pid);
+    return fault;
+}
+
+std::string random_suffix() {
+    static constexpr char hex_digits[] = "0123456789abcdef";
+    std::random_device entropy;
+    std::uint32_t bits = entropy();
+    std::string suffix(8, '0');
+    for (char &digit : suffix) {
+        digit = hex_digits[bits & 0xF];
+        bits >>= 4;
+    }
+    return suffix;
+}
+
+/// Unlinks the temporary file unless released; the write's error is what gets reported.
+class TempFileGuard {
+public:
+    explicit TempFileGuard(std::filesystem::path path) : path_(std::move(path)) {}
+    TempFileGuard(const TempFileGuard &) = delete;
+    TempFileGuard &operator=(const TempFileGuard &) = delete;
+    ~TempFileGuard() {
+        if (!released_) {
+            ::unlink(path_.c_str());
+        }
+    }
+    void release() noexcept { released_ = true; }
+
+private:
+    std::filesystem::path path_;
+    bool released_ = false;
+};
+
+} // namespace
+
+bool is_atomic_write_temp_name(std::string_view file_name) noexcept {
+    return file_name.size() > 1 && file_name.front() == '.' &&
+           file_name.find(temp_marker) != std::string_view::npos;
+}
+
+void write_file_atomically(const std::filesystem::path &path, std::string_view bytes, Durability durability) {
+    const std::string name = path.filename().string();
+    if (name.empty() || name == "." || name == "..") {
+        throw StoreError(path.string() + ": not a file path");
+    }
+    const Fault fault = injected_fault();
+    const std::filesystem::path directory =
+        path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
+    const std::string prefix = "." + name + std::string(temp_marker) + std::to_string(::getpid()) + "-";
+
+    std::filesystem::path temp_path;
+    int descriptor = -1;
+    for (int attempt = 0; attempt < 16 && descriptor < 0; ++attempt) {
+        temp_path = directory / (prefix + random_suffix());
+        descriptor = ::open(temp_path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (descriptor < 0 && errno != EEXIST && errno != EINTR) {
+            throw_system_error(path, "cannot create a temporary file next to it", errno);
+        }
+    }
+    if (descriptor < 0) {
+        throw StoreError(path.string() + ": cannot find a free temporary file name next to it");
+    }
+    detail::Descriptor file(descriptor);
+    TempFileGuard guard(temp_path);
+
+    if (const int error = detail::write_all(file.get(), bytes); error != 0) {
+        throw_system_error(path, "cannot write the temporary file", error);
+    }
+    if (durability == Durability::survives_power_loss && ::fsync(file.get()) != 0) {
+        throw_system_error(path, "cannot fsync the temporary file", errno);
+    }
+    if (const int error = file.close(); error != 0) {
+        throw_system_error(path, "cannot close the temporary file", error);
+    }
+    if (fault == Fault::kill_before_rename) {
+        std::raise(SIGKILL);
+    }
+    if (::rename(temp_path.c_str(), path.c_str()) != 0) {
+        throw_system_error(path, "cannot rename the temporary file over it", errno);
+    }
+    guard.release();
+    if (durability == Durability::survives_crash) {
+        return;
+    }
+    try {
+        fsync_directory(directory);
+    } catch (const StoreError &error) {
+        throw StoreError(path.string() + ": written, but may not survive a crash: " + error.what());
+    }
+}
+
+} // namespace starling::core

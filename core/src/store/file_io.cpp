@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <starling/core/store/file_io.hpp>
+
+#include "posix_io.hpp"
+
+#include <starling/core/store/store_error.hpp>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <system_error>
+
+namespace starling::core {
+namespace {
+
+int open_retrying(const char *path, int flags, mode_t mode = 0) noexcept {
+    while (true) {
+        const int descriptor = ::open(path, flags, mode);
+        if (descriptor >= 0 || errno != EINTR) {
+            return descriptor;
+        }
+    }
+}
+
+std::optional<StampedContent> read_existing(const std::filesystem::path &path, std::uint64_t max_bytes,
+                                            bool missing_is_error) {
+    detail::Descriptor file(open_retrying(path.c_str(), O_RDONLY | O_CLOEXEC));
+    if (!file.valid()) {
+        if (errno == ENOENT && !missing_is_error) {
+            return std::nullopt;
+        }
+        throw_system_error(path, "cannot open for reading", errno);
+    }
+    struct stat status {};
+    if (::fstat(file.get(), &status) != 0) {
+        throw_system_error(path, "cannot stat", errno);
+    }
+    if (!S_ISREG(status.st_mode)) {
+        throw StoreError(path.string() + ": not a regular file");
+    }
+    if (static_cast<std::uint64_t>(status.st_size) > max_bytes) {
+        throw StoreError(path.string() + ": file is larger than " + std::to_string(max_bytes) + " bytes");
+    }
+    // Read straight into the string: one byte more than the size, to notice a file that grew since
+    // fstat; the limit is checked on what was actually read.
+    std::string content(static_cast<std::size_t>(status.st_size) + 1, '\0');
+    std::size_t used = 0;
+    while (true) {
+        if (used == content.size()) {
+            if (used > max_bytes) {
+                throw StoreError(path.string() + ": file is larger than " + std::to_string(max_bytes) + " bytes");
+            }
+            content.resize(content.size() * 2);
+        }
+        const ssize_t got = ::read(file.get(), content.data() + used, content.size() - used);
+        if (got < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            throw_system_error(path, "cannot read", errno);
+        }
+        if (got == 0) {
+            break;
+        }
+        used += static_cast<std::size_t>(got);
+    }
+    if (used > max_bytes) {
+        throw StoreError(path.string() + ": file is larger than " + std::to_string(max_bytes) + " bytes");
+    }
+    content.resize(used);
+    return StampedContent{std::move(content), detail::stamp_from(status)};
+}
+
+} // namespace
+
+std::optional<FileStamp> stamp_file(const std::filesystem::path &path) {
+    struct stat status {};
+    if (::stat(path.c_str(), &status) != 0) {
+        if (errno == ENOENT || errno == ENOTDIR) {
+            return std::nullopt;
+        }
+        throw_system_error(path, "cannot stat", errno);
+    }
+    if (!S_ISREG(status.st_mode)) {
+        return std::nullopt;
+    }
+    return detail::stamp_from(status);
+}
+
+std::optional<StampedContent> read_stamped_file(const std::filesystem::path &path, std::uint64_t max_bytes) {
+    return read_existing(path, max_bytes, false);
+}
+
+std::string read_file(const std::filesystem::path &path, std::uint64_t max_bytes) {
+    return std::move(read_existing(path, max_bytes, true)->content);
+}
+
+std::optional<std::string> read_file_if_exists(const std::filesystem::path &path, std::uint64_t max_bytes) {
+    std::optional<StampedContent> file = read_existing(path, max_bytes, false);
+    if (!file) {
+        return std::nullopt;
+    }
+    return std::move(file->content);
+}
+
+void append_to_file(const std::filesystem::path &path, std::string_view bytes, bool durable) {
+    detail::Descriptor file(open_retrying(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666));
+    if (!file.valid()) {
+        throw_system_error(path, "cannot open for appending", errno);
+    }
+    if (const int error = detail::write_all(file.get(), bytes); error != 0) {
+        throw_system_error(path, "cannot append", error);
+    }
+    if (durable && ::fsync(file.get()) != 0) {
+        throw_system_error(path, "cannot fsync", errno);
+    }
+    if (const int error = file.close(); error != 0) {
+        throw_system_error(path, "cannot close", error);
+    }
+}
+
+void fsync_directory(const std::filesystem::path &directory) {
+    const std::filesystem::path target = directory.empty() ? std::filesystem::path(".") : directory;
+    detail::Descriptor handle(open_retrying(target.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (!handle.valid()) {
+        throw_system_error(target, "cannot open directory to fsync it", errno);
+    }
+    if (::fsync(handle.get()) != 0) {
+        throw_system_error(target, "cannot fsync directory", errno);
+    }
+}
+
+void ensure_directories(const std::filesystem::path &directory) {
+    std::error_code error;
+    std::filesystem::create_directories(directory, error);
+    if (error) {
+        throw StoreError(directory.string() + ": cannot create directory: " + error.message());
+    }
+}
+
+} // namespace starling::core

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "memory_files.hpp"
+
+#include "posix_io.hpp"
+
+#include <starling/core/store/store_error.hpp>
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include <cerrno>
+
+namespace starling::core::detail {
+namespace {
+
+/// Owns a DIR stream.
+class DirectoryStream {
+public:
+    explicit DirectoryStream(const std::filesystem::path &path) : stream_(::opendir(path.c_str())) {
+        if (stream_ == nullptr && errno != ENOENT && errno != ENOTDIR) {
+            throw_system_error(path, "cannot list directory", errno);
+        }
+    }
+    DirectoryStream(const DirectoryStream &) = delete;
+    DirectoryStream &operator=(const DirectoryStream &) = delete;
+    ~DirectoryStream() {
+        if (stream_ != nullptr) {
+            ::closedir(stream_);
+        }
+    }
+
+    [[nodiscard]] bool exists() const noexcept { return stream_ != nullptr; }
+    [[nodiscard]] int descriptor() const noexcept { return ::dirfd(stream_); }
+
+    /// The next entry, or nullptr at the end.
+    [[nodiscard]] const dirent *next(const std::filesystem::path &path) {
+        errno = 0;
+        const dirent *entry = ::readdir(stream_);
+        if (entry == nullptr && errno != 0) {
+            throw_system_error(path, "cannot list directory", errno);
+        }
+        return entry;
+    }
+
+private:
+    DIR *stream_;
+};
+
+void scan_tier(const std::filesystem::path &root, const Scope &scope, Tier tier,
+               std::vector<FoundMemoryFile> &found) {
+    const std::string key_prefix = memory_key(scope, tier, {});
+    const std::filesystem::path directory = root / key_prefix;
+    DirectoryStream stream(directory);
+    if (!stream.exists()) {
+        return;
+    }
+    while (const dirent *entry = stream.next(directory)) {
+        const std::string_view name = entry->d_name;
+        if (!is_memory_file_name(name)) {
+            continue;
+        }
+        struct stat status {};
+        if (::fstatat(stream.descriptor(), entry->d_name, &status, 0) != 0) {
+            if (errno == ENOENT) {
+                continue;
+            }
+            throw_system_error(directory / entry->d_name, "cannot stat", errno);
+        }
+        if (!S_ISREG(status.st_mode)) {
+            continue;
+        }
+        std::string key;
+        key.reserve(key_prefix.size() + name.size());
+        key += key_prefix;
+        key += name;
+        found.push_back(FoundMemoryFile{std::move(key), stamp_from(status)});
+    }
+}
+
+} // namespace
+
+std::vector<std::string> find_project_ids(const std::filesystem::path &root) {
+    const std::filesystem::path directory = root / "memory" / "projects";
+    std::vector<std::string> ids;
+    DirectoryStream stream(directory);
+    if (!stream.exists()) {
+        return ids;
+    }
+    while (const dirent *entry = stream.next(directory)) {
+        const std::string_view name = entry->d_name;
+        if (name == "." || name == ".." || !is_valid_project_id(name)) {
+            continue;
+        }
+        struct stat status {};
+        if (::fstatat(stream.descriptor(), entry->d_name, &status, 0) == 0 && S_ISDIR(status.st_mode)) {
+            ids.emplace_back(name);
+        }
+    }
+    return ids;
+}
+
+std::vector<FoundMemoryFile> find_memory_files(const std::filesystem::path &root, const ListFilter &filter) {
+    std::vector<Scope> scopes;
+    if (filter.scope) {
+        scopes.push_back(*filter.scope);
+    } else {
+        scopes.push_back(Scope::user());
+        for (std::string &id : find_project_ids(root)) {
+            scopes.push_back(Scope::project(std::move(id)));
+        }
+    }
+    std::vector<FoundMemoryFile> found;
+    for (const Scope &scope : scopes) {
+        for (const Tier tier : {Tier::short_term, Tier::long_term}) {
+            if (!filter.tier || *filter.tier == tier) {
+                scan_tier(root, scope, tier, found);
+            }
+        }
+    }
+    return found;
+}
+
+} // namespace starling::core::detail

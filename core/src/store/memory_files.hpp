@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <starling/core/store/file_io.hpp>
+#include <starling/core/store/index_entry.hpp>
+#include <starling/core/store/memory_key.hpp>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace starling::core::detail {
+
+/// A memory file found on disk. Its location is parse_memory_key(key); it is not stored because a
+/// listing of 100,000 files only needs it for the few files that changed.
+struct FoundMemoryFile {
+    std::string key;
+    FileStamp stamp;
+};
+
+/// Every memory file in the tier directories that `filter`'s scope and tier select (the type is not
+/// looked at), stat'ed but not read. Hidden and temporary files, and names that are not memory file
+/// names, are skipped. Missing directories are simply empty.
+[[nodiscard]] std::vector<FoundMemoryFile> find_memory_files(const std::filesystem::path &root,
+                                                             const ListFilter &filter);
+
+/// The ids of the project folders under `memory/projects/`.
+[[nodiscard]] std::vector<std::string> find_project_ids(const std::filesystem::path &root);
+
+} // namespace starling::core::detail

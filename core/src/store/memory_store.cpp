@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "store_internals.hpp"
+
+#include <starling/core/store/atomic_file.hpp>
+#include <starling/core/store/file_io.hpp>
+#include <starling/core/store/file_naming.hpp>
+#include <starling/core/store/memory_file.hpp>
+#include <starling/core/store/store_error.hpp>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+
+namespace starling::core {
+namespace {
+
+std::string stem_of(std::string_view file_name) {
+    return std::string(file_name.substr(0, file_name.size() - std::string_view(".md").size()));
+}
+
+IndexEntry make_index_entry(const std::string &key, const MemoryLocation &location, const Memory &memory,
+                            const FileStamp &stamp) {
+    IndexEntry entry;
+    entry.key = key;
+    entry.scope_kind = location.scope.kind();
+    entry.project_id = location.scope.project_id();
+    entry.tier = location.tier;
+    entry.type = memory.type;
+    entry.summary = memory.summary;
+    entry.tags = memory.tags;
+    entry.created = memory.created;
+    entry.last_accessed = memory.last_accessed;
+    entry.access_count = memory.access_count;
+    entry.session_count = memory.session_count();
+    entry.review = memory.review;
+    entry.file = stamp;
+    return entry;
+}
+
+std::filesystem::path absolute_root(std::filesystem::path root) {
+    std::error_code error;
+    std::filesystem::path absolute = std::filesystem::absolute(root, error);
+    if (error) {
+        throw StoreError(root.string() + ": cannot make the store root absolute: " + error.message());
+    }
+    absolute = absolute.lexically_normal();
+    // "/x/store/" normalises to "/x/store/"; without the empty last component, root / key and
+    // parent_path() chains compare equal to the root.
+    if (!absolute.has_filename() && absolute.has_relative_path()) {
+        absolute = absolute.parent_path();
+    }
+    return absolute;
+}
+
+} // namespace
+
+MemoryStore::Internals::Internals(std::filesystem::path store_root, const Clock &store_clock,
+                                  StoreOptions store_options)
+    : root(absolute_root(std::move(store_root))), clock(&store_clock), options(store_options),
+      index(root / "index"), manifest(root / "archive" / "MANIFEST.jsonl"),
+      accesses(root / "index" / "accesses.tsv") {}
+
+FileLock MemoryStore::Internals::lock() const {
+    ensure_directories(root);
+    return FileLock(root / ".lock");
+}
+
+std::filesystem::path MemoryStore::Internals::absolute(std::string_view relative) const {
+    return root / relative;
+}
+
+MemoryLocation MemoryStore::Internals::location_of(std::string_view key) const {
+    std::optional<MemoryLocation> location = parse_memory_key(key);
+    if (!location) {
+        throw StoreError("'" + std::string(key) +
+                         "' is not a memory key (expected memory/user/<tier>/<file>.md or "
+                         "memory/projects/<id>/<tier>/<file>.md)");
+    }
+    return std::move(*location);
+}
+
+std::string MemoryStore::Internals::free_file_name(const std::filesystem::path &directory,
+                                                   std::string_view stem) const {
+    for (unsigned n = 1; n < 100000; ++n) {
+        std::string name = numbered_file_name(stem, n);
+        std::error_code error;
+        const auto status = std::filesystem::symlink_status(directory / name, error);
+        if (error && error != std::errc::no_such_file_or_directory) {
+            throw StoreError((directory / name).string() +
+                             ": cannot check whether it exists: " + error.message());
+        }
+        if (!std::filesystem::exists(status)) {
+            return name;
+        }
+    }
+    throw StoreError(directory.string() + ": no free file name for '" + std::string(stem) + "'");
+}
+
+IndexEntry MemoryStore::Internals::entry_for(const std::string &key, const MemoryLocation &location,
+                                             const Memory &memory) const {
+    const std::optional<FileStamp> stamp = stamp_file(absolute(key));
+    if (!stamp) {
+        throw StoreError(absolute(key).string() + ": vanished right after it was written");
+    }
+    return make_index_entry(key, location, memory, *stamp);
+}
+
+detail::IndexRecord MemoryStore::Internals::describe_file(const std::string &key,
+                                                          const MemoryLocation &location) const {
+    const std::filesystem::path path = absolute(key);
+    std::optional<FileStamp> stamp;
+    try {
+        std::optional<StampedContent> file = read_stamped_file(path);
+        if (!file) {
+            return detail::IndexRemoval{key};
+        }
+        stamp = file->stamp;
+        return make_index_entry(key, location, parse_memory(file->content, path.string()), file->stamp);
+    } catch (const StoreError &error) {
+        if (!stamp) {
+            stamp = stamp_file(path);
+        }
+        if (!stamp) {
+            return detail::IndexRemoval{key};
+        }
+        return UnreadableMemory{key, error.what(), *stamp};
+    }
+}
+
+MemoryStore::MemoryStore(std::filesystem::path root, const Clock &clock, StoreOptions options)
+    : internals_(std::make_unique<Internals>(std::move(root), clock, options)) {}
+
+MemoryStore::MemoryStore(MemoryStore &&) noexcept = default;
+MemoryStore &MemoryStore::operator=(MemoryStore &&) noexcept = default;
+MemoryStore::~MemoryStore() = default;
+
+const std::filesystem::path &MemoryStore::root() const noexcept { return internals_->root; }
+
+const Clock &MemoryStore::clock() const noexcept { return *internals_->clock; }
+
+std::filesystem::path plugin_cache_root(const std::filesystem::path &store_root) {
+    return store_root / "index" / "cache";
+}
+
+std::filesystem::path MemoryStore::path_of(std::string_view key) const {
+    static_cast<void>(internals_->location_of(key));
+    return internals_->absolute(key);
+}
+
+std::string MemoryStore::create(const Scope &scope, Tier tier, Memory memory) {
+    if (memory.created == std::chrono::sys_seconds{}) {
+        memory.created = internals_->clock->now();
+    }
+    if (memory.last_accessed == std::chrono::sys_seconds{}) {
+        memory.last_accessed = memory.created;
+    }
+    const std::string directory_key = scope.directory() + "/" + std::string(to_string(tier));
+    const std::string bytes = serialise_memory(memory, "new memory in " + directory_key);
+
+    const FileLock guard = internals_->lock();
+    const std::filesystem::path directory = internals_->absolute(directory_key);
+    ensure_directories(directory);
+    const std::string name =
+        internals_->free_file_name(directory, memory_file_stem(memory.created, memory.summary));
+    const std::string key = directory_key + "/" + name;
+    write_file_atomically(directory / name, bytes);
+    internals_->record({internals_->entry_for(key, MemoryLocation{scope, tier, name}, memory)});
+    return key;
+}
+
+Memory MemoryStore::read(std::string_view key) const {
+    const std::filesystem::path path = path_of(key);
+    std::optional<StampedContent> file = read_stamped_file(path);
+    if (!file) {
+        throw StoreError(path.string() + ": no such memory");
+    }
+    return parse_memory(file->content, path.string());
+}
+
+bool MemoryStore::contains(std::string_view key) const { return stamp_file(path_of(key)).has_value(); }
+
+Memory MemoryStore::update(std::string_view key, const std::function<void(Memory &)> &mutate) {
+    static_cast<void>(internals_->location_of(key));
+    const FileLock guard = internals_->lock();
+    return internals_->update_locked(key, mutate);
+}
+
+Memory MemoryStore::Internals::update_locked(std::string_view key, const std::function<void(Memory &)> &mutate) {
+    const MemoryLocation location = location_of(key);
+    const std::string key_text(key);
+    const std::filesystem::path path = absolute(key);
+    std::optional<StampedContent> file = read_stamped_file(path);
+    if (!file) {
+        throw StoreError(path.string() + ": no such memory");
+    }
+    Memory memory = parse_memory(file->content, path.string());
+    mutate(memory);
+    const std::string bytes = serialise_memory(memory, path.string());
+    if (bytes != file->content) {
+        write_file_atomically(path, bytes);
+    }
+    record({entry_for(key_text, location, memory)});
+    return memory;
+}
+
+std::string MemoryStore::move_to_tier(std::string_view key, Tier tier) {
+    const MemoryLocation location = internals_->location_of(key);
+    const std::filesystem::path source = internals_->absolute(key);
+
+    const FileLock guard = internals_->lock();
+    if (!stamp_file(source)) {
+        throw StoreError(source.string() + ": no such memory");
+    }
+    if (location.tier == tier) {
+        return std::string(key);
+    }
+    const std::string directory_key = location.scope.directory() + "/" + std::string(to_string(tier));
+    const std::filesystem::path directory = internals_->absolute(directory_key);
+    ensure_directories(directory);
+    const std::string name = internals_->free_file_name(directory, stem_of(location.file_name));
+    const std::string new_key = directory_key + "/" + name;
+    if (std::rename(source.c_str(), (directory / name).c_str()) != 0) {
+        throw_system_error(source, "cannot move to " + (directory / name).string(), errno);
+    }
+    fsync_directory(directory);
+    fsync_directory(source.parent_path());
+    const MemoryLocation new_location{location.scope, tier, name};
+    internals_->record(
+        {detail::IndexRemoval{std::string(key)}, internals_->describe_file(new_key, new_location)});
+    return new_key;
+}
+
+} // namespace starling::core

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "store_internals.hpp"
+#include "text_checks.hpp"
+
+#include <starling/core/store/file_io.hpp>
+#include <starling/core/store/store_error.hpp>
+
+#include <algorithm>
+#include <limits>
+#include <map>
+
+namespace starling::core {
+namespace {
+
+using detail::has_control;
+
+/// The uses of one memory, gathered from the access journal.
+struct Uses {
+    std::uint32_t count = 0;
+    std::chrono::sys_seconds latest{};
+    std::vector<std::string> sessions;
+};
+
+void add_uses(Memory &memory, const Uses &uses) {
+    memory.last_accessed = std::max(memory.last_accessed, uses.latest);
+    const std::uint32_t room = std::numeric_limits<std::uint32_t>::max() - memory.access_count;
+    memory.access_count += std::min(room, uses.count);
+    add_sessions(memory, uses.sessions);
+    memory.review = false;
+}
+
+} // namespace
+
+void MemoryStore::bump_access(std::string_view key, std::string_view session_id) {
+    if (has_control(session_id)) {
+        throw StoreError(path_of(key).string() + ": session id contains control characters");
+    }
+    const Uses use{1, internals_->clock->now(), {std::string{session_id}}};
+    static_cast<void>(update(key, [&](Memory &memory) { add_uses(memory, use); }));
+}
+
+void MemoryStore::note_access(std::string_view key, std::string_view session_id) {
+    const std::string keys[] = {std::string{key}};
+    note_accesses(keys, session_id);
+}
+
+void MemoryStore::note_accesses(std::span<const std::string> keys, std::string_view session_id) {
+    if (keys.empty()) {
+        return;
+    }
+    if (has_control(session_id)) {
+        throw StoreError(path_of(keys.front()).string() + ": session id contains control characters");
+    }
+    const auto now = internals_->clock->now();
+    std::vector<detail::NotedAccess> accesses;
+    accesses.reserve(keys.size());
+    for (const std::string &key : keys) {
+        static_cast<void>(internals_->location_of(key));
+        accesses.push_back({key, std::string{session_id}, now});
+    }
+    ensure_directories(internals_->root / "index");
+    internals_->accesses.note(accesses);
+}
+
+std::size_t MemoryStore::apply_noted_accesses() {
+    if (!internals_->accesses.has_pending()) {
+        return 0;
+    }
+    const FileLock guard = internals_->lock();
+    std::size_t applied = 0;
+    // Two rounds: a batch left behind by an applier that died, then the journal itself.
+    for (int round = 0; round < 2 && internals_->accesses.has_pending(); ++round) {
+        std::map<std::string, Uses> uses_by_key;
+        for (auto &access : internals_->accesses.take()) {
+            if (!parse_memory_key(access.key) || has_control(access.session_id)) {
+                continue;
+            }
+            Uses &uses = uses_by_key[access.key];
+            ++uses.count;
+            uses.latest = std::max(uses.latest, access.at);
+            uses.sessions.push_back(std::move(access.session_id));
+        }
+        for (const auto &[key, uses] : uses_by_key) {
+            // A memory archived or moved since its use was noted keeps no record of it: the use
+            // belonged to a file that no longer exists under that key.
+            if (!stamp_file(internals_->absolute(key))) {
+                continue;
+            }
+            static_cast<void>(internals_->update_locked(key, [&](Memory &memory) { add_uses(memory, uses); }));
+            applied += uses.count;
+        }
+        internals_->accesses.finish_taking();
+    }
+    return applied;
+}
+
+} // namespace starling::core

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "store_internals.hpp"
+
+#include <starling/core/store/atomic_file.hpp>
+#include <starling/core/store/file_io.hpp>
+#include <starling/core/store/store_error.hpp>
+#include <starling/core/store/time_format.hpp>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <random>
+
+namespace starling::core {
+namespace {
+
+std::string random_hex(std::size_t digits) {
+    static constexpr char hex_digits[] = "0123456789abcdef";
+    std::random_device entropy;
+    std::string text;
+    while (text.size() < digits) {
+        std::uint32_t bits = entropy();
+        for (int nibble = 0; nibble < 8 && text.size() < digits; ++nibble) {
+            text += hex_digits[bits & 0xF];
+            bits >>= 4;
+        }
+    }
+    return text;
+}
+
+} // namespace
+
+ArchiveEntry MemoryStore::archive(std::string_view key, std::string_view reason) {
+    static_cast<void>(internals_->location_of(key));
+    const std::filesystem::path source = internals_->absolute(key);
+
+    const FileLock guard = internals_->lock();
+    const std::optional<std::string> content = read_file_if_exists(source);
+    if (!content) {
+        throw StoreError(source.string() + ": no such memory");
+    }
+    ArchiveEntry entry;
+    entry.original_key = std::string(key);
+    entry.reason = std::string(reason);
+    entry.archived_at = internals_->clock->now();
+    const std::string time_prefix = format_compact_timestamp(entry.archived_at) + "-";
+    while (true) {
+        entry.id = time_prefix + random_hex(6);
+        std::error_code error;
+        const bool taken = std::filesystem::exists(internals_->root / "archive" / entry.id, error);
+        if (error) {
+            throw StoreError((internals_->root / "archive" / entry.id).string() + ": " + error.message());
+        }
+        if (!taken) {
+            break;
+        }
+    }
+    entry.archived_path = "archive/" + entry.id + "/" + entry.original_key;
+
+    const std::filesystem::path copy = internals_->absolute(entry.archived_path);
+    ensure_directories(copy.parent_path());
+    write_file_atomically(copy, *content);
+    // The copy's new folders must outlive a crash too, before the original may go.
+    const std::filesystem::path relative_copy(entry.archived_path);
+    std::filesystem::path directory = copy.parent_path();
+    for (auto depth = std::distance(relative_copy.begin(), relative_copy.end()) - 1; depth > 0; --depth) {
+        directory = directory.parent_path();
+        fsync_directory(directory);
+    }
+    internals_->manifest.record_archive(entry);
+    if (::unlink(source.c_str()) != 0) {
+        throw_system_error(source, "archived as " + entry.id + ", but cannot remove the original", errno);
+    }
+    fsync_directory(source.parent_path());
+    internals_->record({detail::IndexRemoval{entry.original_key}});
+    return entry;
+}
+
+std::vector<ArchiveEntry> MemoryStore::archived() const { return internals_->manifest.read(); }
+
+std::string MemoryStore::restore(std::string_view archive_id) {
+    const FileLock guard = internals_->lock();
+    const std::vector<ArchiveEntry> entries = internals_->manifest.read();
+    const auto found = std::find_if(entries.begin(), entries.end(), [archive_id](const ArchiveEntry &entry) {
+        return entry.id == archive_id;
+    });
+    if (found == entries.end()) {
+        throw StoreError((internals_->root / "archive" / "MANIFEST.jsonl").string() +
+                         ": no archive with id '" + std::string(archive_id) + "'");
+    }
+    if (found->restored_key) {
+        throw StoreError("archive '" + found->id + "' was already restored to " + *found->restored_key);
+    }
+    const std::filesystem::path copy = internals_->absolute(found->archived_path);
+    const std::string content = read_file(copy);
+    const MemoryLocation location = internals_->location_of(found->original_key);
+    const std::string directory_key =
+        location.scope.directory() + "/" + std::string(to_string(location.tier));
+    const std::filesystem::path directory = internals_->absolute(directory_key);
+    ensure_directories(directory);
+
+    std::string name = location.file_name;
+    const std::optional<std::string> occupant = read_file_if_exists(directory / name);
+    // The same bytes already at the original key mean an earlier archive died before removing the
+    // original; restoring then must not duplicate the memory.
+    if (occupant && *occupant != content) {
+        name = internals_->free_file_name(directory, name.substr(0, name.size() - 3));
+    }
+    const std::string key = directory_key + "/" + name;
+    if (!occupant || *occupant != content) {
+        write_file_atomically(directory / name, content);
+    }
+    internals_->manifest.record_restore(found->id, key, internals_->clock->now());
+    internals_->record({internals_->describe_file(key, MemoryLocation{location.scope, location.tier, name})});
+    return key;
+}
+
+} // namespace starling::core

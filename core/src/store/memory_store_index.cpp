@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "memory_files.hpp"
+#include "store_internals.hpp"
+
+#include <starling/core/store/atomic_file.hpp>
+#include <starling/core/store/file_io.hpp>
+#include <starling/core/store/store_error.hpp>
+
+#include <algorithm>
+#include <deque>
+#include <optional>
+#include <system_error>
+#include <unordered_set>
+
+namespace starling::core {
+namespace {
+
+/// Deletes write_file_atomically's leftovers under `directory`. Only called under the store lock,
+/// when no writer of this store can be between its temporary write and its rename.
+std::size_t remove_temp_files(const std::filesystem::path &directory) {
+    std::size_t removed = 0;
+    std::error_code error;
+    std::filesystem::recursive_directory_iterator walk(directory, error);
+    if (error) {
+        return 0;
+    }
+    for (auto end = std::filesystem::recursive_directory_iterator(); walk != end; walk.increment(error)) {
+        if (error) {
+            throw StoreError(directory.string() +
+                             ": cannot scan for stale temporary files: " + error.message());
+        }
+        const std::string name = walk->path().filename().string();
+        if (walk->is_regular_file(error) && is_atomic_write_temp_name(name)) {
+            std::error_code remove_error;
+            if (std::filesystem::remove(walk->path(), remove_error)) {
+                ++removed;
+            } else if (remove_error) {
+                throw StoreError(walk->path().string() +
+                                 ": cannot remove stale temporary file: " + remove_error.message());
+            }
+        }
+    }
+    return removed;
+}
+
+/// Whether the filter's scope and tier cover a memory (its type aside).
+bool location_covered(const ListFilter &filter, const IndexedMemory &memory) {
+    if (filter.scope &&
+        (filter.scope->kind() != memory.scope_kind || filter.scope->project_id() != memory.project_id)) {
+        return false;
+    }
+    return !filter.tier || *filter.tier == memory.tier;
+}
+
+bool entry_matches(const ListFilter &filter, const detail::IndexRecordView &record) {
+    return record.kind == detail::IndexRecordView::Kind::entry && location_covered(filter, record.memory) &&
+           (!filter.type || *filter.type == record.memory.type);
+}
+
+std::string markdown_link_text(std::string_view summary) {
+    std::string text;
+    text.reserve(summary.size());
+    for (const char character : summary) {
+        if (character == '\n' || character == '\r' || character == '\t') {
+            text += ' ';
+        } else if (character == '[' || character == ']' || character == '\\') {
+            text += '\\';
+            text += character;
+        } else {
+            text += character;
+        }
+    }
+    return text;
+}
+
+} // namespace
+
+void MemoryStore::Internals::record(const std::vector<detail::IndexRecord> &records) {
+    index.append(records);
+    if (!index.compaction_due(options.index_journal_compaction_bytes)) {
+        return;
+    }
+    if (index.refresh() == detail::MachineIndex::State::current) {
+        index.compact();
+    } else {
+        static_cast<void>(rebuild());
+    }
+}
+
+IndexRebuildReport MemoryStore::Internals::rebuild() {
+    IndexRebuildReport report;
+    for (const char *directory : {"memory", "index", "archive"}) {
+        report.removed_temp_files += remove_temp_files(root / directory);
+    }
+    std::vector<IndexEntry> entries;
+    for (const detail::FoundMemoryFile &file : detail::find_memory_files(root, {})) {
+        detail::IndexRecord record = describe_file(file.key, location_of(file.key));
+        if (auto *entry = std::get_if<IndexEntry>(&record)) {
+            entries.push_back(std::move(*entry));
+        } else if (auto *unreadable = std::get_if<UnreadableMemory>(&record)) {
+            report.unreadable.push_back(std::move(*unreadable));
+        }
+    }
+    report.memories = entries.size();
+    std::sort(
+        report.unreadable.begin(), report.unreadable.end(),
+        [](const UnreadableMemory &left, const UnreadableMemory &right) { return left.key < right.key; });
+    index.replace(std::move(entries), report.unreadable);
+    return report;
+}
+
+void MemoryStore::Internals::refresh(const ListFilter &filter, bool lock_held) {
+    std::optional<FileLock> guard;
+    const auto hold_lock = [&] {
+        if (!lock_held && !guard) {
+            guard.emplace(lock());
+        }
+    };
+
+    detail::MachineIndex::State state = index.refresh();
+    if (state != detail::MachineIndex::State::current) {
+        std::error_code error;
+        const bool nothing_to_index = state == detail::MachineIndex::State::missing &&
+                                      !std::filesystem::exists(root / "memory", error) && !error;
+        if (nothing_to_index) {
+            return;
+        }
+        hold_lock();
+        // Several processes may have found the index damaged at once; the first one to get the lock
+        // rebuilds it and the others just read the result.
+        state = index.refresh();
+        if (state != detail::MachineIndex::State::current) {
+            static_cast<void>(rebuild());
+            return;
+        }
+    }
+
+    // Files are matched against the index by stamp alone; only the ones that differ are read.
+    const std::vector<detail::FoundMemoryFile> files = detail::find_memory_files(root, filter);
+    std::vector<const detail::FoundMemoryFile *> changed;
+    std::size_t known_files = 0;
+    for (const detail::FoundMemoryFile &file : files) {
+        const detail::IndexRecordView *record = index.find(file.key);
+        known_files += record != nullptr ? 1 : 0;
+        if (record == nullptr || !(record->memory.file == file.stamp)) {
+            changed.push_back(&file);
+        }
+    }
+    // Every known file that was found is a covered index record, so equal counts mean that no
+    // covered record lost its file; only otherwise is it worth finding out which ones did.
+    std::size_t covered_records = 0;
+    index.for_each([&](const detail::IndexRecordView &record) {
+        covered_records += location_covered(filter, record.memory) ? 1 : 0;
+    });
+    std::vector<std::string> vanished;
+    if (covered_records != known_files) {
+        std::unordered_set<std::string_view> found_keys;
+        found_keys.reserve(files.size());
+        for (const detail::FoundMemoryFile &file : files) {
+            found_keys.insert(file.key);
+        }
+        index.for_each([&](const detail::IndexRecordView &record) {
+            if (!found_keys.contains(record.memory.key) && location_covered(filter, record.memory)) {
+                vanished.emplace_back(record.memory.key);
+            }
+        });
+    }
+    if (changed.empty() && vanished.empty()) {
+        return;
+    }
+
+    hold_lock();
+    std::vector<detail::IndexRecord> records;
+    records.reserve(changed.size() + vanished.size());
+    for (const detail::FoundMemoryFile *file : changed) {
+        records.push_back(describe_file(file->key, location_of(file->key)));
+    }
+    for (const std::string &key : vanished) {
+        records.push_back(describe_file(key, location_of(key)));
+    }
+    record(records);
+    if (index.refresh() != detail::MachineIndex::State::current) {
+        static_cast<void>(rebuild());
+    }
+}
+
+std::vector<IndexEntry> MemoryStore::list(const ListFilter &filter) {
+    internals_->refresh(filter, false);
+    return internals_->indexed_entries(filter);
+}
+
+IndexedMemories MemoryStore::list_in_place(const ListFilter &filter) {
+    internals_->refresh(filter, false);
+    return internals_->indexed_memories(filter);
+}
+
+std::optional<std::string> MemoryStore::index_version() const { return internals_->index.version(); }
+
+IndexedMemories MemoryStore::list_indexed(const ListFilter &filter) {
+    if (internals_->index.refresh() != detail::MachineIndex::State::current) {
+        internals_->refresh(filter, false);
+    }
+    return internals_->indexed_memories(filter);
+}
+
+IndexedMemories MemoryStore::Internals::indexed_memories(const ListFilter &filter) const {
+    std::vector<const IndexedMemory *> memories;
+    // Sized for the whole index, so that a listing never reallocates (each growth of a large vector
+    // touches fresh pages), and a second scope appended to it usually fits; untouched capacity costs
+    // address space, not memory.
+    memories.reserve(index.record_bound());
+    // The journal's records are copied (the next refresh may replace them); they are few, since
+    // every compaction folds them into the snapshot.
+    auto journaled = std::make_shared<std::deque<IndexedMemory>>();
+    index.for_each([&](const detail::IndexRecordView &record) {
+        if (!entry_matches(filter, record)) {
+            return;
+        }
+        memories.push_back(index.lives_in_storage(record) ? &record.memory : &journaled->emplace_back(record.memory));
+    });
+    return IndexedMemories{{index.storage(), std::move(journaled)}, std::move(memories)};
+}
+
+std::vector<IndexEntry> MemoryStore::Internals::indexed_entries(const ListFilter &filter) const {
+    std::vector<IndexEntry> entries;
+    index.for_each([&](const detail::IndexRecordView &record) {
+        if (entry_matches(filter, record)) {
+            entries.push_back(to_index_entry(record.memory));
+        }
+    });
+    return entries;
+}
+
+std::vector<UnreadableMemory> MemoryStore::unreadable() {
+    internals_->refresh({}, false);
+    std::vector<UnreadableMemory> files;
+    internals_->index.for_each([&](const detail::IndexRecordView &record) {
+        if (record.kind == detail::IndexRecordView::Kind::unreadable) {
+            files.push_back(std::get<UnreadableMemory>(detail::to_index_record(record)));
+        }
+    });
+    return files;
+}
+
+IndexRebuildReport MemoryStore::rebuild_index() {
+    const FileLock guard = internals_->lock();
+    return internals_->rebuild();
+}
+
+void MemoryStore::write_index_markdown(const Scope &scope) {
+    const FileLock guard = internals_->lock();
+    ListFilter filter;
+    filter.scope = scope;
+    filter.tier = Tier::long_term;
+    internals_->refresh(filter, true);
+
+    std::vector<std::pair<std::string, std::string>> lines;
+    internals_->index.for_each([&](const detail::IndexRecordView &record) {
+        if (entry_matches(filter, record)) {
+            const std::string_view key = record.memory.key;
+            lines.emplace_back(key.substr(key.rfind('/') + 1), markdown_link_text(record.memory.summary));
+        }
+    });
+    std::sort(lines.begin(), lines.end());
+    std::string markdown = "# Memory Index\n\n";
+    for (const auto &[file_name, summary] : lines) {
+        markdown += "- [" + summary + "](long/" + file_name + ")\n";
+    }
+    const std::filesystem::path directory = internals_->absolute(scope.directory());
+    // Every consolidation asks for it; a durable rewrite of an unchanged file is an fsync for nothing.
+    if (read_file_if_exists(directory / "INDEX.md") == markdown) {
+        return;
+    }
+    ensure_directories(directory);
+    write_file_atomically(directory / "INDEX.md", markdown);
+}
+
+} // namespace starling::core

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <starling/core/store/memory_view_batch.hpp>
+
+#include <starling/core/store/memory_store.hpp>
+
+#include <stdexcept>
+
+namespace starling::core {
+namespace {
+
+starling_bytes bytes_of(std::string_view text) noexcept { return starling_bytes{text.data(), text.size()}; }
+
+/// Entries owned by a batch, with their tags joined as the views need them.
+struct OwnedEntries {
+    std::vector<IndexEntry> entries;
+    std::vector<std::string> joined_tags;
+};
+
+IndexedMemories indexed(std::vector<IndexEntry> entries) {
+    auto owned = std::make_shared<OwnedEntries>();
+    owned->entries = std::move(entries);
+    // Reserved up front: a reallocation would move short strings and leave the views dangling.
+    owned->joined_tags.reserve(owned->entries.size());
+    std::vector<IndexedMemory> memories;
+    memories.reserve(owned->entries.size());
+    for (const IndexEntry &entry : owned->entries) {
+        memories.push_back(view_of(entry, owned->joined_tags.emplace_back(join_tags(entry.tags))));
+    }
+    return IndexedMemories{std::move(owned), std::move(memories)};
+}
+
+} // namespace
+
+// Lives on the heap so that the views' pointers into it survive moving the batch.
+struct MemoryViewBatch::Storage {
+    IndexedMemories memories;
+    std::vector<std::string> bodies;
+    std::vector<starling_memory_view> views;
+    std::vector<const starling_memory_view *> view_pointers;
+    starling_memory_batch batch{};
+};
+
+MemoryViewBatch::MemoryViewBatch(std::vector<IndexEntry> entries, std::chrono::sys_seconds now)
+    : MemoryViewBatch(indexed(std::move(entries)), {}, false, now) {}
+
+MemoryViewBatch::MemoryViewBatch(IndexedMemories memories, std::chrono::sys_seconds now)
+    : MemoryViewBatch(std::move(memories), {}, false, now) {}
+
+MemoryViewBatch::MemoryViewBatch(std::vector<IndexEntry> entries, std::vector<std::string> bodies,
+                                 std::chrono::sys_seconds now)
+    : MemoryViewBatch(indexed(std::move(entries)), std::move(bodies), true, now) {}
+
+MemoryViewBatch::MemoryViewBatch(IndexedMemories memories, std::vector<std::string> bodies, bool has_bodies,
+                                 std::chrono::sys_seconds now)
+    : storage_(std::make_unique<Storage>()) {
+    if (has_bodies && bodies.size() != memories.size()) {
+        throw std::invalid_argument("MemoryViewBatch: " + std::to_string(bodies.size()) + " bodies for " +
+                                    std::to_string(memories.size()) + " entries");
+    }
+    Storage &storage = *storage_;
+    storage.memories = std::move(memories);
+    storage.bodies = std::move(bodies);
+    storage.views.reserve(storage.memories.size());
+    for (std::size_t index = 0; index < storage.memories.size(); ++index) {
+        const IndexedMemory &memory = storage.memories[index];
+        starling_memory_view view{};
+        view.struct_size = sizeof(starling_memory_view);
+        view.key = bytes_of(memory.key);
+        view.scope = bytes_of(to_string(memory.scope_kind));
+        view.tier = bytes_of(to_string(memory.tier));
+        view.type = bytes_of(memory.type);
+        view.summary = bytes_of(memory.summary);
+        view.tags = bytes_of(memory.tags);
+        view.body = has_bodies ? bytes_of(storage.bodies[index]) : starling_bytes{nullptr, 0};
+        view.created = memory.created.time_since_epoch().count();
+        view.last_accessed = memory.last_accessed.time_since_epoch().count();
+        view.access_count = memory.access_count;
+        view.session_count = memory.session_count;
+        view.flags = memory.review ? STARLING_MEMORY_UNDER_REVIEW : 0u;
+        storage.views.push_back(view);
+    }
+    storage.view_pointers.reserve(storage.views.size());
+    for (const starling_memory_view &view : storage.views) {
+        storage.view_pointers.push_back(&view);
+    }
+    storage.batch.struct_size = sizeof(starling_memory_batch);
+    storage.batch.flags = has_bodies ? STARLING_BATCH_HAS_BODIES : 0u;
+    storage.batch.now = now.time_since_epoch().count();
+    storage.batch.count = storage.views.size();
+    storage.batch.items = storage.view_pointers.data();
+}
+
+MemoryViewBatch MemoryViewBatch::with_bodies(const MemoryStore &store, std::vector<IndexEntry> entries) {
+    std::vector<std::string> bodies;
+    bodies.reserve(entries.size());
+    for (const IndexEntry &entry : entries) {
+        bodies.push_back(store.read(entry.key).body);
+    }
+    return MemoryViewBatch(std::move(entries), std::move(bodies), store.clock().now());
+}
+
+MemoryViewBatch::MemoryViewBatch(MemoryViewBatch &&) noexcept = default;
+MemoryViewBatch &MemoryViewBatch::operator=(MemoryViewBatch &&) noexcept = default;
+MemoryViewBatch::~MemoryViewBatch() = default;
+
+const starling_memory_batch &MemoryViewBatch::batch() const noexcept { return storage_->batch; }
+
+std::size_t MemoryViewBatch::size() const noexcept { return storage_->memories.size(); }
+
+const IndexedMemory &MemoryViewBatch::memory(std::size_t index) const {
+    if (index >= storage_->memories.size()) {
+        throw std::out_of_range("MemoryViewBatch: no memory " + std::to_string(index) + " in a batch of " +
+                                std::to_string(storage_->memories.size()));
+    }
+    return storage_->memories[index];
+}
+
+} // namespace starling::core

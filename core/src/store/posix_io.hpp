@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <starling/core/store/file_io.hpp>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstddef>
+#include <string_view>
+
+namespace starling::core::detail {
+
+/// Owns a file descriptor and closes it.
+class Descriptor {
+public:
+    explicit Descriptor(int descriptor) noexcept : descriptor_(descriptor) {}
+    Descriptor(const Descriptor &) = delete;
+    Descriptor &operator=(const Descriptor &) = delete;
+    ~Descriptor() {
+        if (descriptor_ >= 0) {
+            ::close(descriptor_);
+        }
+    }
+
+    [[nodiscard]] int get() const noexcept { return descriptor_; }
+    [[nodiscard]] bool valid() const noexcept { return descriptor_ >= 0; }
+
+    /// Closes now, reporting the error that a deferred close would swallow; 0 or an errno value.
+    int close() noexcept {
+        const int descriptor = descriptor_;
+        descriptor_ = -1;
+        return ::close(descriptor) == 0 ? 0 : errno;
+    }
+
+private:
+    int descriptor_;
+};
+
+/// Writes all of `bytes`, retrying on EINTR and short writes; 0 or an errno value.
+inline int write_all(int descriptor, std::string_view bytes) noexcept {
+    while (!bytes.empty()) {
+        const ssize_t written = ::write(descriptor, bytes.data(), bytes.size());
+        if (written < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            return errno;
+        }
+        bytes.remove_prefix(static_cast<std::size_t>(written));
+    }
+    return 0;
+}
+
+/// The stamp of a file from its stat(2) result.
+[[nodiscard]] inline FileStamp stamp_from(const struct stat &status) noexcept {
+    return FileStamp{
+        static_cast<std::uint64_t>(status.st_size),
+        std::chrono::sys_time<std::chrono::nanoseconds>(std::chrono::seconds(status.st_mtim.tv_sec) +
+                                                        std::chrono::nanoseconds(status.st_mtim.tv_nsec)),
+        static_cast<std::uint64_t>(status.st_ino)};
+}
+
+} // namespace starling::core::detail

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "access_journal.hpp"
+#include "archive_manifest.hpp"
+#include "index_record.hpp"
+#include "machine_index.hpp"
+
+#include <starling/core/store/file_lock.hpp>
+#include <starling/core/store/memory_key.hpp>
+#include <starling/core/store/memory_store.hpp>
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace starling::core {
+
+/// The state and shared helpers behind MemoryStore; its public functions are spread over
+/// memory_store*.cpp by topic. Functions marked [locked] require the caller to hold the store lock.
+struct MemoryStore::Internals {
+    Internals(std::filesystem::path store_root, const Clock &store_clock, StoreOptions store_options);
+
+    std::filesystem::path root;
+    const Clock *clock;
+    StoreOptions options;
+    detail::MachineIndex index;
+    detail::ArchiveManifest manifest;
+    detail::AccessJournal accesses;
+
+    /// Takes the store lock, creating the root directory if needed.
+    [[nodiscard]] FileLock lock() const;
+
+    /// root / relative
+    [[nodiscard]] std::filesystem::path absolute(std::string_view relative) const;
+
+    /// The parts of `key`; throws StoreError if it is not a memory key.
+    [[nodiscard]] MemoryLocation location_of(std::string_view key) const;
+
+    /// [locked] The first of `<stem>.md`, `<stem>_2.md`, ... that is free in `directory`.
+    [[nodiscard]] std::string free_file_name(const std::filesystem::path &directory,
+                                             std::string_view stem) const;
+
+    /// The index entry for a memory just written (stat'ed, not re-read).
+    [[nodiscard]] IndexEntry entry_for(const std::string &key, const MemoryLocation &location,
+                                       const Memory &memory) const;
+
+    /// [locked] What the index should say about a file on disk: reads and parses it.
+    [[nodiscard]] detail::IndexRecord describe_file(const std::string &key,
+                                                    const MemoryLocation &location) const;
+
+    /// [locked] Reads the memory at `key`, lets `mutate` change it, writes it back if it changed and
+    /// records it in the index. Throws StoreError if there is no such memory.
+    Memory update_locked(std::string_view key, const std::function<void(Memory &)> &mutate);
+
+    /// [locked] Appends records to the index journal, compacting it when it has grown enough.
+    void record(const std::vector<detail::IndexRecord> &records);
+
+    /// [locked] Rebuilds the index from the files and removes stale temporary files.
+    IndexRebuildReport rebuild();
+
+    /// The index entries that match `filter`, sorted by key, as the index has them now.
+    [[nodiscard]] std::vector<IndexEntry> indexed_entries(const ListFilter &filter) const;
+    [[nodiscard]] IndexedMemories indexed_memories(const ListFilter &filter) const;
+
+    /// Brings the index up to date with the files that `filter` selects (see MemoryStore::list).
+    /// Takes the lock for any change unless `lock_held`.
+    void refresh(const ListFilter &filter, bool lock_held);
+};
+
+} // namespace starling::core

@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+// How Starling is installed into an agent, as its adapter declares it (starling_adapter_v1.integration,
+// since ABI 1.3). Everything agent-specific that `starling install`, `uninstall` and the CLI need lives
+// here, so that adding an agent is writing an adapter, never editing Starling.
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace starling::sdk {
+
+/// The shape of the JSON file in which an agent lists its hooks.
+enum class HookFileShape {
+    /// {"hooks":{"Event":[{"matcher":"…","hooks":[{"type":"command","command":"…"}]}]}}
+    /// (Claude Code, Codex, Codeflicker).
+    grouped,
+    /// {"version":1,"hooks":{"event":[{"command":"…"}]}} (Cursor).
+    flat,
+};
+
+/// Where a user-level file lives: `path` under the agent's own folder in the home directory, or under
+/// the directory an environment variable names when the agent honours one (CODEX_HOME).
+struct UserFolder {
+    std::string home_folder;     ///< relative to the home directory, e.g. ".codex"
+    std::string environment;     ///< a variable that, when set and not empty, replaces it; may be empty
+};
+
+struct HookRegistration {
+    std::string event;   ///< the agent's own event name, passed to the hook binary as its argument
+    std::string matcher; ///< grouped shape only: which tools; empty for every one
+};
+
+/// Where Starling registers its hooks and how.
+struct HookFile {
+    HookFileShape shape = HookFileShape::grouped;
+    std::string user_path;    ///< relative to the user folder
+    std::string project_path; ///< relative to the project directory
+    /// Top-level fields the file must carry for the agent to read it (Cursor's "version": 1); added
+    /// only when absent, removed again by uninstall when install added them.
+    nlohmann::ordered_json required_fields = nlohmann::ordered_json::object();
+    std::vector<HookRegistration> events;
+};
+
+enum class InstructionsPlacement {
+    own_file, ///< a file of Starling's own (a skill, a rule), removed by uninstall
+    section,  ///< a marked section inside a file the user shares with others (AGENTS.md)
+};
+
+/// The text that tells the model how Starling works. Starling writes the body; the adapter gives
+/// the preamble its agent needs to find and load it (a skill's front matter, a rule's header).
+struct Instructions {
+    InstructionsPlacement placement = InstructionsPlacement::own_file;
+    std::string user_path;    ///< relative to the user folder
+    std::string project_path; ///< relative to the project directory
+    std::string preamble;     ///< written before Starling's body
+};
+
+struct AgentIntegration {
+    std::string display_name;         ///< "Claude Code"
+    std::vector<std::string> aliases; ///< other names `starling install` accepts ("claude")
+    /// The hook executable next to `starling` that serves this adapter ("starling-claude"); empty:
+    /// the generic `starling-hook <adapter id>`.
+    std::string hook_binary;
+    UserFolder user_folder;
+    HookFile hooks;
+    std::optional<Instructions> instructions;
+    /// Variables in which the agent tells the commands it runs which session they belong to.
+    std::vector<std::string> session_environment;
+};
+
+namespace detail {
+
+template <class Json>
+const Json &integration_field(const Json &object, const char *path, const char *key) {
+    const auto found = object.find(key);
+    if (found == object.end()) {
+        throw std::invalid_argument(std::string{"agent integration: "} + path + key + " is missing");
+    }
+    return *found;
+}
+
+template <class Json>
+std::string integration_string(const Json &object, const char *path, const char *key, bool required) {
+    const auto found = object.find(key);
+    if (found == object.end() && !required) {
+        return {};
+    }
+    const auto &value = integration_field(object, path, key);
+    if (!value.is_string() || (required && value.template get<std::string>().empty())) {
+        throw std::invalid_argument(std::string{"agent integration: "} + path + key +
+                                    (required ? " must be a non-empty string" : " must be a string"));
+    }
+    return value.template get<std::string>();
+}
+
+template <class Json>
+std::vector<std::string> integration_strings(const Json &object, const char *path, const char *key) {
+    std::vector<std::string> strings;
+    const auto found = object.find(key);
+    if (found == object.end()) {
+        return strings;
+    }
+    if (!found->is_array()) {
+        throw std::invalid_argument(std::string{"agent integration: "} + path + key + " must be an array of strings");
+    }
+    for (const auto &item : *found) {
+        if (!item.is_string() || item.template get<std::string>().empty()) {
+            throw std::invalid_argument(std::string{"agent integration: "} + path + key +
+                                        " must be an array of non-empty strings");
+        }
+        strings.push_back(item.template get<std::string>());
+    }
+    return strings;
+}
+
+/// A path the host joins to a folder: relative, and never climbing out of it.
+inline std::string checked_relative_path(std::string path, const char *where, const char *key) {
+    const bool climbs = path == ".." || path.rfind("../", 0) == 0 || path.find("/../") != std::string::npos ||
+                        (path.size() >= 3 && path.compare(path.size() - 3, 3, "/..") == 0);
+    if (path.front() == '/' || path.front() == '~' || climbs) {
+        throw std::invalid_argument(std::string{"agent integration: "} + where + key +
+                                    " must be a relative path inside its folder, not '" + path + "'");
+    }
+    return path;
+}
+
+} // namespace detail
+
+[[nodiscard]] inline nlohmann::ordered_json to_json(const AgentIntegration &integration) {
+    using Json = nlohmann::ordered_json;
+    Json events = Json::array();
+    for (const auto &hook : integration.hooks.events) {
+        Json event{{"event", hook.event}};
+        if (!hook.matcher.empty()) {
+            event["matcher"] = hook.matcher;
+        }
+        events.push_back(std::move(event));
+    }
+    Json json{
+        {"display_name", integration.display_name},
+        {"aliases", integration.aliases},
+        {"hook_binary", integration.hook_binary},
+        {"user_folder", {{"home_folder", integration.user_folder.home_folder},
+                         {"environment", integration.user_folder.environment}}},
+        {"hooks", {{"shape", integration.hooks.shape == HookFileShape::flat ? "flat" : "grouped"},
+                   {"user_path", integration.hooks.user_path},
+                   {"project_path", integration.hooks.project_path},
+                   {"required_fields", integration.hooks.required_fields},
+                   {"events", std::move(events)}}},
+        {"session_environment", integration.session_environment},
+    };
+    if (integration.instructions) {
+        json["instructions"] = {
+            {"placement", integration.instructions->placement == InstructionsPlacement::section ? "section" : "own_file"},
+            {"user_path", integration.instructions->user_path},
+            {"project_path", integration.instructions->project_path},
+            {"preamble", integration.instructions->preamble}};
+    }
+    return json;
+}
+
+/// Reads an adapter's declaration. Throws std::invalid_argument naming the offending field.
+[[nodiscard]] inline AgentIntegration agent_integration_from_json(const nlohmann::ordered_json &json) {
+    using detail::checked_relative_path;
+    using detail::integration_string;
+    if (!json.is_object()) {
+        throw std::invalid_argument("agent integration is not a JSON object");
+    }
+    AgentIntegration integration;
+    integration.display_name = integration_string(json, "", "display_name", true);
+    integration.aliases = detail::integration_strings(json, "", "aliases");
+    integration.hook_binary = integration_string(json, "", "hook_binary", false);
+    if (integration.hook_binary.find('/') != std::string::npos) {
+        throw std::invalid_argument("agent integration: hook_binary must be a file name, not a path");
+    }
+    integration.session_environment = detail::integration_strings(json, "", "session_environment");
+
+    const auto &folder = detail::integration_field(json, "", "user_folder");
+    if (!folder.is_object()) {
+        throw std::invalid_argument("agent integration: user_folder must be an object");
+    }
+    integration.user_folder.home_folder =
+        checked_relative_path(integration_string(folder, "user_folder.", "home_folder", true), "user_folder.", "home_folder");
+    integration.user_folder.environment = integration_string(folder, "user_folder.", "environment", false);
+
+    const auto &hooks = detail::integration_field(json, "", "hooks");
+    if (!hooks.is_object()) {
+        throw std::invalid_argument("agent integration: hooks must be an object");
+    }
+    const auto shape = integration_string(hooks, "hooks.", "shape", true);
+    if (shape != "grouped" && shape != "flat") {
+        throw std::invalid_argument("agent integration: hooks.shape must be \"grouped\" or \"flat\", not \"" + shape + "\"");
+    }
+    integration.hooks.shape = shape == "flat" ? HookFileShape::flat : HookFileShape::grouped;
+    integration.hooks.user_path = checked_relative_path(integration_string(hooks, "hooks.", "user_path", true),
+                                                        "hooks.", "user_path");
+    integration.hooks.project_path = checked_relative_path(integration_string(hooks, "hooks.", "project_path", true),
+                                                           "hooks.", "project_path");
+    if (const auto fields = hooks.find("required_fields"); fields != hooks.end()) {
+        if (!fields->is_object() || fields->contains("hooks")) {
+            throw std::invalid_argument("agent integration: hooks.required_fields must be an object without \"hooks\"");
+        }
+        integration.hooks.required_fields = *fields;
+    }
+    const auto &events = detail::integration_field(hooks, "hooks.", "events");
+    if (!events.is_array() || events.empty()) {
+        throw std::invalid_argument("agent integration: hooks.events must be a non-empty array");
+    }
+    for (const auto &event : events) {
+        if (!event.is_object()) {
+            throw std::invalid_argument("agent integration: hooks.events holds a value that is not an object");
+        }
+        integration.hooks.events.push_back(
+            {integration_string(event, "hooks.events[].", "event", true),
+             integration_string(event, "hooks.events[].", "matcher", false)});
+    }
+
+    if (const auto instructions = json.find("instructions"); instructions != json.end() && !instructions->is_null()) {
+        if (!instructions->is_object()) {
+            throw std::invalid_argument("agent integration: instructions must be an object");
+        }
+        Instructions declared;
+        const auto placement = integration_string(*instructions, "instructions.", "placement", true);
+        if (placement != "own_file" && placement != "section") {
+            throw std::invalid_argument("agent integration: instructions.placement must be \"own_file\" or "
+                                        "\"section\", not \"" + placement + "\"");
+        }
+        declared.placement = placement == "section" ? InstructionsPlacement::section : InstructionsPlacement::own_file;
+        declared.user_path = checked_relative_path(integration_string(*instructions, "instructions.", "user_path", true),
+                                                   "instructions.", "user_path");
+        declared.project_path = checked_relative_path(
+            integration_string(*instructions, "instructions.", "project_path", true), "instructions.", "project_path");
+        declared.preamble = integration_string(*instructions, "instructions.", "preamble", false);
+        integration.instructions = std::move(declared);
+    }
+    return integration;
+}
+
+} // namespace starling::sdk

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "support/store_fixture.hpp"
+
+#include <starling/core/store/clock.hpp>
+#include <starling/core/store/file_io.hpp>
+#include <starling/core/store/memory_store.hpp>
+#include <starling/core/store/store_error.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <fstream>
+#include <string>
+#include <vector>
+
+using starling::core::Memory;
+using starling::core::MemoryStore;
+using starling::core::Scope;
+using starling::core::StoreError;
+using starling::core::Tier;
+using starling::test::at;
+using starling::test::make_memory;
+using starling::test::StoreFixture;
+
+namespace {
+
+std::string unused_memory(MemoryStore &store, const std::string &summary) {
+    Memory memory = make_memory(summary);
+    memory.access_count = 0;
+    memory.review = true;
+    return store.create(Scope::user(), Tier::long_term, memory);
+}
+
+} // namespace
+
+TEST_CASE("noted uses change nothing until applied, then count like bump_access", "[store][access]") {
+    StoreFixture fixture{"access"};
+    auto &store = fixture.store;
+    const std::string key = unused_memory(store, "Deploy on Tuesdays");
+    const auto created = store.read(key);
+
+    store.note_access(key, "s-1");
+    fixture.clock.advance(std::chrono::hours(2));
+    store.note_access(key, "s-2");
+    store.note_access(key, "s-1");
+    CHECK(store.read(key).access_count == 0);
+    CHECK(store.read(key).review);
+
+    CHECK(store.apply_noted_accesses() == 3);
+    const Memory after = store.read(key);
+    CHECK(after.access_count == 3);
+    CHECK(after.sessions == std::vector<std::string>{"s-1", "s-2"});
+    CHECK(after.last_accessed == at("2026-11-22T12:00:00Z"));
+    CHECK_FALSE(after.review);
+    CHECK(after.body == created.body);
+    CHECK(store.list().front().access_count == 3);
+    CHECK(store.apply_noted_accesses() == 0);
+}
+
+TEST_CASE("uses of a memory archived before they were applied are dropped", "[store][access]") {
+    StoreFixture fixture{"access"};
+    auto &store = fixture.store;
+    const std::string gone = unused_memory(store, "Old rule");
+    const std::string kept = unused_memory(store, "Kept rule");
+    store.note_access(gone, "s-1");
+    store.note_access(kept, "s-1");
+    static_cast<void>(store.archive(gone, "forgotten by the user"));
+    CHECK(store.apply_noted_accesses() == 1);
+    CHECK(store.read(kept).access_count == 1);
+}
+
+TEST_CASE("a batch left by an applier that died is applied, and a torn last line is skipped", "[store][access]") {
+    StoreFixture fixture{"access"};
+    auto &store = fixture.store;
+    const std::string key = unused_memory(store, "Lint before commit");
+    store.note_access(key, "s-1");
+    const auto journal = fixture.root.path() / "index/accesses.tsv";
+    std::filesystem::rename(journal, journal.string() + ".applying");
+    store.note_access(key, "s-2");
+    {
+        std::ofstream torn(journal, std::ios::app);
+        torn << key << "\ts-3\t17"; // a writer killed before its line break
+    }
+    CHECK(store.apply_noted_accesses() == 2);
+    CHECK(store.read(key).sessions == std::vector<std::string>{"s-1", "s-2"});
+    CHECK_FALSE(std::filesystem::exists(journal.string() + ".applying"));
+    CHECK_FALSE(std::filesystem::exists(journal));
+}
+
+TEST_CASE("noting a use of something that is not a memory is refused", "[store][access]") {
+    StoreFixture fixture{"access"};
+    auto &store = fixture.store;
+    const std::string key = unused_memory(store, "Some rule");
+    CHECK_THROWS_AS(store.note_access("memory/user/short/../../../etc/passwd", "s-1"), StoreError);
+    CHECK_THROWS_WITH(store.note_access(key, "s\n1"), Catch::Contains("control characters"));
+    CHECK(store.apply_noted_accesses() == 0);
+}
+
+TEST_CASE("uses of several memories are noted in one append and applied like single ones", "[store][access]") {
+    StoreFixture fixture{"access"};
+    auto &store = fixture.store;
+    const std::vector<std::string> keys{unused_memory(store, "First rule"), unused_memory(store, "Second rule"),
+                                        unused_memory(store, "Third rule")};
+    store.note_accesses(keys, "s-1");
+    store.note_accesses({}, "s-1"); // nothing to note is not an error and writes nothing
+    const std::string journal = starling::core::read_file(fixture.root.path() / "index/accesses.tsv");
+    CHECK(std::count(journal.begin(), journal.end(), '\n') == 3);
+
+    CHECK(store.apply_noted_accesses() == 3);
+    for (const auto &key : keys) {
+        const Memory memory = store.read(key);
+        CHECK(memory.access_count == 1);
+        CHECK(memory.sessions == std::vector<std::string>{"s-1"});
+        CHECK_FALSE(memory.review);
+    }
+}
+
+TEST_CASE("a batch of uses with one refused key notes none of them", "[store][access]") {
+    StoreFixture fixture{"access"};
+    auto &store = fixture.store;
+    const std::vector<std::string> keys{unused_memory(store, "Kept rule"), "memory/user/short/../../../etc/passwd"};
+    CHECK_THROWS_AS(store.note_accesses(keys, "s-1"), StoreError);
+    CHECK_THROWS_WITH(store.note_accesses(std::span{keys}.first(1), "s\t1"), Catch::Contains("control characters"));
+    CHECK(store.apply_noted_accesses() == 0);
+    CHECK(store.read(keys.front()).access_count == 0);
+}
+
+TEST_CASE("a memory used in many sessions lists the newest and counts them all", "[store][access]") {
+    StoreFixture fixture{"access"};
+    auto &store = fixture.store;
+    const std::string key = unused_memory(store, "Injected everywhere");
+    for (int session = 0; session < 40; ++session) {
+        store.note_access(key, "session-" + std::to_string(session));
+    }
+    CHECK(store.apply_noted_accesses() == 40);
+    const Memory memory = store.read(key);
+    CHECK(memory.sessions.size() == starling::core::max_listed_sessions);
+    CHECK(memory.sessions.back() == "session-39");
+    CHECK(memory.session_count() == 40);
+    const std::string text = starling::core::read_file(store.path_of(key));
+    CHECK_THAT(text, Catch::Contains("session_count: 40\n"));
+    CHECK(store.list().front().session_count == 40);
+    CHECK(store.list_indexed()[0].session_count == 40);
+}

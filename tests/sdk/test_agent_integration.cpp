@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: Apache-2.0
+// An adapter's agent integration, as it crosses the ABI: what it writes is what the host reads, and a
+// malformed declaration is refused with the field that is wrong.
+#include <starling/sdk/agent_integration.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <stdexcept>
+
+using starling::sdk::agent_integration_from_json;
+using starling::sdk::AgentIntegration;
+
+namespace {
+
+AgentIntegration sample() {
+    using namespace starling::sdk;
+    AgentIntegration agent;
+    agent.display_name = "Sample";
+    agent.aliases = {"s"};
+    agent.hook_binary = "starling-sample";
+    agent.user_folder = {".sample", "SAMPLE_HOME"};
+    agent.hooks.shape = HookFileShape::flat;
+    agent.hooks.user_path = "hooks.json";
+    agent.hooks.project_path = ".sample/hooks.json";
+    agent.hooks.required_fields = {{"version", 1}};
+    agent.hooks.events = {{"start", ""}, {"afterTool", "read"}};
+    agent.instructions = Instructions{InstructionsPlacement::section, "NOTES.md", "docs/NOTES.md", "## Memory\n\n"};
+    agent.session_environment = {"SAMPLE_SESSION"};
+    return agent;
+}
+
+std::string refusal_of(const nlohmann::ordered_json &json) {
+    try {
+        static_cast<void>(agent_integration_from_json(json));
+    } catch (const std::invalid_argument &refused) {
+        return refused.what();
+    }
+    return "accepted";
+}
+
+} // namespace
+
+TEST_CASE("an agent integration reads back exactly as it was written", "[sdk][agent-integration]") {
+    const auto json = to_json(sample());
+    const auto read = agent_integration_from_json(json);
+    CHECK(to_json(read) == json);
+    CHECK(read.user_folder.environment == "SAMPLE_HOME");
+    CHECK(read.hooks.shape == starling::sdk::HookFileShape::flat);
+    CHECK(read.hooks.events.at(1).matcher == "read");
+    REQUIRE(read.instructions);
+    CHECK(read.instructions->placement == starling::sdk::InstructionsPlacement::section);
+
+    auto without_instructions = sample();
+    without_instructions.instructions.reset();
+    CHECK_FALSE(agent_integration_from_json(to_json(without_instructions)).instructions);
+}
+
+TEST_CASE("a malformed agent integration is refused, naming the field", "[sdk][agent-integration]") {
+    const auto valid = to_json(sample());
+    auto json = valid;
+    json.erase("display_name");
+    CHECK(refusal_of(json) == "agent integration: display_name is missing");
+
+    json = valid;
+    json["hooks"]["shape"] = "nested";
+    CHECK_THAT(refusal_of(json), Catch::Contains("hooks.shape must be \"grouped\" or \"flat\""));
+
+    json = valid;
+    json["hooks"]["events"] = nlohmann::ordered_json::array();
+    CHECK_THAT(refusal_of(json), Catch::Contains("hooks.events must be a non-empty array"));
+
+    json = valid;
+    json["hooks"]["events"][0].erase("event");
+    CHECK_THAT(refusal_of(json), Catch::Contains("hooks.events[].event is missing"));
+
+    json = valid;
+    json["instructions"]["placement"] = "append";
+    CHECK_THAT(refusal_of(json), Catch::Contains("instructions.placement"));
+
+    json = valid;
+    json["aliases"] = nlohmann::ordered_json::array({"ok", 3});
+    CHECK_THAT(refusal_of(json), Catch::Contains("aliases must be an array of non-empty strings"));
+
+    json = valid;
+    json["hook_binary"] = "/usr/bin/evil";
+    CHECK_THAT(refusal_of(json), Catch::Contains("hook_binary must be a file name"));
+
+    json = valid;
+    json["hooks"]["required_fields"] = {{"hooks", 1}};
+    CHECK_THAT(refusal_of(json), Catch::Contains("hooks.required_fields"));
+
+    CHECK(refusal_of(nlohmann::ordered_json::array()) == "agent integration is not a JSON object");
+}
+
+TEST_CASE("an agent integration cannot point install outside the agent's folders", "[sdk][agent-integration]") {
+    for (const char *escape : {"/etc/passwd", "~/.bashrc", "../outside.json", "a/../../b", "a/.."}) {
+        INFO(escape);
+        auto json = to_json(sample());
+        json["hooks"]["user_path"] = escape;
+        CHECK_THAT(refusal_of(json), Catch::Contains("hooks.user_path must be a relative path inside its folder"));
+        json = to_json(sample());
+        json["instructions"]["project_path"] = escape;
+        CHECK_THAT(refusal_of(json), Catch::Contains("instructions.project_path must be a relative path"));
+        json = to_json(sample());
+        json["user_folder"]["home_folder"] = escape;
+        CHECK_THAT(refusal_of(json), Catch::Contains("user_folder.home_folder must be a relative path"));
+    }
+}
