@@ -4,11 +4,11 @@
 
 #include "host_context.hpp"
 
+#include <starling/sdk/abi_layout.h>
 #include <starling/sdk/bytes.hpp>
 
 #include <nlohmann/json.hpp>
 
-#include <cstddef>
 #include <exception>
 #include <utility>
 
@@ -46,20 +46,33 @@ nlohmann::json parse_plugin_output(const PluginInfo &info, const char *operation
     return parsed;
 }
 
-template <class Table>
-const Table *require_table(const PluginInstance &instance, const char *interface_id) {
+/// The kind's call table. A table is refused only when it is smaller than its first published
+/// version or lacks a function the host calls; a larger one, from a plugin that a later minor
+/// grew, is read as far as this host knows it.
+template <class Table, class... Function>
+const Table *require_table(const PluginInstance &instance, const char *interface_id, std::size_t first_size,
+                           Function Table::*...required) {
     const auto *table = static_cast<const Table *>(instance.interface(interface_id));
-    if (table == nullptr || table->struct_size < sizeof(Table)) {
-        LoadError error;
-        error.kind = LoadErrorKind::missing_interface;
-        error.file = instance.info().file;
-        error.plugin_id = instance.info().id;
-        error.host_abi = {STARLING_ABI_MAJOR, STARLING_ABI_MINOR};
-        error.plugin_abi = AbiVersion{instance.info().abi_major, instance.info().abi_minor};
-        error.detail = std::string{"no usable '"} + interface_id + "' table";
-        throw PluginLoadError(std::move(error));
+    const std::string table_name = std::string{"'"} + interface_id + "' table";
+    std::string problem;
+    if (table == nullptr) {
+        problem = "no usable " + table_name;
+    } else if (table->struct_size < first_size) {
+        problem = table_name + " is " + std::to_string(table->struct_size) + " bytes, its first version needs " +
+                  std::to_string(first_size);
+    } else if (!((table->*required != nullptr) && ...)) {
+        problem = table_name + " lacks a function the host calls";
+    } else {
+        return table;
     }
-    return table;
+    LoadError error;
+    error.kind = LoadErrorKind::missing_interface;
+    error.file = instance.info().file;
+    error.plugin_id = instance.info().id;
+    error.host_abi = {STARLING_ABI_MAJOR, STARLING_ABI_MINOR};
+    error.plugin_abi = AbiVersion{instance.info().abi_major, instance.info().abi_minor};
+    error.detail = std::move(problem);
+    throw PluginLoadError(std::move(error));
 }
 
 template <class Convert>
@@ -112,7 +125,8 @@ const void *PluginInstance::interface(const char *interface_id) const noexcept {
 
 AdapterInstance::AdapterInstance(PluginInstance instance)
     : instance_(std::move(instance)),
-      table_(require_table<starling_adapter_v1>(instance_, STARLING_ADAPTER_INTERFACE_V1)) {}
+      table_(require_table(instance_, STARLING_ADAPTER_INTERFACE_V1, STARLING_ADAPTER_V1_SIZE_1_0,
+                           &starling_adapter_v1::parse, &starling_adapter_v1::render)) {}
 
 sdk::Event AdapterInstance::parse(const std::vector<std::string> &argv, std::string_view payload) const {
     const std::string invocation = sdk::detail::dump_json(nlohmann::json{{"argv", argv}});
@@ -137,8 +151,8 @@ sdk::RenderedReply AdapterInstance::render(const sdk::Event &event, const sdk::R
 }
 
 std::optional<sdk::AgentIntegration> AdapterInstance::integration() const {
-    const bool offered = table_->struct_size >= offsetof(starling_adapter_v1, integration) + sizeof(table_->integration) &&
-                         table_->integration != nullptr;
+    const bool offered =
+        STARLING_STRUCT_HAS(starling_adapter_v1, table_->struct_size, integration) && table_->integration != nullptr;
     if (!offered) {
         return std::nullopt;
     }
@@ -158,7 +172,8 @@ std::optional<sdk::AgentIntegration> AdapterInstance::integration() const {
 
 DecisionPolicyInstance::DecisionPolicyInstance(PluginInstance instance)
     : instance_(std::move(instance)),
-      table_(require_table<starling_decision_v1>(instance_, STARLING_DECISION_INTERFACE_V1)) {}
+      table_(require_table(instance_, STARLING_DECISION_INTERFACE_V1, STARLING_DECISION_V1_SIZE_1_0,
+                           &starling_decision_v1::decide, &starling_decision_v1::review_request)) {}
 
 std::vector<sdk::Decision> DecisionPolicyInstance::decide(const std::vector<sdk::Message> &messages) const {
     nlohmann::json request{{"messages", nlohmann::json::array()}};
@@ -195,7 +210,8 @@ std::string DecisionPolicyInstance::review_request(const sdk::ReviewRequest &req
 
 DecayPolicyInstance::DecayPolicyInstance(PluginInstance instance)
     : instance_(std::move(instance)),
-      table_(require_table<starling_decay_v1>(instance_, STARLING_DECAY_INTERFACE_V1)) {}
+      table_(require_table(instance_, STARLING_DECAY_INTERFACE_V1, STARLING_DECAY_V1_SIZE_1_0,
+                           &starling_decay_v1::plan)) {}
 
 std::vector<sdk::LifecycleAction> DecayPolicyInstance::plan(const starling_memory_batch &batch) const {
     sdk::StringSink out;
@@ -213,11 +229,12 @@ std::vector<sdk::LifecycleAction> DecayPolicyInstance::plan(const starling_memor
 
 RelevancePolicyInstance::RelevancePolicyInstance(PluginInstance instance)
     : instance_(std::move(instance)),
-      table_(require_table<starling_relevance_v1>(instance_, STARLING_RELEVANCE_INTERFACE_V1)) {
+      table_(require_table(instance_, STARLING_RELEVANCE_INTERFACE_V1, STARLING_RELEVANCE_V1_SIZE_1_0,
+                           &starling_relevance_v1::score)) {
     // Optional: a plugin of ABI 1.0 or 1.1, or one that keeps no index, is only asked to score.
     const auto *index = static_cast<const starling_relevance_index_v1 *>(
         instance_.interface(STARLING_RELEVANCE_INDEX_INTERFACE_V1));
-    if (index != nullptr && index->struct_size >= sizeof(starling_relevance_index_v1) && index->check != nullptr &&
+    if (index != nullptr && index->struct_size >= STARLING_RELEVANCE_INDEX_V1_SIZE_1_2 && index->check != nullptr &&
         index->build != nullptr && index->rank != nullptr) {
         index_table_ = index;
     }

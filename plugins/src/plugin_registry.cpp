@@ -4,6 +4,7 @@
 #include "host_context.hpp"
 #include "module_library.hpp"
 
+#include <starling/sdk/abi_layout.h>
 #include <starling/sdk/bytes.hpp>
 
 #include <algorithm>
@@ -22,10 +23,6 @@ struct PluginRegistry::Registered {
 };
 
 namespace {
-
-/// Size of the descriptor as ABI 1.0 defines it; any plugin of major 1 carries at least this.
-constexpr std::size_t kDescriptorV1Size =
-    offsetof(starling_plugin_descriptor, get_interface) + sizeof(starling_plugin_descriptor::get_interface);
 
 constexpr std::size_t kMaxIdLength = 64;
 
@@ -164,7 +161,7 @@ void PluginRegistry::register_descriptor(const starling_plugin_descriptor *descr
     }
     // Within one major version the 1.0 fields keep their place, so the id can be trusted for
     // the messages below once the size covers it.
-    if (descriptor->struct_size >= kDescriptorV1Size && is_valid_id(descriptor->id)) {
+    if (descriptor->struct_size >= STARLING_PLUGIN_DESCRIPTOR_SIZE_1_0 && is_valid_id(descriptor->id)) {
         error.plugin_id = descriptor->id;
     }
     if (descriptor->abi_minor > STARLING_ABI_MINOR) {
@@ -172,9 +169,9 @@ void PluginRegistry::register_descriptor(const starling_plugin_descriptor *descr
         error.detail = "the plugin may use features this host lacks; upgrade Starling";
         throw PluginLoadError(std::move(error));
     }
-    if (descriptor->struct_size < kDescriptorV1Size) {
+    if (descriptor->struct_size < STARLING_PLUGIN_DESCRIPTOR_SIZE_1_0) {
         error.detail = "descriptor is " + std::to_string(descriptor->struct_size) + " bytes, ABI 1.0 needs " +
-                       std::to_string(kDescriptorV1Size);
+                       std::to_string(STARLING_PLUGIN_DESCRIPTOR_SIZE_1_0);
         throw PluginLoadError(std::move(error));
     }
     if (!is_valid_id(descriptor->id)) {

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <starling/sdk/abi.h>
+#include <starling/sdk/abi_layout.h>
 #include <starling/sdk/agent_integration.hpp>
 #include <starling/sdk/bytes.hpp>
 #include <starling/sdk/event.hpp>
@@ -67,9 +68,7 @@ public:
     /// what you read there.
     [[nodiscard]] std::optional<std::filesystem::path> cache_directory() const {
         const auto *cache = static_cast<const starling_host_cache_v1 *>(extension(STARLING_HOST_CACHE_EXTENSION_V1));
-        constexpr std::size_t v1_size =
-            offsetof(starling_host_cache_v1, directory) + sizeof(starling_host_cache_v1::directory);
-        if (cache == nullptr || cache->struct_size < v1_size || cache->directory == nullptr) {
+        if (cache == nullptr || cache->struct_size < STARLING_HOST_CACHE_V1_SIZE_1_1 || cache->directory == nullptr) {
             return std::nullopt;
         }
         const std::string_view directory = as_string_view(cache->directory(host_->context));
@@ -335,8 +334,7 @@ starling_status relevance_score(void *instance, starling_bytes query, const star
 }
 
 [[nodiscard]] inline Collection collection_of(const starling_collection *collection) {
-    constexpr std::size_t v1_size = offsetof(starling_collection, version) + sizeof(starling_collection::version);
-    if (collection == nullptr || collection->struct_size < v1_size) {
+    if (collection == nullptr || collection->struct_size < STARLING_COLLECTION_SIZE_1_2) {
         throw std::invalid_argument("relevance index called without a collection, or with one too small");
     }
     return {as_string_view(collection->id), as_string_view(collection->version)};
