@@ -78,8 +78,8 @@ struct DecodedCodePoint {
     return {code_point, length, true};
 }
 
-/// The start of the code point that ends right before `position` (0 when `position` is 0). Steps
-/// back over at most three continuation bytes, as no sequence has more, even in malformed text.
+/// The start of the code point that ends right before `position` (0 when `position` is 0). Goes
+/// back at most four bytes, the longest sequence, even through a run of stray continuation bytes.
 [[nodiscard]] constexpr std::size_t code_point_start_before(std::string_view text, std::size_t position) noexcept {
     if (position == 0) {
         return 0;
