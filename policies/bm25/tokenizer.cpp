@@ -2,8 +2,12 @@
 #include "tokenizer.hpp"
 
 #include "english_stemmer.hpp"
+#include "term_characters.hpp"
 #include "text_hash.hpp"
-#include "unicode_text.hpp"
+
+#include <starling/sdk/text/case_folding.hpp>
+#include <starling/sdk/text/utf8.hpp>
+#include <starling/sdk/text/words.hpp>
 
 #include <algorithm>
 #include <array>
@@ -13,13 +17,9 @@ namespace starling::bm25 {
 
 namespace {
 
-constexpr bool is_ascii_word_byte(unsigned char byte) noexcept {
-    return (byte >= 'a' && byte <= 'z') || (byte >= 'A' && byte <= 'Z') || (byte >= '0' && byte <= '9');
-}
+using sdk::text::CharacterClass;
 
-constexpr char fold_ascii(unsigned char byte) noexcept {
-    return static_cast<char>(byte >= 'A' && byte <= 'Z' ? byte + ('a' - 'A') : byte);
-}
+constexpr char fold_ascii(unsigned char byte) noexcept { return static_cast<char>(sdk::text::to_lower_ascii(byte)); }
 
 constexpr char32_t right_single_quotation_mark = 0x2019; // the apostrophe of typeset text: ’
 
@@ -28,8 +28,7 @@ bool word_continues(std::string_view text, std::size_t position) noexcept {
     if (position >= text.size()) {
         return false;
     }
-    const auto decoded = decode_utf8(text, position);
-    return decoded.valid && classify(decoded.code_point) == CharacterClass::word;
+    return classify(sdk::text::decode_utf8(text, position, term_utf8_rules)) == CharacterClass::word;
 }
 
 /// The length of the English clitic that follows an apostrophe at `position` ("s", "t", "m", "d",
@@ -39,7 +38,7 @@ std::size_t english_clitic_length(std::string_view text, std::size_t position) n
     std::size_t length = 0;
     while (position + length < text.size()) {
         const auto byte = static_cast<unsigned char>(text[position + length]);
-        if (!is_ascii_word_byte(byte)) {
+        if (!sdk::text::is_ascii_alphanumeric(byte)) {
             break;
         }
         if (length == folded.size()) {
@@ -118,9 +117,9 @@ std::size_t Tokenizer::drop_english_clitic(std::string_view text, std::size_t af
 
 void Tokenizer::push_cjk(TokenList &out, char32_t first, char32_t second) {
     word_.clear();
-    append_utf8(first, word_);
+    sdk::text::append_utf8(word_, first);
     if (second != 0) {
-        append_utf8(second, word_);
+        sdk::text::append_utf8(word_, second);
     }
     out.push_back(word_);
     word_.clear();
@@ -143,7 +142,7 @@ void Tokenizer::tokenize(std::string_view text, TokenList &out, StopWordHandling
         const auto byte = static_cast<unsigned char>(text[position]);
         if (byte < 0x80) {
             ++position;
-            if (is_ascii_word_byte(byte)) {
+            if (sdk::text::is_ascii_alphanumeric(byte)) {
                 end_cjk_run();
                 word_ += fold_ascii(byte);
             } else {
@@ -155,15 +154,14 @@ void Tokenizer::tokenize(std::string_view text, TokenList &out, StopWordHandling
             }
             continue;
         }
-        const auto decoded = decode_utf8(text, position);
+        const auto decoded = sdk::text::decode_utf8(text, position, term_utf8_rules);
         position += decoded.length;
-        const auto character_class = decoded.valid ? classify(decoded.code_point) : CharacterClass::separator;
-        switch (character_class) {
+        switch (classify(decoded)) {
         case CharacterClass::word:
             end_cjk_run();
             append_folded(decoded.code_point, word_);
             break;
-        case CharacterClass::cjk:
+        case CharacterClass::unspaced:
             finish_word(out, stop_words);
             if (options_.cjk_unigrams) {
                 push_cjk(out, decoded.code_point, 0);
@@ -231,14 +229,11 @@ std::string fold_case(std::string_view text) {
     }
     std::string folded;
     folded.reserve(text.size());
-    std::size_t position = 0;
-    while (position < text.size()) {
-        const auto decoded = decode_utf8(text, position);
-        position += decoded.length;
+    sdk::text::for_each_code_point(text, term_utf8_rules, [&](sdk::text::DecodedCodePoint decoded, std::string_view) {
         if (decoded.valid) {
             append_folded(decoded.code_point, folded);
         }
-    }
+    });
     return folded;
 }
 

@@ -3,29 +3,32 @@
 
 #include "sentences.hpp"
 #include "text_folding.hpp"
-#include "utf8.hpp"
+#include "word_characters.hpp"
+
+#include <starling/sdk/text/utf8.hpp>
 
 #include <algorithm>
 #include <stdexcept>
 
 namespace starling::policies::collie_tree {
 
+using sdk::text::decode_utf8;
+
 namespace {
 
 std::size_t skip_word_characters(std::string_view text, std::size_t position) noexcept {
     while (is_word_character_at(text, position)) {
-        position += decode_at(text, position).length;
+        position += decode_utf8(text, position, utf8_rules).length;
     }
     return position;
 }
 
 bool starts_with_word_character(std::string_view literal) noexcept {
-    return !literal.empty() && is_word_character(decode_at(literal, 0).value);
+    return !literal.empty() && is_word_character(decode_utf8(literal, 0, utf8_rules).code_point);
 }
 
 bool ends_with_word_character(std::string_view literal) noexcept {
-    return !literal.empty() &&
-           is_word_character(decode_at(literal, previous_code_point_start(literal, literal.size())).value);
+    return !literal.empty() && is_word_character_before(literal, literal.size());
 }
 
 /// The literal occurs at `position` and, unless the word may go on, ends at a word boundary.
@@ -118,7 +121,7 @@ bool CuePattern::matches(std::string_view sentence, const MatchOptions &options)
         }
         return false;
     }
-    for (std::size_t start = 0; start < sentence.size(); start += decode_at(sentence, start).length) {
+    for (std::size_t start = 0; start < sentence.size(); start += decode_utf8(sentence, start, utf8_rules).length) {
         if (anchored_ && !is_clause_start(sentence, start, options.clause_openers)) {
             continue;
         }
@@ -143,7 +146,7 @@ bool CuePattern::match_from(std::string_view sentence, std::size_t element_index
             if (start == sentence.size()) {
                 break;
             }
-            start += decode_at(sentence, start).length;
+            start += decode_utf8(sentence, start, utf8_rules).length;
         }
         return false;
     }
@@ -178,7 +181,7 @@ bool CuePattern::match_element_at(std::string_view sentence, std::size_t element
         if (literal_start >= last_literal_start) {
             break;
         }
-        literal_start += decode_at(sentence, literal_start).length;
+        literal_start += decode_utf8(sentence, literal_start, utf8_rules).length;
     }
     return false;
 }

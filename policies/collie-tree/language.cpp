@@ -2,14 +2,22 @@
 #include "language.hpp"
 
 #include "text_folding.hpp"
-#include "utf8.hpp"
+#include "word_characters.hpp"
 
 #include <starling/sdk/settings.hpp>
+#include <starling/sdk/text/unspaced_scripts.hpp>
+#include <starling/sdk/text/utf8.hpp>
 
 #include <algorithm>
 #include <vector>
 
 namespace starling::policies::collie_tree {
+
+using sdk::text::DecodedCodePoint;
+using sdk::text::append_utf8;
+using sdk::text::decode_all;
+using sdk::text::decode_utf8;
+using sdk::text::is_bmp_han;
 
 namespace {
 
@@ -18,11 +26,11 @@ std::vector<std::string> latin_words(std::string_view folded) {
     std::vector<std::string> words;
     std::string current;
     for (std::size_t position = 0; position <= folded.size();) {
-        const auto decoded = position < folded.size() ? decode_at(folded, position) : DecodedCodePoint{0, 1};
-        const bool in_word = position < folded.size() && (is_word_character(decoded.value) ||
-                                                          (decoded.value == '\'' && !current.empty()));
+        const auto decoded = position < folded.size() ? decode_utf8(folded, position, utf8_rules) : DecodedCodePoint{};
+        const bool in_word = position < folded.size() && (is_word_character(decoded.code_point) ||
+                                                          (decoded.code_point == '\'' && !current.empty()));
         if (in_word) {
-            append_code_point(current, decoded.value);
+            append_utf8(current, decoded.code_point);
         } else if (!current.empty()) {
             while (!current.empty() && current.back() == '\'') {
                 current.pop_back();
@@ -53,7 +61,7 @@ LanguageDetector::LanguageDetector(const sdk::Settings &settings)
     }
     if (const auto letter_lists = settings.get_child_optional("language.letters")) {
         for (const auto &[language, letters] : *letter_lists) {
-            markers_[language].letters = code_points_of(fold_for_matching(letters.get_value<std::string>()));
+            markers_[language].letters = decode_all(fold_for_matching(letters.get_value<std::string>()), utf8_rules);
         }
     }
 }
@@ -63,14 +71,14 @@ LanguageGuess LanguageDetector::detect(std::string_view folded) const {
     std::size_t han = 0;
     std::map<std::string, int> scores;
     for (std::size_t position = 0; position < folded.size();) {
-        const auto decoded = decode_at(folded, position);
+        const auto decoded = decode_utf8(folded, position, utf8_rules);
         position += decoded.length;
-        if (is_han(decoded.value)) {
+        if (is_bmp_han(decoded.code_point)) {
             ++han;
             continue;
         }
         for (const auto &[language, markers] : markers_) {
-            if (markers.letters.find(decoded.value) != std::u32string::npos) {
+            if (markers.letters.find(decoded.code_point) != std::u32string::npos) {
                 scores[language] += 2;
             }
         }

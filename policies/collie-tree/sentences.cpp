@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "sentences.hpp"
 
-#include "utf8.hpp"
+#include "word_characters.hpp"
+
+#include <starling/sdk/text/utf8.hpp>
 
 #include <algorithm>
 
 namespace starling::policies::collie_tree {
+
+using sdk::text::decode_utf8;
 
 namespace {
 
@@ -46,7 +50,7 @@ bool ends_with_opener(std::string_view sentence, std::size_t end, std::size_t cl
         sentence.substr(end - opener.size(), opener.size()) != opener) {
         return false;
     }
-    const bool latin = is_word_character(decode_at(opener, 0).value);
+    const bool latin = is_word_character(decode_utf8(opener, 0, utf8_rules).code_point);
     return !latin || (end < clause_word && !is_word_character_before(sentence, end - opener.size()));
 }
 

@@ -2,11 +2,18 @@
 #include "summary.hpp"
 
 #include "text_folding.hpp"
-#include "utf8.hpp"
+#include "word_characters.hpp"
+
+#include <starling/sdk/text/utf8.hpp>
 
 #include <algorithm>
 
 namespace starling::policies::collie_tree {
+
+using sdk::text::append_utf8;
+using sdk::text::code_point_start_before;
+using sdk::text::count_code_points;
+using sdk::text::decode_utf8;
 
 namespace {
 
@@ -41,7 +48,7 @@ bool is_sentence_end(char32_t code_point) noexcept {
 }
 
 char32_t last_code_point(std::string_view text) noexcept {
-    return text.empty() ? 0 : decode_at(text, previous_code_point_start(text, text.size())).value;
+    return text.empty() ? 0 : decode_utf8(text, code_point_start_before(text, text.size()), utf8_rules).code_point;
 }
 
 /// `text` without the clause punctuation and spaces a dropped filler clause left at either end.
@@ -55,7 +62,7 @@ std::string without_dangling_punctuation(std::string_view text) {
         if (last != ' ' && (!is_clause_separator(last) || is_sentence_end(last))) {
             break;
         }
-        text.remove_suffix(text.size() - previous_code_point_start(text, text.size()));
+        text.remove_suffix(text.size() - code_point_start_before(text, text.size()));
     }
     return std::string{text};
 }
@@ -70,11 +77,11 @@ struct Clause {
 std::vector<Clause> split_clauses(std::string_view text) {
     std::vector<Clause> clauses(1);
     for (std::size_t position = 0; position < text.size();) {
-        const auto decoded = decode_at(text, position);
+        const auto decoded = decode_utf8(text, position, utf8_rules);
         const std::size_t next = position + decoded.length;
         const bool token_internal =
-            (decoded.value == '.' || decoded.value == ':') && next < text.size() && text[next] != ' ';
-        if (is_clause_separator(decoded.value) && !token_internal) {
+            (decoded.code_point == '.' || decoded.code_point == ':') && next < text.size() && text[next] != ' ';
+        if (is_clause_separator(decoded.code_point) && !token_internal) {
             clauses.back().separator.append(text.substr(position, decoded.length));
             clauses.emplace_back();
         } else {
@@ -92,9 +99,9 @@ std::string collapsed_whitespace(std::string_view text) {
     std::string result;
     bool pending_space = false;
     for (std::size_t position = 0; position < text.size();) {
-        const auto decoded = decode_at(text, position);
-        const bool space = decoded.value == ' ' || decoded.value == '\t' || decoded.value == '\n' ||
-                           decoded.value == '\r' || decoded.value == 0xA0U || decoded.value == 0x3000U;
+        const auto decoded = decode_utf8(text, position, utf8_rules);
+        const bool space = decoded.code_point == ' ' || decoded.code_point == '\t' || decoded.code_point == '\n' ||
+                           decoded.code_point == '\r' || decoded.code_point == 0xA0U || decoded.code_point == 0x3000U;
         if (space) {
             pending_space = !result.empty();
         } else {
@@ -125,7 +132,7 @@ std::size_t original_length_of_folded_prefix(std::string_view original, std::siz
     std::size_t folded = 0;
     std::size_t position = 0;
     while (folded < folded_length && position < original.size()) {
-        const auto decoded = decode_at(original, position);
+        const auto decoded = decode_utf8(original, position, utf8_rules);
         const auto piece = original.substr(position, decoded.length);
         folded += piece == " " ? 1 : fold_for_matching(piece).size();
         position += decoded.length;
@@ -180,7 +187,7 @@ std::string Summarizer::summarize(std::string_view message, const std::vector<st
         summary = std::string{trimmed(text)};
     } else if (const char32_t end = last_code_point(text);
                is_sentence_end(end) && !is_sentence_end(last_code_point(summary))) {
-        append_code_point(summary, end);
+        append_utf8(summary, end);
     }
     return capped(with_uppercase_first_letter(summary));
 }
@@ -221,12 +228,12 @@ std::string Summarizer::without_fillers(std::string_view clause,
 }
 
 std::string Summarizer::capped(std::string text) const {
-    if (code_point_count(text) <= max_chars_) {
+    if (count_code_points(text, utf8_rules) <= max_chars_) {
         return text;
     }
     std::size_t position = 0;
     for (std::size_t kept = 0; kept + 1 < max_chars_ && position < text.size(); ++kept) {
-        position += decode_at(text, position).length;
+        position += decode_utf8(text, position, utf8_rules).length;
     }
     std::string cut = text.substr(0, position);
     // Prefer to end on a word boundary when one is near (Latin text); unspaced scripts cut anywhere.

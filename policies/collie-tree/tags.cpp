@@ -2,11 +2,21 @@
 #include "tags.hpp"
 
 #include "text_folding.hpp"
-#include "utf8.hpp"
+#include "word_characters.hpp"
+
+#include <starling/sdk/text/unspaced_scripts.hpp>
+#include <starling/sdk/text/utf8.hpp>
 
 #include <algorithm>
 
 namespace starling::policies::collie_tree {
+
+using sdk::text::DecodedCodePoint;
+using sdk::text::append_utf8;
+using sdk::text::count_code_points;
+using sdk::text::decode_all;
+using sdk::text::decode_utf8;
+using sdk::text::is_bmp_han;
 
 namespace {
 
@@ -21,7 +31,7 @@ constexpr std::size_t kLongestHanWord = 6;
 std::string encoded(std::u32string_view code_points) {
     std::string text;
     for (const auto code_point : code_points) {
-        append_code_point(text, code_point);
+        append_utf8(text, code_point);
     }
     return text;
 }
@@ -35,8 +45,8 @@ TagExtractor::TagExtractor(const sdk::Settings &settings)
         for (const auto &entry : *languages) {
             for (const auto &word : sdk::get_string_list(settings, "tags.stopwords." + entry.first)) {
                 auto folded = fold_for_matching(word);
-                if (const auto code_points = code_points_of(folded);
-                    code_points.size() > 1 && std::all_of(code_points.begin(), code_points.end(), is_han)) {
+                if (const auto code_points = decode_all(folded, utf8_rules);
+                    code_points.size() > 1 && std::all_of(code_points.begin(), code_points.end(), is_bmp_han)) {
                     han_stopwords_.push_back(code_points);
                 }
                 stopwords_.insert(std::move(folded));
@@ -46,15 +56,15 @@ TagExtractor::TagExtractor(const sdk::Settings &settings)
     // Longest first, so "的时候" splits before "时候" could.
     std::stable_sort(han_stopwords_.begin(), han_stopwords_.end(),
                      [](const std::u32string &a, const std::u32string &b) { return a.size() > b.size(); });
-    cjk_stop_characters_ = code_points_of(settings.get<std::string>("tags.cjk_stop_characters", ""));
+    cjk_stop_characters_ = decode_all(settings.get<std::string>("tags.cjk_stop_characters", ""), utf8_rules);
 }
 
 std::vector<std::string> TagExtractor::extract(std::string_view message,
                                                const std::vector<MatchedCue> &matched_cues) const {
     std::vector<KnownWord> known_words;
     for (const auto &cue : matched_cues) {
-        if (auto word = code_points_of(fold_for_matching(cue.text));
-            word.size() > 1 && std::all_of(word.begin(), word.end(), is_han)) {
+        if (auto word = decode_all(fold_for_matching(cue.text), utf8_rules);
+            word.size() > 1 && std::all_of(word.begin(), word.end(), is_bmp_han)) {
             known_words.push_back({std::move(word), cue.names_a_thing});
         }
     }
@@ -66,15 +76,15 @@ std::vector<std::string> TagExtractor::extract(std::string_view message,
     std::u32string han_run;
     for (std::size_t position = 0; position <= folded.size() && tags.size() < max_tags_;) {
         const bool at_end = position == folded.size();
-        const auto decoded = at_end ? DecodedCodePoint{0, 1} : decode_at(folded, position);
-        const char32_t code_point = decoded.value;
+        const auto decoded = at_end ? DecodedCodePoint{} : decode_utf8(folded, position, utf8_rules);
+        const char32_t code_point = decoded.code_point;
         if (!at_end && (is_word_character(code_point) || (joins_word(code_point) && !latin_word.empty()))) {
-            append_code_point(latin_word, code_point);
+            append_utf8(latin_word, code_point);
         } else if (!latin_word.empty()) {
             add_latin_word(std::move(latin_word), tags);
             latin_word.clear();
         }
-        if (!at_end && is_han(code_point)) {
+        if (!at_end && is_bmp_han(code_point)) {
             han_run += code_point;
         } else if (!han_run.empty()) {
             add_han_run(han_run, known_words, tags);
@@ -96,7 +106,7 @@ void TagExtractor::add_latin_word(std::string word, std::vector<std::string> &ta
     const bool has_letter = std::any_of(word.begin(), word.end(), [](char c) {
         return (c >= 'a' && c <= 'z') || static_cast<unsigned char>(c) >= 0x80U;
     });
-    if (has_letter && code_point_count(word) >= min_length_ && !stopwords_.contains(word)) {
+    if (has_letter && count_code_points(word, utf8_rules) >= min_length_ && !stopwords_.contains(word)) {
         add(std::move(word), tags);
     }
 }

@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "text_folding.hpp"
 
-#include "utf8.hpp"
+#include "word_characters.hpp"
+
+#include <starling/sdk/text/case_folding.hpp>
+#include <starling/sdk/text/unspaced_scripts.hpp>
+#include <starling/sdk/text/utf8.hpp>
 
 namespace starling::policies::collie_tree {
 
 namespace {
 
-constexpr char32_t kSharpS = 0xDFU;
-constexpr char32_t kCapitalSharpS = 0x1E9EU;
+using sdk::text::append_utf8;
+using sdk::text::decode_utf8;
 
 bool is_space(char32_t code_point) noexcept {
     return code_point == ' ' || code_point == '\t' || code_point == '\r' || code_point == '\n' ||
@@ -46,16 +50,6 @@ char32_t ascii_equivalent(char32_t code_point) noexcept {
     }
 }
 
-char32_t lower_case(char32_t code_point) noexcept {
-    if (code_point >= 'A' && code_point <= 'Z') {
-        return code_point + ('a' - 'A');
-    }
-    if (code_point >= 0xC0U && code_point <= 0xDEU && code_point != 0xD7U) {
-        return code_point + 0x20U;
-    }
-    return code_point;
-}
-
 } // namespace
 
 std::string fold_for_matching(std::string_view text) {
@@ -63,51 +57,43 @@ std::string fold_for_matching(std::string_view text) {
     folded.reserve(text.size());
     bool pending_space = false;
     bool pending_newline = false;
-    for (std::size_t position = 0; position < text.size();) {
-        const auto decoded = decode_at(text, position);
-        position += decoded.length;
-        if (decoded.value == 0x2026U) {
+    sdk::text::for_each_code_point(text, utf8_rules, [&](sdk::text::DecodedCodePoint decoded, std::string_view) {
+        if (decoded.code_point == 0x2026U) {
             folded += "...";
-            continue;
+            return;
         }
-        if (is_space(decoded.value)) {
+        if (is_space(decoded.code_point)) {
             pending_space = true;
-            pending_newline = pending_newline || decoded.value == '\n';
-            continue;
+            pending_newline = pending_newline || decoded.code_point == '\n';
+            return;
         }
         if (pending_space && !folded.empty()) {
             folded += pending_newline ? '\n' : ' ';
         }
         pending_space = false;
         pending_newline = false;
-        const char32_t code_point = lower_case(ascii_equivalent(decoded.value));
-        if (code_point == kSharpS || code_point == kCapitalSharpS) {
+        const char32_t code_point = sdk::text::to_lower_latin1(ascii_equivalent(decoded.code_point));
+        if (sdk::text::is_sharp_s(code_point)) {
             folded += "ss";
         } else {
-            append_code_point(folded, code_point);
+            append_utf8(folded, code_point);
         }
-    }
+    });
     return folded;
 }
 
 std::string with_uppercase_first_letter(std::string_view text) {
     for (std::size_t position = 0; position < text.size();) {
-        const auto decoded = decode_at(text, position);
-        if (!is_letter(decoded.value)) {
-            if (is_han(decoded.value) || is_word_character(decoded.value)) {
+        const auto decoded = decode_utf8(text, position, utf8_rules);
+        if (!is_letter(decoded.code_point)) {
+            if (sdk::text::is_bmp_han(decoded.code_point) || is_word_character(decoded.code_point)) {
                 break;
             }
             position += decoded.length;
             continue;
         }
-        char32_t upper = decoded.value;
-        if (upper >= 'a' && upper <= 'z') {
-            upper -= 'a' - 'A';
-        } else if (upper >= 0xE0U && upper <= 0xFEU && upper != 0xF7U) {
-            upper -= 0x20U;
-        }
         std::string result{text.substr(0, position)};
-        append_code_point(result, upper);
+        append_utf8(result, sdk::text::to_upper_latin1(decoded.code_point));
         result += text.substr(position + decoded.length);
         return result;
     }

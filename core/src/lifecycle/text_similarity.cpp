@@ -1,14 +1,23 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <starling/core/lifecycle/text_similarity.hpp>
 
+#include <starling/sdk/text/case_folding.hpp>
+#include <starling/sdk/text/code_point_range.hpp>
+#include <starling/sdk/text/non_letters.hpp>
+#include <starling/sdk/text/unspaced_scripts.hpp>
+#include <starling/sdk/text/utf8.hpp>
+#include <starling/sdk/text/words.hpp>
+
 #include <algorithm>
 #include <array>
-#include <cstdint>
 #include <iterator>
+#include <utility>
 
 namespace starling::core {
 
 namespace {
+
+using namespace sdk::text;
 
 constexpr std::size_t kMinTermsForContainment = 4;
 
@@ -18,89 +27,71 @@ constexpr std::array<std::string_view, 48> kStopWords{
     "or",   "our",  "so",   "that", "the",  "this", "to",   "us",   "was",  "we",   "were", "will",
     "with", "you",  "your", "der",  "die",  "das",  "und",  "ist",  "ich",  "wir",  "nicht", "mit"};
 
-/// Decodes one UTF-8 code point at `position`; invalid bytes decode as U+FFFD and advance by one.
-char32_t decode(std::string_view text, std::size_t &position) {
-    const auto byte = static_cast<unsigned char>(text[position]);
-    std::size_t length = byte < 0x80 ? 1 : (byte >> 5) == 0x6 ? 2 : (byte >> 4) == 0xE ? 3 : (byte >> 3) == 0x1E ? 4 : 0;
-    if (length == 0 || position + length > text.size()) {
-        ++position;
-        return 0xFFFD;
-    }
-    char32_t code = length == 1 ? byte : byte & (0x7F >> length);
-    for (std::size_t index = 1; index < length; ++index) {
-        const auto next = static_cast<unsigned char>(text[position + index]);
-        if ((next & 0xC0) != 0x80) {
-            ++position;
-            return 0xFFFD;
-        }
-        code = (code << 6) | (next & 0x3F);
-    }
-    position += length;
-    return code;
+// Permissive, as this was first written: which terms malformed text yields must not move.
+constexpr auto kUtf8Rules = Utf8Rules::permissive;
+
+bool is_cjk(char32_t code_point) noexcept {
+    return is_bmp_han(code_point) || is_kana(code_point) || is_hangul_syllable(code_point);
 }
 
-bool is_cjk(char32_t code) {
-    return (code >= 0x3040 && code <= 0x30FF) || (code >= 0x3400 && code <= 0x4DBF) ||
-           (code >= 0x4E00 && code <= 0x9FFF) || (code >= 0xAC00 && code <= 0xD7AF) ||
-           (code >= 0xF900 && code <= 0xFAFF);
+/// Above ASCII only punctuation blocks and a few spaces end a word: letters of other alphabets
+/// (accented Latin, Greek, Cyrillic…), and symbols outside these blocks, join words.
+bool is_separator(char32_t code_point) noexcept {
+    return code_point == replacement_character || code_point == 0x00A0 ||
+           is_general_punctuation_or_symbol(code_point) || is_cjk_punctuation(code_point) ||
+           in_range(code_point, 0xFF00, 0xFF0F);
 }
 
-bool is_word_code(char32_t code) {
-    if (code < 0x80) {
-        return (code >= 'a' && code <= 'z') || (code >= 'A' && code <= 'Z') || (code >= '0' && code <= '9');
-    }
-    // Letters of other alphabets (accented Latin, Greek, Cyrillic…) join words; punctuation blocks and
-    // symbols do not.
-    return code != 0xFFFD && !(code >= 0x2000 && code <= 0x2BFF) && !(code >= 0x3000 && code <= 0x303F) &&
-           !(code >= 0xFF00 && code <= 0xFF0F) && code != 0x00A0;
-}
+constexpr CharacterClassRules kTermCharacters{&is_cjk, &is_separator};
 
 bool is_stop_word(std::string_view word) {
     return std::find(kStopWords.begin(), kStopWords.end(), word) != kStopWords.end();
+}
+
+/// Only ASCII is lower-cased; other scripts' words are kept as written.
+std::string folded_word(std::string_view word) {
+    std::string folded;
+    for_each_code_point(word, kUtf8Rules, [&](DecodedCodePoint decoded, std::string_view bytes) {
+        if (decoded.code_point < 0x80) {
+            folded += static_cast<char>(to_lower_ascii(decoded.code_point));
+        } else {
+            folded.append(bytes);
+        }
+    });
+    return folded;
+}
+
+void add_word(std::string word, std::vector<std::string> &terms) {
+    const bool single_ascii_character = word.size() == 1 && static_cast<unsigned char>(word[0]) < 0x80;
+    if (!single_ascii_character && !is_stop_word(word)) {
+        terms.push_back(std::move(word));
+    }
+}
+
+void add_cjk_bigrams(std::string_view run, std::vector<std::string> &terms) {
+    std::vector<std::string_view> characters;
+    for_each_code_point(run, kUtf8Rules, [&](DecodedCodePoint, std::string_view bytes) {
+        characters.push_back(bytes);
+    });
+    if (characters.size() == 1) {
+        terms.emplace_back(characters.front());
+    }
+    for (std::size_t index = 0; index + 1 < characters.size(); ++index) {
+        terms.push_back(std::string{characters[index]}.append(characters[index + 1]));
+    }
 }
 
 } // namespace
 
 std::vector<std::string> content_terms(std::string_view text) {
     std::vector<std::string> terms;
-    std::string word;
-    std::vector<std::string> cjk_run;
-    const auto flush_word = [&] {
-        if ((word.size() > 1 || static_cast<unsigned char>(word.empty() ? 0 : word[0]) >= 0x80) && !is_stop_word(word)) {
-            terms.push_back(word);
-        }
-        word.clear();
-    };
-    const auto flush_cjk = [&] {
-        if (cjk_run.size() == 1) {
-            terms.push_back(cjk_run.front());
-        }
-        for (std::size_t index = 0; index + 1 < cjk_run.size(); ++index) {
-            terms.push_back(cjk_run[index] + cjk_run[index + 1]);
-        }
-        cjk_run.clear();
-    };
-    std::size_t position = 0;
-    while (position < text.size()) {
-        const std::size_t start = position;
-        const char32_t code = decode(text, position);
-        if (is_cjk(code)) {
-            flush_word();
-            cjk_run.emplace_back(text.substr(start, position - start));
-        } else if (is_word_code(code)) {
-            flush_cjk();
-            if (code < 0x80) {
-                word += static_cast<char>(code >= 'A' && code <= 'Z' ? code - 'A' + 'a' : code);
-            } else {
-                word.append(text.substr(start, position - start));
-            }
+    for_each_run(text, kUtf8Rules, kTermCharacters, [&](CharacterClass kind, std::string_view run) {
+        if (kind == CharacterClass::word) {
+            add_word(folded_word(run), terms);
         } else {
-            flush_word();
-            flush_cjk();
+            add_cjk_bigrams(run, terms);
         }
-    }
-    flush_word();
-    flush_cjk();
+    });
     std::sort(terms.begin(), terms.end());
     terms.erase(std::unique(terms.begin(), terms.end()), terms.end());
     return terms;

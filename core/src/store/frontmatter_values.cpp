@@ -4,6 +4,7 @@
 #include "text_checks.hpp"
 
 #include <starling/core/store/store_error.hpp>
+#include <starling/sdk/text/utf8.hpp>
 
 #include <algorithm>
 #include <cstdint>
@@ -52,24 +53,6 @@ std::string quote(std::string_view value) {
     }
     out += '"';
     return out;
-}
-
-void append_utf8(std::string &out, std::uint32_t code_point) {
-    if (code_point < 0x80) {
-        out += static_cast<char>(code_point);
-    } else if (code_point < 0x800) {
-        out += static_cast<char>(0xC0 | (code_point >> 6));
-        out += static_cast<char>(0x80 | (code_point & 0x3F));
-    } else if (code_point < 0x10000) {
-        out += static_cast<char>(0xE0 | (code_point >> 12));
-        out += static_cast<char>(0x80 | ((code_point >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (code_point & 0x3F));
-    } else {
-        out += static_cast<char>(0xF0 | (code_point >> 18));
-        out += static_cast<char>(0x80 | ((code_point >> 12) & 0x3F));
-        out += static_cast<char>(0x80 | ((code_point >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (code_point & 0x3F));
-    }
 }
 
 std::optional<std::uint32_t> read_hex4(std::string_view text, std::size_t position) noexcept {
@@ -150,7 +133,7 @@ QuotedString read_quoted(std::string_view text, std::size_t start) {
                 position += 6;
                 code_point = 0x10000 + ((code_point - 0xD800) << 10) + (*low - 0xDC00);
             }
-            append_utf8(result.value, code_point);
+            sdk::text::append_utf8(result.value, code_point);
             break;
         }
         default: result.error = std::string("unknown escape '\\") + escape + "'"; return result;
