@@ -89,6 +89,11 @@ static_assert(STARLING_DECAY_V1_SIZE_1_0 == 16);
 static_assert(offsetof(starling_decay_v1, struct_size) == 0);
 static_assert(offsetof(starling_decay_v1, plan) == 8);
 
+static_assert(sizeof(starling_duplicates_v1) == 16);
+static_assert(STARLING_DUPLICATES_V1_SIZE_1_3 == 16);
+static_assert(offsetof(starling_duplicates_v1, struct_size) == 0);
+static_assert(offsetof(starling_duplicates_v1, similarity) == 8);
+
 static_assert(sizeof(starling_relevance_v1) == 16);
 static_assert(STARLING_RELEVANCE_V1_SIZE_1_0 == 16);
 static_assert(offsetof(starling_relevance_v1, struct_size) == 0);

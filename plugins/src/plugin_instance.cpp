@@ -211,7 +211,28 @@ std::string DecisionPolicyInstance::review_request(const sdk::ReviewRequest &req
 DecayPolicyInstance::DecayPolicyInstance(PluginInstance instance)
     : instance_(std::move(instance)),
       table_(require_table(instance_, STARLING_DECAY_INTERFACE_V1, STARLING_DECAY_V1_SIZE_1_0,
-                           &starling_decay_v1::plan)) {}
+                           &starling_decay_v1::plan)) {
+    // Optional: a policy built before 1.3, or one that does not judge duplicates, is only asked to plan.
+    const auto *duplicates =
+        static_cast<const starling_duplicates_v1 *>(instance_.interface(STARLING_DUPLICATES_INTERFACE_V1));
+    if (duplicates != nullptr && duplicates->struct_size >= STARLING_DUPLICATES_V1_SIZE_1_3 &&
+        duplicates->similarity != nullptr) {
+        duplicates_table_ = duplicates;
+    }
+}
+
+std::optional<std::vector<double>> DecayPolicyInstance::similarity(std::string_view text,
+                                                                   const starling_memory_batch &batch) const {
+    if (duplicates_table_ == nullptr) {
+        return std::nullopt;
+    }
+    std::vector<double> similarities(batch.count, 0.0);
+    call_plugin(info(), "similarity", [&](starling_sink error) {
+        return duplicates_table_->similarity(instance_.handle(), sdk::as_bytes(text), &batch, similarities.data(),
+                                             error);
+    });
+    return similarities;
+}
 
 std::vector<sdk::LifecycleAction> DecayPolicyInstance::plan(const starling_memory_batch &batch) const {
     sdk::StringSink out;

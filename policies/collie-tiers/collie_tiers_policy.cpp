@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // collie-tiers: collie's short-term/long-term lifecycle as a decay policy, with its defects fixed (see
-// README.md). The rules live in lifecycle_rules, the merges in merge_planner; this file only binds
-// them to the plugin ABI. Every setting and its default is in default_settings.json, embedded at build time.
+// README.md). The rules live in lifecycle_rules, the merges in merge_planner, the judgement whether a
+// new message restates a memory in restatement; this file only binds them to the plugin ABI. Every
+// setting and its default is in default_settings.json, embedded at build time.
 #include "decay_plan.hpp"
+#include "restatement.hpp"
 #include "tiers_settings.hpp"
 
 #include <starling/collie_tiers/default_settings.hpp>
@@ -13,7 +15,7 @@
 
 namespace {
 
-class CollieTiersPolicy final : public starling::sdk::DecayPolicy {
+class CollieTiersPolicy final : public starling::sdk::DecayPolicy, public starling::sdk::DuplicateJudge {
 public:
     CollieTiersPolicy(const starling::sdk::HostServices &host, const starling::sdk::Settings &settings)
         : host_(host), settings_(starling::collie_tiers::read_tiers_settings(settings)) {}
@@ -26,6 +28,11 @@ public:
                     std::to_string(work.candidates_visited) + " candidates, compared " +
                     std::to_string(work.comparisons) + " pairs");
         return actions;
+    }
+
+    void similarity(std::string_view text, const starling::sdk::MemoryBatch &memories,
+                    std::span<double> similarities) override {
+        starling::collie_tiers::restatement_similarities(text, memories, similarities);
     }
 
 private:

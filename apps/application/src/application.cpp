@@ -113,6 +113,11 @@ std::vector<sdk::LifecycleAction> LazyDecayPlanner::plan(const starling_memory_b
     return application_->decay_policy()->plan(batch);
 }
 
+std::optional<std::vector<double>> LazyDecayPlanner::similarity(std::string_view text,
+                                                                const starling_memory_batch &batch) const {
+    return application_->decay_policy()->similarity(text, batch);
+}
+
 std::vector<double> LazyRelevanceScorer::score(std::string_view query, const starling_memory_batch &batch) const {
     return application_->relevance_policy()->score(query, batch);
 }

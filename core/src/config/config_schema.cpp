@@ -236,8 +236,8 @@ std::vector<ConfigKey> build_schema() {
             "Most memories whose text is injected at once; 0 injects none."),
         number_key<&Config::remember, &RememberConfig::duplicate_similarity>("remember.duplicate_similarity", 0.6,
             number_between(0.0, 1.0),
-            "Containment similarity at or above which a new memory is folded into an existing one instead of "
-            "being written again."),
+            "The decay policy's similarity (how closely the new text restates a memory) at or above which a "
+            "new memory is folded into an existing one instead of being written again."),
         integer_key<&Config::remember, &RememberConfig::duplicate_candidates>("remember.duplicate_candidates", 8,
             at_least(1), "How many of the best relevance candidates a new memory is compared with for duplicates."),
         integer_key<&Config::budgets, &BudgetsConfig::inject_tokens>("budgets.inject_tokens", 1500, at_least(0),

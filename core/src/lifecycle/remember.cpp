@@ -2,7 +2,6 @@
 #include <starling/core/lifecycle/remember.hpp>
 
 #include <starling/core/lifecycle/redaction.hpp>
-#include <starling/core/lifecycle/text_similarity.hpp>
 #include <starling/core/store/memory_view_batch.hpp>
 
 #include <algorithm>
@@ -39,23 +38,6 @@ std::string summary_from_text(std::string_view text) {
         --cut;
     }
     return std::string{line.substr(0, cut)} + "…";
-}
-
-/// How close a new text is to what a memory says. A memory that has absorbed supplements holds one
-/// statement per paragraph; measured against all of them at once, a memory that grew long enough
-/// would "contain" almost any new message and swallow it. So the text is compared with the summary
-/// and with each statement on its own, and the closest one counts.
-double similarity_to_statements(const std::vector<std::string> &new_terms, const Memory &memory) {
-    double best = containment_similarity(new_terms, content_terms(memory.summary));
-    std::string_view body = memory.body;
-    while (!body.empty()) {
-        const auto end = body.find("\n\n");
-        const auto statement = body.substr(0, end);
-        best = std::max(best, containment_similarity(new_terms, content_terms(memory.summary + "\n" +
-                                                                               std::string{statement})));
-        body = end == std::string_view::npos ? std::string_view{} : body.substr(end + 2);
-    }
-    return best;
 }
 
 } // namespace
@@ -149,38 +131,46 @@ RememberOutcome Rememberer::apply(const RememberRequest &request, const std::str
 }
 
 std::optional<std::pair<std::string, double>> Rememberer::find_duplicate(const Scope &scope, const std::string &text) {
+    // What a duplicate is, the decay policy decides: it merges them at consolidation too.
+    if (policies_.decay == nullptr) {
+        return std::nullopt;
+    }
     ListFilter filter;
     filter.scope = scope;
-    auto entries = store_->list(filter);
+    const auto entries = store_->list(filter);
     if (entries.empty()) {
         return std::nullopt;
     }
-    const auto new_terms = content_terms(text);
     // Rank by what the index already holds (summary and tags), then read only the best few files:
     // a scope of 10,000 memories must not cost 10,000 file reads per remembered message.
-    std::vector<double> ranking(entries.size(), 0.0);
-    if (policies_.relevance != nullptr) {
-        const MemoryViewBatch batch{entries, store_->clock().now()};
-        ranking = policies_.relevance->score(text, batch.batch());
-    } else {
-        for (std::size_t index = 0; index < entries.size(); ++index) {
-            std::string indexed = entries[index].summary;
-            for (const auto &tag : entries[index].tags) {
-                indexed += ' ' + tag;
-            }
-            ranking[index] = containment_similarity(new_terms, content_terms(indexed));
-        }
+    const MemoryViewBatch listed{entries, store_->clock().now()};
+    auto ranking = policies_.relevance != nullptr
+                       ? std::optional<std::vector<double>>{policies_.relevance->score(text, listed.batch())}
+                       : policies_.decay->similarity(text, listed.batch());
+    if (!ranking) {
+        return std::nullopt;
     }
     std::vector<std::size_t> order(entries.size());
     std::iota(order.begin(), order.end(), std::size_t{0});
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return ranking[a] > ranking[b]; });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return (*ranking)[a] > (*ranking)[b]; });
     order.resize(std::min(order.size(), settings_.duplicate_candidates));
 
-    std::optional<std::pair<std::string, double>> best;
+    std::vector<IndexEntry> candidates;
+    candidates.reserve(order.size());
     for (const auto index : order) {
-        const double similarity = similarity_to_statements(new_terms, store_->read(entries[index].key));
+        candidates.push_back(entries[index]);
+    }
+    const auto read = MemoryViewBatch::with_bodies(*store_, candidates);
+    const auto similarities = policies_.decay->similarity(text, read.batch());
+    if (!similarities) {
+        return std::nullopt;
+    }
+    std::optional<std::pair<std::string, double>> best;
+    for (std::size_t index = 0; index < candidates.size(); ++index) {
+        const double similarity = (*similarities)[index];
         if (similarity >= settings_.duplicate_similarity && (!best || similarity > best->second)) {
-            best = std::make_pair(entries[index].key, similarity);
+            best = std::make_pair(candidates[index].key, similarity);
         }
     }
     return best;

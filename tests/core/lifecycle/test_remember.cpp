@@ -1,17 +1,32 @@
 // SPDX-License-Identifier: Apache-2.0
-#include <starling/core/store/clock.hpp>
 #include <starling/core/lifecycle/remember.hpp>
+#include <starling/core/store/clock.hpp>
 #include <starling/core/store/memory_store.hpp>
+#include <starling/plugins/plugin_registry.hpp>
+#include <starling/plugins/static_plugins.hpp>
 
 #include "support/fake_policies.hpp"
+#include "support/quiet_logger.hpp"
 #include "support/temp_dir.hpp"
 
 #include <catch2/catch.hpp>
+
+#include <optional>
 
 using namespace starling;
 using core::RememberOutcome;
 
 namespace {
+
+/// collie-tiers, the default decay policy, which judges what a duplicate is (starling.duplicates/1).
+struct CollieTiers {
+    CollieTiers() : registry(test::quiet_logger()) {
+        registry.add_static_plugins(plugins::linked_static_plugins());
+        policy.emplace(registry.create_decay_policy("collie-tiers", registry.find("collie-tiers")->default_settings_json));
+    }
+    plugins::PluginRegistry registry;
+    std::optional<plugins::DecayPolicyInstance> policy;
+};
 
 struct RememberFixture {
     test::TempDir directory{"remember"};
@@ -19,7 +34,8 @@ struct RememberFixture {
     core::MemoryStore store{directory.path(), clock};
     test::PrefixDecider decider;
     test::WordOverlapScorer scorer;
-    core::Rememberer rememberer{store, core::ActivePolicies{&decider, nullptr, &scorer}};
+    CollieTiers decay;
+    core::Rememberer rememberer{store, core::ActivePolicies{&decider, &*decay.policy, &scorer}};
 
     core::RememberRequest request(std::string text, std::string project = {}) {
         return {std::move(text), "claude-code", "session-1", std::move(project), std::nullopt};
@@ -111,4 +127,29 @@ TEST_CASE("a memory that absorbed many supplements does not swallow an unrelated
     const auto unrelated = fixture.rememberer.remember(fixture.request("remember: release branch on CI too, with fix"));
     CHECK(unrelated.action == RememberOutcome::Action::created);
     CHECK(unrelated.key != first.key);
+}
+
+TEST_CASE("without a decay policy that judges duplicates, every remembered message is a new memory",
+          "[lifecycle][remember]") {
+    RememberFixture fixture;
+    test::ScriptedPlanner plans_only;
+    core::Rememberer without_judge{fixture.store, core::ActivePolicies{&fixture.decider, &plans_only, &fixture.scorer}};
+    const auto first = without_judge.remember(fixture.request("remember: commit messages in English, imperative mood"));
+    const auto again = without_judge.remember(fixture.request("remember: commit messages in English, imperative mood"));
+    CHECK(first.action == RememberOutcome::Action::created);
+    CHECK(again.action == RememberOutcome::Action::created);
+    CHECK(again.key != first.key);
+
+    core::Rememberer without_decay{fixture.store, core::ActivePolicies{&fixture.decider, nullptr, &fixture.scorer}};
+    CHECK(without_decay.remember(fixture.request("remember: commit messages in English, imperative mood")).action ==
+          RememberOutcome::Action::created);
+}
+
+TEST_CASE("without a relevance policy, the decay policy also picks the candidates", "[lifecycle][remember]") {
+    RememberFixture fixture;
+    core::Rememberer judge_only{fixture.store, core::ActivePolicies{&fixture.decider, &*fixture.decay.policy, nullptr}};
+    const auto first = judge_only.remember(fixture.request("remember: the staging database is read-only"));
+    const auto again = judge_only.remember(fixture.request("remember: the staging database is read-only, always"));
+    REQUIRE(again.action == RememberOutcome::Action::updated);
+    CHECK(again.key == first.key);
 }

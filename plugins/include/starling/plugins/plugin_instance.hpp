@@ -75,15 +75,19 @@ private:
     const starling_decision_v1 *table_;
 };
 
+/// A decay policy; duplicates are judged when the plugin offers starling.duplicates/1 (ABI 1.3).
 class DecayPolicyInstance final : public core::DecayPlanner {
 public:
     explicit DecayPolicyInstance(PluginInstance instance);
     [[nodiscard]] std::vector<sdk::LifecycleAction> plan(const starling_memory_batch &batch) const override;
+    [[nodiscard]] std::optional<std::vector<double>> similarity(std::string_view text,
+                                                                const starling_memory_batch &batch) const override;
     [[nodiscard]] const PluginInfo &info() const noexcept { return instance_.info(); }
 
 private:
     PluginInstance instance_;
     const starling_decay_v1 *table_;
+    const starling_duplicates_v1 *duplicates_table_ = nullptr;
 };
 
 /// A relevance policy; the index calls are served when the plugin offers starling.relevance-index/1

@@ -275,6 +275,27 @@ typedef struct starling_decay_v1 {
                             starling_sink error);
 } starling_decay_v1;
 
+/* Since ABI 1.3. Optional for decay policies. */
+#define STARLING_DUPLICATES_INTERFACE_V1 "starling.duplicates/1"
+
+/*
+ * How a decay policy tells a message that restates a memory from one that says something new. The
+ * host asks before it stores a message as a memory, so that a restatement reinforces the memory it
+ * repeats instead of duplicating it; the policy that merges duplicates decides what a duplicate is.
+ * Without this interface the host stores every message it is asked to remember as a new memory.
+ */
+typedef struct starling_duplicates_v1 {
+    uint32_t struct_size;
+    /*
+     * [instance] How closely text restates each memory of the batch: writes batch->count values in
+     * [0, 1] to the host-owned similarities (0: nothing in common; 1: the text says nothing the
+     * memory does not). A batch with STARLING_BATCH_HAS_BODIES is judged on what each memory says;
+     * one without bodies (to pick candidates cheaply) on summaries and tags.
+     */
+    starling_status (*similarity)(void *instance, starling_bytes text, const starling_memory_batch *batch,
+                                  double *similarities, starling_sink error);
+} starling_duplicates_v1;
+
 #define STARLING_RELEVANCE_INTERFACE_V1 "starling.relevance/1"
 
 /* A relevance policy: how well each memory answers a query. */

@@ -36,6 +36,7 @@
 #define STARLING_ADAPTER_V1_SIZE_1_0 STARLING_FIELD_END(starling_adapter_v1, render)
 #define STARLING_DECISION_V1_SIZE_1_0 STARLING_FIELD_END(starling_decision_v1, review_request)
 #define STARLING_DECAY_V1_SIZE_1_0 STARLING_FIELD_END(starling_decay_v1, plan)
+#define STARLING_DUPLICATES_V1_SIZE_1_3 STARLING_FIELD_END(starling_duplicates_v1, similarity)
 #define STARLING_RELEVANCE_V1_SIZE_1_0 STARLING_FIELD_END(starling_relevance_v1, score)
 #define STARLING_RELEVANCE_INDEX_V1_SIZE_1_2 STARLING_FIELD_END(starling_relevance_index_v1, rank)
 

@@ -146,6 +146,17 @@ struct RankedMemory {
 /// (starling.relevance-index/1), so that a query reads only what it needs. Derive from both
 /// RelevancePolicy and RelevanceIndex; the host falls back to score() whenever rank() says the index
 /// is stale.
+/// A decay policy that judges whether a new message restates a memory (starling.duplicates/1):
+/// derive from DecayPolicy and DuplicateJudge. Without it, every remembered message is a new memory.
+class DuplicateJudge {
+public:
+    virtual ~DuplicateJudge() = default;
+    /// Writes into `similarities` (pre-filled with 0) how closely `text` restates each memory, in
+    /// [0, 1]. With bodies (memories.has_bodies()) judge what each memory says, else its summary and
+    /// tags.
+    virtual void similarity(std::string_view text, const MemoryBatch &memories, std::span<double> similarities) = 0;
+};
+
 class RelevanceIndex {
 public:
     virtual ~RelevanceIndex() = default;
@@ -333,6 +344,19 @@ starling_status relevance_score(void *instance, starling_bytes query, const star
     });
 }
 
+template <class PluginClass>
+starling_status duplicates_similarity(void *instance, starling_bytes text, const starling_memory_batch *batch,
+                                      double *similarities, starling_sink error) noexcept {
+    return guarded(error, [&] {
+        if (batch == nullptr || (batch->count > 0 && similarities == nullptr)) {
+            throw std::invalid_argument("duplicate similarity called without a batch or result buffer");
+        }
+        std::span<double> out{similarities, batch->count};
+        std::fill(out.begin(), out.end(), 0.0);
+        plugin_of<PluginClass>(instance).similarity(as_string_view(text), MemoryBatch{*batch}, out);
+    });
+}
+
 [[nodiscard]] inline Collection collection_of(const starling_collection *collection) {
     if (collection == nullptr || collection->struct_size < STARLING_COLLECTION_SIZE_1_2) {
         throw std::invalid_argument("relevance index called without a collection, or with one too small");
@@ -404,7 +428,17 @@ const void *get_interface(const char *interface_id) noexcept {
         return id == STARLING_DECISION_INTERFACE_V1 ? &table : nullptr;
     } else if constexpr (PluginClass::kind == STARLING_KIND_DECAY_POLICY) {
         static const starling_decay_v1 table{sizeof(starling_decay_v1), &decay_plan<PluginClass>};
-        return id == STARLING_DECAY_INTERFACE_V1 ? &table : nullptr;
+        if (id == STARLING_DECAY_INTERFACE_V1) {
+            return &table;
+        }
+        if constexpr (std::is_base_of_v<DuplicateJudge, PluginClass>) {
+            static const starling_duplicates_v1 duplicates_table{sizeof(starling_duplicates_v1),
+                                                                 &duplicates_similarity<PluginClass>};
+            if (id == STARLING_DUPLICATES_INTERFACE_V1) {
+                return &duplicates_table;
+            }
+        }
+        return nullptr;
     } else {
         static_assert(PluginClass::kind == STARLING_KIND_RELEVANCE_POLICY, "unknown plugin kind");
         static const starling_relevance_v1 table{sizeof(starling_relevance_v1), &relevance_score<PluginClass>};

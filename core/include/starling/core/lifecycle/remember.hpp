@@ -12,10 +12,11 @@
 namespace starling::core {
 
 struct RememberSettings {
-    /// Containment similarity (text_similarity.hpp) at or above which a new memory is folded into an
-    /// existing one of the same scope instead of being written again.
+    /// The decay policy's similarity (starling.duplicates/1) at or above which a new memory is folded
+    /// into an existing one of the same scope instead of being written again.
     double duplicate_similarity = 0.6;
-    /// How many of the relevance policy's best candidates are compared for duplicates.
+    /// How many of the best candidates (by the relevance policy, else the decay policy on summaries
+    /// and tags) are read and compared for duplicates.
     std::size_t duplicate_candidates = 8;
 };
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include <starling/core/lifecycle/text_similarity.hpp>
+#include "restatement.hpp"
 
 #include <starling/sdk/text/case_folding.hpp>
 #include <starling/sdk/text/code_point_range.hpp>
@@ -13,7 +13,7 @@
 #include <iterator>
 #include <utility>
 
-namespace starling::core {
+namespace starling::collie_tiers {
 
 namespace {
 
@@ -112,4 +112,39 @@ double containment_similarity(const std::vector<std::string> &left, const std::v
     return static_cast<double>(shared.size()) / static_cast<double>(smaller);
 }
 
-} // namespace starling::core
+namespace {
+
+double similarity_to_statements(const std::vector<std::string> &new_terms, std::string_view summary,
+                                std::string_view body) {
+    double best = containment_similarity(new_terms, content_terms(summary));
+    while (!body.empty()) {
+        const auto end = body.find("\n\n");
+        const auto statement = body.substr(0, end);
+        best = std::max(best, containment_similarity(new_terms, content_terms(std::string{summary} + "\n" +
+                                                                               std::string{statement})));
+        body = end == std::string_view::npos ? std::string_view{} : body.substr(end + 2);
+    }
+    return best;
+}
+
+double similarity_to_summary_and_tags(const std::vector<std::string> &new_terms, const sdk::MemoryView &memory) {
+    std::string indexed{memory.summary()};
+    for (const auto tag : memory.tags()) {
+        indexed.append(" ").append(tag);
+    }
+    return containment_similarity(new_terms, content_terms(indexed));
+}
+
+} // namespace
+
+void restatement_similarities(std::string_view text, const sdk::MemoryBatch &memories,
+                              std::span<double> similarities) {
+    const auto new_terms = content_terms(text);
+    for (std::size_t index = 0; index < memories.size(); ++index) {
+        const auto memory = memories[index];
+        similarities[index] = memories.has_bodies() ? similarity_to_statements(new_terms, memory.summary(), memory.body())
+                                                    : similarity_to_summary_and_tags(new_terms, memory);
+    }
+}
+
+} // namespace starling::collie_tiers
