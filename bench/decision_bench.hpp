@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// `starling bench decisions`: how well a decision policy separates what is worth remembering from
+// `starling-bench decisions`: how well a decision policy separates what is worth remembering from
 // what is not, over a labelled JSON Lines file (format: shared/data/decisions/dev.jsonl). Every
 // message is put to the policy in one batch; a case is right when store/discard matches `expect`;
 // type and scope are scored on the cases both expected and predicted to be stored (the type must be

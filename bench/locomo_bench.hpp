@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// `starling bench locomo`: how well a relevance policy finds the evidence turns of LoCoMo's
+// `starling-bench locomo`: how well a relevance policy finds the evidence turns of LoCoMo's
 // questions. Every turn of a conversation becomes one memory, each question is a query over its
 // own conversation's memories, and recall@k is the share of a question's evidence turns among the
 // k best-scored memories, averaged over the questions that have evidence. The method and the
