@@ -80,7 +80,7 @@ bool only_required_fields(const Target &target, const Json &config) {
         return false;
     }
     for (const auto &field : required.items()) {
-        if (!config.contains(field.key()) || config[field.key()] != field.value()) {
+        if (!config.contains(field.key()) || config.at(field.key()) != field.value()) {
             return false;
         }
     }

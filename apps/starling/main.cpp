@@ -54,9 +54,10 @@ Memories:
 Agents:
   install AGENT [--project DIR] [--dry-run]
                          add Starling's hooks to the agent's configuration (claude-code, cursor, codex,
-                         codeflicker) without touching the rest, keep a backup, and install the
-                         instructions the model reads (a skill, a Cursor rule, an AGENTS.md section);
-                         running it twice changes nothing the second time
+                         codeflicker, or the id of an adapter a plugin module adds) without touching
+                         the rest, keep a backup, and install the instructions the model reads (a
+                         skill, a Cursor rule, an AGENTS.md section), all as the agent's adapter
+                         declares them; running it twice changes nothing the second time
   uninstall AGENT [--project DIR] [--dry-run]
                          remove exactly what install added; the rest of the file is left as it was
 
