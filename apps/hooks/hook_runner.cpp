@@ -6,6 +6,7 @@
 #include <starling/core/bus/event_bus.hpp>
 #include <starling/core/config/config_environment.hpp>
 #include <starling/core/lifecycle/lifecycle.hpp>
+#include <starling/core/lifecycle/session_log.hpp>
 #include <starling/plugins/static_plugins.hpp>
 
 #include <array>
@@ -164,6 +165,33 @@ void run_after_reply(const core::EventBus &bus, const sdk::Event &event, bool ba
     ::_exit(0);
 }
 
+/// Says, in the log and on stderr, why the configuration file was not used — once per session, not
+/// at every hook of it. Where the session's state cannot be kept, at every hook.
+void report_unusable_config(Application &application, const std::string &session_id, const core::Logger &logger,
+                            const std::string &component) {
+    std::optional<std::string> problem;
+    try {
+        problem = application.config_problem();
+    } catch (const std::exception &) {
+        return; // not even the defaults: already reported
+    }
+    if (!problem) {
+        return;
+    }
+    bool first = true;
+    try {
+        core::SessionLog session{application.store().root() / "sessions",
+                                 session_id.empty() ? "no-session" : session_id};
+        first = session.first_report_of("configuration unusable");
+    } catch (const std::exception &) {
+        first = true;
+    }
+    if (first) {
+        logger.warning(component, "configuration unusable, running on the embedded defaults until it is fixed "
+                                  "(`starling config check` shows every error): " + *problem);
+    }
+}
+
 } // namespace
 
 int run_hook(std::string_view adapter_id, int argc, char **argv) {
@@ -171,18 +199,20 @@ int run_hook(std::string_view adapter_id, int argc, char **argv) {
     const Payload payload = read_stdin();
     const std::string component = "hook " + std::string{adapter_id};
 
-    // Until the configuration is read, problems go to the default log; a configuration that cannot
-    // be read is itself such a problem.
+    // Until the configuration is read, problems go to the default log.
     const core::Logger bootstrap{bootstrap_log_path(), core::LogLevel::info, /*mirror_to_stderr=*/true};
     // Deliberately never destroyed: the process ends right after the reply, and tearing down a
     // 10,000-entry index entry by entry would cost the waiting agent milliseconds for memory the
     // kernel reclaims anyway. Every file it wrote is complete by then; locks die with the process.
-    Application &application = *new Application{std::nullopt};
+    // A configuration file that cannot be used never switches Starling off: the hook runs on the
+    // embedded defaults and says why, once per session.
+    Application &application = *new Application{std::nullopt, Application::UnusableConfig::use_embedded_defaults};
     const core::Logger *logger = &bootstrap;
     try {
         logger = &application.logger();
     } catch (const std::exception &failure) {
-        bootstrap.error(component, std::string{"configuration unusable, running without it: "} + failure.what());
+        bootstrap.error(component, std::string{"no usable configuration, not even the embedded defaults: "} +
+                                       failure.what());
     }
 
     std::optional<plugins::AdapterInstance> adapter;
@@ -221,6 +251,8 @@ int run_hook(std::string_view adapter_id, int argc, char **argv) {
     }
     arm_crash_reply(safe.stdout_text, logger->file().string());
     safe.exit_code = 0;
+
+    report_unusable_config(application, event.session_id, *logger, component);
 
     sdk::RenderedReply rendered = safe;
     std::optional<core::EventBus> bus;

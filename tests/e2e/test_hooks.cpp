@@ -170,3 +170,70 @@ TEST_CASE("a hook answers before its consolidation, which a marked background pr
     ::close(mark);
     CHECK(read_text(home.path() / "logs" / "starling.log").find("error") == std::string::npos);
 }
+
+TEST_CASE("a configuration typo never switches the hooks off: they run on the embedded defaults and say why once "
+          "per session, while the CLI refuses",
+          "[e2e][hooks][config]") {
+    const ScratchHome home{"hooks-config-typo"};
+    REQUIRE(run_process(kBinaries / "starling",
+                        {"remember", "--force", "--summary", "Deploys happen on Tuesdays",
+                         "Deploys happen on Tuesdays only; never on Fridays."},
+                        home.options())
+                .exit_code == 0);
+    home.write_file("home/starling.toml", "[injection]\nmax_memoires = 3\n");
+
+    const auto refused = run_process(kBinaries / "starling", {"list"}, home.options());
+    CHECK(refused.exit_code == 1);
+    CHECK_THAT(refused.stderr_text, Catch::Contains("starling.toml") && Catch::Contains("max_memoires"));
+
+    // Claude Code, Codex and Codeflicker share session s-1 here, Cursor has c-1: the first hook of
+    // each session says why, the rest of the session is quiet.
+    for (const auto &hook : hook_binaries()) {
+        INFO(hook.binary);
+        const bool first_of_its_session = hook.binary == "starling-claude" || hook.binary == "starling-cursor";
+        const auto first = run_hook(home, hook, hook.prompt_payload);
+        CHECK(first.exit_code == 0);
+        if (first_of_its_session) {
+            CHECK_THAT(first.stderr_text,
+                       Catch::Contains("configuration unusable, running on the embedded defaults") &&
+                           Catch::Contains("max_memoires"));
+        } else {
+            CHECK_THAT(first.stderr_text, !Catch::Contains("configuration unusable"));
+        }
+        // Starling is on: the memory reaches the model.
+        if (hook.binary == "starling-claude") {
+            CHECK_THAT(first.stdout_text, Catch::Contains("never on Fridays"));
+        }
+        const auto again = run_hook(home, hook, hook.prompt_payload);
+        CHECK(again.exit_code == 0);
+        CHECK_THAT(again.stderr_text, !Catch::Contains("configuration unusable"));
+    }
+    // Cursor gets its "carry on", and the prompts were logged.
+    const auto cursor = run_hook(home, hook_binaries()[1], hook_binaries()[1].prompt_payload);
+    CHECK(nlohmann::json::parse(cursor.stdout_text)["continue"] == true);
+    CHECK_THAT(read_text(home.path() / "sessions" / "s-1.jsonl"), Catch::Contains("deploy on tuesday?"));
+    const auto log = read_text(home.path() / "logs" / "starling.log");
+    // One report per session: claude, codex and codeflicker share session s-1, cursor has c-1.
+    std::size_t reports = 0;
+    for (auto at = log.find("configuration unusable"); at != std::string::npos;
+         at = log.find("configuration unusable", at + 1)) {
+        ++reports;
+    }
+    CHECK(reports == 2);
+}
+
+TEST_CASE("a STARLING_HOME that is not a directory still gets every agent its reply", "[e2e][hooks][config]") {
+    const ScratchHome home{"hooks-home-file"};
+    const auto not_a_directory = home.write_file("starling-home-file", "not a directory\n");
+    for (const auto &hook : hook_binaries()) {
+        INFO(hook.binary);
+        auto options = home.options(hook.prompt_payload);
+        options.environment["STARLING_HOME"] = not_a_directory.string();
+        const auto result = run_process(kBinaries / hook.binary, {hook.prompt_event}, options);
+        CHECK(result.exit_code == 0);
+        CHECK_FALSE(result.stderr_text.empty());
+        if (hook.binary == "starling-cursor") {
+            CHECK(nlohmann::json::parse(result.stdout_text)["continue"] == true);
+        }
+    }
+}

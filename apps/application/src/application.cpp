@@ -4,9 +4,12 @@
 #include <starling/core/config/plugin_settings.hpp>
 #include <starling/plugins/static_plugins.hpp>
 
+#include <exception>
+
 namespace starling::app {
 
-Application::Application(std::optional<std::filesystem::path> config_file) : config_file_(std::move(config_file)) {}
+Application::Application(std::optional<std::filesystem::path> config_file, UnusableConfig unusable_config)
+    : config_file_(std::move(config_file)), unusable_config_(unusable_config) {}
 
 const core::ConfigEnvironment &Application::environment() {
     if (!environment_) {
@@ -17,9 +20,22 @@ const core::ConfigEnvironment &Application::environment() {
 
 const core::Config &Application::config() {
     if (!config_) {
-        config_ = core::load_config(environment(), config_file_);
+        try {
+            config_ = core::load_config(environment(), config_file_);
+        } catch (const std::exception &failure) {
+            if (unusable_config_ == UnusableConfig::refuse) {
+                throw;
+            }
+            config_problem_ = failure.what();
+            config_ = core::default_config(environment());
+        }
     }
     return *config_;
+}
+
+const std::optional<std::string> &Application::config_problem() {
+    static_cast<void>(config());
+    return config_problem_;
 }
 
 const core::Logger &Application::logger() {

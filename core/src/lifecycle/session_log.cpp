@@ -110,7 +110,7 @@ std::vector<LoggedMessage> SessionLog::messages() const {
 namespace {
 
 /// Applies one line of the state journal: "evaluated" and "pending_context" replace, "injected"
-/// adds keys (after "injected_reset": true, to an empty list). The state file of earlier versions
+/// adds keys (after "injected_reset": true, to an empty list), "warned" adds problems. The state file of earlier versions
 /// was one object of the same fields, so it reads as a first line.
 void apply_state_line(std::string_view text, SessionState &state) {
     const auto json = nlohmann::json::parse(text, nullptr, false);
@@ -132,6 +132,13 @@ void apply_state_line(std::string_view text, SessionState &state) {
     }
     if (json.contains("pending_context") && json["pending_context"].is_string()) {
         state.pending_context = json["pending_context"].get<std::string>();
+    }
+    if (json.contains("warned") && json["warned"].is_array()) {
+        for (const auto &problem : json["warned"]) {
+            if (problem.is_string()) {
+                state.warned.push_back(problem.get<std::string>());
+            }
+        }
     }
 }
 
@@ -180,12 +187,28 @@ std::string state_change(const SessionState &before, const SessionState &after) 
     if (after.pending_context != before.pending_context) {
         change["pending_context"] = after.pending_context;
     }
+    // Problems are only ever added.
+    if (after.warned.size() > before.warned.size()) {
+        change["warned"] = std::vector<std::string>(
+            after.warned.begin() + static_cast<std::ptrdiff_t>(before.warned.size()), after.warned.end());
+    }
     return change.empty() ? std::string{} : dump(change) + "\n";
 }
 
 } // namespace
 
 SessionState SessionLog::state() const { return read_state_journal(state_path_, legacy_state_path_).state; }
+
+bool SessionLog::first_report_of(std::string_view problem) {
+    bool first = false;
+    update_state([&](SessionState &state) {
+        first = std::find(state.warned.begin(), state.warned.end(), problem) == state.warned.end();
+        if (first) {
+            state.warned.emplace_back(problem);
+        }
+    });
+    return first;
+}
 
 void SessionLog::update_state(const std::function<void(SessionState &)> &change) {
     ensure_directories(directory_);

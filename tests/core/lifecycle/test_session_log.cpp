@@ -131,3 +131,16 @@ TEST_CASE("the whole-file state of earlier versions carries over into the journa
     CHECK(again.state().injected == std::vector<std::string>{"memory/user/long/a.md", "memory/user/long/b.md"});
     CHECK(again.state().pending_context == "later");
 }
+
+TEST_CASE("a problem is reported once per session, whichever process asks", "[lifecycle][session-log]") {
+    starling::test::TempDir directory{"session-log-reports"};
+    SessionLog first_hook{directory.path(), "sess-1"};
+    CHECK(first_hook.first_report_of("configuration unusable"));
+    CHECK_FALSE(first_hook.first_report_of("configuration unusable"));
+    SessionLog later_hook{directory.path(), "sess-1"};
+    CHECK_FALSE(later_hook.first_report_of("configuration unusable"));
+    CHECK(later_hook.first_report_of("another problem"));
+    CHECK(later_hook.state().warned == std::vector<std::string>{"configuration unusable", "another problem"});
+    SessionLog other_session{directory.path(), "sess-2"};
+    CHECK(other_session.first_report_of("configuration unusable"));
+}

@@ -65,11 +65,20 @@ private:
 /// loads no store).
 class Application {
 public:
-    explicit Application(std::optional<std::filesystem::path> config_file);
+    /// What an unusable configuration file means: the `starling` command refuses to run with the
+    /// error, while a hook, which must never switch Starling off for a typo, runs on the embedded
+    /// defaults and reports the problem (config_problem()).
+    enum class UnusableConfig { refuse, use_embedded_defaults };
+
+    explicit Application(std::optional<std::filesystem::path> config_file,
+                         UnusableConfig unusable_config = UnusableConfig::refuse);
 
     [[nodiscard]] const core::ConfigEnvironment &environment();
-    /// The effective configuration. Throws core::ConfigError.
+    /// The effective configuration. Throws core::ConfigError, unless the application runs on the
+    /// embedded defaults when the file is unusable.
     [[nodiscard]] const core::Config &config();
+    /// Why the configuration file could not be used, when the embedded defaults stand in for it.
+    [[nodiscard]] const std::optional<std::string> &config_problem();
     /// Logs to the configured file and mirrors to stderr.
     [[nodiscard]] const core::Logger &logger();
     /// Static plugins plus the modules of the configured plugin directories. Each plugin is offered
@@ -95,8 +104,10 @@ public:
 
 private:
     std::optional<std::filesystem::path> config_file_;
+    UnusableConfig unusable_config_;
     std::optional<core::ConfigEnvironment> environment_;
     std::optional<core::Config> config_;
+    std::optional<std::string> config_problem_;
     std::unique_ptr<core::Logger> logger_;
     std::unique_ptr<plugins::PluginRegistry> registry_;
     std::unique_ptr<core::Clock> clock_;

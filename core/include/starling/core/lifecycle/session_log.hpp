@@ -23,6 +23,7 @@ struct SessionState {
     std::size_t evaluated = 0;              ///< messages the decision policy has already judged
     std::vector<std::string> injected;      ///< memory keys already put into this session's context
     std::string pending_context;            ///< context computed where the agent had no channel
+    std::vector<std::string> warned;        ///< problems already reported in this session, each once
 };
 
 /// The log of one agent session: `sessions/<stem>.jsonl`, one JSON line per user message, keyed by
@@ -50,6 +51,10 @@ public:
 
     /// Read-modify-write of the state under the session lock.
     void update_state(const std::function<void(SessionState &)> &change);
+
+    /// True the first time a session asks about `problem` (a short stable name), false ever after:
+    /// a problem that every hook of a session runs into is reported once, not at every hook.
+    [[nodiscard]] bool first_report_of(std::string_view problem);
 
     /// The messages not yet judged, marked judged under the session lock: however many hooks of the
     /// session ask at once, each message is handed out exactly once.
