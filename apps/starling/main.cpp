@@ -8,10 +8,12 @@
 #include <starling/app/application.hpp>
 #include <starling/app/arguments.hpp>
 #include <starling/app/version.hpp>
+#include <starling/core/config/closest_name.hpp>
 #include <starling/core/config/config_error.hpp>
 #include <starling/plugins/load_error.hpp>
 #include <starling/sdk/abi.h>
 
+#include <algorithm>
 #include <exception>
 #include <iostream>
 #include <optional>
@@ -25,57 +27,134 @@ namespace {
 
 constexpr int kExitUsage = 64;
 
-constexpr const char *kUsage = R"(starling — one long-term memory shared by every coding agent
+using Command = int (*)(starling::app::Application &, std::span<const std::string>);
+
+/// A command, and what `starling --help` and `starling COMMAND --help` say of it: its synopsis and
+/// description, indented as the overall help lists them.
+struct CommandSpec {
+    std::string_view name;
+    Command run;
+    std::string_view group;
+    std::string_view help;
+};
+
+constexpr std::string_view kMemories = "Memories";
+constexpr std::string_view kAgents = "Agents";
+constexpr std::string_view kPluginsAndConfiguration = "Plugins and configuration";
+
+constexpr std::string_view kMemoriesNote =
+    "  (memory commands take --cwd DIR for the project; default: the current directory)\n";
+
+const std::vector<CommandSpec> &commands() {
+    using namespace starling::app;
+    static const std::vector<CommandSpec> specs{
+        {"remember", &run_remember_command, kMemories,
+         "  remember [--force [--type feedback|user|project|reference] [--scope user|project] [--summary S]\n"
+         "           [--tags a,b]] [--json] [--] TEXT\n"
+         "                         run the decision policy on TEXT and store it (or update a similar memory);\n"
+         "                         prints the file written or updated, or why it was discarded\n"},
+        {"classify", &run_classify_command, kMemories,
+         "  classify [--json] TEXT the decision alone: store or discard, type, scope, reason; writes nothing\n"},
+        {"search", &run_search_command, kMemories, "  search [--scope user|project|all] [--limit N] [--json] QUERY\n"},
+        {"list", &run_list_command, kMemories, "  list [--scope user|project|all] [--tier short|long] [--json]\n"},
+        {"show", &run_show_command, kMemories, "  show KEY               print a memory file\n"},
+        {"forget", &run_forget_command, kMemories,
+         "  forget [--reason R] KEY\n"
+         "                         archive a memory (nothing is deleted without an archive copy)\n"},
+        {"archive", &run_archive_command, kMemories, "  archive [--json]       list archived memories\n"},
+        {"restore", &run_restore_command, kMemories, "  restore ID             put an archived memory back\n"},
+        {"consolidate", &run_consolidate_command, kMemories,
+         "  consolidate [--dry-run] [--json]\n"
+         "                         run promotion, merging and decay now and print what was done\n"},
+        {"index", &run_index_command, kMemories,
+         "  index [--json]         bring the relevance policy's index of your memories and this project's up\n"
+         "                         to date now (hooks do it after their reply; prompts rank from it)\n"},
+        {"inject", &run_inject_command, kMemories,
+         "  inject --event session-start|prompt [--prompt TEXT] [--session ID] [--json]\n"
+         "                         print exactly what would be injected, with scores\n"},
+        {"wait", &run_wait_command, kMemories,
+         "  wait                   return once the work hooks left running after their reply (judging a\n"
+         "                         session's messages at stop, consolidation) has finished\n"},
+        {"install", &run_install_command, kAgents,
+         "  install AGENT [--project DIR] [--dry-run]\n"
+         "                         add Starling's hooks to the agent's configuration (claude-code, cursor, codex,\n"
+         "                         codeflicker, or the id of an adapter a plugin module adds) without touching\n"
+         "                         the rest, keep a backup, and install the instructions the model reads (a\n"
+         "                         skill, a Cursor rule, an AGENTS.md section), all as the agent's adapter\n"
+         "                         declares them; running it twice changes nothing the second time\n"},
+        {"uninstall", &run_uninstall_command, kAgents,
+         "  uninstall AGENT [--project DIR] [--dry-run]\n"
+         "                         remove exactly what install added; the rest of the file is left as it was\n"},
+        {"plugins", &run_plugins_command, kPluginsAndConfiguration,
+         "  plugins [--json]       list every plugin: kind, id, version, and whether it is static or a module\n"
+         "                         (exit 1 if a module failed to load; the reasons go to stderr and the log)\n"},
+        {"config", &run_config_command, kPluginsAndConfiguration,
+         "  config show            print the effective configuration, plugin settings included, as TOML\n"
+         "  config check FILE      validate a configuration file: every error with file, line, column and key\n"},
+    };
+    return specs;
+}
+
+constexpr std::string_view kUsageHeader = R"(starling — one long-term memory shared by every coding agent
 
 Usage: starling [--config FILE] COMMAND [ARGS...]
+)";
 
-Memories:
-  remember [--force [--type T] [--scope user|project] [--summary S] [--tags a,b]] [--json] TEXT
-                         run the decision policy on TEXT and store it (or update a similar memory);
-                         prints the file written or updated, or why it was discarded
-  classify [--json] TEXT the decision alone: store or discard, type, scope, reason; writes nothing
-  search [--scope user|project|all] [--limit N] [--json] QUERY
-  list [--scope user|project|all] [--tier short|long] [--json]
-  show KEY               print a memory file
-  forget [--reason R] KEY
-                         archive a memory (nothing is deleted without an archive copy)
-  archive [--json]       list archived memories
-  restore ID             put an archived memory back
-  consolidate [--dry-run] [--json]
-                         run promotion, merging and decay now and print what was done
-  index [--json]         bring the relevance policy's index of your memories and this project's up
-                         to date now (hooks do it after their reply; prompts rank from it)
-  inject --event session-start|prompt [--prompt TEXT] [--session ID] [--json]
-                         print exactly what would be injected, with scores
-  wait                   return once the work hooks left running after their reply (judging a
-                         session's messages at stop, consolidation) has finished
-  (memory commands take --cwd DIR for the project; default: the current directory)
-
-Agents:
-  install AGENT [--project DIR] [--dry-run]
-                         add Starling's hooks to the agent's configuration (claude-code, cursor, codex,
-                         codeflicker, or the id of an adapter a plugin module adds) without touching
-                         the rest, keep a backup, and install the instructions the model reads (a
-                         skill, a Cursor rule, an AGENTS.md section), all as the agent's adapter
-                         declares them; running it twice changes nothing the second time
-  uninstall AGENT [--project DIR] [--dry-run]
-                         remove exactly what install added; the rest of the file is left as it was
-
-Plugins and configuration:
-  plugins [--json]       list every plugin: kind, id, version, and whether it is static or a module
-                         (exit 1 if a module failed to load; the reasons go to stderr and the log)
-  config show            print the effective configuration, plugin settings included, as TOML
-  config check FILE      validate a configuration file: every error with file, line, column and key
-
-Global options:
+constexpr std::string_view kUsageFooter = R"(Global options:
   --config FILE          read FILE instead of $STARLING_HOME/starling.toml
-  -h, --help             show this help
+  -h, --help             show this help; COMMAND --help shows that command's
   --version              print the version and the plugin ABI version
 
 Environment:
   STARLING_HOME          Starling's home (default ~/.starling): starling.toml, memory, logs
   STARLING_NOW           a fixed ISO-8601 time for reproducible runs and tests
 )";
+
+std::string usage() {
+    std::string text{kUsageHeader};
+    for (const auto group : {kMemories, kAgents, kPluginsAndConfiguration}) {
+        text.append("\n").append(group).append(":\n");
+        for (const auto &command : commands()) {
+            if (command.group == group) {
+                text.append(command.help);
+            }
+        }
+        if (group == kMemories) {
+            text.append(kMemoriesNote);
+        }
+    }
+    return text.append("\n").append(kUsageFooter);
+}
+
+/// `starling COMMAND --help`: the command's lines of the overall help, as a usage.
+std::string usage_of(const CommandSpec &command) {
+    std::string text;
+    std::string_view rest = command.help;
+    while (!rest.empty()) {
+        const auto end = rest.find('\n');
+        std::string_view line = rest.substr(0, end);
+        line.remove_prefix(std::min<std::size_t>(2, line.size()));
+        text.append(text.empty() ? "Usage: starling " : "                ").append(line).append("\n");
+        rest = end == std::string_view::npos ? std::string_view{} : rest.substr(end + 1);
+    }
+    if (command.group == kMemories) {
+        text.append(kMemoriesNote.substr(2));
+    }
+    return text;
+}
+
+/// Whether the words ask for help before any `--` ends the options.
+bool asks_for_help(std::span<const std::string> words) {
+    for (const auto &word : words) {
+        if (word == "--") {
+            return false;
+        }
+        if (word == "-h" || word == "--help") {
+            return true;
+        }
+    }
+    return false;
+}
 
 void print_version() {
     std::cout << "starling " << starling::app::kVersion << " (plugin ABI " << STARLING_ABI_MAJOR << '.'
@@ -88,7 +167,7 @@ int run(const std::vector<std::string> &words) {
     while (position < words.size()) {
         const std::string &word = words[position];
         if (word == "-h" || word == "--help" || word == "help") {
-            std::cout << kUsage;
+            std::cout << usage();
             return 0;
         }
         if (word == "--version") {
@@ -114,37 +193,27 @@ int run(const std::vector<std::string> &words) {
         break;
     }
     if (position >= words.size()) {
-        std::cout << kUsage;
+        std::cout << usage();
         return kExitUsage;
     }
-    const std::string &command = words[position];
+    const std::string &name = words[position];
     const std::span<const std::string> rest{words.data() + position + 1, words.size() - position - 1};
-    starling::app::Application application{config_file};
-    using Command = int (*)(starling::app::Application &, std::span<const std::string>);
-    static const std::vector<std::pair<std::string_view, Command>> commands{
-        {"plugins", &starling::app::run_plugins_command},
-        {"config", &starling::app::run_config_command},
-        {"remember", &starling::app::run_remember_command},
-        {"classify", &starling::app::run_classify_command},
-        {"search", &starling::app::run_search_command},
-        {"list", &starling::app::run_list_command},
-        {"show", &starling::app::run_show_command},
-        {"forget", &starling::app::run_forget_command},
-        {"restore", &starling::app::run_restore_command},
-        {"archive", &starling::app::run_archive_command},
-        {"consolidate", &starling::app::run_consolidate_command},
-        {"index", &starling::app::run_index_command},
-        {"inject", &starling::app::run_inject_command},
-        {"wait", &starling::app::run_wait_command},
-        {"install", &starling::app::run_install_command},
-        {"uninstall", &starling::app::run_uninstall_command},
-    };
-    for (const auto &[name, run_command] : commands) {
-        if (command == name) {
-            return run_command(application, rest);
+    const auto found = std::find_if(commands().begin(), commands().end(),
+                                    [&](const CommandSpec &command) { return command.name == name; });
+    if (found == commands().end()) {
+        std::vector<std::string> names;
+        for (const auto &command : commands()) {
+            names.emplace_back(command.name);
         }
+        throw starling::app::UsageError("unknown command '" + name + "'" +
+                                        starling::core::did_you_mean(starling::core::closest_name(name, names)));
     }
-    throw starling::app::UsageError("unknown command '" + command + "'");
+    if (asks_for_help(rest)) {
+        std::cout << usage_of(*found);
+        return 0;
+    }
+    starling::app::Application application{config_file};
+    return found->run(application, rest);
 }
 
 } // namespace

@@ -129,6 +129,10 @@ int run_remember_command(Application &application, std::span<const std::string> 
         sdk::Decision forced;
         forced.store = true;
         forced.type = arguments.value("type").value_or("feedback");
+        if (forced.type != "feedback" && forced.type != "user" && forced.type != "project" &&
+            forced.type != "reference") {
+            throw UsageError("--type must be feedback, user, project or reference, not '" + forced.type + "'");
+        }
         forced.scope = arguments.value("scope").value_or("user");
         if (forced.scope != "user" && forced.scope != "project") {
             throw UsageError("--scope must be user or project, not '" + forced.scope + "'");

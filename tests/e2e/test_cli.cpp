@@ -125,3 +125,40 @@ TEST_CASE("an explicit --config that does not exist is an error, not silently th
     CHECK_THAT(result.stderr_text, Catch::Contains("nope.toml"));
 }
 
+
+TEST_CASE("every command explains itself with --help, and nothing is stored or created for it", "[cli][help]") {
+    const ScratchHome home{"command-help"};
+    for (const char *command : {"remember", "classify", "search", "list", "show", "forget", "archive", "restore",
+                                "consolidate", "index", "inject", "wait", "install", "uninstall", "plugins",
+                                "config"}) {
+        INFO(command);
+        const auto help = run_process(kStarling, {command, "--help"}, home.options());
+        CHECK(help.exit_code == 0);
+        CHECK_THAT(help.stdout_text, Catch::StartsWith(std::string{"Usage: starling "} + command));
+    }
+    const auto short_form = run_process(kStarling, {"remember", "-h"}, home.options());
+    CHECK(short_form.exit_code == 0);
+    CHECK_THAT(short_form.stdout_text, Catch::Contains("--force") && Catch::Contains("--cwd DIR"));
+    CHECK_FALSE(fs::exists(home.path() / "memory"));
+}
+
+TEST_CASE("a double dash ends the options, a type is one Starling knows, and a misspelt command gets a suggestion",
+          "[cli][help]") {
+    const ScratchHome home{"command-line"};
+    const auto stored = run_process(kStarling, {"remember", "--force", "--json", "--", "-----BEGIN NOTE----- keep it"},
+                                    home.options());
+    REQUIRE(stored.exit_code == 0);
+    CHECK(nlohmann::json::parse(stored.stdout_text)["action"] == "created");
+    const auto literal_help = run_process(kStarling, {"remember", "--force", "--", "-h"}, home.options());
+    CHECK(literal_help.exit_code == 0);
+    CHECK_THAT(literal_help.stdout_text, Catch::StartsWith("created "));
+
+    const auto banana = run_process(kStarling, {"remember", "--force", "--type", "banana", "bananas are yellow"},
+                                    home.options());
+    CHECK(banana.exit_code == 64);
+    CHECK_THAT(banana.stderr_text, Catch::Contains("--type must be feedback, user, project or reference, not 'banana'"));
+
+    const auto misspelt = run_process(kStarling, {"lisst"}, home.options());
+    CHECK(misspelt.exit_code == 64);
+    CHECK_THAT(misspelt.stderr_text, Catch::Contains("unknown command 'lisst'; did you mean 'list'?"));
+}

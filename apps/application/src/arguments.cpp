@@ -18,12 +18,12 @@ Arguments::Arguments(std::span<const std::string> words, std::vector<std::string
     bool only_operands = false;
     for (std::size_t index = 0; index < words.size(); ++index) {
         const std::string &word = words[index];
-        if (only_operands || word.size() < 3 || word.rfind("--", 0) != 0) {
-            operands_.push_back(word);
+        if (!only_operands && word == "--") {
+            only_operands = true;
             continue;
         }
-        if (word == "--") {
-            only_operands = true;
+        if (only_operands || word.size() < 3 || word.rfind("--", 0) != 0) {
+            operands_.push_back(word);
             continue;
         }
         const auto equals = word.find('=');

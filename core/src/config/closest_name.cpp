@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "closest_name.hpp"
+#include <starling/core/config/closest_name.hpp>
 
 #include <algorithm>
 #include <vector>

@@ -7,7 +7,7 @@
 #include <starling/core/config/config_error.hpp>
 #include <starling/core/config/config_schema.hpp>
 
-#include "closest_name.hpp"
+#include <starling/core/config/closest_name.hpp>
 #include "toml_text.hpp"
 
 #include <toml++/toml.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Private to starling_core: "did you mean" suggestions for misspelt configuration keys.
+// "Did you mean" suggestions for misspelt names: configuration keys, commands.
 #pragma once
 
 #include <cstddef>
