@@ -162,3 +162,20 @@ TEST_CASE("a double dash ends the options, a type is one Starling knows, and a m
     CHECK(misspelt.exit_code == 64);
     CHECK_THAT(misspelt.stderr_text, Catch::Contains("unknown command 'lisst'; did you mean 'list'?"));
 }
+
+TEST_CASE("a project is its repository: memories remembered at its root are seen from any folder inside",
+          "[cli][project]") {
+    const ScratchHome home{"project-repository"};
+    const auto repo = home.path().parent_path() / "repo";
+    fs::create_directories(repo / ".git");
+    fs::create_directories(repo / "src" / "net");
+    const auto stored = run_process(kStarling,
+                                    {"remember", "--force", "--scope", "project", "--cwd", repo.string(),
+                                     "This project builds with CMake presets."},
+                                    home.options());
+    REQUIRE(stored.exit_code == 0);
+    const auto listed = run_process(kStarling, {"list", "--scope", "project", "--cwd", (repo / "src" / "net").string()},
+                                    home.options());
+    CHECK(listed.exit_code == 0);
+    CHECK_THAT(listed.stdout_text, Catch::Contains("CMake presets"));
+}

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "store_internals.hpp"
 
+#include <starling/core/config/config_environment.hpp>
 #include <starling/core/store/atomic_file.hpp>
 #include <starling/core/store/file_io.hpp>
 #include <starling/core/store/project_id.hpp>
+#include <starling/core/store/project_root.hpp>
 #include <starling/core/store/store_error.hpp>
 
 #include <optional>
@@ -48,6 +50,9 @@ std::string MemoryStore::resolve_project(const std::filesystem::path &project_di
             throw StoreError(project_directory.string() +
                              ": cannot make the project path absolute: " + error.message());
         }
+    }
+    if (!is_windows_style(path)) {
+        path = project_root_of(normalise_project_path(path), from_process_environment().home_dir).string();
     }
     const ProjectId id = project_id_for(path);
     const std::filesystem::path projects = internals_->root / "memory" / "projects";

@@ -109,9 +109,13 @@ TEST_CASE("resolve_project makes relative paths absolute", "[store][project-id]"
     const starling::test::TempDir root("project-id");
     const starling::core::FixedClock clock(starling::test::at("2026-11-22T10:00:00Z"));
     starling::core::MemoryStore store(root.path(), clock);
+    // From a directory in no repository: inside one, the repository's root would be the project.
+    const auto previous = std::filesystem::current_path();
+    std::filesystem::current_path(root.path());
     const std::string cwd = std::filesystem::current_path().string();
     CHECK(store.resolve_project("some/dir") == project_id_for(cwd + "/some/dir").value);
     CHECK_THROWS_AS(store.resolve_project(""), starling::core::StoreError);
+    std::filesystem::current_path(previous);
 }
 
 TEST_CASE("a forged collision moves the project to id-2, then id-3", "[store][project-id]") {

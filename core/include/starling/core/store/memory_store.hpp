@@ -70,8 +70,10 @@ public:
     /// The absolute path of the memory file for `key`. Throws StoreError if `key` is not a memory key.
     [[nodiscard]] std::filesystem::path path_of(std::string_view key) const;
 
-    /// The project id for a project directory (relative paths are taken from the current directory;
-    /// Windows forms are normalised, see normalise_project_path). The first call for a path records it
+    /// The project id for the project a directory is in: its repository's root, or the nearest
+    /// directory with a `.starling-project` marker, else the directory itself (project_root_of).
+    /// Relative paths are taken from the current directory; Windows forms are normalised and taken
+    /// as they are (see normalise_project_path). The first call for a project records its path
     /// in `memory/projects/<id>/PROJECT_PATH`. If that folder already records a different path (a
     /// hash collision, or a forged folder), `<id>-2`, `<id>-3`, ... are tried, so two paths never
     /// share memories. Only takes the lock when it has to record a path.
