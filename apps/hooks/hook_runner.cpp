@@ -183,8 +183,7 @@ void report_unusable_config(Application &application, const std::string &session
         core::SessionLog session{application.store().root() / "sessions",
                                  session_id.empty() ? "no-session" : session_id};
         first = session.first_report_of("configuration unusable");
-    } catch (const std::exception &) {
-        first = true;
+    } catch (const std::exception &) { // no session state to keep: report at every hook
     }
     if (first) {
         logger.warning(component, "configuration unusable, running on the embedded defaults until it is fixed "
