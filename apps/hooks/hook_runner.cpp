@@ -16,6 +16,7 @@
 #include <fcntl.h>
 #include <optional>
 #include <signal.h>
+#include <sys/stat.h>
 #include <string>
 #include <unistd.h>
 #include <vector>
@@ -194,6 +195,8 @@ void report_unusable_config(Application &application, const std::string &session
 } // namespace
 
 int run_hook(std::string_view adapter_id, int argc, char **argv) {
+    // Everything a hook creates holds what the user typed: private, plugins' caches included.
+    ::umask(077);
     const std::vector<std::string> arguments(argv + 1, argv + argc);
     const Payload payload = read_stdin();
     const std::string component = "hook " + std::string{adapter_id};

@@ -13,6 +13,8 @@
 #include <starling/plugins/load_error.hpp>
 #include <starling/sdk/abi.h>
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <exception>
 #include <iostream>
@@ -228,6 +230,9 @@ int run(const std::vector<std::string> &words) {
 } // namespace
 
 int main(int argc, char **argv) {
+    // What the store holds is the user's alone, whatever the umask; files that `install` replaces
+    // keep their own permissions.
+    ::umask(077);
     const std::vector<std::string> words(argv + 1, argv + argc);
     try {
         return run(words);

@@ -2,6 +2,7 @@
 #include "store_health.hpp"
 
 #include <starling/core/config/config_environment.hpp>
+#include <starling/core/store/file_io.hpp>
 #include <starling/core/store/index_entry.hpp>
 
 #include <sys/stat.h>
@@ -42,10 +43,14 @@ void check_permissions(const std::filesystem::path &directory, std::vector<Healt
     if (::stat(directory.c_str(), &status) != 0) {
         return;
     }
-    if ((status.st_mode & (S_IWGRP | S_IWOTH)) != 0) {
+    if ((status.st_mode & S_IWOTH) != 0) {
         findings.push_back(finding(Severity::problem, "store", directory.string(),
-                                   "other users can write here, so they can plant or change memories",
-                                   "chmod go-w '" + directory.string() + "'"));
+                                   "every user can write here, so anyone could plant or change memories",
+                                   "chmod o-w '" + directory.string() + "'"));
+    } else if ((status.st_mode & S_IWGRP) != 0) {
+        findings.push_back(finding(Severity::warning, "store", directory.string(),
+                                   "your group can write here, so its members could plant or change memories",
+                                   "chmod g-w '" + directory.string() + "'"));
     } else if ((status.st_mode & (S_IRGRP | S_IROTH)) != 0) {
         findings.push_back(finding(Severity::warning, "store", directory.string(),
                                    "other users can read here (memories and session logs hold what you typed)",
@@ -54,17 +59,23 @@ void check_permissions(const std::filesystem::path &directory, std::vector<Healt
 }
 
 void check_store(Application &application, std::vector<HealthFinding> &findings) {
-    auto &store = application.store();
+    const auto &root = application.config().store.root;
     std::error_code error;
-    if (!std::filesystem::exists(store.root(), error)) {
-        findings.push_back(finding(Severity::ok, "store", store.root().string(),
+    if (!std::filesystem::exists(root, error)) {
+        findings.push_back(finding(Severity::ok, "store", root.string(),
                                    "no store yet: it is created with the first memory or hook"));
         return;
     }
-    check_permissions(store.root(), findings);
+    check_permissions(root, findings);
     for (const char *part : {"memory", "sessions", "archive", "index", "logs"}) {
-        check_permissions(store.root() / part, findings);
+        check_permissions(root / part, findings);
     }
+    try {
+        core::refuse_if_writable_by_others(root, "the store");
+    } catch (const std::exception &) {
+        return; // Starling refuses such a store, and the finding above says what to do
+    }
+    auto &store = application.store();
     const auto memories = store.list();
     findings.push_back(finding(Severity::ok, "store", store.root().string(),
                                std::to_string(memories.size()) + " memories readable"));

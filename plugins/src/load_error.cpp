@@ -19,6 +19,7 @@ std::string_view to_string(LoadErrorKind kind) noexcept {
     case LoadErrorKind::wrong_kind: return "wrong kind";
     case LoadErrorKind::missing_interface: return "missing interface";
     case LoadErrorKind::create_failed: return "create failed";
+    case LoadErrorKind::unsafe_location: return "unsafe location";
     }
     return "load error";
 }

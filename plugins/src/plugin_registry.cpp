@@ -7,6 +7,9 @@
 #include <starling/sdk/abi_layout.h>
 #include <starling/sdk/bytes.hpp>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstddef>
 #include <exception>
@@ -66,6 +69,25 @@ std::optional<std::filesystem::path> absolute_cache_root(const PluginHostOptions
     return absolute.lexically_normal();
 }
 
+/// Why code at `path` must not be loaded, if it must not: a module runs with the user's rights, so
+/// one that another user could have written — writable by others, or owned by someone other than
+/// the user or root — would run their code in every hook.
+std::optional<std::string> unsafe_to_load_from(const std::filesystem::path &path) {
+    struct stat status {};
+    if (::stat(path.c_str(), &status) != 0) {
+        return std::nullopt; // opening it will say what is wrong
+    }
+    // In a sticky folder others may add files but not replace ours; what they add fails the owner check.
+    const bool sticky_folder = S_ISDIR(status.st_mode) && (status.st_mode & S_ISVTX) != 0;
+    if ((status.st_mode & S_IWOTH) != 0 && !sticky_folder) {
+        return "writable by every user (chmod o-w '" + path.string() + "')";
+    }
+    if (status.st_uid != ::getuid() && status.st_uid != 0) {
+        return "owned by another user (uid " + std::to_string(status.st_uid) + ")";
+    }
+    return std::nullopt;
+}
+
 std::string origin_text(const PluginInfo &info) {
     return info.is_static ? std::string{"the static plugin linked into this binary"} : info.file.string();
 }
@@ -110,6 +132,12 @@ void PluginRegistry::discover_modules(const std::vector<std::filesystem::path> &
         if (!std::filesystem::is_directory(directory, error)) {
             continue;
         }
+        if (const auto unsafe = unsafe_to_load_from(directory)) {
+            auto problem = make_error(LoadErrorKind::unsafe_location, directory, *unsafe + "; nothing in it is loaded");
+            logger_->error("plugin-host", problem.message());
+            problems_.push_back(std::move(problem));
+            continue;
+        }
         std::vector<std::filesystem::path> modules;
         for (const auto &entry : std::filesystem::directory_iterator(directory, error)) {
             if (entry.path().extension() == ".so" && entry.is_regular_file(error)) {
@@ -130,6 +158,9 @@ void PluginRegistry::discover_modules(const std::vector<std::filesystem::path> &
 
 const PluginInfo &PluginRegistry::add_module(const std::filesystem::path &file) {
     const auto absolute = std::filesystem::absolute(file);
+    if (const auto unsafe = unsafe_to_load_from(absolute)) {
+        throw PluginLoadError(make_error(LoadErrorKind::unsafe_location, absolute, *unsafe + "; not loaded"));
+    }
     OpenedModule opened = open_module(absolute);
     const starling_plugin_descriptor *descriptor = nullptr;
     try {

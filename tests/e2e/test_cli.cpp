@@ -315,7 +315,7 @@ TEST_CASE("doctor says what is healthy, what is not and what to do, and exits 1 
         };
         CHECK(problem_about("configuration", "root_typo"));
         CHECK(problem_about("memory", key));
-        CHECK(problem_about("store", "other users can write"));
+        CHECK(problem_about("store", "every user can write"));
 
         const auto text = run_process(kStarling, {"doctor"}, home.options());
         CHECK(text.exit_code == 1);

@@ -270,3 +270,50 @@ TEST_CASE("starling index builds what is stale and nothing else", "[e2e][relevan
     const auto extra = run_process(kBinaries / "starling", {"index", "extra"}, home.options());
     CHECK(extra.exit_code == 64);
 }
+
+namespace {
+
+/// How many memory files hold `text`, wherever in the store.
+std::size_t memories_holding(const fs::path &store, const std::string &text) {
+    std::size_t holding = 0;
+    std::error_code error;
+    for (const auto &entry : fs::recursive_directory_iterator(store / "memory", error)) {
+        if (entry.path().extension() == ".md" && entry.path().filename() != "INDEX.md" &&
+            read_text(entry.path()).find(text) != std::string::npos) {
+            ++holding;
+        }
+    }
+    return holding;
+}
+
+} // namespace
+
+TEST_CASE("a Stop killed at any write of its judging loses no prompt and stores none twice", "[e2e][crash]") {
+    const std::vector<std::string> rules = {"Always write commit messages in English.",
+                                            "Never push directly to the main branch.",
+                                            "Always run the linter before committing."};
+    for (unsigned write = 1; write <= 10; ++write) {
+        INFO("killed before the rename of atomic write " << write);
+        const ScratchHome home{"crash-stop-" + std::to_string(write)};
+        for (const auto &rule : rules) {
+            REQUIRE(run_process(kBinaries / "starling-claude", {"UserPromptSubmit"},
+                                home.options(claude_prompt("killed", rule)))
+                        .exit_code == 0);
+        }
+        auto killed = home.options(claude_stop("killed"));
+        killed.environment["STARLING_FAULT_INJECTION"] = "kill-before-rename:" + std::to_string(write);
+        static_cast<void>(run_process(kBinaries / "starling-claude", {"Stop"}, killed));
+        REQUIRE(home.wait_for_background_work() == 0);
+        // The next stop, of this session or any other, takes over what the killed judge left.
+        REQUIRE(run_process(kBinaries / "starling-claude", {"Stop"}, home.options(claude_stop("another"))).exit_code ==
+                0);
+        REQUIRE(home.wait_for_background_work() == 0);
+        REQUIRE(run_process(kBinaries / "starling-claude", {"Stop"}, home.options(claude_stop("killed"))).exit_code ==
+                0);
+        REQUIRE(home.wait_for_background_work() == 0);
+        for (const auto &rule : rules) {
+            INFO(rule);
+            CHECK(memories_holding(home.path(), rule) == 1);
+        }
+    }
+}

@@ -374,3 +374,29 @@ TEST_CASE("instances keep their library alive after the registry is gone", "[plu
     batch.add({"a.md", "bun over pnpm", "", ""});
     CHECK(survivor->score("bun", batch.batch()) == std::vector<double>{1.0});
 }
+
+TEST_CASE("a plugin folder or module every user can change is never loaded", "[plugins][registry]") {
+    ScratchDirectory scratch;
+    fs::copy_file(fixture("throws_in_call"), scratch.path() / "a-module.so");
+    SECTION("the folder") {
+        fs::permissions(scratch.path(), fs::perms::others_write, fs::perm_options::add);
+        PluginRegistry registry{quiet_logger()};
+        registry.discover_modules({scratch.path()});
+        CHECK(registry.plugins().empty());
+        REQUIRE(registry.problems().size() == 1);
+        CHECK(registry.problems().front().kind == LoadErrorKind::unsafe_location);
+        CHECK_THAT(registry.problems().front().message(),
+                   Catch::Contains(scratch.path().string()) && Catch::Contains("writable by every user"));
+    }
+    SECTION("the module") {
+        fs::permissions(scratch.path() / "a-module.so", fs::perms::others_write, fs::perm_options::add);
+        CHECK(kind_of_load_failure(scratch.path() / "a-module.so") == LoadErrorKind::unsafe_location);
+    }
+    SECTION("a sticky folder others cannot replace modules in is fine") {
+        fs::permissions(scratch.path(), fs::perms::others_write | fs::perms::sticky_bit, fs::perm_options::add);
+        PluginRegistry registry{quiet_logger()};
+        registry.discover_modules({scratch.path()});
+        CHECK(registry.problems().empty());
+        CHECK(registry.plugins().size() == 1);
+    }
+}

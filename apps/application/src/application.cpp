@@ -2,6 +2,7 @@
 #include <starling/app/application.hpp>
 #include <starling/core/config/config_loader.hpp>
 #include <starling/core/config/plugin_settings.hpp>
+#include <starling/core/store/file_io.hpp>
 #include <starling/plugins/static_plugins.hpp>
 
 #include <exception>
@@ -21,6 +22,9 @@ const core::ConfigEnvironment &Application::environment() {
 const core::Config &Application::config() {
     if (!config_) {
         try {
+            const auto file = config_file_.value_or(core::default_config_file(environment()));
+            core::refuse_if_writable_by_others(file, "the configuration file");
+            core::refuse_if_writable_by_others(file.parent_path(), "the configuration file's folder");
             config_ = core::load_config(environment(), config_file_);
         } catch (const std::exception &failure) {
             if (unusable_config_ == UnusableConfig::refuse) {
@@ -71,6 +75,7 @@ const core::Clock &Application::clock() {
 
 core::MemoryStore &Application::store() {
     if (!store_) {
+        core::refuse_if_writable_by_others(config().store.root, "the store");
         store_ = std::make_unique<core::MemoryStore>(config().store.root, clock());
     }
     return *store_;

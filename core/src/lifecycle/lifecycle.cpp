@@ -7,11 +7,23 @@
 #include <starling/core/lifecycle/session_log.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
+#include <thread>
 
 namespace starling::core {
 
 namespace {
+
+/// How long a judge may hold a session's messages before another process takes them over even
+/// though a process with its id still runs (it may be another one that reused the id). Judging a
+/// session's messages takes seconds.
+constexpr std::chrono::seconds kJudgeLease{600};
+
+/// How long a stop waits for another judge of its session to finish, polling every
+/// kJudgePollInterval, before leaving what that judge did not claim to the next stop.
+constexpr std::chrono::seconds kJudgeWait{30};
+constexpr std::chrono::milliseconds kJudgePollInterval{50};
 
 SessionLog session_log_for(const MemoryStore &store, const Event &event) {
     return SessionLog{store.root() / "sessions", event.session_id.empty() ? "no-session" : event.session_id};
@@ -173,20 +185,64 @@ void Lifecycle::capture_on_stop(const Event &event, ReplyBuilder & /*reply*/) {
     if (!settings_.capture_on_stop || policies_.decision == nullptr) {
         return;
     }
-    // Each message is judged once, however many stop-like hooks of the session fire at once.
-    const auto pending = session_log_for(*store_, event).take_unjudged_messages();
-    if (pending.empty()) {
+    // Each message is handed to one judge at a time, however many stop-like hooks of the session fire
+    // at once, and counts as judged only once its outcome is written: a judge killed halfway leaves
+    // the rest to the next one.
+    auto log = session_log_for(*store_, event);
+    judge(log, claim_when_free(log), event.session_id, event.project);
+    const auto sessions = store_->root() / "sessions";
+    for (const auto &session_id : SessionLog::sessions_with_claims(sessions)) {
+        if (session_id == event.session_id) {
+            continue;
+        }
+        SessionLog abandoned{sessions, session_id};
+        const auto claimed = abandoned.claim_unjudged_messages(store_->clock().now(), kJudgeLease);
+        if (!claimed.held_by_another && !claimed.messages.empty()) {
+            logger_->warning("capture", "judging " + std::to_string(claimed.messages.size()) +
+                                            " message(s) of session " + session_id + " that its judge left unfinished");
+            judge(abandoned, claimed, session_id, {});
+        }
+    }
+}
+
+ClaimedMessages Lifecycle::claim_when_free(SessionLog &log) const {
+    // Stops run after the reply, so waiting here keeps no agent waiting; it keeps messages logged
+    // while another judge worked from waiting for the session's next stop.
+    const auto deadline = std::chrono::steady_clock::now() + kJudgeWait;
+    while (true) {
+        auto claimed = log.claim_unjudged_messages(store_->clock().now(), kJudgeLease);
+        if (!claimed.held_by_another || std::chrono::steady_clock::now() >= deadline) {
+            return claimed;
+        }
+        std::this_thread::sleep_for(kJudgePollInterval);
+    }
+}
+
+void Lifecycle::judge(SessionLog &log, const ClaimedMessages &claimed, const std::string &session_id,
+                      const std::string &project) {
+    if (claimed.messages.empty()) {
         return;
     }
     std::vector<RememberRequest> requests;
-    for (const auto &message : pending) {
-        requests.push_back({message.text, message.agent, event.session_id, event.project, std::nullopt});
+    for (const auto &message : claimed.messages) {
+        std::string message_project = project;
+        if (message_project.empty() && !message.working_directory.empty()) {
+            message_project = store_->resolve_project(message.working_directory);
+        }
+        requests.push_back({message.text, message.agent, session_id, message_project, std::nullopt});
     }
     Rememberer rememberer{*store_, policies_, settings_.remember};
-    for (const auto &outcome : rememberer.remember_all(requests)) {
-        if (outcome.action != RememberOutcome::Action::discarded) {
-            logger_->info("capture", std::string{to_string(outcome.action)} + " " + outcome.key + ": " + outcome.reason);
-        }
+    try {
+        static_cast<void>(rememberer.remember_all(requests, [&](std::size_t index, const RememberOutcome &outcome) {
+            log.mark_judged_before(claimed.first + index + 1);
+            if (outcome.action != RememberOutcome::Action::discarded) {
+                logger_->info("capture",
+                              std::string{to_string(outcome.action)} + " " + outcome.key + ": " + outcome.reason);
+            }
+        }));
+    } catch (...) {
+        log.release_claim();
+        throw;
     }
 }
 

@@ -3,6 +3,7 @@
 
 #include <starling/core/lifecycle/redaction.hpp>
 #include <starling/core/store/memory_view_batch.hpp>
+#include <starling/core/store/store_error.hpp>
 
 #include <algorithm>
 #include <numeric>
@@ -40,6 +41,18 @@ std::string summary_from_text(std::string_view text) {
     return std::string{line.substr(0, cut)} + "…";
 }
 
+/// The session id as a memory file can list it: an agent may send control characters in its ids,
+/// which a file meant for people refuses; they are not worth losing what the user said over.
+std::string listable_session_id(std::string_view session_id) {
+    std::string listable{session_id};
+    for (char &character : listable) {
+        if (static_cast<unsigned char>(character) < 0x20 || character == 0x7f) {
+            character = '_';
+        }
+    }
+    return listable;
+}
+
 } // namespace
 
 Rememberer::Rememberer(MemoryStore &store, ActivePolicies policies, RememberSettings settings)
@@ -61,7 +74,8 @@ RememberOutcome Rememberer::remember(const RememberRequest &request) {
     return remember_all({request}).front();
 }
 
-std::vector<RememberOutcome> Rememberer::remember_all(const std::vector<RememberRequest> &requests) {
+std::vector<RememberOutcome> Rememberer::remember_all(const std::vector<RememberRequest> &requests,
+                                                      const OutcomeWritten &after_each) {
     std::vector<RememberRequest> undecided;
     for (const auto &request : requests) {
         if (!request.forced) {
@@ -75,6 +89,9 @@ std::vector<RememberOutcome> Rememberer::remember_all(const std::vector<Remember
         const auto redacted = redact_secrets(request.text).text;
         sdk::Decision decision = request.forced ? *request.forced : decisions.at(next_decision++);
         outcomes.push_back(apply(request, redacted, std::move(decision)));
+        if (after_each) {
+            after_each(outcomes.size() - 1, outcomes.back());
+        }
     }
     return outcomes;
 }
@@ -96,21 +113,9 @@ RememberOutcome Rememberer::apply(const RememberRequest &request, const std::str
         decision.summary = summary_from_text(redacted_text);
     }
     const Scope scope = decision.scope == "project" ? Scope::project(request.project_id) : Scope::user();
-    if (const auto duplicate = find_duplicate(scope, decision.summary + "\n" + redacted_text)) {
+    if (const auto duplicate = find_duplicate(scope, decision.summary + "\n" + redacted_text);
+        duplicate && restate(duplicate->first, request, redacted_text, decision)) {
         const auto &[key, similarity] = *duplicate;
-        store_->update(key, [&](Memory &memory) {
-            // A restatement reinforces; a supplement is kept next to what was there, so nothing the
-            // user said earlier is overwritten.
-            if (memory.body.find(redacted_text) == std::string::npos && memory.summary != redacted_text) {
-                if (!memory.body.empty() && memory.body.back() != '\n') {
-                    memory.body += '\n';
-                }
-                memory.body += '\n' + redacted_text + '\n';
-            }
-            add_missing_items(memory.tags, decision.tags);
-            memory.pinned = memory.pinned || request.pin;
-        });
-        store_->bump_access(key, request.session_id);
         outcome.action = RememberOutcome::Action::updated;
         outcome.key = key;
         outcome.similarity = similarity;
@@ -125,11 +130,38 @@ RememberOutcome Rememberer::apply(const RememberRequest &request, const std::str
     memory.tags = decision.tags;
     memory.body = redacted_text + "\n";
     memory.pinned = request.pin;
-    add_sessions(memory, {request.session_id});
+    add_sessions(memory, {listable_session_id(request.session_id)});
     outcome.key = store_->create(scope, Tier::short_term, std::move(memory));
     outcome.action = RememberOutcome::Action::created;
     outcome.decision = std::move(decision);
     return outcome;
+}
+
+bool Rememberer::restate(const std::string &key, const RememberRequest &request, const std::string &redacted_text,
+                         const sdk::Decision &decision) {
+    try {
+        store_->update(key, [&](Memory &memory) {
+            // A restatement reinforces; a supplement is kept next to what was there, so nothing the
+            // user said earlier is overwritten.
+            if (memory.body.find(redacted_text) == std::string::npos && memory.summary != redacted_text) {
+                if (!memory.body.empty() && memory.body.back() != '\n') {
+                    memory.body += '\n';
+                }
+                memory.body += '\n' + redacted_text + '\n';
+            }
+            add_missing_items(memory.tags, decision.tags);
+            memory.pinned = memory.pinned || request.pin;
+        });
+        store_->bump_access(key, listable_session_id(request.session_id));
+        return true;
+    } catch (const StoreError &) {
+        // Archived or moved by another process since it was found: no reason to lose what the user
+        // said, which becomes a memory of its own.
+        if (store_->contains(key)) {
+            throw;
+        }
+        return false;
+    }
 }
 
 std::optional<std::pair<std::string, double>> Rememberer::find_duplicate(const Scope &scope, const std::string &text) {

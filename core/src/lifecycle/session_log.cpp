@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <starling/core/lifecycle/session_log.hpp>
 
+#include <starling/core/store/atomic_file.hpp>
 #include <starling/core/store/file_io.hpp>
 #include <starling/core/store/file_lock.hpp>
 #include <starling/core/store/project_id.hpp>
@@ -8,7 +9,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include <signal.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 
 namespace starling::core {
@@ -24,6 +29,22 @@ bool is_plain_stem_char(char c) noexcept {
 
 std::string dump(const nlohmann::json &json) {
     return json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+/// Whether a process with this id runs (it may be another one that reused the id: the lease bounds
+/// how long that can keep a claim alive). A killed judge stays a zombie until it is reaped, which an
+/// init that does not reap may never do, so a zombie counts as dead.
+bool process_is_alive(std::int64_t pid) {
+    if (pid <= 0 || (::kill(static_cast<pid_t>(pid), 0) != 0 && errno != EPERM)) {
+        return false;
+    }
+    const auto stat = read_file_if_exists("/proc/" + std::to_string(pid) + "/stat", 4096);
+    if (!stat) {
+        return true;
+    }
+    // "pid (command) state ...": the command may hold spaces and parentheses, the state follows the last ')'.
+    const auto command_end = stat->rfind(')');
+    return command_end == std::string::npos || command_end + 2 >= stat->size() || (*stat)[command_end + 2] != 'Z';
 }
 
 std::size_t count_lines(const std::string &content) {
@@ -57,6 +78,8 @@ SessionLog::SessionLog(std::filesystem::path sessions_directory, std::string_vie
     state_path_ = directory_ / (stem + ".state.jsonl");
     legacy_state_path_ = directory_ / (stem + ".state.json");
     lock_path_ = directory_ / (stem + ".lock");
+    claim_marker_path_ = directory_ / "claims" / stem;
+    session_id_ = std::string{session_id};
 }
 
 std::size_t SessionLog::append(const LoggedMessage &message) {
@@ -120,6 +143,17 @@ void apply_state_line(std::string_view text, SessionState &state) {
     if (json.contains("evaluated") && json["evaluated"].is_number_unsigned()) {
         state.evaluated = json["evaluated"].get<std::size_t>();
     }
+    if (json.contains("claim")) {
+        const auto &claim = json["claim"];
+        if (claim.is_object() && claim.contains("until") && claim["until"].is_number_unsigned() &&
+            claim.contains("pid") && claim["pid"].is_number_integer() && claim.contains("since") &&
+            claim["since"].is_number_integer()) {
+            state.claim = JudgeClaim{claim["until"].get<std::size_t>(), claim["pid"].get<std::int64_t>(),
+                                     std::chrono::sys_seconds{std::chrono::seconds{claim["since"].get<std::int64_t>()}}};
+        } else {
+            state.claim.reset();
+        }
+    }
     if (json.contains("injected_reset") && json["injected_reset"] == true) {
         state.injected.clear();
     }
@@ -174,6 +208,12 @@ std::string state_change(const SessionState &before, const SessionState &after) 
     if (after.evaluated != before.evaluated) {
         change["evaluated"] = after.evaluated;
     }
+    if (after.claim != before.claim) {
+        change["claim"] = after.claim ? nlohmann::json{{"until", after.claim->until},
+                                                       {"pid", after.claim->pid},
+                                                       {"since", after.claim->since.time_since_epoch().count()}}
+                                      : nlohmann::json(nullptr);
+    }
     const bool only_added = after.injected.size() >= before.injected.size() &&
                             std::equal(before.injected.begin(), before.injected.end(), after.injected.begin());
     const auto first_added = only_added ? before.injected.size() : 0;
@@ -219,19 +259,78 @@ void SessionLog::update_state(const std::function<void(SessionState &)> &change)
     record_state_change(journal.state, after, journal.torn_tail);
 }
 
-std::vector<LoggedMessage> SessionLog::take_unjudged_messages() {
+ClaimedMessages SessionLog::claim_unjudged_messages(std::chrono::sys_seconds now, std::chrono::seconds lease) {
     ensure_directories(directory_);
     const FileLock lock{lock_path_};
     const StateJournal journal = read_state_journal(state_path_, legacy_state_path_);
+    if (journal.state.claim && process_is_alive(journal.state.claim->pid) && now - journal.state.claim->since < lease) {
+        ClaimedMessages held;
+        held.held_by_another = journal.state.claim->pid != static_cast<std::int64_t>(::getpid());
+        return held;
+    }
     auto messages = this->messages();
-    if (journal.state.evaluated >= messages.size()) {
+    const std::size_t first = journal.state.evaluated;
+    SessionState after = journal.state;
+    after.claim.reset();
+    if (first < messages.size()) {
+        after.claim = JudgeClaim{messages.size(), static_cast<std::int64_t>(::getpid()), now};
+    }
+    if (after.claim) {
+        ensure_directories(claim_marker_path_.parent_path());
+        write_file_atomically(claim_marker_path_, session_id_);
+    }
+    record_state_change(journal.state, after, journal.torn_tail);
+    if (first >= messages.size()) {
+        remove_claim_marker();
         return {};
     }
-    messages.erase(messages.begin(), messages.begin() + static_cast<std::ptrdiff_t>(journal.state.evaluated));
-    SessionState after = journal.state;
-    after.evaluated += messages.size();
-    record_state_change(journal.state, after, journal.torn_tail);
-    return messages;
+    messages.erase(messages.begin(), messages.begin() + static_cast<std::ptrdiff_t>(first));
+    return {first, std::move(messages)};
+}
+
+void SessionLog::mark_judged_before(std::size_t index) {
+    bool ended = false;
+    update_state([&](SessionState &state) {
+        state.evaluated = std::max(state.evaluated, index);
+        if (state.claim && state.claim->pid == static_cast<std::int64_t>(::getpid()) &&
+            state.evaluated >= state.claim->until) {
+            state.claim.reset();
+            ended = true;
+        }
+    });
+    if (ended) {
+        remove_claim_marker();
+    }
+}
+
+void SessionLog::release_claim() {
+    bool released = false;
+    update_state([&](SessionState &state) {
+        if (state.claim && state.claim->pid == static_cast<std::int64_t>(::getpid())) {
+            state.claim.reset();
+            released = true;
+        }
+    });
+    if (released) {
+        remove_claim_marker();
+    }
+}
+
+void SessionLog::remove_claim_marker() const {
+    std::error_code ignored; // a marker left behind costs one look at the session, never a message
+    std::filesystem::remove(claim_marker_path_, ignored);
+}
+
+std::vector<std::string> SessionLog::sessions_with_claims(const std::filesystem::path &sessions_directory) {
+    std::vector<std::string> sessions;
+    std::error_code error;
+    for (const auto &marker : std::filesystem::directory_iterator(sessions_directory / "claims", error)) {
+        if (const auto id = read_file_if_exists(marker.path(), 4096); id && !id->empty()) {
+            sessions.push_back(*id);
+        }
+    }
+    std::sort(sessions.begin(), sessions.end());
+    return sessions;
 }
 
 void SessionLog::record_state_change(const SessionState &before, const SessionState &after, bool torn_tail) const {

@@ -92,7 +92,7 @@ void AccessJournal::note(std::span<const NotedAccess> accesses) const {
     // A writer that opened the journal just before the applier renamed it away finds out here, once
     // it holds its shared lock, and writes to the new journal instead.
     for (int attempt = 0; attempt < 8; ++attempt) {
-        Descriptor file(::open(journal_path_.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666));
+        Descriptor file(::open(journal_path_.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, private_file_mode));
         if (!file.valid()) {
             throw_system_error(journal_path_, "cannot open for appending", errno);
         }

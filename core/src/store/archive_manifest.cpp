@@ -123,7 +123,7 @@ void ArchiveManifest::record_restore(std::string_view id, std::string_view resto
 
 void ArchiveManifest::append_line(const std::string &line) const {
     ensure_directories(path_.parent_path());
-    Descriptor manifest(::open(path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666));
+    Descriptor manifest(::open(path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, private_file_mode));
     if (!manifest.valid()) {
         throw_system_error(path_, "cannot open", errno);
     }

@@ -105,7 +105,7 @@ std::optional<std::string> read_file_if_exists(const std::filesystem::path &path
 }
 
 void append_to_file(const std::filesystem::path &path, std::string_view bytes, bool durable) {
-    detail::Descriptor file(open_retrying(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666));
+    detail::Descriptor file(open_retrying(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, private_file_mode));
     if (!file.valid()) {
         throw_system_error(path, "cannot open for appending", errno);
     }
@@ -131,11 +131,29 @@ void fsync_directory(const std::filesystem::path &directory) {
     }
 }
 
+void refuse_if_writable_by_others(const std::filesystem::path &path, std::string_view what) {
+    struct stat status {};
+    if (::stat(path.c_str(), &status) != 0) {
+        return;
+    }
+    const bool sticky_folder = S_ISDIR(status.st_mode) && (status.st_mode & S_ISVTX) != 0;
+    if ((status.st_mode & S_IWOTH) != 0 && !sticky_folder) {
+        throw StoreError(path.string() + ": " + std::string{what} +
+                         " is writable by every user, who could change what Starling remembers, injects or runs; "
+                         "refusing to use it until `chmod o-w '" + path.string() + "'`");
+    }
+}
+
 void ensure_directories(const std::filesystem::path &directory) {
     std::error_code error;
-    std::filesystem::create_directories(directory, error);
-    if (error) {
-        throw StoreError(directory.string() + ": cannot create directory: " + error.message());
+    if (std::filesystem::is_directory(directory, error)) {
+        return;
+    }
+    if (directory.has_parent_path() && directory.parent_path() != directory) {
+        ensure_directories(directory.parent_path());
+    }
+    if (::mkdir(directory.c_str(), private_directory_mode) != 0 && errno != EEXIST) {
+        throw_system_error(directory, "cannot create directory", errno);
     }
 }
 

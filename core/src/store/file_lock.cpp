@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <starling/core/store/file_lock.hpp>
 
+#include <starling/core/store/file_io.hpp>
 #include <starling/core/store/store_error.hpp>
 
 #include <fcntl.h>
@@ -15,7 +16,7 @@ namespace starling::core {
 FileLock::FileLock(const std::filesystem::path &lock_file, LockMode mode) {
     int descriptor = -1;
     do {
-        descriptor = ::open(lock_file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+        descriptor = ::open(lock_file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, private_file_mode);
     } while (descriptor < 0 && errno == EINTR);
     if (descriptor < 0) {
         throw_system_error(lock_file, "cannot open lock file", errno);

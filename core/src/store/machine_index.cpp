@@ -5,6 +5,7 @@
 #include "posix_io.hpp"
 
 #include <starling/core/store/atomic_file.hpp>
+#include <starling/core/store/file_io.hpp>
 #include <starling/core/store/store_error.hpp>
 
 #include <fcntl.h>
@@ -193,7 +194,7 @@ void MachineIndex::append(const std::vector<IndexRecord> &records) {
         return;
     }
     ensure_directories(directory_);
-    Descriptor journal(::open(journal_path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666));
+    Descriptor journal(::open(journal_path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, private_file_mode));
     if (!journal.valid()) {
         throw_system_error(journal_path_, "cannot open", errno);
     }

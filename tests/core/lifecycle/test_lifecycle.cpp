@@ -10,6 +10,11 @@
 
 #include <catch2/catch.hpp>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <stdexcept>
+
 using namespace starling;
 
 namespace {
@@ -150,4 +155,69 @@ TEST_CASE("session start and stop run the decay plan", "[lifecycle][consolidatio
     (void)fixture.bus.publish(fixture.event(core::EventKind::session_started));
     CHECK_FALSE(fixture.store.contains(key));
     CHECK(fixture.store.archived().size() == 1);
+}
+
+namespace {
+
+/// Fails its first decision, as a policy that hits a bug on one batch would.
+class FailsOnceDecider final : public core::DecisionMaker {
+public:
+    std::vector<sdk::Decision> decide(const std::vector<sdk::Message> &messages) const override {
+        if (!failed_) {
+            failed_ = true;
+            throw std::runtime_error("the policy failed");
+        }
+        return working_.decide(messages);
+    }
+    std::string review_request(const sdk::ReviewRequest &request) const override {
+        return working_.review_request(request);
+    }
+
+private:
+    test::PrefixDecider working_;
+    mutable bool failed_ = false;
+};
+
+std::int64_t finished_process() {
+    const pid_t child = ::fork();
+    if (child == 0) {
+        ::_exit(0);
+    }
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    return child;
+}
+
+} // namespace
+
+TEST_CASE("a message whose judging failed is judged again by the next stop, not lost", "[lifecycle][capture]") {
+    LifecycleFixture fixture;
+    FailsOnceDecider decider;
+    core::Lifecycle lifecycle{fixture.store, core::ActivePolicies{&decider, &fixture.planner, &fixture.scorer},
+                              core::LifecycleSettings{}, fixture.logger};
+    core::EventBus bus{fixture.logger};
+    lifecycle.subscribe(bus);
+    (void)bus.publish(fixture.prompt("remember: tag releases with a v prefix"));
+    (void)bus.publish(fixture.event(core::EventKind::turn_stopped));
+    CHECK(fixture.store.list().empty());
+    (void)bus.publish(fixture.event(core::EventKind::turn_stopped));
+    REQUIRE(fixture.store.list().size() == 1);
+    CHECK(fixture.store.list().front().summary == " tag releases with a v prefix");
+}
+
+TEST_CASE("messages a killed judge left are judged at the next stop of any session", "[lifecycle][capture]") {
+    LifecycleFixture fixture;
+    (void)fixture.bus.publish(fixture.prompt("remember: never force-push to main", "killed"));
+    (void)fixture.bus.publish(fixture.prompt("remember: squash before merging", "killed"));
+    core::SessionLog killed{fixture.directory.path() / "sessions", "killed"};
+    const auto claimed = killed.claim_unjudged_messages(fixture.clock.now(), std::chrono::seconds{600});
+    REQUIRE(claimed.messages.size() == 2);
+    killed.update_state([](core::SessionState &state) { state.claim->pid = finished_process(); });
+    CHECK(fixture.store.list().empty());
+
+    (void)fixture.bus.publish(fixture.event(core::EventKind::turn_stopped, "another-session"));
+    CHECK(fixture.store.list().size() == 2);
+    CHECK(killed.state().evaluated == 2);
+    CHECK_FALSE(killed.state().claim.has_value());
+    CHECK(core::SessionLog::sessions_with_claims(fixture.directory.path() / "sessions").empty());
 }

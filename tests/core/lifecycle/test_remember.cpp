@@ -2,6 +2,7 @@
 #include <starling/core/lifecycle/remember.hpp>
 #include <starling/core/store/clock.hpp>
 #include <starling/core/store/memory_store.hpp>
+#include <starling/sdk/memory_view.hpp>
 #include <starling/plugins/plugin_registry.hpp>
 #include <starling/plugins/static_plugins.hpp>
 
@@ -40,6 +41,28 @@ struct RememberFixture {
     core::RememberRequest request(std::string text, std::string project = {}) {
         return {std::move(text), "claude-code", "session-1", std::move(project), std::nullopt};
     }
+};
+
+/// Judges every candidate a duplicate and archives it while judging: another process forgetting the
+/// memory between the duplicate check and the update.
+class VanishingJudge final : public core::DecayPlanner {
+public:
+    explicit VanishingJudge(core::MemoryStore &store) : store_(&store) {}
+    std::vector<sdk::LifecycleAction> plan(const starling_memory_batch & /*batch*/) const override { return {}; }
+    std::optional<std::vector<double>> similarity(std::string_view /*text*/,
+                                                  const starling_memory_batch &batch) const override {
+        std::vector<std::string> keys;
+        for (std::size_t index = 0; index < batch.count; ++index) {
+            keys.emplace_back(sdk::MemoryView{*batch.items[index]}.key());
+        }
+        for (const auto &key : keys) {
+            static_cast<void>(store_->archive(key, "forgotten meanwhile"));
+        }
+        return std::vector<double>(batch.count, 1.0);
+    }
+
+private:
+    core::MemoryStore *store_;
 };
 
 } // namespace
@@ -152,4 +175,32 @@ TEST_CASE("without a relevance policy, the decay policy also picks the candidate
     const auto again = judge_only.remember(fixture.request("remember: the staging database is read-only, always"));
     REQUIRE(again.action == RememberOutcome::Action::updated);
     CHECK(again.key == first.key);
+}
+
+TEST_CASE("a similar memory that vanished before the update does not lose the message: it becomes a memory",
+          "[lifecycle][remember]") {
+    RememberFixture fixture;
+    const auto first = fixture.rememberer.remember(fixture.request("remember: the staging database is read-only"));
+    REQUIRE(first.action == RememberOutcome::Action::created);
+    VanishingJudge judge{fixture.store};
+    core::Rememberer racing{fixture.store, core::ActivePolicies{&fixture.decider, &judge, &fixture.scorer}};
+    const auto again = racing.remember(fixture.request("remember: the staging database is read-only, always"));
+    CHECK(again.action == RememberOutcome::Action::created);
+    const auto archived = fixture.store.archived();
+    REQUIRE(archived.size() == 1);
+    CHECK(archived.front().original_key == first.key);
+    const auto created = fixture.store.read(again.key);
+    CHECK_THAT(created.body, Catch::Contains("read-only, always"));
+    CHECK(created.sessions == std::vector<std::string>{"session-1"});
+}
+
+TEST_CASE("a session id with control characters does not lose the message", "[lifecycle][remember]") {
+    RememberFixture fixture;
+    auto request = fixture.request("remember: deploys need a green build");
+    request.session_id = "sess\x01ion\n";
+    const auto outcome = fixture.rememberer.remember(request);
+    REQUIRE(outcome.action == RememberOutcome::Action::created);
+    CHECK(fixture.store.read(outcome.key).sessions == std::vector<std::string>{"sess_ion_"});
+    const auto again = fixture.rememberer.remember(request);
+    CHECK(again.action == RememberOutcome::Action::updated);
 }

@@ -6,6 +6,8 @@
 #include <catch2/catch.hpp>
 
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -39,6 +41,24 @@ TEST_CASE("session ids that are not plain file names map to distinct, safe names
     CHECK(SessionLog::file_stem("a b") != SessionLog::file_stem("a_b"));
 }
 
+namespace {
+
+const std::chrono::sys_seconds kNow{std::chrono::seconds{1'800'000'000}};
+constexpr std::chrono::seconds kLease{600};
+
+/// The id of a process that has ended (and been reaped), for claims whose judge died.
+std::int64_t finished_process() {
+    const pid_t child = ::fork();
+    if (child == 0) {
+        ::_exit(0);
+    }
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    return child;
+}
+
+} // namespace
+
 TEST_CASE("a torn last line is skipped, not a crash", "[lifecycle][session-log]") {
     starling::test::TempDir directory{"session-torn"};
     SessionLog log{directory.path(), "s"};
@@ -53,8 +73,10 @@ TEST_CASE("session state survives between processes and starts empty", "[lifecyc
     SessionLog log{directory.path(), "s"};
     CHECK(log.state().evaluated == 0);
     log.append({{}, "m", "", ""});
-    CHECK(log.take_unjudged_messages().size() == 1);
-    CHECK(log.take_unjudged_messages().empty());
+    const auto claimed = log.claim_unjudged_messages(kNow, kLease);
+    CHECK(claimed.messages.size() == 1);
+    log.mark_judged_before(claimed.first + 1);
+    CHECK(log.claim_unjudged_messages(kNow, kLease).messages.empty());
     log.update_state([](SessionState &state) {
         state.injected.push_back("memory/user/long/a.md");
         state.pending_context = "later";
@@ -143,4 +165,49 @@ TEST_CASE("a problem is reported once per session, whichever process asks", "[li
     CHECK(later_hook.state().warned == std::vector<std::string>{"configuration unusable", "another problem"});
     SessionLog other_session{directory.path(), "sess-2"};
     CHECK(other_session.first_report_of("configuration unusable"));
+}
+
+TEST_CASE("messages are claimed, not marked judged, until their outcome is written", "[lifecycle][session-log]") {
+    starling::test::TempDir directory{"session-claims"};
+    SessionLog log{directory.path(), "s"};
+    for (const char *text : {"one", "two", "three"}) {
+        log.append({{}, text, "", ""});
+    }
+    const auto claimed = log.claim_unjudged_messages(kNow, kLease);
+    REQUIRE(claimed.messages.size() == 3);
+    CHECK(claimed.first == 0);
+    CHECK(SessionLog::sessions_with_claims(directory.path()) == std::vector<std::string>{"s"});
+    // Another hook of the session while this process judges: nothing to hand out.
+    CHECK(SessionLog{directory.path(), "s"}.claim_unjudged_messages(kNow, kLease).messages.empty());
+    log.mark_judged_before(1);
+    CHECK(log.state().evaluated == 1);
+    REQUIRE(log.state().claim.has_value());
+    // Given up halfway (the policy failed): the rest is handed out again.
+    log.release_claim();
+    CHECK_FALSE(log.state().claim.has_value());
+    CHECK(SessionLog::sessions_with_claims(directory.path()).empty());
+    const auto retried = log.claim_unjudged_messages(kNow, kLease);
+    REQUIRE(retried.messages.size() == 2);
+    CHECK(retried.first == 1);
+    CHECK(retried.messages.front().text == "two");
+    log.mark_judged_before(3);
+    CHECK_FALSE(log.state().claim.has_value());
+    CHECK(SessionLog::sessions_with_claims(directory.path()).empty());
+}
+
+TEST_CASE("a claim whose judge died, or that outlived its lease, is taken over", "[lifecycle][session-log]") {
+    starling::test::TempDir directory{"session-claims-dead"};
+    SessionLog log{directory.path(), "s"};
+    log.append({{}, "one", "", ""});
+    log.append({{}, "two", "", ""});
+    REQUIRE(log.claim_unjudged_messages(kNow, kLease).messages.size() == 2);
+    log.mark_judged_before(1);
+    // The judge is killed: its claim now names a process that is gone.
+    log.update_state([](SessionState &state) { state.claim->pid = finished_process(); });
+    CHECK(SessionLog::sessions_with_claims(directory.path()) == std::vector<std::string>{"s"});
+    const auto taken_over = SessionLog{directory.path(), "s"}.claim_unjudged_messages(kNow, kLease);
+    REQUIRE(taken_over.messages.size() == 1);
+    CHECK(taken_over.messages.front().text == "two");
+    // A live claim older than the lease is taken over too.
+    CHECK(log.claim_unjudged_messages(kNow + kLease, kLease).messages.size() == 1);
 }

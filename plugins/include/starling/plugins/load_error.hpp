@@ -24,6 +24,7 @@ enum class LoadErrorKind {
     wrong_kind,           ///< the plugin is not of the kind requested
     missing_interface,    ///< the plugin does not provide its kind's call table
     create_failed,        ///< create() returned NULL or threw
+    unsafe_location,      ///< the module or its directory can be changed by other users: never loaded
 };
 
 [[nodiscard]] std::string_view to_string(LoadErrorKind kind) noexcept;

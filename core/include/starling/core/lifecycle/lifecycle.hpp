@@ -4,6 +4,7 @@
 #include <starling/core/bus/event_bus.hpp>
 #include <starling/core/lifecycle/injection.hpp>
 #include <starling/core/lifecycle/policies.hpp>
+#include <starling/core/lifecycle/session_log.hpp>
 #include <starling/core/lifecycle/remember.hpp>
 #include <starling/core/bus/log.hpp>
 #include <starling/core/store/memory_store.hpp>
@@ -46,11 +47,21 @@ public:
     void capture(const Event &event, ReplyBuilder &reply);
     void reinforce(const Event &event, ReplyBuilder &reply);
     void inject(const Event &event, ReplyBuilder &reply);
+    /// Judges the session's messages not judged yet, then those that a judge of any other session
+    /// claimed and left unfinished (it was killed): no message typed is lost to a crash.
     void capture_on_stop(const Event &event, ReplyBuilder &reply);
     void consolidate(const Event &event, ReplyBuilder &reply);
     void refresh_relevance_index(const Event &event, ReplyBuilder &reply);
 
 private:
+    /// The session's unjudged messages, claimed for this process once no other judge holds them (or
+    /// after a bounded wait, when that judge is still at work).
+    [[nodiscard]] ClaimedMessages claim_when_free(SessionLog &log) const;
+    /// Judges the claimed messages of `log`, recording each outcome as it is written; messages
+    /// without a project of their own take `project`.
+    void judge(SessionLog &log, const ClaimedMessages &claimed, const std::string &session_id,
+               const std::string &project);
+
     MemoryStore *store_;
     ActivePolicies policies_;
     LifecycleSettings settings_;

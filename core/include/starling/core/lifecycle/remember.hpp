@@ -5,6 +5,7 @@
 #include <starling/core/store/memory_store.hpp>
 #include <starling/sdk/policy_types.hpp>
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -52,13 +53,21 @@ public:
     Rememberer(MemoryStore &store, ActivePolicies policies, RememberSettings settings = {});
 
     RememberOutcome remember(const RememberRequest &request);
-    /// Decides a batch in one policy call, then writes each stored one in order.
-    std::vector<RememberOutcome> remember_all(const std::vector<RememberRequest> &requests);
+    /// Decides a batch in one policy call, then writes each stored one in order. `after_each` is
+    /// called with a request's index and outcome as soon as that outcome is written, so that a
+    /// caller can record its progress message by message.
+    using OutcomeWritten = std::function<void(std::size_t index, const RememberOutcome &outcome)>;
+    std::vector<RememberOutcome> remember_all(const std::vector<RememberRequest> &requests,
+                                              const OutcomeWritten &after_each = {});
     /// The decision alone, writing nothing (`starling classify`).
     [[nodiscard]] std::vector<sdk::Decision> classify(const std::vector<RememberRequest> &requests) const;
 
 private:
     RememberOutcome apply(const RememberRequest &request, const std::string &redacted_text, sdk::Decision decision);
+    /// Adds the restated text to the similar memory at `key` and reinforces it; false when that
+    /// memory no longer exists.
+    bool restate(const std::string &key, const RememberRequest &request, const std::string &redacted_text,
+                 const sdk::Decision &decision);
     [[nodiscard]] std::optional<std::pair<std::string, double>> find_duplicate(const Scope &scope,
                                                                                 const std::string &text);
 

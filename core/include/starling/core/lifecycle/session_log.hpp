@@ -2,8 +2,10 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,8 +21,27 @@ struct LoggedMessage {
 };
 
 /// The per-session state that is not the messages themselves.
+/// A process judging a session's messages: those from `evaluated` up to `until` are its to judge.
+/// A claim outlives its process only until someone looks (claim_unjudged_messages takes it over).
+struct JudgeClaim {
+    std::size_t until = 0;
+    std::int64_t pid = 0;
+    std::chrono::sys_seconds since{};
+    friend bool operator==(const JudgeClaim &, const JudgeClaim &) = default;
+};
+
+/// The messages a claim hands out: the log's messages from index `first` on.
+struct ClaimedMessages {
+    std::size_t first = 0;
+    std::vector<LoggedMessage> messages;
+    /// Another live judge holds the session's messages: what it did not claim is handed out once it
+    /// is done.
+    bool held_by_another = false;
+};
+
 struct SessionState {
-    std::size_t evaluated = 0;              ///< messages the decision policy has already judged
+    std::size_t evaluated = 0;              ///< messages whose outcome is written (judged and stored or discarded)
+    std::optional<JudgeClaim> claim;        ///< the messages being judged right now, by whom
     std::vector<std::string> injected;      ///< memory keys already put into this session's context
     std::string pending_context;            ///< context computed where the agent had no channel
     std::vector<std::string> warned;        ///< problems already reported in this session, each once
@@ -56,20 +77,40 @@ public:
     /// a problem that every hook of a session runs into is reported once, not at every hook.
     [[nodiscard]] bool first_report_of(std::string_view problem);
 
-    /// The messages not yet judged, marked judged under the session lock: however many hooks of the
-    /// session ask at once, each message is handed out exactly once.
-    [[nodiscard]] std::vector<LoggedMessage> take_unjudged_messages();
+    /// Capture is write-ahead: the messages not yet judged are claimed for this process under the
+    /// session lock, not marked judged, so that however many hooks of the session ask at once each
+    /// message is handed out once, and one whose judge died before its outcome was written is handed
+    /// out again. Nothing while a live process holds a claim younger than `lease`; a claim whose
+    /// process is gone, or older than `lease`, is taken over.
+    [[nodiscard]] ClaimedMessages claim_unjudged_messages(std::chrono::sys_seconds now, std::chrono::seconds lease);
+
+    /// Records that the outcome of every message before `index` is written (judged, then stored or
+    /// discarded): called after each message, so a crash loses at most the one being written.
+    /// Reaching the end of this process's claim ends it.
+    void mark_judged_before(std::size_t index);
+
+    /// Gives up this process's claim on what is not judged yet, for a later hook to retry.
+    void release_claim();
+
+    /// The ids of sessions whose messages a judge claimed and did not finish: each claim leaves a
+    /// marker in `sessions/claims/` until it ends, so that finding the ones a killed judge left takes
+    /// a listing of a folder that is nearly always empty, not a read of every session's state.
+    /// Includes claims still being worked on; claim_unjudged_messages tells them apart.
+    [[nodiscard]] static std::vector<std::string> sessions_with_claims(const std::filesystem::path &sessions_directory);
 
 private:
     /// [session lock held] Appends what changed from `before` to `after` to the state journal, on a
     /// line of its own even after a line a killed writer left without its end (`torn_tail`).
     void record_state_change(const SessionState &before, const SessionState &after, bool torn_tail) const;
+    void remove_claim_marker() const;
 
     std::filesystem::path directory_;
     std::filesystem::path log_path_;
     std::filesystem::path state_path_;
     std::filesystem::path legacy_state_path_; ///< the whole state in one file, before the journal
     std::filesystem::path lock_path_;
+    std::filesystem::path claim_marker_path_;
+    std::string session_id_;
 };
 
 } // namespace starling::core

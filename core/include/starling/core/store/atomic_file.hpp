@@ -39,7 +39,10 @@ void write_file_atomically(const std::filesystem::path &path, std::string_view b
 /// only by a writer that died; listings skip them and MemoryStore::rebuild_index removes them.
 [[nodiscard]] bool is_atomic_write_temp_name(std::string_view file_name) noexcept;
 
-/// The environment variable read by write_file_atomically for fault injection.
+/// The environment variable read by write_file_atomically for fault injection: `kill-before-rename`
+/// kills the process (SIGKILL) at its first atomic write, after the temporary file is complete and
+/// before it is renamed into place; `kill-before-rename:N` at its N-th. Crash tests step N through
+/// every write of an operation.
 inline constexpr const char *fault_injection_environment_variable = "STARLING_FAULT_INJECTION";
 
 } // namespace starling::core

@@ -10,6 +10,12 @@
 
 namespace starling::core {
 
+/// What the store creates: memories, session logs (every prompt typed), indexes and the archive are
+/// the user's alone, whatever the umask (which can only take permissions away from these).
+inline constexpr unsigned private_file_mode = 0600;
+inline constexpr unsigned private_directory_mode = 0700;
+
+
 /// What identifies one version of a file cheaply: a file rewritten by write_file_atomically gets a new
 /// inode, and an in-place edit changes the size or the modification time.
 struct FileStamp {
@@ -52,7 +58,14 @@ void append_to_file(const std::filesystem::path &path, std::string_view bytes, b
 /// fsyncs a directory so that renames and unlinks in it survive a crash. Throws StoreError.
 void fsync_directory(const std::filesystem::path &directory);
 
-/// Creates `directory` and its missing parents. Throws StoreError naming it.
+/// Throws StoreError naming `path` and `what` it is when users other than its owner may change it:
+/// it is writable by every user (a sticky folder excepted, where others cannot replace what is not
+/// theirs). The store, the configuration and plugin folders decide what Starling remembers, injects
+/// and runs. A path that does not exist passes.
+void refuse_if_writable_by_others(const std::filesystem::path &path, std::string_view what);
+
+/// Creates `directory` and its missing parents, each private_directory_mode. Throws StoreError
+/// naming it.
 void ensure_directories(const std::filesystem::path &directory);
 
 } // namespace starling::core
