@@ -39,8 +39,21 @@ bench: deps
 	@cmake --build $(BENCH_BUILD_DIR) -j $(JOBS)
 	@scripts/bench $(BENCH_BUILD_DIR)
 
+# make install [PREFIX=DIR]   build, then install into PREFIX (default /usr/local)
+# make uninstall              remove exactly the files the last make install wrote
+# cmake --install lists the files it wrote in the build directory's install_manifest.txt, and
+# rewrites it at every install, the scratch installs of `make test` included: `make install` keeps
+# its own copy for `make uninstall`.
+PREFIX ?= /usr/local
+INSTALL_MANIFEST = $(BUILD_DIR)/make-install-manifest.txt
+
 install: build
-	@cmake --install $(BUILD_DIR)
+	@cmake --install $(BUILD_DIR) --prefix $(PREFIX)
+	@cp $(BUILD_DIR)/install_manifest.txt $(INSTALL_MANIFEST)
+
+.PHONY: uninstall
+uninstall:
+	@scripts/uninstall $(INSTALL_MANIFEST)
 
 clean:
 	@rm -rf $(BUILD_DIR)
