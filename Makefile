@@ -1,5 +1,6 @@
 # The commands of the README, and the steps they are made of.
-#   make demo   install dependencies, build, run Starling on embedded defaults in a scratch home
+#   make demo   install dependencies, build only the binaries the demo runs, replay recorded agent
+#               sessions through them into build/demo-home/ (kept for exploring, wiped at each run)
 #   make test   install dependencies, build with warnings as errors, run every test
 #   make bench  install dependencies, build in release mode, run every benchmark (bench-results/)
 BUILD_DIR ?= build
@@ -8,6 +9,9 @@ JOBS ?= $(shell nproc)
 # Benchmarks get their own Release build, without tests or plugin modules, so they never disturb the
 # RelWithDebInfo build of `make test`.
 BENCH_BUILD_DIR ?= build-release
+# What the demo runs: the CLI and the hook binaries of apps/hooks/CMakeLists.txt. Building these
+# alone, not the test suite or the benchmarks, is what lets the demo start within minutes.
+DEMO_TARGETS = starling starling-claude starling-cursor starling-codex starling-codeflicker starling-hook
 
 .PHONY: all deps configure build test demo install clean bench
 
@@ -25,7 +29,8 @@ build: configure
 test: build
 	@ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
 
-demo: build
+demo: configure
+	@cmake --build $(BUILD_DIR) -j $(JOBS) --target $(DEMO_TARGETS)
 	@scripts/demo $(BUILD_DIR)
 
 bench: deps
@@ -34,8 +39,21 @@ bench: deps
 	@cmake --build $(BENCH_BUILD_DIR) -j $(JOBS)
 	@scripts/bench $(BENCH_BUILD_DIR)
 
+# make install [PREFIX=DIR]   build, then install into PREFIX (default /usr/local)
+# make uninstall              remove exactly the files the last make install wrote
+# cmake --install lists the files it wrote in the build directory's install_manifest.txt, and
+# rewrites it at every install, the scratch installs of `make test` included: `make install` keeps
+# its own copy for `make uninstall`.
+PREFIX ?= /usr/local
+INSTALL_MANIFEST = $(BUILD_DIR)/make-install-manifest.txt
+
 install: build
-	@cmake --install $(BUILD_DIR)
+	@cmake --install $(BUILD_DIR) --prefix $(PREFIX)
+	@cp $(BUILD_DIR)/install_manifest.txt $(INSTALL_MANIFEST)
+
+.PHONY: uninstall
+uninstall:
+	@scripts/uninstall $(INSTALL_MANIFEST)
 
 clean:
 	@rm -rf $(BUILD_DIR)
