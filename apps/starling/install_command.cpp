@@ -4,8 +4,10 @@
 #include "agent_integration.hpp"
 #include "commands.hpp"
 #include "hook_command.hpp"
+#include "installed_hooks.hpp"
 
 #include <starling/app/arguments.hpp>
+#include <starling/app/hook_trust_state.hpp>
 #include <starling/core/config/config_environment.hpp>
 #include <starling/core/store/atomic_file.hpp>
 #include <starling/core/store/file_io.hpp>
@@ -30,6 +32,7 @@ constexpr const char *kSectionEnd = "<!-- starling:end -->";
 struct Target {
     InstallableAgent agent;
     fs::path hooks_file;
+    fs::path trust_file; ///< where the agent records trusted hooks; empty when it runs any hook
     fs::path instructions_file;
     fs::path binary_directory;
     bool dry_run = false;
@@ -324,6 +327,77 @@ Json install_hooks(const Target &target) {
     return config;
 }
 
+/// Each Starling hook of the file as the agent's trust ledger names and hashes it.
+std::vector<TrustedHook> trusted_hooks_of(const Target &target, const Json &config) {
+    return trust_records(*target.agent.integration.hooks.trust, target.hooks_file,
+                         installed_hooks(program_of(target), target.agent.integration.hooks.shape, config));
+}
+
+fs::path trust_backup_of(const Target &target) { return backup_of(target.trust_file); }
+
+/// Records Starling's hooks as trusted where the agent looks, so that it runs them: the user asked
+/// for them by installing. The rest of the file stays as the user wrote it.
+void install_trust(const Target &target, const Json &config) {
+    if (target.trust_file.empty()) {
+        return;
+    }
+    const auto hooks = trusted_hooks_of(target, config);
+    const auto original = read_existing(target.trust_file);
+    const auto updated = with_trusted_hooks(original.value_or(""), hooks);
+    if (original && updated == *original) {
+        std::cout << "hooks already trusted in " << target.trust_file.string() << '\n';
+        return;
+    }
+    const bool users_own_file =
+        original && std::none_of(hooks.begin(), hooks.end(),
+                                 [&](const TrustedHook &hook) { return recorded_trust(*original, hook.key).has_value(); });
+    if (!target.dry_run && users_own_file) {
+        core::write_file_atomically(trust_backup_of(target), *original);
+    } else if (!target.dry_run && !original) {
+        fs::remove(trust_backup_of(target));
+    }
+    write_or_show(target, target.trust_file, updated, "trust in Starling's hooks");
+}
+
+std::string_view without_trailing_space(std::string_view text) {
+    const auto end = text.find_last_not_of(" \t\r\n");
+    return end == std::string_view::npos ? std::string_view{} : text.substr(0, end + 1);
+}
+
+/// Removes the trust records of the Starling hooks the hooks file holds (read before they go).
+void uninstall_trust(const Target &target) {
+    if (target.trust_file.empty()) {
+        return;
+    }
+    const auto hooks_text = read_existing(target.hooks_file);
+    const auto current = read_existing(target.trust_file);
+    if (!hooks_text || !current) {
+        return;
+    }
+    std::vector<std::string> keys;
+    for (const auto &hook : trusted_hooks_of(target, parse_or_refuse(target.hooks_file, *hooks_text))) {
+        keys.push_back(hook.key);
+    }
+    auto remaining = without_trusted_hooks(*current, keys);
+    if (remaining == *current) {
+        return;
+    }
+    const auto backup = read_existing(trust_backup_of(target));
+    if (backup && without_trailing_space(remaining) == without_trailing_space(*backup)) {
+        remaining = *backup; // the user's bytes, down to the last line break
+    }
+    if (!backup && without_trailing_space(remaining).empty()) {
+        remove_or_show(target, target.trust_file, "trust file created by install");
+    } else {
+        write_or_show(target, target.trust_file, remaining, "trust in Starling's hooks");
+    }
+    if (backup && !target.dry_run) {
+        fs::remove(trust_backup_of(target));
+    }
+}
+
+
+
 /// Equal as JSON values, whatever the order of their keys.
 bool same_content(const Json &left, const Json &right) {
     return nlohmann::json::parse(left.dump()) == nlohmann::json::parse(right.dump());
@@ -454,6 +528,10 @@ Target target_of(Application &application, std::span<const std::string> words, c
     target.binary_directory = binary_directory();
     const auto &integration = target.agent.integration;
     const auto user_folder = user_folder_of(integration, core::from_process_environment().home_dir);
+    // Trust is the user's, also for a project's hooks: the agent reads it from the user's folder.
+    if (integration.hooks.trust) {
+        target.trust_file = user_folder / integration.hooks.trust->config_file;
+    }
     if (const auto project = arguments.value("project")) {
         const fs::path directory = fs::absolute(*project);
         target.hooks_file = directory / integration.hooks.project_path;
@@ -473,13 +551,14 @@ Target target_of(Application &application, std::span<const std::string> words, c
 
 int run_install_command(Application &application, std::span<const std::string> words) {
     const auto target = target_of(application, words, "install");
-    static_cast<void>(install_hooks(target));
+    install_trust(target, install_hooks(target));
     install_instructions(target);
     return 0;
 }
 
 int run_uninstall_command(Application &application, std::span<const std::string> words) {
     const auto target = target_of(application, words, "uninstall");
+    uninstall_trust(target);
     uninstall_hooks(target);
     uninstall_instructions(target);
     return 0;

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 
 namespace fs = std::filesystem;
 using starling::test::read_text;
@@ -360,4 +361,41 @@ TEST_CASE("hooks an earlier version wrote unquoted from a path with a space are 
     CHECK(starling_commands(nlohmann::json::parse(reinstalled)).size() == 6);
     REQUIRE(run_process(kStarling, {"uninstall", "claude"}, home.options()).exit_code == 0);
     CHECK(nlohmann::json::parse(read_text(file)) == nlohmann::json::parse(user_hooks));
+}
+
+TEST_CASE("install codex records each of its hooks as trusted in config.toml, and uninstall takes exactly "
+          "that back",
+          "[e2e][install]") {
+    const ScratchHome home{"install-codex-trust"};
+    const std::string user_config = "model = \"gpt-5.5\"   # mine\n\n[tui]\nnotifications = true\n"
+                                    "[hooks.state.\"/elsewhere/hooks.json:stop:0:0\"]\ntrusted_hash = \"sha256:0\"";
+    const auto config_file = home.write_file(".codex/config.toml", user_config);
+    const auto hooks_file = home.path().parent_path() / ".codex" / "hooks.json";
+    const auto folder = awkward_install(home, "trust");
+    REQUIRE(run_process(folder / "starling", {"install", "codex"}, home.options()).exit_code == 0);
+
+    const auto trusted = read_text(config_file);
+    CHECK_THAT(trusted, Catch::StartsWith(user_config));
+    const auto hooks = nlohmann::json::parse(read_text(hooks_file));
+    const std::map<std::string, std::string> snake_case{
+        {"SessionStart", "session_start"}, {"UserPromptSubmit", "user_prompt_submit"},
+        {"PostToolUse", "post_tool_use"},  {"PreCompact", "pre_compact"},
+        {"Stop", "stop"},                  {"SessionEnd", "session_end"}};
+    std::size_t recorded = 0;
+    for (const auto &[event, groups] : hooks["hooks"].items()) {
+        REQUIRE(snake_case.count(event) == 1);
+        const std::string header = "[hooks.state.\"" + hooks_file.string() + ":" + snake_case.at(event) +
+                                   ":0:0\"]\ntrusted_hash = \"sha256:";
+        INFO(header);
+        CHECK_THAT(trusted, Catch::Contains(header));
+        ++recorded;
+    }
+    CHECK(recorded == 6);
+
+    // A second install from the same place changes nothing; uninstall restores the user's bytes.
+    REQUIRE(run_process(folder / "starling", {"install", "codex"}, home.options()).exit_code == 0);
+    CHECK(read_text(config_file) == trusted);
+    REQUIRE(run_process(folder / "starling", {"uninstall", "codex"}, home.options()).exit_code == 0);
+    CHECK(read_text(config_file) == user_config);
+    CHECK_FALSE(fs::exists(hooks_file));
 }

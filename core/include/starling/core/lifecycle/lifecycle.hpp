@@ -44,6 +44,9 @@ public:
     void subscribe(EventBus &bus);
 
     void capture(const Event &event, ReplyBuilder &reply);
+    /// Logs the prompts an agent reports only after the turn (Event::turn_prompts) that the session
+    /// log does not hold yet.
+    void capture_turn_prompts(const Event &event);
     void reinforce(const Event &event, ReplyBuilder &reply);
     void inject(const Event &event, ReplyBuilder &reply);
     void capture_on_stop(const Event &event, ReplyBuilder &reply);
