@@ -2,6 +2,7 @@
 #   make demo   install dependencies, build, run Starling on embedded defaults in a scratch home
 #   make test   install dependencies, build with warnings as errors, run every test
 #   make bench  install dependencies, build in release mode, run every benchmark (bench-results/)
+#   make test-agents  build, then run Starling with the real Claude Code and Codex CLIs (from npm)
 BUILD_DIR ?= build
 BUILD_TYPE ?= RelWithDebInfo
 JOBS ?= $(shell nproc)
@@ -9,7 +10,7 @@ JOBS ?= $(shell nproc)
 # RelWithDebInfo build of `make test`.
 BENCH_BUILD_DIR ?= build-release
 
-.PHONY: all deps configure build test demo install clean bench
+.PHONY: all deps configure build test test-agents demo install clean bench
 
 all: build
 
@@ -24,6 +25,10 @@ build: configure
 
 test: build
 	@ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
+
+# Needs the npm registry (the clients are cached outside the repository); `make test` stays offline.
+test-agents: build
+	@tests/agents/run $(BUILD_DIR)
 
 demo: build
 	@scripts/demo $(BUILD_DIR)
