@@ -8,7 +8,7 @@ the client ran the hook and accepted its reply; the memory Starling injected rea
 read reinforced the memory read; the standing instruction was captured. Nothing is trusted by hand
 and no bypass flag is used: what Starling wrote at install is all the clients get.
 
-Usage: real_clients.py --build BUILD_DIR --clients NODE_BIN_DIR [--only claude|codex]
+Usage: real_clients.py --build BINARY_DIR --clients NODE_BIN_DIR [--only claude|codex] [--keep]
 Exit status 0 when every check passed; each failed check is printed with what was seen instead.
 """
 import argparse
@@ -283,7 +283,7 @@ def hook_outcome_in_codex(completed, event):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--build", required=True)
+    parser.add_argument("--build", required=True, help="folder holding starling and its hook binaries")
     parser.add_argument("--clients", required=True, help="folder holding the claude and codex executables")
     parser.add_argument("--only", choices=["claude", "codex"])
     parser.add_argument("--keep", action="store_true", help="keep the scratch folders")
