@@ -8,6 +8,7 @@
 
 #include <starling/app/arguments.hpp>
 #include <starling/app/hook_trust_state.hpp>
+#include <starling/app/output.hpp>
 #include <starling/core/config/config_environment.hpp>
 #include <starling/core/store/atomic_file.hpp>
 #include <starling/core/store/file_io.hpp>
@@ -17,6 +18,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
+#include <memory>
 #include <optional>
 
 namespace starling::app {
@@ -36,7 +38,22 @@ struct Target {
     fs::path instructions_file;
     fs::path binary_directory;
     bool dry_run = false;
+    /// With --json, what was done, file by file, printed as one record at the end.
+    std::shared_ptr<nlohmann::json> record;
 };
+
+/// Says what was done to `file`: a line of text as it happens, or an entry of the --json record.
+void report(const Target &target, const char *action, const fs::path &file, const std::string &what,
+            const std::string &text, nlohmann::json extra = nlohmann::json::object()) {
+    if (!target.record) {
+        std::cout << text << '\n';
+        return;
+    }
+    extra["action"] = action;
+    extra["file"] = file.string();
+    extra["what"] = what;
+    (*target.record)["actions"].push_back(std::move(extra));
+}
 
 /// Where the Starling executables are: next to this `starling`.
 fs::path binary_directory() {
@@ -286,21 +303,22 @@ fs::path backup_of(const fs::path &file) { return file.string() + ".starling-bac
 
 void write_or_show(const Target &target, const fs::path &file, const std::string &content, const char *what) {
     if (target.dry_run) {
-        std::cout << "would write " << file.string() << " (" << what << "):\n" << content << '\n';
+        report(target, "would_write", file, what,
+               "would write " + file.string() + " (" + what + "):\n" + content, {{"content", content}});
         return;
     }
     core::ensure_directories(file.parent_path());
     core::write_file_atomically(file, content);
-    std::cout << "wrote " << file.string() << " (" << what << ")\n";
+    report(target, "wrote", file, what, "wrote " + file.string() + " (" + what + ")");
 }
 
 void remove_or_show(const Target &target, const fs::path &file, const char *what) {
     if (target.dry_run) {
-        std::cout << "would remove " << file.string() << " (" << what << ")\n";
+        report(target, "would_remove", file, what, "would remove " + file.string() + " (" + what + ")");
         return;
     }
     fs::remove(file);
-    std::cout << "removed " << file.string() << " (" << what << ")\n";
+    report(target, "removed", file, what, "removed " + file.string() + " (" + what + ")");
 }
 
 /// Installs the hooks and returns the hooks file as it now is (or would be, on a dry run).
@@ -309,7 +327,7 @@ Json install_hooks(const Target &target) {
     Json config = original ? parse_or_refuse(target.hooks_file, *original) : Json::object();
     const bool users_own_file = original && !holds_starling_hooks(target, config);
     if (!add_hooks(target, config)) {
-        std::cout << "hooks already installed in " << target.hooks_file.string() << '\n';
+        report(target, "unchanged", target.hooks_file, "hooks", "hooks already installed in " + target.hooks_file.string());
         return config;
     }
     // The backup is the file as the user had it, whatever the installs since: uninstall puts back
@@ -318,7 +336,8 @@ Json install_hooks(const Target &target) {
     if (!target.dry_run && (users_own_file || !original)) {
         if (users_own_file) {
             core::write_file_atomically(backup, *original);
-            std::cout << "backed up " << target.hooks_file.string() << " to " << backup.string() << '\n';
+            report(target, "backed_up", target.hooks_file, "hooks, as the user had them",
+                   "backed up " + target.hooks_file.string() + " to " + backup.string(), {{"backup", backup.string()}});
         } else {
             fs::remove(backup);
         }
@@ -345,7 +364,8 @@ void install_trust(const Target &target, const Json &config) {
     const auto original = read_existing(target.trust_file);
     const auto updated = with_trusted_hooks(original.value_or(""), hooks);
     if (original && updated == *original) {
-        std::cout << "hooks already trusted in " << target.trust_file.string() << '\n';
+        report(target, "unchanged", target.trust_file, "trust in Starling's hooks",
+               "hooks already trusted in " + target.trust_file.string());
         return;
     }
     const bool users_own_file =
@@ -406,7 +426,7 @@ bool same_content(const Json &left, const Json &right) {
 void uninstall_hooks(const Target &target) {
     const auto current = read_existing(target.hooks_file);
     if (!current) {
-        std::cout << "no hooks file at " << target.hooks_file.string() << '\n';
+        report(target, "absent", target.hooks_file, "hooks", "no hooks file at " + target.hooks_file.string());
         return;
     }
     Json config = parse_or_refuse(target.hooks_file, *current);
@@ -419,7 +439,7 @@ void uninstall_hooks(const Target &target) {
     }
     const Json *user_file = before ? &*before : nullptr;
     if (!remove_hooks(target, user_file, config)) {
-        std::cout << "no Starling hooks in " << target.hooks_file.string() << '\n';
+        report(target, "unchanged", target.hooks_file, "hooks", "no Starling hooks in " + target.hooks_file.string());
         return;
     }
     drop_required_fields(target, user_file, config);
@@ -484,7 +504,8 @@ void install_instructions(const Target &target) {
     const auto existing = read_existing(target.instructions_file);
     const std::string wanted = instructions_are_a_section(target) ? with_section(existing.value_or(""), text) : text;
     if (existing && *existing == wanted) {
-        std::cout << "instructions already installed in " << target.instructions_file.string() << '\n';
+        report(target, "unchanged", target.instructions_file, "instructions for the model",
+               "instructions already installed in " + target.instructions_file.string());
         return;
     }
     write_or_show(target, target.instructions_file, wanted, "instructions for the model");
@@ -520,11 +541,15 @@ void uninstall_instructions(const Target &target) {
 }
 
 Target target_of(Application &application, std::span<const std::string> words, const char *verb) {
-    const Arguments arguments{words, {"project"}, {"dry-run"}};
+    const Arguments arguments{words, {"project"}, {"dry-run", "json"}};
     arguments.expect_operands(1, 1, std::string{"the agent to "} + verb + " (the id of an adapter plugin)");
     Target target;
     target.agent = find_installable_agent(application, arguments.operands().front());
     target.dry_run = arguments.flag("dry-run");
+    if (arguments.flag("json")) {
+        target.record = std::make_shared<nlohmann::json>(nlohmann::json{
+            {"agent", target.agent.adapter_id}, {"dry_run", target.dry_run}, {"actions", nlohmann::json::array()}});
+    }
     target.binary_directory = binary_directory();
     const auto &integration = target.agent.integration;
     const auto user_folder = user_folder_of(integration, core::from_process_environment().home_dir);
@@ -553,6 +578,9 @@ int run_install_command(Application &application, std::span<const std::string> w
     const auto target = target_of(application, words, "install");
     install_trust(target, install_hooks(target));
     install_instructions(target);
+    if (target.record) {
+        print_json(*target.record);
+    }
     return 0;
 }
 
@@ -561,6 +589,9 @@ int run_uninstall_command(Application &application, std::span<const std::string>
     uninstall_trust(target);
     uninstall_hooks(target);
     uninstall_instructions(target);
+    if (target.record) {
+        print_json(*target.record);
+    }
     return 0;
 }
 

@@ -399,3 +399,33 @@ TEST_CASE("install codex records each of its hooks as trusted in config.toml, an
     CHECK(read_text(config_file) == user_config);
     CHECK_FALSE(fs::exists(hooks_file));
 }
+
+TEST_CASE("install and uninstall --json record what they wrote, file by file", "[e2e][install]") {
+    const ScratchHome home{"install-json"};
+    const auto codex = home.path().parent_path() / ".codex";
+    const auto installed = run_process(kStarling, {"install", "codex", "--json"}, home.options());
+    REQUIRE(installed.exit_code == 0);
+    const auto record = nlohmann::json::parse(installed.stdout_text);
+    CHECK(record["agent"] == "codex");
+    CHECK(record["dry_run"] == false);
+    std::vector<std::pair<std::string, std::string>> actions;
+    for (const auto &action : record["actions"]) {
+        actions.emplace_back(action["action"], action["file"]);
+    }
+    CHECK(actions == std::vector<std::pair<std::string, std::string>>{{"wrote", (codex / "hooks.json").string()},
+                                                                      {"wrote", (codex / "config.toml").string()},
+                                                                      {"wrote", (codex / "AGENTS.md").string()}});
+
+    const auto again = nlohmann::json::parse(run_process(kStarling, {"install", "codex", "--json"}, home.options()).stdout_text);
+    for (const auto &action : again["actions"]) {
+        CHECK(action["action"] == "unchanged");
+    }
+
+    const auto removed = run_process(kStarling, {"uninstall", "codex", "--json", "--dry-run"}, home.options());
+    REQUIRE(removed.exit_code == 0);
+    const auto dry = nlohmann::json::parse(removed.stdout_text);
+    CHECK(dry["dry_run"] == true);
+    REQUIRE(dry["actions"].size() == 3);
+    CHECK(dry["actions"][0]["action"] == "would_remove");
+    CHECK(fs::exists(codex / "hooks.json"));
+}
