@@ -227,7 +227,7 @@ def run_codex(scratch, clients, checks):
                     f'approval_policy = "never"\nsandbox_mode = "danger-full-access"\n\n[analytics]\nenabled = false\n\n'
                     f'[model_providers.mock]\nname = "mock"\nbase_url = "{model.base_url}/v1"\nwire_api = "responses"\n'
                     f'env_key = "MOCK_API_KEY"\n\n')
-        config.write_text(provider + config.read_text())
+        config.write_text(provider + (config.read_text() if config.exists() else ""))
         env = dict(scratch.env, MOCK_API_KEY="sk-mock")
         server = AppServer(clients / "codex", env, scratch.project)
         before = scratch.access_count(scratch.read_key)
