@@ -12,6 +12,7 @@
 #include <starling/core/store/clock.hpp>
 #include <starling/core/store/file_naming.hpp>
 #include <starling/core/store/memory_file.hpp>
+#include <starling/core/store/memory_id.hpp>
 #include <starling/core/store/memory_store.hpp>
 #include <starling/core/store/time_format.hpp>
 
@@ -181,10 +182,13 @@ int generate(const Options &options) {
             fs::create_directories(directory);
             directories_made[directory_key] = true;
         }
-        const std::string stem = core::memory_file_stem(generated.memory.created, generated.memory.summary);
+        // Shaped like what MemoryStore::create writes, id included; the count keeps ids distinct.
+        core::Memory memory = generated.memory;
+        memory.id = core::derive_memory_id(memory.created, memory.summary, static_cast<unsigned>(count));
+        const std::string stem = core::memory_file_stem(memory.created, memory.summary, memory.id);
         const unsigned number = ++names_taken[directory_key + "/" + stem];
         const std::string name = core::numbered_file_name(stem, number);
-        write_new_file(directory / name, core::serialise_memory(generated.memory, directory_key + "/" + name));
+        write_new_file(directory / name, core::serialise_memory(memory, directory_key + "/" + name));
         progress.update(count);
     }
     const double writing_seconds = seconds_since(started);

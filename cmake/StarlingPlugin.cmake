@@ -3,7 +3,8 @@
 # starling_add_plugin(<name> SOURCES <src>... [INCLUDE_DIRECTORIES <dir>...])
 #   <name> is the plugin id with '-' replaced by '_' (it is also the entry symbol suffix).
 #   Builds starling_plugin_<name> (STATIC, linked into the Starling executables and tests) and,
-#   with STARLING_BUILD_PLUGIN_MODULES, the loadable module plugins/starling-<id>.so from the same objects.
+#   with STARLING_BUILD_PLUGIN_MODULES, the loadable module plugins/starling-<id>.so from the same objects
+#   (for the loader's tests; never installed, since the installed binaries already link every one).
 #
 # starling_link_static_plugins(<target>)
 #   Links every static plugin registered so far into <target> and generates the table that the
@@ -31,7 +32,6 @@ function(starling_add_plugin name)
         set_target_properties(${name} PROPERTIES
             OUTPUT_NAME "starling-${id}"
             LIBRARY_OUTPUT_DIRECTORY "${PROJECT_BINARY_DIR}/plugins")
-        install(TARGETS ${name} LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}/starling/plugins")
     endif()
 endfunction()
 

@@ -232,13 +232,26 @@ int run_hook(std::string_view adapter_id, int argc, char **argv) {
                                        failure.what());
     }
 
+    // Declared before the adapter it may create, which must not outlive it.
+    std::optional<plugins::PluginRegistry> static_only;
     std::optional<plugins::AdapterInstance> adapter;
+    bool starling_usable = true;
     try {
         plugins::PluginRegistry &registry = application.registry();
         adapter.emplace(registry.create_adapter(adapter_id, application.plugin_settings(adapter_id)));
     } catch (const std::exception &failure) {
-        logger->error(component, std::string{"no adapter, replying nothing: "} + failure.what());
-        return 0;
+        // Not even the embedded defaults can run (no usable STARLING_HOME, say): the agent still
+        // gets its reply, from the adapter as linked in, and Starling stays out of the way.
+        logger->error(component, std::string{"Starling cannot run, the agent gets the safe reply: "} + failure.what());
+        starling_usable = false;
+        try {
+            static_only.emplace(*logger, plugins::PluginHostOptions{});
+            static_only->add_static_plugins(plugins::linked_static_plugins());
+            adapter.emplace(static_only->create_adapter(adapter_id, "{}"));
+        } catch (const std::exception &no_adapter) {
+            logger->error(component, std::string{"no adapter, replying nothing: "} + no_adapter.what());
+            return 0;
+        }
     }
 
     sdk::Event event = fallback_event(adapter_id, arguments);
@@ -269,12 +282,14 @@ int run_hook(std::string_view adapter_id, int argc, char **argv) {
     arm_crash_reply(safe.stdout_text, logger->file().string());
     safe.exit_code = 0;
 
-    report_unusable_config(application, event.session_id, *logger, component);
+    if (starling_usable) {
+        report_unusable_config(application, event.session_id, *logger, component);
+    }
 
     sdk::RenderedReply rendered = safe;
     std::optional<core::EventBus> bus;
     std::optional<core::Lifecycle> lifecycle;
-    if (parsed && event.kind != sdk::EventKind::other) {
+    if (starling_usable && parsed && event.kind != sdk::EventKind::other) {
         try {
             auto &store = application.store();
             if (!event.working_directory.empty()) {

@@ -16,7 +16,7 @@ namespace starling::app {
 namespace {
 
 namespace fs = std::filesystem;
-using Severity = AgentFinding::Severity;
+using Severity = HealthFinding::Severity;
 
 /// The executable a hook command starts: its first shell word.
 std::string program_of(const std::string &command) {
@@ -28,7 +28,7 @@ bool is_executable(const std::string &path) { return !path.empty() && ::access(p
 
 class AgentCheck {
 public:
-    AgentCheck(const InstallableAgent &agent, const fs::path &home, std::vector<AgentFinding> &findings)
+    AgentCheck(const InstallableAgent &agent, const fs::path &home, std::vector<HealthFinding> &findings)
         : agent_(agent), folder_(user_folder_of(agent.integration, home)),
           hooks_file_(folder_ / agent.integration.hooks.user_path), findings_(findings) {}
 
@@ -59,7 +59,7 @@ public:
 
 private:
     void report(Severity severity, const fs::path &subject, std::string detail, std::string remedy = {}) {
-        findings_.push_back({severity, agent_.adapter_id, subject.string(), std::move(detail), std::move(remedy)});
+        findings_.push_back({severity, "agent " + agent_.adapter_id, subject.string(), std::move(detail), std::move(remedy)});
     }
 
     std::string reinstall() const { return "run `starling install " + agent_.adapter_id + "`"; }
@@ -134,13 +134,13 @@ private:
     const InstallableAgent &agent_;
     fs::path folder_;
     fs::path hooks_file_;
-    std::vector<AgentFinding> &findings_;
+    std::vector<HealthFinding> &findings_;
 };
 
 } // namespace
 
-std::vector<AgentFinding> check_agents(const std::vector<InstallableAgent> &agents, const fs::path &home) {
-    std::vector<AgentFinding> findings;
+std::vector<HealthFinding> check_agents(const std::vector<InstallableAgent> &agents, const fs::path &home) {
+    std::vector<HealthFinding> findings;
     for (const auto &agent : agents) {
         AgentCheck{agent, home, findings}.run();
     }

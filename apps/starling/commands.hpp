@@ -17,6 +17,8 @@ int run_search_command(Application &application, std::span<const std::string> wo
 int run_list_command(Application &application, std::span<const std::string> words);
 int run_show_command(Application &application, std::span<const std::string> words);
 int run_forget_command(Application &application, std::span<const std::string> words);
+int run_pin_command(Application &application, std::span<const std::string> words);
+int run_unpin_command(Application &application, std::span<const std::string> words);
 int run_restore_command(Application &application, std::span<const std::string> words);
 int run_archive_command(Application &application, std::span<const std::string> words);
 int run_consolidate_command(Application &application, std::span<const std::string> words);
@@ -25,5 +27,6 @@ int run_inject_command(Application &application, std::span<const std::string> wo
 int run_wait_command(Application &application, std::span<const std::string> words);
 int run_install_command(Application &application, std::span<const std::string> words);
 int run_uninstall_command(Application &application, std::span<const std::string> words);
+int run_doctor_command(Application &application, std::span<const std::string> words);
 
 } // namespace starling::app

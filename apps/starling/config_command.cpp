@@ -24,8 +24,12 @@ std::vector<core::PluginDefaults> built_in_plugin_defaults() {
 }
 
 int show(Application &application, std::span<const std::string> words) {
-    const Arguments arguments{words, {}, {}};
+    const Arguments arguments{words, {}, {"json"}};
     arguments.expect_operands(0, 0, "");
+    if (arguments.flag("json")) {
+        std::cout << core::render_effective_config_json(application.config(), application.plugin_defaults()) << '\n';
+        return 0;
+    }
     std::cout << core::render_effective_config(application.config(), application.plugin_defaults());
     return 0;
 }
@@ -37,18 +41,27 @@ int check(Application &application, std::span<const std::string> words) {
     // The plugins a file may name are the built-in ones plus those in the directories it lists,
     // so discovery uses the checked file, not the configuration of this invocation. A file too
     // broken to load still gets its other errors reported against the built-in plugins.
+    // A module in its plugin directories that does not load is an error of the file too: with it,
+    // every command and hook reports the module, so "ok" would be wrong.
     std::vector<core::PluginDefaults> available;
+    std::vector<std::string> plugin_problems;
     try {
         Application checked{file};
         available = checked.plugin_defaults();
+        for (const auto &problem : checked.registry().problems()) {
+            plugin_problems.push_back(problem.message());
+        }
     } catch (const core::ConfigError &) {
         available = built_in_plugin_defaults();
     }
     const auto issues = core::check_config_file(file, application.environment(), available);
-    std::size_t errors = 0;
+    std::size_t errors = plugin_problems.size();
     for (const auto &issue : issues) {
         std::cout << (issue.is_error() ? "error: " : "warning: ") << issue.message() << '\n';
         errors += issue.is_error() ? 1U : 0U;
+    }
+    for (const auto &problem : plugin_problems) {
+        std::cout << "error: " << file.string() << ": plugin directories: " << problem << '\n';
     }
     if (errors == 0) {
         std::cout << file.string() << ": ok" << (issues.empty() ? "" : " (with warnings)") << '\n';

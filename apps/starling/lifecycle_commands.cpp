@@ -2,6 +2,7 @@
 // The commands that run the lifecycle by hand: consolidate, index and inject; and wait, for the part
 // of it that hooks leave running in the background.
 #include "commands.hpp"
+#include "skipped_memories.hpp"
 
 #include <starling/app/arguments.hpp>
 #include <starling/app/output.hpp>
@@ -25,6 +26,7 @@ int run_consolidate_command(Application &application, std::span<const std::strin
     }
     const bool dry_run = arguments.flag("dry-run");
     const auto report = core::consolidate(application.store(), *decay, dry_run);
+    report_skipped_memories(application);
     if (arguments.flag("json")) {
         nlohmann::json actions = nlohmann::json::array();
         for (const auto &applied : report.actions) {
@@ -61,10 +63,12 @@ int run_index_command(Application &application, std::span<const std::string> wor
     }
     auto &store = application.store();
     const std::filesystem::path directory = arguments.value("cwd").value_or(std::filesystem::current_path().string());
-    const auto scopes = core::prompt_scopes(store.resolve_project(directory));
+    const auto scopes =
+        core::prompt_scopes(store.resolve_project(directory, core::MemoryStore::ProjectFolder::look_up));
     static_cast<void>(store.list()); // picks up files edited by hand, which hooks would only see later
     const bool keeps_index = relevance->keeps_index();
     const auto built = core::refresh_relevance_indexes(store, *relevance, scopes);
+    report_skipped_memories(application, scopes);
     std::vector<std::string> collections;
     for (const auto &scope : scopes) {
         collections.push_back(core::collection_id(scope));
@@ -95,7 +99,7 @@ int run_inject_command(Application &application, std::span<const std::string> wo
     const auto event = arguments.value("event").value_or("prompt");
     const std::filesystem::path directory = arguments.value("cwd").value_or(std::filesystem::current_path().string());
     auto &store = application.store();
-    const auto project = store.resolve_project(directory);
+    const auto project = store.resolve_project(directory, core::MemoryStore::ProjectFolder::look_up);
     std::vector<std::string> already;
     if (const auto session = arguments.value("session")) {
         already = core::SessionLog{store.root() / "sessions", *session}.state().injected;
@@ -118,6 +122,7 @@ int run_inject_command(Application &application, std::span<const std::string> wo
     } else {
         throw UsageError("--event must be session-start or prompt, not '" + event + "'");
     }
+    report_skipped_memories(application, core::prompt_scopes(project));
     if (arguments.flag("json")) {
         nlohmann::json memories = nlohmann::json::array();
         for (const auto &memory : injection.memories) {

@@ -43,7 +43,8 @@ constexpr std::string_view kAgents = "Agents";
 constexpr std::string_view kPluginsAndConfiguration = "Plugins and configuration";
 
 constexpr std::string_view kMemoriesNote =
-    "  (memory commands take --cwd DIR for the project; default: the current directory)\n";
+    "  (memory commands take --cwd DIR for the project; default: the current directory. MEMORY is a\n"
+    "   memory's id, such as k3f9a2q, or its first four characters or more, its key or its file's path)\n";
 
 const std::vector<CommandSpec> &commands() {
     using namespace starling::app;
@@ -57,10 +58,14 @@ const std::vector<CommandSpec> &commands() {
          "  classify [--json] TEXT the decision alone: store or discard, type, scope, reason; writes nothing\n"},
         {"search", &run_search_command, kMemories, "  search [--scope user|project|all] [--limit N] [--json] QUERY\n"},
         {"list", &run_list_command, kMemories, "  list [--scope user|project|all] [--tier short|long] [--json]\n"},
-        {"show", &run_show_command, kMemories, "  show KEY               print a memory file\n"},
+        {"show", &run_show_command, kMemories,
+         "  show [--json] MEMORY   print a memory file (--json: its fields)\n"},
         {"forget", &run_forget_command, kMemories,
-         "  forget [--reason R] KEY\n"
+         "  forget [--reason R] MEMORY\n"
          "                         archive a memory (nothing is deleted without an archive copy)\n"},
+        {"pin", &run_pin_command, kMemories,
+         "  pin MEMORY             keep a memory whatever the decay policy plans (remember pins what it stores)\n"},
+        {"unpin", &run_unpin_command, kMemories, "  unpin MEMORY           let the decay policy decide again\n"},
         {"archive", &run_archive_command, kMemories, "  archive [--json]       list archived memories\n"},
         {"restore", &run_restore_command, kMemories, "  restore ID             put an archived memory back\n"},
         {"consolidate", &run_consolidate_command, kMemories,
@@ -91,8 +96,12 @@ const std::vector<CommandSpec> &commands() {
         {"plugins", &run_plugins_command, kPluginsAndConfiguration,
          "  plugins [--json]       list every plugin: kind, id, version, and whether it is static or a module\n"
          "                         (exit 1 if a module failed to load; the reasons go to stderr and the log)\n"},
+        {"doctor", &run_doctor_command, kPluginsAndConfiguration,
+         "  doctor [--json]        check the configuration, the store, its permissions, memory files that do not\n"
+         "                         parse and plugin modules that do not load, and say what to do about each\n"
+         "                         problem (exit 1 if there is one)\n"},
         {"config", &run_config_command, kPluginsAndConfiguration,
-         "  config show            print the effective configuration, plugin settings included, as TOML\n"
+         "  config show [--json]   print the effective configuration, plugin settings included, as TOML\n"
          "  config check FILE      validate a configuration file: every error with file, line, column and key\n"},
     };
     return specs;

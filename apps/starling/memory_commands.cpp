@@ -3,11 +3,14 @@
 // restore, archive.
 #include "agent_integration.hpp"
 #include "commands.hpp"
+#include "skipped_memories.hpp"
 
 #include <starling/app/arguments.hpp>
 #include <starling/app/output.hpp>
 #include <starling/core/lifecycle/remember.hpp>
 #include <starling/core/store/file_io.hpp>
+#include <starling/core/store/injection_record.hpp>
+#include <starling/core/store/memory_file.hpp>
 #include <starling/core/store/memory_view_batch.hpp>
 #include <starling/core/store/time_format.hpp>
 
@@ -46,10 +49,12 @@ std::vector<std::string> split_list(const std::string &text) {
     return items;
 }
 
-/// The project of the directory the command is about: --cwd, else the current directory.
-std::string current_project(Application &application, const Arguments &arguments) {
+/// The project of the directory the command is about: --cwd, else the current directory. Only a
+/// command that writes into the project records it in the store.
+std::string current_project(Application &application, const Arguments &arguments,
+                            core::MemoryStore::ProjectFolder folder = core::MemoryStore::ProjectFolder::look_up) {
     const std::filesystem::path directory = arguments.value("cwd").value_or(std::filesystem::current_path().string());
-    return application.store().resolve_project(directory);
+    return application.store().resolve_project(directory, folder);
 }
 
 /// --session, else the session of the agent running this command, as its adapter says where to look.
@@ -87,6 +92,7 @@ std::vector<core::IndexEntry> entries_in(Application &application, const std::ve
         auto listed = application.store().list(filter);
         entries.insert(entries.end(), std::make_move_iterator(listed.begin()), std::make_move_iterator(listed.end()));
     }
+    report_skipped_memories(application, scopes);
     return entries;
 }
 
@@ -98,7 +104,8 @@ nlohmann::json decision_json(const sdk::Decision &decision) {
 }
 
 nlohmann::json entry_json(const core::IndexEntry &entry) {
-    return {{"key", entry.key},
+    return {{"id", entry.id},
+            {"key", entry.key},
             {"scope", core::to_string(entry.scope_kind)},
             {"project", entry.project_id},
             {"tier", core::to_string(entry.tier)},
@@ -109,7 +116,36 @@ nlohmann::json entry_json(const core::IndexEntry &entry) {
             {"last_accessed", core::format_timestamp(entry.last_accessed)},
             {"access_count", entry.access_count},
             {"session_count", entry.session_count},
-            {"review", entry.review}};
+            {"review", entry.review},
+            {"pinned", entry.pinned}};
+}
+
+/// Everything a memory file says, as `show --json` prints it.
+nlohmann::json memory_json(const std::string &key, const std::filesystem::path &path, const core::Memory &memory) {
+    nlohmann::json fields = nlohmann::json::object();
+    for (const auto &entry : memory.frontmatter) {
+        if (entry.is_field() && !core::is_typed_memory_field(entry.key)) {
+            fields[entry.key] = entry.value;
+        }
+    }
+    const auto last_injected = core::last_injected(memory);
+    return {{"id", core::memory_id_of(memory)},
+            {"key", key},
+            {"path", path.string()},
+            {"type", memory.type},
+            {"summary", memory.summary},
+            {"created", core::format_timestamp(memory.created)},
+            {"last_accessed", core::format_timestamp(memory.last_accessed)},
+            {"access_count", memory.access_count},
+            {"tags", memory.tags},
+            {"sessions", memory.sessions},
+            {"session_count", memory.session_count()},
+            {"review", memory.review},
+            {"pinned", memory.pinned},
+            {"injection_count", core::injection_count(memory)},
+            {"last_injected", last_injected ? nlohmann::json(core::format_timestamp(*last_injected)) : nlohmann::json()},
+            {"other_fields", fields},
+            {"body", memory.body}};
 }
 
 } // namespace
@@ -124,7 +160,13 @@ int run_remember_command(Application &application, std::span<const std::string> 
     request.text = text;
     request.agent = "cli";
     request.session_id = session_of(application, arguments);
-    request.project_id = current_project(application, arguments);
+    // Only a memory that may go into the project records the project in the store.
+    const bool user_scope_only = arguments.flag("force") && arguments.value("scope").value_or("user") == "user";
+    request.project_id = current_project(application, arguments,
+                                         user_scope_only ? core::MemoryStore::ProjectFolder::look_up
+                                                         : core::MemoryStore::ProjectFolder::record);
+    // What a person asks Starling to keep is kept until they unpin it.
+    request.pin = true;
     if (arguments.flag("force")) {
         sdk::Decision forced;
         forced.store = true;
@@ -152,21 +194,25 @@ int run_remember_command(Application &application, std::span<const std::string> 
         nlohmann::json out{{"action", core::to_string(outcome.action)},
                            {"decision", decision_json(outcome.decision)},
                            {"reason", outcome.reason}};
-        out["key"] = outcome.key.empty() ? nlohmann::json(nullptr) : nlohmann::json(outcome.key);
-        out["path"] = outcome.key.empty() ? nlohmann::json(nullptr)
-                                          : nlohmann::json(application.store().path_of(outcome.key).string());
+        const bool kept = !outcome.key.empty();
+        out["key"] = kept ? nlohmann::json(outcome.key) : nlohmann::json(nullptr);
+        out["path"] = kept ? nlohmann::json(application.store().path_of(outcome.key).string()) : nlohmann::json(nullptr);
+        out["id"] = kept ? nlohmann::json(core::memory_id_of(application.store().read(outcome.key)))
+                         : nlohmann::json(nullptr);
+        out["pinned"] = kept;
         print_json(out);
         return 0;
     }
     if (outcome.action == core::RememberOutcome::Action::discarded) {
         std::cout << "discarded: " << outcome.reason << '\n';
-    } else {
-        std::cout << core::to_string(outcome.action) << ' ' << application.store().path_of(outcome.key).string()
-                  << '\n';
-        if (outcome.action == core::RememberOutcome::Action::updated) {
-            std::cout << "  " << outcome.reason << '\n';
-        }
+        return 0;
     }
+    const auto id = core::memory_id_of(application.store().read(outcome.key));
+    std::cout << core::to_string(outcome.action) << ' ' << application.store().path_of(outcome.key).string() << '\n';
+    if (outcome.action == core::RememberOutcome::Action::updated) {
+        std::cout << "  " << outcome.reason << '\n';
+    }
+    std::cout << "  id " << id << ", pinned: kept until `starling unpin " << id << "`\n";
     return 0;
 }
 
@@ -252,10 +298,10 @@ int run_list_command(Application &application, std::span<const std::string> word
         return 0;
     }
     for (const auto &entry : entries) {
-        std::cout << entry.key << "\n    " << entry.type << ", " << core::to_string(entry.tier) << ", used "
-                  << entry.access_count << "x in " << entry.session_count << " session(s), last "
-                  << core::format_timestamp(entry.last_accessed) << (entry.review ? ", under review" : "")
-                  << "\n    " << entry.summary << '\n';
+        std::cout << entry.id << "  " << entry.key << "\n    " << entry.type << ", " << core::to_string(entry.tier)
+                  << (entry.pinned ? ", pinned" : "") << ", used " << entry.access_count << "x in "
+                  << entry.session_count << " session(s), last " << core::format_timestamp(entry.last_accessed)
+                  << (entry.review ? ", under review" : "") << "\n    " << entry.summary << '\n';
     }
     if (entries.empty()) {
         std::cout << "no memories\n";
@@ -264,18 +310,26 @@ int run_list_command(Application &application, std::span<const std::string> word
 }
 
 int run_show_command(Application &application, std::span<const std::string> words) {
-    const Arguments arguments{words, {}, {}};
-    arguments.expect_operands(1, 1, "the KEY of the memory to show");
-    static_cast<void>(application.store().apply_noted_accesses());
-    std::cout << core::read_file(application.store().path_of(arguments.operands().front()));
+    const Arguments arguments{words, {}, {"json"}};
+    arguments.expect_operands(1, 1, "the ID, KEY or path of the memory to show");
+    auto &store = application.store();
+    static_cast<void>(store.apply_noted_accesses());
+    const auto key = store.find_memory(arguments.operands().front());
+    if (arguments.flag("json")) {
+        print_json(memory_json(key, store.path_of(key), store.read(key)));
+        return 0;
+    }
+    // The file as it is, even when it does not parse: that is how a broken one gets fixed.
+    std::cout << core::read_file(store.path_of(key));
     return 0;
 }
 
 int run_forget_command(Application &application, std::span<const std::string> words) {
     const Arguments arguments{words, {"reason"}, {"json"}};
-    arguments.expect_operands(1, 1, "the KEY of the memory to forget");
-    const auto entry = application.store().archive(arguments.operands().front(),
-                                                   arguments.value("reason").value_or("forgotten by the user"));
+    arguments.expect_operands(1, 1, "the ID, KEY or path of the memory to forget");
+    auto &store = application.store();
+    const auto entry = store.archive(store.find_memory(arguments.operands().front()),
+                                     arguments.value("reason").value_or("forgotten by the user"));
     if (arguments.flag("json")) {
         print_json({{"archive_id", entry.id}, {"key", entry.original_key}});
     } else {
@@ -295,6 +349,32 @@ int run_restore_command(Application &application, std::span<const std::string> w
         std::cout << "restored " << key << '\n';
     }
     return 0;
+}
+
+/// `pin` and `unpin`: whether consolidation may archive, review or merge away the memory.
+int set_pinned(Application &application, std::span<const std::string> words, bool pinned) {
+    const Arguments arguments{words, {}, {"json"}};
+    arguments.expect_operands(1, 1, "the ID, KEY or path of the memory to " + std::string{pinned ? "pin" : "unpin"});
+    auto &store = application.store();
+    const auto key = store.find_memory(arguments.operands().front());
+    const auto memory = store.update(key, [&](core::Memory &updated) { updated.pinned = pinned; });
+    const auto id = core::memory_id_of(memory);
+    if (arguments.flag("json")) {
+        print_json({{"id", id}, {"key", key}, {"pinned", pinned}});
+    } else if (pinned) {
+        std::cout << "pinned " << id << ' ' << key << ": never archived, reviewed or merged away\n";
+    } else {
+        std::cout << "unpinned " << id << ' ' << key << ": the decay policy decides again\n";
+    }
+    return 0;
+}
+
+int run_pin_command(Application &application, std::span<const std::string> words) {
+    return set_pinned(application, words, true);
+}
+
+int run_unpin_command(Application &application, std::span<const std::string> words) {
+    return set_pinned(application, words, false);
 }
 
 int run_archive_command(Application &application, std::span<const std::string> words) {

@@ -57,9 +57,18 @@ int run_plugins_command(Application &application, std::span<const std::string> w
         for (const auto &problem : registry.problems()) {
             out["problems"].push_back(problem.message());
         }
+        out["copies_of_linked_plugins"] = nlohmann::json::array();
+        for (const auto &copy : registry.copies_of_linked_plugins()) {
+            out["copies_of_linked_plugins"].push_back(
+                {{"file", copy.file.string()}, {"id", copy.plugin_id}, {"version", copy.version}});
+        }
         std::cout << out.dump(2) << '\n';
     } else {
         print_table(registry.plugins());
+        for (const auto &copy : registry.copies_of_linked_plugins()) {
+            std::cout << "note: " << copy.file.string() << " is a copy of " << copy.plugin_id << ' ' << copy.version
+                      << ", which is linked in; the linked-in one is used\n";
+        }
     }
     // Problems were already logged (and mirrored to stderr) when discovery met them; a non-zero
     // exit lets scripts notice a module that did not load.

@@ -138,13 +138,13 @@ const PluginInfo &PluginRegistry::add_module(const std::filesystem::path &file) 
         throw PluginLoadError(make_error(LoadErrorKind::host_rejected, absolute,
                                          "the entry point threw instead of returning a descriptor"));
     }
-    register_descriptor(descriptor, std::move(opened.library), absolute, {});
-    return infos_.back();
+    return register_descriptor(descriptor, std::move(opened.library), absolute, {});
 }
 
-void PluginRegistry::register_descriptor(const starling_plugin_descriptor *descriptor,
-                                         std::shared_ptr<const void> library, const std::filesystem::path &file,
-                                         std::string_view static_symbol) {
+const PluginInfo &PluginRegistry::register_descriptor(const starling_plugin_descriptor *descriptor,
+                                                      std::shared_ptr<const void> library,
+                                                      const std::filesystem::path &file,
+                                                      std::string_view static_symbol) {
     const std::string where = static_symbol.empty() ? std::string{}
                                                     : "static entry starling_plugin_entry_" + std::string{static_symbol};
     if (descriptor == nullptr) {
@@ -184,8 +184,13 @@ void PluginRegistry::register_descriptor(const starling_plugin_descriptor *descr
         throw PluginLoadError(std::move(error));
     }
     if (const auto *existing = find(descriptor->id)) {
+        if (existing->is_static && library != nullptr && existing->version == descriptor->version) {
+            copies_.push_back({file, existing->id, existing->version});
+            return *existing;
+        }
         error.kind = LoadErrorKind::duplicate_id;
-        error.detail = "already registered by " + origin_text(*existing) + "; this one is ignored";
+        error.detail = "already registered by " + origin_text(*existing) + " (version " + existing->version +
+                       ", this one is " + descriptor->version + "); this one is ignored";
         throw PluginLoadError(std::move(error));
     }
 
@@ -210,6 +215,7 @@ void PluginRegistry::register_descriptor(const starling_plugin_descriptor *descr
         cache_root_ ? std::optional{*cache_root_ / descriptor->id} : std::nullopt);
     registered.info_index = infos_.size() - 1;
     registered_.push_back(std::move(registered));
+    return infos_.back();
 }
 
 const std::vector<PluginInfo> &PluginRegistry::plugins() const noexcept { return infos_; }
@@ -220,6 +226,8 @@ const PluginInfo *PluginRegistry::find(std::string_view id) const noexcept {
 }
 
 const std::vector<LoadError> &PluginRegistry::problems() const noexcept { return problems_; }
+
+const std::vector<ModuleCopy> &PluginRegistry::copies_of_linked_plugins() const noexcept { return copies_; }
 
 PluginInstance PluginRegistry::create(std::string_view id, std::string_view settings_json) const {
     const auto found = std::find_if(registered_.begin(), registered_.end(), [&](const Registered &registered) {

@@ -32,7 +32,7 @@ sdk::LifecycleAction clear_review(const sdk::MemoryView &memory, std::int64_t id
 
 void judge_short(const sdk::MemoryView &memory, std::int64_t idle, const TiersSettings &settings,
                  LifecycleVerdict &verdict) {
-    if (idle > settings.short_max_idle_seconds()) {
+    if (idle > settings.short_max_idle_seconds() && !settings.keeps(memory.type())) {
         verdict.actions.push_back(
             action(Kind::archive, memory.key(),
                    "short-term memory " + untouched_for(idle) + ", more than " +
@@ -55,7 +55,7 @@ void judge_short(const sdk::MemoryView &memory, std::int64_t idle, const TiersSe
 
 void judge_long(const sdk::MemoryView &memory, std::int64_t idle, const TiersSettings &settings,
                 LifecycleVerdict &verdict) {
-    const bool stale = idle > settings.review_idle_seconds();
+    const bool stale = idle > settings.review_idle_seconds() && !settings.keeps(memory.type());
     if (!memory.under_review()) {
         if (stale) {
             verdict.actions.push_back(
@@ -67,7 +67,7 @@ void judge_long(const sdk::MemoryView &memory, std::int64_t idle, const TiersSet
         }
         return;
     }
-    if (idle > settings.archive_idle_seconds()) {
+    if (stale && idle > settings.archive_idle_seconds()) {
         verdict.actions.push_back(action(
             Kind::archive, memory.key(),
             "under review and " + untouched_for(idle) + ", more than " +

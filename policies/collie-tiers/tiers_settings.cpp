@@ -77,6 +77,13 @@ TiersSettings read_tiers_settings(const sdk::Settings &settings) {
             std::to_string(candidates));
     }
     read.merge_max_candidates_per_token = static_cast<std::size_t>(candidates);
+    if (const auto types = settings.get_child_optional("keep.types")) {
+        if (!types->data().empty()) {
+            throw std::invalid_argument("collie-tiers setting 'keep.types' must be a list of memory types, not '" +
+                                        types->data() + "'");
+        }
+        read.keep_types = sdk::get_string_list(settings, "keep.types");
+    }
     return read;
 }
 

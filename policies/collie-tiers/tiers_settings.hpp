@@ -6,8 +6,12 @@
 
 #include <starling/sdk/settings.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
 
 namespace starling::collie_tiers {
 
@@ -23,6 +27,13 @@ struct TiersSettings {
     double merge_min_similarity = 0.5;
     bool merge_include_tags = true;
     std::size_t merge_max_candidates_per_token = 512;
+    /// Types never archived or marked for review for being unused: a person's role and preferences
+    /// hold however long they go unread. collie kept none (its profile sets `keep.types = []`).
+    std::vector<std::string> keep_types{"user", "feedback"};
+
+    [[nodiscard]] bool keeps(std::string_view type) const noexcept {
+        return std::find(keep_types.begin(), keep_types.end(), type) != keep_types.end();
+    }
 
     [[nodiscard]] std::int64_t short_max_idle_seconds() const noexcept {
         return short_max_idle_days * seconds_per_day;

@@ -13,6 +13,7 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <vector>
 
 namespace fs = std::filesystem;
 using starling::test::run_process;
@@ -23,6 +24,7 @@ namespace {
 const fs::path kStarling = fs::path{STARLING_TEST_BINARY_DIR} / "starling";
 const fs::path kFixtures{STARLING_TEST_FIXTURE_PLUGIN_DIR};
 const fs::path kModules{STARLING_TEST_PLUGIN_MODULE_DIR};
+const fs::path kBinaries{STARLING_TEST_BINARY_DIR};
 
 } // namespace
 
@@ -65,13 +67,40 @@ TEST_CASE("plugins lists kind, id, version and origin of every plugin", "[cli][p
         CHECK_THAT(result.stdout_text, Catch::Contains("\"id\": \"throws-in-call\""));
         CHECK_THAT(result.stdout_text, Catch::Contains((home.path() / "plugins" / "starling-throws.so").string()));
     }
-    SECTION("a module shadowing a static plugin is reported and the command fails") {
+    SECTION("installed copies of the linked-in plugins are noted, and nothing fails") {
         fs::create_directories(home.path() / "plugins");
-        fs::copy_file(kModules / "starling-collie-search.so", home.path() / "plugins" / "starling-collie-search.so");
+        for (const auto &module : fs::directory_iterator(kModules)) {
+            if (module.path().extension() == ".so") {
+                fs::copy_file(module.path(), home.path() / "plugins" / module.path().filename());
+            }
+        }
+        const auto result = run_process(kStarling, {"plugins"}, home.options());
+        CHECK(result.exit_code == 0);
+        CHECK(result.stderr_text.empty());
+        CHECK_THAT(result.stdout_text, Catch::Contains("starling-collie-search.so is a copy of collie-search"));
+        const auto config = home.write_file("starling.toml", "[plugins]\ndirectories = [\"" +
+                                                                 (home.path() / "plugins").string() + "\"]\n");
+        const auto checked = run_process(kStarling, {"config", "check", config.string()}, home.options());
+        CHECK(checked.exit_code == 0);
+        CHECK_THAT(checked.stdout_text, Catch::Contains(": ok"));
+        const auto hook = run_process(kBinaries / "starling-claude", {"UserPromptSubmit"},
+                                      home.options(R"({"session_id":"s","hook_event_name":"UserPromptSubmit",)"
+                                                   R"("cwd":"/tmp","prompt":"hello"})"));
+        CHECK(hook.exit_code == 0);
+        CHECK(hook.stderr_text.empty());
+    }
+    SECTION("another version of a linked-in plugin is reported, and plugins and config check both fail") {
+        fs::create_directories(home.path() / "plugins");
+        fs::copy_file(kFixtures / "other_bm25.so", home.path() / "plugins" / "starling-bm25.so");
         const auto result = run_process(kStarling, {"plugins"}, home.options());
         CHECK(result.exit_code == 1);
         CHECK_THAT(result.stdout_text, Catch::Contains("static"));
-        CHECK_THAT(result.stderr_text, Catch::Contains("duplicate id") && Catch::Contains("starling-collie-search.so"));
+        CHECK_THAT(result.stderr_text, Catch::Contains("duplicate id") && Catch::Contains("starling-bm25.so"));
+        const auto config = home.write_file("starling.toml", "[plugins]\ndirectories = [\"" +
+                                                                 (home.path() / "plugins").string() + "\"]\n");
+        const auto checked = run_process(kStarling, {"config", "check", config.string()}, home.options());
+        CHECK(checked.exit_code == 1);
+        CHECK_THAT(checked.stdout_text, Catch::Contains("error: ") && Catch::Contains("starling-bm25.so"));
     }
     SECTION("a broken module is reported with its typed error") {
         fs::create_directories(home.path() / "plugins");
@@ -130,7 +159,7 @@ TEST_CASE("every command explains itself with --help, and nothing is stored or c
     const ScratchHome home{"command-help"};
     for (const char *command : {"remember", "classify", "search", "list", "show", "forget", "archive", "restore",
                                 "consolidate", "index", "inject", "wait", "install", "uninstall", "plugins",
-                                "config"}) {
+                                "config", "doctor"}) {
         INFO(command);
         const auto help = run_process(kStarling, {command, "--help"}, home.options());
         CHECK(help.exit_code == 0);
@@ -178,4 +207,126 @@ TEST_CASE("a project is its repository: memories remembered at its root are seen
                                     home.options());
     CHECK(listed.exit_code == 0);
     CHECK_THAT(listed.stdout_text, Catch::Contains("CMake presets"));
+}
+
+TEST_CASE("a STARLING_HOME that is relative or a file is refused with what is wrong, and nothing is created",
+          "[cli][home]") {
+    const ScratchHome home{"home-unusable"};
+    fs::create_directories(home.path());
+    auto options = home.options();
+    options.working_directory = home.path();
+    options.environment["STARLING_HOME"] = "relative-store";
+    const auto relative = run_process(kStarling, {"remember", "--force", "keep the store in one place"}, options);
+    CHECK(relative.exit_code == 1);
+    CHECK_THAT(relative.stderr_text, Catch::Contains("STARLING_HOME is the relative path 'relative-store'"));
+    CHECK_FALSE(fs::exists(home.path() / "relative-store"));
+
+    const auto file = home.write_file("a-file", "not a store\n");
+    options.environment["STARLING_HOME"] = file.string();
+    const auto listed = run_process(kStarling, {"list"}, options);
+    CHECK(listed.exit_code == 1);
+    CHECK_THAT(listed.stderr_text, Catch::Contains("STARLING_HOME '" + file.string() + "' is not a directory"));
+}
+
+TEST_CASE("commands that only read never create a project folder", "[cli][project]") {
+    const ScratchHome home{"project-read-only"};
+    const auto repo = home.path().parent_path() / "read-only-repo";
+    fs::create_directories(repo / ".git");
+    REQUIRE(run_process(kStarling, {"remember", "--force", "a memory for the user scope"}, home.options()).exit_code ==
+            0);
+    const std::vector<std::vector<std::string>> readers = {
+        {"list", "--cwd", repo.string()},
+        {"list", "--scope", "project", "--cwd", repo.string()},
+        {"search", "memory", "--cwd", repo.string()},
+        {"index", "--cwd", repo.string()},
+        {"inject", "--event", "session-start", "--cwd", repo.string()},
+        {"inject", "--event", "prompt", "--prompt", "a memory", "--cwd", repo.string()},
+    };
+    for (const auto &command : readers) {
+        INFO(command.front());
+        CHECK(run_process(kStarling, command, home.options()).exit_code == 0);
+    }
+    const auto projects = home.path() / "memory" / "projects";
+    CHECK((!fs::exists(projects) || fs::is_empty(projects)));
+    REQUIRE(run_process(kStarling,
+                        {"remember", "--force", "--scope", "project", "--cwd", repo.string(), "a project rule"},
+                        home.options())
+                .exit_code == 0);
+    CHECK(fs::exists(projects));
+    CHECK_FALSE(fs::is_empty(projects));
+}
+
+TEST_CASE("a memory whose frontmatter a hand edit broke is named, with why, by every command that skips it",
+          "[cli][store]") {
+    const ScratchHome home{"broken-frontmatter"};
+    const auto stored =
+        run_process(kStarling, {"remember", "--force", "--json", "deploys go out on tuesdays"}, home.options());
+    REQUIRE(stored.exit_code == 0);
+    const std::string key = nlohmann::json::parse(stored.stdout_text)["key"];
+    {
+        std::ofstream broken(home.path() / key, std::ios::trunc);
+        broken << "---\nname: deploys\ndescription: [unclosed\n---\ndeploys go out on tuesdays\n";
+    }
+    const std::vector<std::vector<std::string>> commands = {
+        {"list"},
+        {"search", "deploys"},
+        {"inject", "--event", "prompt", "--prompt", "when do deploys go out"},
+        {"index"},
+        {"consolidate", "--dry-run"},
+    };
+    for (const auto &command : commands) {
+        INFO(command.front());
+        const auto result = run_process(kStarling, command, home.options());
+        CHECK(result.exit_code == 0);
+        CHECK_THAT(result.stderr_text, Catch::Contains("skipped " + key) && Catch::Contains("does not parse"));
+    }
+    const auto log = starling::test::read_text(home.path() / "logs" / "starling.log");
+    CHECK_THAT(log, Catch::Contains("skipped " + key));
+}
+
+TEST_CASE("doctor says what is healthy, what is not and what to do, and exits 1 on a problem", "[cli][doctor]") {
+    const ScratchHome home{"doctor"};
+    SECTION("a fresh home is healthy") {
+        const auto result = run_process(kStarling, {"doctor"}, home.options());
+        CHECK(result.exit_code == 0);
+        CHECK_THAT(result.stdout_text, Catch::Contains("embedded defaults") && Catch::EndsWith("healthy\n"));
+    }
+    SECTION("a broken configuration, a broken memory and a store others can write are each reported") {
+        const auto stored = run_process(kStarling, {"remember", "--force", "--json", "tabs, not spaces"}, home.options());
+        REQUIRE(stored.exit_code == 0);
+        const std::string key = nlohmann::json::parse(stored.stdout_text)["key"];
+        std::ofstream(home.path() / key, std::ios::trunc) << "---\nname: [broken\n---\ntabs\n";
+        std::ofstream(home.path() / "starling.toml") << "[store]\nroot_typo = 1\n";
+        fs::permissions(home.path() / "memory", fs::perms::others_write, fs::perm_options::add);
+
+        const auto result = run_process(kStarling, {"doctor", "--json"}, home.options());
+        CHECK(result.exit_code == 1);
+        const auto report = nlohmann::json::parse(result.stdout_text);
+        CHECK(report["healthy"] == false);
+        const auto problem_about = [&](const std::string &area, const std::string &needle) {
+            for (const auto &finding : report["findings"]) {
+                if (finding["severity"] == "problem" && finding["area"] == area &&
+                    (finding["subject"].get<std::string>() + finding["detail"].get<std::string>()).find(needle) !=
+                        std::string::npos) {
+                    return !finding["remedy"].get<std::string>().empty();
+                }
+            }
+            return false;
+        };
+        CHECK(problem_about("configuration", "root_typo"));
+        CHECK(problem_about("memory", key));
+        CHECK(problem_about("store", "other users can write"));
+
+        const auto text = run_process(kStarling, {"doctor"}, home.options());
+        CHECK(text.exit_code == 1);
+        CHECK_THAT(text.stdout_text, Catch::Contains("problem") && Catch::Contains("→ ") &&
+                                         Catch::Contains("3 problem(s) to fix"));
+    }
+    SECTION("an unusable STARLING_HOME is the one problem reported") {
+        auto options = home.options();
+        options.environment["STARLING_HOME"] = "relative";
+        const auto result = run_process(kStarling, {"doctor"}, options);
+        CHECK(result.exit_code == 1);
+        CHECK_THAT(result.stdout_text, Catch::Contains("STARLING_HOME is the relative path 'relative'"));
+    }
 }

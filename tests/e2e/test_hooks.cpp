@@ -238,18 +238,23 @@ TEST_CASE("a configuration typo never switches the hooks off: they run on the em
     CHECK(reports == 2);
 }
 
-TEST_CASE("a STARLING_HOME that is not a directory still gets every agent its reply", "[e2e][hooks][config]") {
+TEST_CASE("a STARLING_HOME that is not a directory or relative still gets every agent its reply", "[e2e][hooks][config]") {
     const ScratchHome home{"hooks-home-file"};
     const auto not_a_directory = home.write_file("starling-home-file", "not a directory\n");
     for (const auto &hook : hook_binaries()) {
         INFO(hook.binary);
         auto options = home.options(hook.prompt_payload);
-        options.environment["STARLING_HOME"] = not_a_directory.string();
-        const auto result = run_process(kBinaries / hook.binary, {hook.prompt_event}, options);
-        CHECK(result.exit_code == 0);
-        CHECK_FALSE(result.stderr_text.empty());
-        if (hook.binary == "starling-cursor") {
-            CHECK(nlohmann::json::parse(result.stdout_text)["continue"] == true);
+        for (const auto &starling_home : {not_a_directory.string(), std::string{"relative-store"}}) {
+            INFO(starling_home);
+            options.environment["STARLING_HOME"] = starling_home;
+            options.working_directory = home.path();
+            const auto result = run_process(kBinaries / hook.binary, {hook.prompt_event}, options);
+            CHECK(result.exit_code == 0);
+            CHECK_THAT(result.stderr_text, Catch::Contains("STARLING_HOME"));
+            if (hook.binary == "starling-cursor") {
+                CHECK(nlohmann::json::parse(result.stdout_text)["continue"] == true);
+            }
         }
     }
+    CHECK_FALSE(std::filesystem::exists(home.path() / "relative-store"));
 }

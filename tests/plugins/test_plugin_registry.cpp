@@ -276,19 +276,46 @@ TEST_CASE("a second plugin with an id already registered is rejected", "[plugins
         REQUIRE(registry.plugins().size() == 1);
         CHECK(registry.plugins().front().file.filename() == "duplicate_one.so");
     }
-    SECTION("a module on disk with the id of a static plugin is reported, not silently shadowed") {
+    SECTION("a module on disk with the id of a static plugin but another version is reported, not silently shadowed") {
         ScratchDirectory scratch;
-        fs::copy_file(kModules / "starling-collie-search.so", scratch.path() / "starling-collie-search.so");
+        fs::copy_file(fixture("other_bm25"), scratch.path() / "starling-bm25.so");
         PluginRegistry registry{quiet_logger()};
         registry.add_static_plugins(starling::plugins::linked_static_plugins());
         registry.discover_modules({scratch.path()});
-        const auto *info = registry.find("collie-search");
+        const auto *info = registry.find("bm25");
         REQUIRE(info != nullptr);
         CHECK(info->is_static);
         REQUIRE(registry.problems().size() == 1);
         CHECK(registry.problems().front().kind == LoadErrorKind::duplicate_id);
-        CHECK_THAT(registry.problems().front().message(), Catch::Contains("static plugin"));
+        CHECK_THAT(registry.problems().front().message(),
+                   Catch::Contains("static plugin") && Catch::Contains("this one is 0.0.1"));
+        CHECK(registry.copies_of_linked_plugins().empty());
     }
+}
+
+TEST_CASE("installed copies of the linked-in plugins are no conflict", "[plugins][registry]") {
+    ScratchDirectory scratch;
+    std::size_t copied = 0;
+    for (const auto &module : fs::directory_iterator(kModules)) {
+        if (module.path().extension() == ".so") {
+            fs::copy_file(module.path(), scratch.path() / module.path().filename());
+            ++copied;
+        }
+    }
+    REQUIRE(copied >= 8);
+    PluginRegistry registry{quiet_logger()};
+    registry.add_static_plugins(starling::plugins::linked_static_plugins());
+    const auto linked = registry.plugins().size();
+    registry.discover_modules({scratch.path()});
+    CHECK(registry.problems().empty());
+    CHECK(registry.plugins().size() == linked);
+    REQUIRE(registry.copies_of_linked_plugins().size() == copied);
+    const auto &copy = registry.copies_of_linked_plugins().front();
+    const auto *info = registry.find(copy.plugin_id);
+    REQUIRE(info != nullptr);
+    CHECK(info->is_static);
+    CHECK(copy.version == info->version);
+    CHECK(copy.file.parent_path() == scratch.path());
 }
 
 TEST_CASE("discovery loads every module of a directory and collects failures", "[plugins][registry]") {

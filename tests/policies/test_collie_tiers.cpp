@@ -42,7 +42,7 @@ public:
         registry_.add_static_plugins(starling::plugins::linked_static_plugins());
         policy_.emplace(registry_.create_decay_policy("collie-tiers", settings.dump()));
     }
-    TiersPolicy() : TiersPolicy(defaults()) {}
+    TiersPolicy() : TiersPolicy(collie_rules()) {}
 
     std::vector<LifecycleAction> plan(DecayBatch &batch) const { return policy_->plan(batch.batch()); }
 
@@ -52,13 +52,20 @@ public:
         return nlohmann::json::parse(registry.find("collie-tiers")->default_settings_json);
     }
 
+    /// collie's rules, which most tests here pin down: the declared defaults, no type kept.
+    static nlohmann::json collie_rules() {
+        nlohmann::json settings = defaults();
+        settings["keep"]["types"] = nlohmann::json::array();
+        return settings;
+    }
+
 private:
     PluginRegistry registry_;
     std::optional<starling::plugins::DecayPolicyInstance> policy_;
 };
 
 nlohmann::json defaults_with(const std::string &pointer, const nlohmann::json &value) {
-    nlohmann::json settings = TiersPolicy::defaults();
+    nlohmann::json settings = TiersPolicy::collie_rules();
     settings[nlohmann::json::json_pointer{pointer}] = value;
     return settings;
 }
@@ -76,7 +83,7 @@ Lines lines_of(const std::vector<LifecycleAction> &plan) {
     return lines;
 }
 
-Lines plan_lines(DecayBatch &batch, const nlohmann::json &settings = TiersPolicy::defaults()) {
+Lines plan_lines(DecayBatch &batch, const nlohmann::json &settings = TiersPolicy::collie_rules()) {
     return lines_of(TiersPolicy{settings}.plan(batch));
 }
 
@@ -231,7 +238,7 @@ TEST_CASE("settings move every threshold", "[policy][collie-tiers]") {
         .add(memory("short", "d-one-day", day))
         .add(memory("short", "e-one-day-and-a-second", day + 1))
         .add(read(memory("short", "f-two-reads-one-session", 0), 2, 1));
-    nlohmann::json settings = TiersPolicy::defaults();
+    nlohmann::json settings = TiersPolicy::collie_rules();
     settings["short"]["max_idle_days"] = 1;
     settings["long"]["review_idle_days"] = 10;
     settings["long"]["archive_after_review_days"] = 5;
@@ -502,4 +509,30 @@ TEST_CASE("a batch holding one key twice is refused", "[policy][collie-tiers]") 
     DecayBatch batch{now};
     batch.add(memory("long", "twice", day)).add(memory("long", "twice", 2 * day));
     CHECK_THROWS_WITH(TiersPolicy{}.plan(batch), Catch::Contains("memory/user/long/twice.md"));
+}
+
+TEST_CASE("by default a user's role and preferences are never archived or reviewed for going unread",
+          "[policy][collie-tiers]") {
+    DecayBatch batch{now};
+    auto role = memory("short", "role", 400 * day);
+    role.type = "user";
+    auto preference = memory("long", "preference", 400 * day);
+    preference.type = "feedback";
+    auto stale_flag = under_review(memory("long", "flagged", 400 * day));
+    stale_flag.type = "user";
+    auto note = memory("short", "note", 8 * day);
+    note.type = "project";
+    batch.add(role).add(preference).add(stale_flag).add(note);
+    CHECK(plan_lines(batch, TiersPolicy::defaults()) ==
+          Lines{"clear_review memory/user/long/flagged.md", "archive memory/user/short/note.md"});
+    CHECK(plan_lines(batch, TiersPolicy::collie_rules()) ==
+          Lines{"archive memory/user/long/flagged.md", "mark_review memory/user/long/preference.md",
+                "archive memory/user/short/note.md", "archive memory/user/short/role.md"});
+    CHECK(plan_lines(batch, defaults_with("/keep/types", {"project"})) ==
+          Lines{"archive memory/user/long/flagged.md", "mark_review memory/user/long/preference.md",
+                "archive memory/user/short/role.md"});
+}
+
+TEST_CASE("keep.types must be a list of strings", "[policy][collie-tiers]") {
+    CHECK_THROWS(TiersPolicy{defaults_with("/keep/types", "user")});
 }

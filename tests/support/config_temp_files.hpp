@@ -50,7 +50,7 @@ private:
 
 /// An environment whose home is inside `dir`, so a test never reads or writes the real home.
 inline core::ConfigEnvironment injected_environment(const ConfigTempDir &dir) {
-    return core::ConfigEnvironment{dir.path() / "home", std::nullopt};
+    return core::ConfigEnvironment{dir.path() / "home", std::nullopt, std::nullopt};
 }
 
 /// The directory holding the configuration fixture files.

@@ -6,6 +6,7 @@
 
 #include <cstdlib>
 #include <stdexcept>
+#include <system_error>
 #include <string>
 #include <vector>
 
@@ -56,6 +57,24 @@ std::filesystem::path join(const std::filesystem::path &base, std::string_view r
     return rest.empty() ? base : base / std::filesystem::path{rest};
 }
 
+/// Hooks run in whatever directory the agent works in, so a relative store path would silently give
+/// every project a store of its own; a file where the store should be would fail at the first read
+/// with an error about some path inside it.
+std::optional<std::string> starling_home_problem(const std::string &written, const std::filesystem::path &path) {
+    if (path.is_relative()) {
+        return "STARLING_HOME is the relative path '" + written +
+               "': set it to an absolute path (a relative one names a different store in every directory "
+               "an agent starts in)";
+    }
+    std::error_code error;
+    const auto status = std::filesystem::status(path, error);
+    if (!error && std::filesystem::exists(status) && !std::filesystem::is_directory(status)) {
+        return "STARLING_HOME '" + path.string() +
+               "' is not a directory: point it at the folder Starling keeps its store in (created when missing)";
+    }
+    return std::nullopt;
+}
+
 } // namespace
 
 ConfigEnvironment from_process_environment() {
@@ -70,13 +89,16 @@ ConfigEnvironment from_process_environment() {
     }
     environment.home_dir = *home;
     if (const auto starling_home = non_empty_variable("STARLING_HOME")) {
-        // Relative to the working directory at start-up, not to whatever directory a hook runs in later.
-        environment.starling_home = std::filesystem::absolute(expand_config_path(*starling_home, environment, {}));
+        environment.starling_home = expand_config_path(*starling_home, environment, {});
+        environment.starling_home_problem = starling_home_problem(*starling_home, *environment.starling_home);
     }
     return environment;
 }
 
 std::filesystem::path starling_home_dir(const ConfigEnvironment &environment) {
+    if (environment.starling_home_problem) {
+        throw std::invalid_argument(*environment.starling_home_problem);
+    }
     if (environment.starling_home && !environment.starling_home->empty()) {
         return *environment.starling_home;
     }

@@ -51,6 +51,20 @@ Scope scope_for_directory(const std::string &directory) {
     return Scope::project(directory.substr(std::string_view{"memory/projects/"}.size()));
 }
 
+/// Whether `action` would archive, mark for review or merge away a pinned memory: whatever a decay
+/// policy plans, what the user pinned stays as it is.
+bool would_remove_pinned(MemoryStore &store, const sdk::LifecycleAction &action) {
+    using Kind = sdk::LifecycleAction::Kind;
+    if (action.kind != Kind::archive && action.kind != Kind::mark_review && action.kind != Kind::merge) {
+        return false;
+    }
+    try {
+        return store.read(action.key).pinned;
+    } catch (const StoreError &) {
+        return false; // gone or unreadable: applying the action reports that
+    }
+}
+
 } // namespace
 
 ConsolidationReport consolidate(MemoryStore &store, const DecayPlanner &planner, bool dry_run) {
@@ -72,6 +86,11 @@ ConsolidationReport consolidate(MemoryStore &store, const DecayPlanner &planner,
 
     for (const auto &action : plan) {
         AppliedAction applied{action, false, {}};
+        if (would_remove_pinned(store, action)) {
+            applied.result = "skipped: the memory is pinned";
+            report.actions.push_back(std::move(applied));
+            continue;
+        }
         if (dry_run) {
             applied.result = "planned";
             report.actions.push_back(std::move(applied));

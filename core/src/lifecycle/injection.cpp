@@ -2,6 +2,7 @@
 #include <starling/core/lifecycle/injection.hpp>
 
 #include <starling/core/store/file_io.hpp>
+#include <starling/core/store/index_markdown.hpp>
 #include <starling/core/lifecycle/relevance_index.hpp>
 #include <starling/core/store/memory_view_batch.hpp>
 #include <starling/core/store/store_error.hpp>
@@ -73,32 +74,22 @@ private:
     TextCounts counts_;
 };
 
-/// The memory links of an INDEX.md, newest last (the store sorts them by file name, which starts
-/// with the date).
-struct IndexLines {
-    std::string content;
-    std::vector<std::string_view> lines; ///< into content
-};
-
-IndexLines index_lines_of(const MemoryStore &store, const Scope &scope) {
-    IndexLines index;
-    index.content = read_file_if_exists(store.root() / scope.directory() / "INDEX.md").value_or("");
-    std::string_view rest = index.content;
-    while (!rest.empty()) {
-        const auto end = std::min(rest.find('\n'), rest.size());
-        const auto line = rest.substr(0, end);
-        if (line.starts_with("- ")) {
-            index.lines.push_back(line);
-        }
-        rest.remove_prefix(std::min(end + 1, rest.size()));
+/// The scope's INDEX.md as the store would write it now, one line per long-term memory, newest last
+/// (keys sort by file name, which starts with the date). Built from the listing rather than read from
+/// the file, which only consolidation rewrites: a memory made long-term since then belongs in it.
+std::vector<std::string> index_lines_of(const IndexedMemories &long_term) {
+    std::vector<std::string> lines;
+    lines.reserve(long_term.size());
+    for (const IndexedMemory &memory : long_term) {
+        lines.push_back(index_markdown_line(memory.summary, memory.key.substr(memory.key.rfind('/') + 1)));
     }
-    return index;
+    return lines;
 }
 
 /// Appends an index section, newest entries first when not all fit, and says what was left out
 /// rather than silently truncating (the complaint against agents' own memory files, cut off at a fixed size).
-void add_index(BudgetedText &out, const std::string &title, const IndexLines &index_file, std::size_t max_lines) {
-    const std::vector<std::string_view> &lines = index_file.lines;
+void add_index(BudgetedText &out, const std::string &title, const std::vector<std::string> &lines,
+               std::size_t max_lines) {
     if (lines.empty()) {
         return;
     }
@@ -221,12 +212,14 @@ Injection session_start_injection(MemoryStore &store, const RelevanceScorer *sco
                                   const InjectionSettings &settings) {
     Injection injection;
     BudgetedText out{settings.budget_tokens};
-    add_index(out, "Starling memory: about you (user)", index_lines_of(store, Scope::user()), settings.index_lines);
+    add_index(out, "Starling memory: about you (user)",
+              index_lines_of(memories_of(store, Scope::user(), Tier::long_term)), settings.index_lines);
     if (!project_id.empty()) {
         const auto scope = Scope::project(project_id);
-        add_index(out, "Starling memory: this project (" + project_id + ")", index_lines_of(store, scope),
+        auto long_term = memories_of(store, scope, Tier::long_term);
+        add_index(out, "Starling memory: this project (" + project_id + ")", index_lines_of(long_term),
                   settings.index_lines);
-        const MemoryViewBatch memories{memories_of(store, scope, Tier::long_term), store.clock().now()};
+        const MemoryViewBatch memories{std::move(long_term), store.clock().now()};
         std::vector<double> relevance(memories.size(), 0.0);
         if (scorer != nullptr && memories.size() > 0) {
             relevance = scorer->score(project_query, memories.batch());

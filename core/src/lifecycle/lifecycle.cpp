@@ -172,13 +172,15 @@ void Lifecycle::inject(const Event &event, ReplyBuilder &reply) {
                                                     : session.pending_context + "\n\n" + text;
         session.pending_context.clear();
     });
-    // Retrieval is reinforcement (collie's third meta-rule): what reached the model was used.
+    // Unlike collie, where retrieval was reinforcement: a memory put before the model whether it
+    // helps or not would reinforce itself into the long-term tier. Injections are counted apart;
+    // reads and explicit use reinforce.
     std::vector<std::string> injected_keys;
     injected_keys.reserve(injected.size());
     for (const auto &memory : injected) {
         injected_keys.push_back(memory.key);
     }
-    store_->note_accesses(injected_keys, event.session_id);
+    store_->note_accesses(injected_keys, event.session_id, AccessKind::injection);
     if (!delivered.empty()) {
         if (estimate_tokens(delivered) > settings_.injection.budget_tokens) {
             delivered = text; // pending and new text together would break the budget: the newer wins

@@ -108,6 +108,7 @@ RememberOutcome Rememberer::apply(const RememberRequest &request, const std::str
                 memory.body += '\n' + redacted_text + '\n';
             }
             add_missing_items(memory.tags, decision.tags);
+            memory.pinned = memory.pinned || request.pin;
         });
         store_->bump_access(key, request.session_id);
         outcome.action = RememberOutcome::Action::updated;
@@ -123,6 +124,7 @@ RememberOutcome Rememberer::apply(const RememberRequest &request, const std::str
     memory.summary = redact_secrets(decision.summary).text;
     memory.tags = decision.tags;
     memory.body = redacted_text + "\n";
+    memory.pinned = request.pin;
     add_sessions(memory, {request.session_id});
     outcome.key = store_->create(scope, Tier::short_term, std::move(memory));
     outcome.action = RememberOutcome::Action::created;

@@ -17,6 +17,9 @@ namespace starling::core::detail {
 namespace {
 
 constexpr char separator = '\t';
+/// The optional fourth field of a line: lines without it (all of them before injections were
+/// counted apart) are uses.
+constexpr std::string_view injection_marker = "injection";
 
 bool same_file(int descriptor, const std::filesystem::path &path) {
     struct stat opened {};
@@ -31,6 +34,10 @@ std::string encode(const NotedAccess &access) {
     line += access.session_id;
     line += separator;
     line += std::to_string(access.at.time_since_epoch().count());
+    if (access.kind == AccessKind::injection) {
+        line += separator;
+        line += injection_marker;
+    }
     line += '\n';
     return line;
 }
@@ -50,7 +57,13 @@ void decode_into(std::string_view content, std::vector<NotedAccess> &accesses) {
         if (second == std::string_view::npos) {
             continue;
         }
-        const std::string_view seconds_text = line.substr(second + 1);
+        const auto third = line.find(separator, second + 1);
+        const std::string_view seconds_text =
+            line.substr(second + 1, third == std::string_view::npos ? std::string_view::npos : third - second - 1);
+        const std::string_view kind = third == std::string_view::npos ? std::string_view{} : line.substr(third + 1);
+        if (!kind.empty() && kind != injection_marker) {
+            continue;
+        }
         long long seconds = 0;
         const auto [parsed_end, error] =
             std::from_chars(seconds_text.data(), seconds_text.data() + seconds_text.size(), seconds);
@@ -58,7 +71,8 @@ void decode_into(std::string_view content, std::vector<NotedAccess> &accesses) {
             continue;
         }
         accesses.push_back({std::string{line.substr(0, first)}, std::string{line.substr(first + 1, second - first - 1)},
-                            std::chrono::sys_seconds{std::chrono::seconds{seconds}}});
+                            std::chrono::sys_seconds{std::chrono::seconds{seconds}},
+                            kind.empty() ? AccessKind::use : AccessKind::injection});
     }
 }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <starling/core/store/access_kind.hpp>
+
 #include <chrono>
 #include <filesystem>
 #include <span>
@@ -15,6 +17,7 @@ struct NotedAccess {
     std::string key;
     std::string session_id;
     std::chrono::sys_seconds at{};
+    AccessKind kind = AccessKind::use;
 };
 
 /// Uses of memories waiting to be written into their files.

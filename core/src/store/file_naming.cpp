@@ -24,11 +24,13 @@ bool is_stop_word(std::string_view word) noexcept {
 
 std::string memory_file_keyword(std::string_view summary) {
     std::string word;
+    bool beyond_ascii = false;
     const auto take_word = [&]() -> bool {
-        const bool chosen = !word.empty() && !is_stop_word(word);
+        const bool chosen = !word.empty() && !beyond_ascii && !is_stop_word(word);
         if (!chosen) {
             word.clear();
         }
+        beyond_ascii = false;
         return chosen;
     };
     for (const char character : summary) {
@@ -38,6 +40,7 @@ std::string memory_file_keyword(std::string_view summary) {
             }
             continue;
         }
+        beyond_ascii = beyond_ascii || static_cast<unsigned char>(character) >= 0x80;
         const char lower =
             character >= 'A' && character <= 'Z' ? static_cast<char>(character - 'A' + 'a') : character;
         if ((lower >= 'a' && lower <= 'z') || (lower >= '0' && lower <= '9')) {
@@ -45,14 +48,15 @@ std::string memory_file_keyword(std::string_view summary) {
         }
     }
     if (!take_word()) {
-        return "memory";
+        return {};
     }
     word.resize(std::min(word.size(), max_keyword_length));
     return word;
 }
 
-std::string memory_file_stem(std::chrono::sys_seconds created, std::string_view summary) {
-    return format_date(created) + "_" + memory_file_keyword(summary);
+std::string memory_file_stem(std::chrono::sys_seconds created, std::string_view summary, std::string_view id) {
+    const std::string keyword = memory_file_keyword(summary);
+    return format_date(created) + "_" + (keyword.empty() ? std::string{id} : keyword);
 }
 
 std::string numbered_file_name(std::string_view stem, unsigned n) {

@@ -30,6 +30,8 @@ IndexEntry to_index_entry(const IndexedMemory &memory) {
     entry.session_count = memory.session_count;
     entry.review = memory.review;
     entry.file = memory.file;
+    entry.pinned = memory.pinned;
+    entry.id = memory.id;
     return entry;
 }
 
@@ -48,7 +50,7 @@ IndexedMemory view_of(const IndexEntry &entry, std::string_view joined_tags) noe
     return IndexedMemory{entry.key,     entry.scope_kind,    entry.project_id,     entry.tier,
                          entry.type,    entry.summary,       joined_tags,          entry.created,
                          entry.last_accessed, entry.access_count, entry.session_count, entry.review,
-                         entry.file};
+                         entry.file,    entry.pinned,        entry.id};
 }
 
 IndexedMemories::IndexedMemories(std::vector<std::shared_ptr<const void>> storage,

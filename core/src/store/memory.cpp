@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <starling/core/store/memory.hpp>
 
+#include <starling/core/store/memory_id.hpp>
+
 #include <algorithm>
 #include <array>
 #include <cstddef>
@@ -10,8 +12,9 @@
 namespace starling::core {
 namespace {
 
-constexpr std::array<std::string_view, 9> typed_fields = {
-    "type", "summary", "created", "last_accessed", "access_count", "tags", "sessions", "session_count", "review"};
+constexpr std::array<std::string_view, 11> typed_fields = {
+    "id",   "type",     "summary",       "created", "last_accessed", "access_count",
+    "tags", "sessions", "session_count", "review",  "pinned"};
 
 bool is_other_entry(const FrontmatterEntry &entry) noexcept { return !is_typed_memory_field(entry.key); }
 
@@ -48,6 +51,10 @@ std::uint32_t Memory::session_count() const noexcept {
     return earlier_sessions + static_cast<std::uint32_t>(std::min<std::size_t>(sessions.size(), room));
 }
 
+std::string memory_id_of(const Memory &memory) {
+    return memory.id.empty() ? derive_memory_id(memory.created, memory.summary) : memory.id;
+}
+
 bool is_typed_memory_field(std::string_view key) noexcept {
     return std::find(typed_fields.begin(), typed_fields.end(), key) != typed_fields.end();
 }
@@ -75,7 +82,7 @@ bool operator==(const Memory &left, const Memory &right) {
         left.last_accessed != right.last_accessed || left.access_count != right.access_count ||
         left.tags != right.tags || left.sessions != right.sessions ||
         left.earlier_sessions != right.earlier_sessions || left.review != right.review ||
-        left.body != right.body) {
+        left.pinned != right.pinned || left.id != right.id || left.body != right.body) {
         return false;
     }
     auto left_entry = left.frontmatter.begin();

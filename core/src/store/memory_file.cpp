@@ -3,6 +3,7 @@
 
 #include "text_checks.hpp"
 
+#include <starling/core/store/memory_id.hpp>
 #include <starling/core/store/store_error.hpp>
 #include <starling/core/store/time_format.hpp>
 
@@ -124,6 +125,12 @@ bool still_holds(const FrontmatterEntry &entry, const Memory &memory) {
         if (key == "review") {
             return parse_flag(entry.value) == memory.review;
         }
+        if (key == "pinned") {
+            return parse_flag(entry.value) == memory.pinned;
+        }
+        if (key == "id") {
+            return decode_scalar(entry, {}) == memory.id;
+        }
     } catch (const StoreError &) {
         return false;
     }
@@ -160,6 +167,12 @@ std::optional<std::string> typed_value(std::string_view key, const Memory &memor
     }
     if (key == "review") {
         return memory.review ? std::optional<std::string>("true") : std::nullopt;
+    }
+    if (key == "pinned") {
+        return memory.pinned ? std::optional<std::string>("true") : std::nullopt;
+    }
+    if (key == "id") {
+        return memory.id.empty() ? std::nullopt : std::optional<std::string>(memory.id);
     }
     throw std::logic_error("not a typed memory field: " + std::string(key));
 }
@@ -262,6 +275,21 @@ Memory parse_memory(std::string_view text, std::string_view source_name) {
         }
         memory.review = memory.review || *flag;
     }
+    if (const FrontmatterEntry *pinned = document.find("pinned")) {
+        const auto flag = parse_flag(pinned->value);
+        if (!flag) {
+            throw_field_error(source_name, *pinned, "expected 'true' or 'false', got '" + pinned->value + "'");
+        }
+        memory.pinned = *flag;
+    }
+    if (const FrontmatterEntry *id = document.find("id")) {
+        memory.id = decode_scalar(*id, source_name);
+        if (!is_memory_id(memory.id)) {
+            throw_field_error(source_name, *id,
+                              "expected 7 characters of 0-9 and a-z without i, l, o and u (such as k3f9a2q), got '" +
+                                  memory.id + "'");
+        }
+    }
     memory.frontmatter = std::move(document.entries);
     return memory;
 }
@@ -283,6 +311,9 @@ void validate_memory(const Memory &memory, std::string_view target_name) {
     if (std::set<std::string>(memory.sessions.begin(), memory.sessions.end()).size() !=
         memory.sessions.size()) {
         fail_memory(target_name, "a session id appears twice in sessions");
+    }
+    if (!memory.id.empty() && !is_memory_id(memory.id)) {
+        fail_memory(target_name, "id '" + memory.id + "' is not a memory id (7 characters of 0-9, a-z without i, l, o, u)");
     }
     if (memory.line_ending != "\n" && memory.line_ending != "\r\n") {
         fail_memory(target_name, "line ending must be \"\\n\" or \"\\r\\n\"");
@@ -322,8 +353,8 @@ std::string serialise_memory(const Memory &memory, std::string_view target_name)
             document.entries.push_back(std::move(updated));
         }
     }
-    for (const std::string_view key : {"type", "summary", "created", "last_accessed", "access_count", "tags",
-                                       "sessions", "session_count", "review"}) {
+    for (const std::string_view key : {"id", "type", "summary", "created", "last_accessed", "access_count", "tags",
+                                       "sessions", "session_count", "review", "pinned"}) {
         if (written.contains(key)) {
             continue;
         }

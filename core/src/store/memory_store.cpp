@@ -3,6 +3,7 @@
 
 #include <starling/core/store/atomic_file.hpp>
 #include <starling/core/store/file_io.hpp>
+#include <starling/core/store/memory_id.hpp>
 #include <starling/core/store/file_naming.hpp>
 #include <starling/core/store/memory_file.hpp>
 #include <starling/core/store/store_error.hpp>
@@ -33,6 +34,8 @@ IndexEntry make_index_entry(const std::string &key, const MemoryLocation &locati
     entry.access_count = memory.access_count;
     entry.session_count = memory.session_count();
     entry.review = memory.review;
+    entry.pinned = memory.pinned;
+    entry.id = memory_id_of(memory);
     entry.file = stamp;
     return entry;
 }
@@ -155,13 +158,17 @@ std::string MemoryStore::create(const Scope &scope, Tier tier, Memory memory) {
         memory.last_accessed = memory.created;
     }
     const std::string directory_key = scope.directory() + "/" + std::string(to_string(tier));
-    const std::string bytes = serialise_memory(memory, "new memory in " + directory_key);
+    validate_memory(memory, "new memory in " + directory_key);
 
     const FileLock guard = internals_->lock();
+    if (memory.id.empty()) {
+        memory.id = internals_->free_memory_id(memory);
+    }
+    const std::string bytes = serialise_memory(memory, "new memory in " + directory_key);
     const std::filesystem::path directory = internals_->absolute(directory_key);
     ensure_directories(directory);
     const std::string name =
-        internals_->free_file_name(directory, memory_file_stem(memory.created, memory.summary));
+        internals_->free_file_name(directory, memory_file_stem(memory.created, memory.summary, memory.id));
     const std::string key = directory_key + "/" + name;
     write_file_atomically(directory / name, bytes);
     internals_->record({internals_->entry_for(key, MemoryLocation{scope, tier, name}, memory)});

@@ -3,6 +3,7 @@
 #include "text_checks.hpp"
 
 #include <starling/core/store/file_io.hpp>
+#include <starling/core/store/injection_record.hpp>
 #include <starling/core/store/store_error.hpp>
 
 #include <algorithm>
@@ -14,19 +15,31 @@ namespace {
 
 using detail::has_control;
 
-/// The uses of one memory, gathered from the access journal.
+/// The uses and injections of one memory, gathered from the access journal.
 struct Uses {
     std::uint32_t count = 0;
     std::chrono::sys_seconds latest{};
     std::vector<std::string> sessions;
+    std::uint32_t injections = 0;
+    std::chrono::sys_seconds latest_injection{};
 };
 
+std::uint32_t saturating_sum(std::uint32_t left, std::uint32_t right) {
+    return left + std::min(std::numeric_limits<std::uint32_t>::max() - left, right);
+}
+
 void add_uses(Memory &memory, const Uses &uses) {
-    memory.last_accessed = std::max(memory.last_accessed, uses.latest);
-    const std::uint32_t room = std::numeric_limits<std::uint32_t>::max() - memory.access_count;
-    memory.access_count += std::min(room, uses.count);
-    add_sessions(memory, uses.sessions);
-    memory.review = false;
+    if (uses.count > 0) {
+        memory.last_accessed = std::max(memory.last_accessed, uses.latest);
+        memory.access_count = saturating_sum(memory.access_count, uses.count);
+        add_sessions(memory, uses.sessions);
+        memory.review = false;
+    }
+    if (uses.injections > 0) {
+        const auto last = last_injected(memory);
+        record_injections(memory, saturating_sum(injection_count(memory), uses.injections),
+                          last ? std::max(*last, uses.latest_injection) : uses.latest_injection);
+    }
 }
 
 } // namespace
@@ -44,7 +57,7 @@ void MemoryStore::note_access(std::string_view key, std::string_view session_id)
     note_accesses(keys, session_id);
 }
 
-void MemoryStore::note_accesses(std::span<const std::string> keys, std::string_view session_id) {
+void MemoryStore::note_accesses(std::span<const std::string> keys, std::string_view session_id, AccessKind kind) {
     if (keys.empty()) {
         return;
     }
@@ -56,7 +69,7 @@ void MemoryStore::note_accesses(std::span<const std::string> keys, std::string_v
     accesses.reserve(keys.size());
     for (const std::string &key : keys) {
         static_cast<void>(internals_->location_of(key));
-        accesses.push_back({key, std::string{session_id}, now});
+        accesses.push_back({key, std::string{session_id}, now, kind});
     }
     ensure_directories(internals_->root / "index");
     internals_->accesses.note(accesses);
@@ -76,6 +89,11 @@ std::size_t MemoryStore::apply_noted_accesses() {
                 continue;
             }
             Uses &uses = uses_by_key[access.key];
+            if (access.kind == AccessKind::injection) {
+                ++uses.injections;
+                uses.latest_injection = std::max(uses.latest_injection, access.at);
+                continue;
+            }
             ++uses.count;
             uses.latest = std::max(uses.latest, access.at);
             uses.sessions.push_back(std::move(access.session_id));
@@ -87,7 +105,7 @@ std::size_t MemoryStore::apply_noted_accesses() {
                 continue;
             }
             static_cast<void>(internals_->update_locked(key, [&](Memory &memory) { add_uses(memory, uses); }));
-            applied += uses.count;
+            applied += uses.count + uses.injections;
         }
         internals_->accesses.finish_taking();
     }

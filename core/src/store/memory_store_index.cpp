@@ -4,6 +4,7 @@
 
 #include <starling/core/store/atomic_file.hpp>
 #include <starling/core/store/file_io.hpp>
+#include <starling/core/store/index_markdown.hpp>
 #include <starling/core/store/store_error.hpp>
 
 #include <algorithm>
@@ -55,22 +56,6 @@ bool location_covered(const ListFilter &filter, const IndexedMemory &memory) {
 bool entry_matches(const ListFilter &filter, const detail::IndexRecordView &record) {
     return record.kind == detail::IndexRecordView::Kind::entry && location_covered(filter, record.memory) &&
            (!filter.type || *filter.type == record.memory.type);
-}
-
-std::string markdown_link_text(std::string_view summary) {
-    std::string text;
-    text.reserve(summary.size());
-    for (const char character : summary) {
-        if (character == '\n' || character == '\r' || character == '\t') {
-            text += ' ';
-        } else if (character == '[' || character == ']' || character == '\\') {
-            text += '\\';
-            text += character;
-        } else {
-            text += character;
-        }
-    }
-    return text;
 }
 
 } // namespace
@@ -254,17 +239,18 @@ void MemoryStore::write_index_markdown(const Scope &scope) {
     filter.tier = Tier::long_term;
     internals_->refresh(filter, true);
 
-    std::vector<std::pair<std::string, std::string>> lines;
+    std::vector<std::pair<std::string_view, std::string_view>> memories; // file name, summary
     internals_->index.for_each([&](const detail::IndexRecordView &record) {
         if (entry_matches(filter, record)) {
             const std::string_view key = record.memory.key;
-            lines.emplace_back(key.substr(key.rfind('/') + 1), markdown_link_text(record.memory.summary));
+            memories.emplace_back(key.substr(key.rfind('/') + 1), record.memory.summary);
         }
     });
-    std::sort(lines.begin(), lines.end());
+    std::sort(memories.begin(), memories.end());
     std::string markdown = "# Memory Index\n\n";
-    for (const auto &[file_name, summary] : lines) {
-        markdown += "- [" + summary + "](long/" + file_name + ")\n";
+    for (const auto &[file_name, summary] : memories) {
+        markdown += index_markdown_line(summary, file_name);
+        markdown += '\n';
     }
     const std::filesystem::path directory = internals_->absolute(scope.directory());
     // Every consolidation asks for it; a durable rewrite of an unchanged file is an fsync for nothing.

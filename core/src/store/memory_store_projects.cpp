@@ -38,7 +38,7 @@ std::optional<std::string> recorded_path(const std::filesystem::path &project_di
 
 } // namespace
 
-std::string MemoryStore::resolve_project(const std::filesystem::path &project_directory) {
+std::string MemoryStore::resolve_project(const std::filesystem::path &project_directory, ProjectFolder folder) {
     std::string path = project_directory.string();
     if (path.empty()) {
         throw StoreError("cannot resolve a project for an empty path");
@@ -61,6 +61,9 @@ std::string MemoryStore::resolve_project(const std::filesystem::path &project_di
     for (unsigned n = 1; n <= max_project_id_suffix; ++n) {
         const std::string candidate = candidate_id(id, n);
         const std::optional<std::string> recorded = recorded_path(projects / candidate);
+        if (!recorded && folder == ProjectFolder::look_up) {
+            return candidate;
+        }
         if (!recorded) {
             break;
         }

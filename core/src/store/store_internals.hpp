@@ -42,6 +42,10 @@ struct MemoryStore::Internals {
     [[nodiscard]] std::string free_file_name(const std::filesystem::path &directory,
                                              std::string_view stem) const;
 
+    /// [locked] An id for a new memory that no memory in the index has: derive_memory_id's first
+    /// choice for it, or the next attempt while that is taken.
+    [[nodiscard]] std::string free_memory_id(const Memory &memory);
+
     /// The index entry for a memory just written (stat'ed, not re-read).
     [[nodiscard]] IndexEntry entry_for(const std::string &key, const MemoryLocation &location,
                                        const Memory &memory) const;

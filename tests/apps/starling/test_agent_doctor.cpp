@@ -11,7 +11,7 @@
 #include <fstream>
 
 using namespace starling;
-using app::AgentFinding;
+using app::HealthFinding;
 
 namespace {
 
@@ -61,13 +61,13 @@ struct Installation {
         }
     }
 
-    [[nodiscard]] std::vector<AgentFinding> findings() const { return app::check_agents({agent}, home.path()); }
+    [[nodiscard]] std::vector<HealthFinding> findings() const { return app::check_agents({agent}, home.path()); }
 };
 
-std::vector<AgentFinding> problems(const std::vector<AgentFinding> &findings) {
-    std::vector<AgentFinding> found;
+std::vector<HealthFinding> problems(const std::vector<HealthFinding> &findings) {
+    std::vector<HealthFinding> found;
     for (const auto &finding : findings) {
-        if (finding.severity == AgentFinding::Severity::problem) {
+        if (finding.severity == HealthFinding::Severity::problem) {
             found.push_back(finding);
         }
     }
@@ -81,13 +81,13 @@ TEST_CASE("an agent that is not there is fine, one that is there without Starlin
     Installation installation;
     auto findings = installation.findings();
     REQUIRE(findings.size() == 1);
-    CHECK(findings[0].severity == AgentFinding::Severity::ok);
+    CHECK(findings[0].severity == HealthFinding::Severity::ok);
     CHECK_THAT(findings[0].detail, Catch::Contains("not installed"));
 
     std::filesystem::create_directories(installation.folder);
     findings = installation.findings();
     REQUIRE(findings.size() == 1);
-    CHECK(findings[0].severity == AgentFinding::Severity::warning);
+    CHECK(findings[0].severity == HealthFinding::Severity::warning);
     CHECK(findings[0].remedy == "to use Starling with Sample, run `starling install sample`");
 }
 

@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
+#include <fstream>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -80,6 +81,35 @@ TEST_CASE("The process environment supplies HOME and a non-empty STARLING_HOME",
     }
 }
 
+TEST_CASE("A STARLING_HOME that cannot name the store says why, and the home directory stays usable", "[config]") {
+    ConfigTempDir dir;
+    const ScopedVariable home{"HOME", dir.path().c_str()};
+    SECTION("relative") {
+        const ScopedVariable starling_home{"STARLING_HOME", "store"};
+        const ConfigEnvironment environment = starling::core::from_process_environment();
+        CHECK(environment.home_dir == dir.path());
+        REQUIRE(environment.starling_home_problem.has_value());
+        CHECK_THROWS_WITH(starling::core::starling_home_dir(environment),
+                          Catch::Contains("STARLING_HOME is the relative path 'store'") &&
+                              Catch::Contains("absolute path"));
+        CHECK_THROWS_AS(starling::core::default_config_file(environment), std::invalid_argument);
+    }
+    SECTION("a file") {
+        const auto file = dir.path() / "not-a-folder";
+        std::ofstream{file} << "x\n";
+        const ScopedVariable starling_home{"STARLING_HOME", file.c_str()};
+        const ConfigEnvironment environment = starling::core::from_process_environment();
+        CHECK_THROWS_WITH(starling::core::starling_home_dir(environment),
+                          Catch::Contains(file.string()) && Catch::Contains("is not a directory"));
+    }
+    SECTION("absent, to be created") {
+        const ScopedVariable starling_home{"STARLING_HOME", (dir.path() / "new").c_str()};
+        const ConfigEnvironment environment = starling::core::from_process_environment();
+        CHECK_FALSE(environment.starling_home_problem.has_value());
+        CHECK(starling::core::starling_home_dir(environment) == dir.path() / "new");
+    }
+}
+
 TEST_CASE("Without a configuration file the embedded defaults apply", "[config]") {
     ConfigTempDir dir;
     const auto environment = injected_environment(dir);
@@ -113,7 +143,7 @@ TEST_CASE("The default file is read from STARLING_HOME when it exists", "[config
     ConfigTempDir dir;
     const auto starling_home = dir.path() / "elsewhere";
     const auto file = dir.write("elsewhere/starling.toml", "[budgets]\nindex_lines = 7\n");
-    const ConfigEnvironment environment{dir.path() / "home", starling_home};
+    const ConfigEnvironment environment{dir.path() / "home", starling_home, std::nullopt};
 
     const Config config = starling::core::load_config(environment);
 
@@ -194,7 +224,7 @@ TEST_CASE("A file setting every key is read into every field", "[config]") {
 
 TEST_CASE("STARLING_HOME and ~ in paths use the injected environment", "[config]") {
     ConfigTempDir dir;
-    const ConfigEnvironment environment{"/users/ada", std::filesystem::path{"/data/starling"}};
+    const ConfigEnvironment environment{"/users/ada", std::filesystem::path{"/data/starling"}, std::nullopt};
 
     const Config config = starling::core::parse_config(
         "[store]\nroot = \"~\"\n[plugins]\ndirectories = [\"~/p\", \"$STARLING_HOME/q\", \"~other/r\"]\n"

@@ -157,3 +157,30 @@ TEST_CASE("every kind of archived memory is restored byte for byte", "[lifecycle
     }
     CHECK(fixture.store.list().size() == 5);
 }
+
+TEST_CASE("a pinned memory is never archived, reviewed or merged away, whatever the plan says",
+          "[lifecycle][consolidation]") {
+    ConsolidationFixture fixture;
+    const auto pinned = fixture.add(core::Tier::short_term, "the user is a staff engineer", "Staff.\n", 1, {"a"});
+    fixture.store.update(pinned, [](core::Memory &memory) { memory.pinned = true; });
+    const auto other = fixture.add(core::Tier::long_term, "use bun", "Use bun.\n", 1, {"a"});
+    fixture.planner.actions = {{Kind::archive, pinned, {}, "idle"},
+                               {Kind::mark_review, pinned, {}, "idle"},
+                               {Kind::merge, pinned, other, "similar"},
+                               {Kind::promote, pinned, {}, "used"}};
+    for (const bool dry_run : {true, false}) {
+        INFO("dry run " << dry_run);
+        const auto report = core::consolidate(fixture.store, fixture.planner, dry_run);
+        REQUIRE(report.actions.size() == 4);
+        for (std::size_t index = 0; index < 3; ++index) {
+            CHECK_FALSE(report.actions[index].applied);
+            CHECK(report.actions[index].result == "skipped: the memory is pinned");
+        }
+        CHECK(report.actions[3].result != "skipped: the memory is pinned");
+    }
+    CHECK(fixture.store.archived().empty());
+    const auto promoted = fixture.store.find_memory(pinned);
+    CHECK(promoted != pinned);
+    CHECK(fixture.store.read(promoted).pinned);
+    CHECK_FALSE(fixture.store.read(promoted).review);
+}

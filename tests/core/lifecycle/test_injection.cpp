@@ -104,3 +104,19 @@ TEST_CASE("session start shows the indexes and the project's long-term memories"
                                                              short_index);
     CHECK(without_index.memories.empty());
 }
+
+TEST_CASE("session start shows a memory made long-term since INDEX.md was last written", "[lifecycle][injection]") {
+    InjectionFixture fixture;
+    fixture.add(core::Scope::user(), core::Tier::long_term, "commit messages in English", "Always English.");
+    fixture.store.write_index_markdown(core::Scope::user());
+    fixture.add(core::Scope::user(), core::Tier::long_term, "the user is a [staff] engineer", "Staff engineer.");
+    const auto project = fixture.store.resolve_project("/work/app");
+    fixture.add(core::Scope::project(project), core::Tier::long_term, "app deploys on tuesdays", "Tuesdays only.");
+
+    const auto injection = core::session_start_injection(fixture.store, nullptr, project, "app", {},
+                                                         core::InjectionSettings{});
+    CHECK_THAT(injection.context, Catch::Contains("- [commit messages in English](long/"));
+    CHECK_THAT(injection.context, Catch::Contains("- [the user is a \\[staff\\] engineer](long/"));
+    CHECK_THAT(injection.context, Catch::Contains("- [app deploys on tuesdays](long/"));
+    CHECK_FALSE(std::filesystem::exists(fixture.directory.path() / "memory" / "projects" / project / "INDEX.md"));
+}

@@ -2,6 +2,7 @@
 #include "support/store_fixtures.hpp"
 
 #include <starling/core/store/memory_file.hpp>
+#include <starling/core/store/memory_id.hpp>
 #include <starling/core/store/store_error.hpp>
 
 #include <catch2/catch.hpp>
@@ -371,4 +372,47 @@ TEST_CASE("memories that cannot be written faithfully are refused", "[store][mem
     bad.set_extra_field("dup", "1");
     bad.frontmatter.push_back(bad.frontmatter.back());
     CHECK(serialise_error(bad) == "target.md: frontmatter field 'dup' appears twice");
+}
+
+TEST_CASE("id and pinned are typed fields: read, written, and checked", "[store][memory-file]") {
+    const std::string text = "---\n"
+                             "id: k3f9a2q\n"
+                             "type: user\n"
+                             "summary: The user is a staff engineer\n"
+                             "created: 2026-05-08\n"
+                             "pinned: true\n"
+                             "---\n"
+                             "Staff.\n";
+    Memory memory = parse_memory(text, "role.md");
+    CHECK(memory.id == "k3f9a2q");
+    CHECK(memory.pinned);
+    CHECK(memory.extra_field("id") == nullptr);
+    CHECK(memory.extra_field("pinned") == nullptr);
+    memory.pinned = false;
+    const std::string unpinned = serialise_memory(memory);
+    CHECK(unpinned.find("pinned") == std::string::npos);
+    CHECK(unpinned.find("id: k3f9a2q\n") == 4);
+    CHECK(parse_memory(unpinned, "role.md") == memory);
+
+    CHECK_THROWS_WITH(parse_memory("---\nid: K3F9A2Q!\ntype: user\nsummary: s\ncreated: 2026-05-08\n---\n", "bad.md"),
+                      Catch::Contains("bad.md") && Catch::Contains("id") && Catch::Contains("such as k3f9a2q"));
+    CHECK_THROWS_WITH(parse_memory("---\ntype: user\nsummary: s\ncreated: 2026-05-08\npinned: yes\n---\n", "bad.md"),
+                      Catch::Contains("bad.md") && Catch::Contains("pinned") && Catch::Contains("'true' or 'false'"));
+    Memory invalid = memory;
+    invalid.id = "short";
+    CHECK_THROWS_WITH(serialise_memory(invalid, "new.md"), Catch::Contains("is not a memory id"));
+}
+
+TEST_CASE("derived ids are stable, shaped like ids, and differ by attempt", "[store][memory-id]") {
+    const auto created = at("2026-05-08T00:00:00Z");
+    const auto id = starling::core::derive_memory_id(created, "The user is a staff engineer");
+    CHECK(starling::core::is_memory_id(id));
+    CHECK(id == starling::core::derive_memory_id(created, "The user is a staff engineer"));
+    CHECK(id != starling::core::derive_memory_id(created, "The user is a staff engineer", 1));
+    CHECK(id != starling::core::derive_memory_id(created + std::chrono::seconds{1}, "The user is a staff engineer"));
+    CHECK_FALSE(starling::core::is_memory_id("k3f9a2"));
+    CHECK_FALSE(starling::core::is_memory_id("k3f9a2l"));
+    CHECK(starling::core::could_be_memory_id_prefix("K3F9"));
+    CHECK_FALSE(starling::core::could_be_memory_id_prefix("k3f"));
+    CHECK_FALSE(starling::core::could_be_memory_id_prefix("k3f9a2qq"));
 }

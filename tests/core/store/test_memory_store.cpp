@@ -7,6 +7,7 @@
 #include <starling/core/store/clock.hpp>
 #include <starling/core/store/file_naming.hpp>
 #include <starling/core/store/memory_file.hpp>
+#include <starling/core/store/memory_id.hpp>
 #include <starling/core/store/memory_store.hpp>
 #include <starling/core/store/store_error.hpp>
 
@@ -14,7 +15,11 @@
 
 #include <filesystem>
 #include <fstream>
+#include <algorithm>
+#include <cctype>
+#include <map>
 #include <regex>
+#include <utility>
 #include <string>
 
 using starling::core::FixedClock;
@@ -48,10 +53,14 @@ TEST_CASE("file names follow collie: date, first meaningful word, numbered on co
     CHECK(memory_file_keyword("Use bun, not pnpm") == "bun");
     CHECK(memory_file_keyword("  a  an THE Rust's borrow checker") == "rusts");
     CHECK(memory_file_keyword("Supercalifragilisticexpialidocious words") == "supercalifragilistic");
-    CHECK(memory_file_keyword("提交信息用中文") == "memory");
-    CHECK(memory_file_keyword("the a an") == "memory");
-    CHECK(memory_file_keyword("") == "memory");
-    CHECK(starling::core::memory_file_stem(at("2026-11-22T23:59:59Z"), "Dark mode") == "2026-11-22_dark");
+    CHECK(memory_file_keyword("提交信息用中文").empty());
+    CHECK(memory_file_keyword("以后im 提交信息都用英文写").empty());
+    CHECK(memory_file_keyword("以后im 提交用 English").empty() == false);
+    CHECK(memory_file_keyword("the a an").empty());
+    CHECK(memory_file_keyword("").empty());
+    CHECK(starling::core::memory_file_stem(at("2026-11-22T23:59:59Z"), "Dark mode", "k3f9a2q") == "2026-11-22_dark");
+    CHECK(starling::core::memory_file_stem(at("2026-11-22T23:59:59Z"), "提交信息用中文", "k3f9a2q") ==
+          "2026-11-22_k3f9a2q");
     CHECK(starling::core::numbered_file_name("2026-11-22_dark", 1) == "2026-11-22_dark.md");
     CHECK(starling::core::numbered_file_name("2026-11-22_dark", 3) == "2026-11-22_dark_3.md");
 }
@@ -96,7 +105,9 @@ TEST_CASE("create writes a collie-named file and read gives the memory back", "[
     CHECK(stored.last_accessed == at("2026-11-22T10:00:00Z"));
     CHECK(stored.access_count == 1);
     CHECK(stored.tags == std::vector<std::string>{"ui"});
+    CHECK(stored.id == starling::core::derive_memory_id(at("2026-11-22T10:00:00Z"), "User prefers dark mode"));
     CHECK(read_bytes(fixture.root / key) == "---\n"
+                                            "id: " + stored.id + "\n"
                                             "type: feedback\n"
                                             "summary: User prefers dark mode\n"
                                             "created: 2026-11-22T10:00:00Z\n"
@@ -351,4 +362,76 @@ TEST_CASE("plugins keep their caches under index/cache, which rebuilding the ind
     fixture.store.create(Scope::user(), Tier::short_term, make_memory("Uses bun instead of pnpm"));
     static_cast<void>(fixture.store.rebuild_index());
     CHECK(read_bytes(cache_root / "bm25" / "tokens-v1.bin") == "derived");
+}
+
+TEST_CASE("every memory has a stable short id that finds it wherever it moves", "[store][memory-id]") {
+    StoreFixture fixture{"memory-id"};
+    auto &store = fixture.store;
+    const std::string key = store.create(Scope::user(), Tier::short_term, make_memory("Deploys go out on Tuesdays"));
+    const std::string id = store.read(key).id;
+    REQUIRE(starling::core::is_memory_id(id));
+    CHECK(store.find_memory(id) == key);
+    CHECK(store.find_memory(id.substr(0, 4)) == key);
+    std::string upper = id;
+    std::transform(upper.begin(), upper.end(), upper.begin(), [](char c) { return static_cast<char>(std::toupper(c)); });
+    CHECK(store.find_memory(upper) == key);
+    CHECK(store.find_memory(key) == key);
+    CHECK(store.find_memory((fixture.root.path() / key).string()) == key);
+
+    const std::string promoted = store.move_to_tier(key, Tier::long_term);
+    CHECK(store.read(promoted).id == id);
+    CHECK(store.find_memory(id) == promoted);
+    CHECK(store.find_memory(key) == promoted); // the key it had before promotion
+    CHECK(store.list().front().id == id);
+
+    // Two memories with the same summary in the same second still get different ids.
+    const std::string twin = store.create(Scope::user(), Tier::short_term, make_memory("Deploys go out on Tuesdays"));
+    CHECK(store.read(twin).id != id);
+}
+
+TEST_CASE("a memory file without an id is found by the id derived from it", "[store][memory-id]") {
+    StoreFixture fixture{"memory-id-legacy"};
+    std::filesystem::create_directories(fixture.root.path() / "memory" / "user" / "long");
+    std::ofstream(fixture.root.path() / "memory" / "user" / "long" / "2026-01-02_role.md")
+        << "---\ntype: user\nsummary: The user is a staff engineer\ncreated: 2026-01-02\n---\nStaff.\n";
+    const auto derived = starling::core::derive_memory_id(at("2026-01-02T00:00:00Z"), "The user is a staff engineer");
+    const auto listed = fixture.store.list();
+    REQUIRE(listed.size() == 1);
+    CHECK(listed.front().id == derived);
+    CHECK(fixture.store.find_memory(derived) == "memory/user/long/2026-01-02_role.md");
+    CHECK(starling::core::memory_id_of(fixture.store.read(listed.front().key)) == derived);
+}
+
+TEST_CASE("a reference to no memory, or to several, says so", "[store][memory-id]") {
+    StoreFixture fixture{"memory-id-errors"};
+    auto &store = fixture.store;
+    CHECK_THAT(error_of([&] { static_cast<void>(store.find_memory("memory/user/short/nope.md")); }),
+               Catch::Contains("no memory at memory/user/short/nope.md"));
+    CHECK_THAT(error_of([&] { static_cast<void>(store.find_memory("zzzz")); }),
+               Catch::Contains("no memory has the id zzzz"));
+    CHECK_THAT(error_of([&] { static_cast<void>(store.find_memory("not an id!")); }),
+               Catch::Contains("neither a memory id, nor a memory key"));
+    CHECK_THAT(error_of([&] { static_cast<void>(store.find_memory("/etc/passwd")); }),
+               Catch::Contains("neither a memory id"));
+    CHECK_THAT(error_of([&] { static_cast<void>(store.find_memory("")); }), Catch::Contains("no memory given"));
+    // Two summaries whose ids share their first four characters, found by hashing, not by luck.
+    std::map<std::string, std::string> summary_by_prefix;
+    std::pair<std::string, std::string> twins;
+    for (int index = 0; twins.first.empty(); ++index) {
+        const std::string summary = "note " + std::to_string(index);
+        const auto prefix = starling::core::derive_memory_id(at("2026-11-22T10:00:00Z"), summary).substr(0, 4);
+        if (const auto found = summary_by_prefix.find(prefix); found != summary_by_prefix.end()) {
+            twins = {found->second, summary};
+        }
+        summary_by_prefix.emplace(prefix, summary);
+    }
+    const auto first = store.create(Scope::user(), Tier::short_term, make_memory(twins.first));
+    const auto second = store.create(Scope::user(), Tier::short_term, make_memory(twins.second));
+    const auto prefix = store.read(first).id.substr(0, 4);
+    REQUIRE(store.read(second).id.substr(0, 4) == prefix);
+    CHECK_THAT(error_of([&] { static_cast<void>(store.find_memory(prefix)); }),
+               Catch::Contains("shared by 2 memories") && Catch::Contains(first) && Catch::Contains(second));
+    CHECK(store.find_memory(store.read(first).id) == first);
+    CHECK_THAT(error_of([&] { static_cast<void>(store.find_memory(prefix.substr(0, 1))); }),
+               Catch::Contains("neither a memory id"));
 }

@@ -3,6 +3,7 @@
 
 #include <starling/core/store/clock.hpp>
 #include <starling/core/store/file_io.hpp>
+#include <starling/core/store/injection_record.hpp>
 #include <starling/core/store/memory_store.hpp>
 #include <starling/core/store/store_error.hpp>
 
@@ -141,4 +142,31 @@ TEST_CASE("a memory used in many sessions lists the newest and counts them all",
     CHECK_THAT(text, Catch::Contains("session_count: 40\n"));
     CHECK(store.list().front().session_count == 40);
     CHECK(store.list_indexed()[0].session_count == 40);
+}
+
+TEST_CASE("an injection is counted apart and reinforces nothing", "[store][access]") {
+    StoreFixture fixture{"access-injection"};
+    auto &store = fixture.store;
+    const std::string key = unused_memory(store, "Deploy on Tuesdays");
+    const std::string keys[] = {key};
+    store.note_accesses(keys, "s-1", starling::core::AccessKind::injection);
+    fixture.clock.advance(std::chrono::hours(1));
+    store.note_accesses(keys, "s-2", starling::core::AccessKind::injection);
+    CHECK(store.apply_noted_accesses() == 2);
+    const Memory injected = store.read(key);
+    CHECK(injected.access_count == 0);
+    CHECK(injected.sessions.empty());
+    CHECK(injected.review);
+    CHECK(injected.last_accessed == at("2026-11-22T10:00:00Z"));
+    CHECK(starling::core::injection_count(injected) == 2);
+    CHECK(starling::core::last_injected(injected) == at("2026-11-22T11:00:00Z"));
+
+    store.note_access(key, "s-3");
+    store.note_accesses(keys, "s-3", starling::core::AccessKind::injection);
+    CHECK(store.apply_noted_accesses() == 2);
+    const Memory used = store.read(key);
+    CHECK(used.access_count == 1);
+    CHECK(used.sessions == std::vector<std::string>{"s-3"});
+    CHECK_FALSE(used.review);
+    CHECK(starling::core::injection_count(used) == 3);
 }

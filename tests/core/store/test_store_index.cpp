@@ -65,6 +65,8 @@ std::map<std::string, IndexEntry> truth_from_files(const std::filesystem::path &
         entry.access_count = memory.access_count;
         entry.session_count = static_cast<std::uint32_t>(memory.sessions.size());
         entry.review = memory.review;
+        entry.pinned = memory.pinned;
+        entry.id = starling::core::memory_id_of(memory);
         entry.file = *starling::core::stamp_file(root / key);
         truth.emplace(key, entry);
     }
@@ -241,7 +243,7 @@ TEST_CASE("a garbled or foreign index is rebuilt, never trusted or crashed on", 
         return bytes;
     };
     constexpr std::size_t header_size = 32;
-    constexpr std::size_t first_kind = header_size + 68;
+    constexpr std::size_t first_kind = header_size + 72;
     const auto with_checked_byte = [&](std::size_t position, char value) {
         std::string bytes = with_byte(position, value);
         const std::uint64_t checksum =

@@ -23,6 +23,13 @@ struct PluginHostOptions {
     std::optional<std::filesystem::path> cache_root;
 };
 
+/// A module in a plugin directory that repeats a plugin linked into the executable.
+struct ModuleCopy {
+    std::filesystem::path file;
+    std::string plugin_id;
+    std::string version;
+};
+
 /// The one place plugins are loaded: static plugins linked into the executable and modules found
 /// in plugin directories. Checks the ABI handshake before calling anything else in a module,
 /// refuses a second plugin with an id already registered (first registration wins; the later one
@@ -41,13 +48,18 @@ public:
     /// Failures are collected in problems(), and logged.
     void discover_modules(const std::vector<std::filesystem::path> &directories);
 
-    /// Loads one module. Throws PluginLoadError.
+    /// Loads one module. A module that is a copy of a plugin linked into the executable (same id,
+    /// same version, as `make install` once put in the plugin directory) is no conflict: it is
+    /// listed in copies_of_linked_plugins() and the linked-in plugin is returned. Throws
+    /// PluginLoadError.
     const PluginInfo &add_module(const std::filesystem::path &file);
 
     [[nodiscard]] const std::vector<PluginInfo> &plugins() const noexcept;
     [[nodiscard]] const PluginInfo *find(std::string_view id) const noexcept;
     /// Everything that failed to register, in the order it happened.
     [[nodiscard]] const std::vector<LoadError> &problems() const noexcept;
+    /// Modules left unloaded because the same plugin at the same version is linked in.
+    [[nodiscard]] const std::vector<ModuleCopy> &copies_of_linked_plugins() const noexcept;
 
     /// Creates an instance with the given effective settings (a JSON object). Throws PluginLoadError.
     [[nodiscard]] PluginInstance create(std::string_view id, std::string_view settings_json) const;
@@ -60,8 +72,9 @@ public:
 
 private:
     struct Registered;
-    void register_descriptor(const starling_plugin_descriptor *descriptor, std::shared_ptr<const void> library,
-                             const std::filesystem::path &file, std::string_view static_symbol);
+    const PluginInfo &register_descriptor(const starling_plugin_descriptor *descriptor,
+                                          std::shared_ptr<const void> library, const std::filesystem::path &file,
+                                          std::string_view static_symbol);
     [[nodiscard]] PluginInstance create_of_kind(std::string_view id, std::string_view settings_json,
                                                 starling_plugin_kind kind, const char *interface_id) const;
 
@@ -71,6 +84,7 @@ private:
     std::vector<Registered> registered_;
     std::vector<PluginInfo> infos_;
     std::vector<LoadError> problems_;
+    std::vector<ModuleCopy> copies_;
 };
 
 } // namespace starling::plugins

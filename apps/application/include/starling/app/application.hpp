@@ -73,6 +73,8 @@ public:
     explicit Application(std::optional<std::filesystem::path> config_file,
                          UnusableConfig unusable_config = UnusableConfig::refuse);
 
+    /// The file given with `--config`, if any; otherwise `$STARLING_HOME/starling.toml` is read.
+    [[nodiscard]] const std::optional<std::filesystem::path> &config_file() const noexcept { return config_file_; }
     [[nodiscard]] const core::ConfigEnvironment &environment();
     /// The effective configuration. Throws core::ConfigError, unless the application runs on the
     /// embedded defaults when the file is unusable.

@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace starling::core {
@@ -12,13 +13,19 @@ namespace starling::core {
 struct ConfigEnvironment {
     std::filesystem::path home_dir;                     ///< The user's home, used to expand `~`.
     std::optional<std::filesystem::path> starling_home; ///< `$STARLING_HOME`, when it is set.
+    /// Why `$STARLING_HOME` cannot name the store (relative, or not a directory), when it cannot.
+    /// Kept rather than thrown, so that what needs only the home directory still works.
+    std::optional<std::string> starling_home_problem;
 };
 
-/// Reads `HOME` (falling back to the password database) and `STARLING_HOME` (ignored when empty).
-/// Throws std::runtime_error when no home directory can be found.
+/// Reads `HOME` (falling back to the password database) and `STARLING_HOME` (ignored when empty),
+/// once: a `STARLING_HOME` that is relative or names something other than a directory is recorded as
+/// the environment's starling_home_problem. Throws std::runtime_error when no home directory can be
+/// found.
 [[nodiscard]] ConfigEnvironment from_process_environment();
 
-/// `$STARLING_HOME` if set, otherwise `~/.starling`. Throws std::invalid_argument if both are unknown.
+/// `$STARLING_HOME` if set, otherwise `~/.starling`. Throws std::invalid_argument, saying what is
+/// wrong, if `$STARLING_HOME` is unusable or both are unknown.
 [[nodiscard]] std::filesystem::path starling_home_dir(const ConfigEnvironment &environment);
 
 /// `$STARLING_HOME/starling.toml`, the file read when no `--config` is given.

@@ -16,4 +16,8 @@ namespace starling::core {
 /// the same configuration. Throws ConfigError when a plugin's table does not match its defaults.
 [[nodiscard]] std::string render_effective_config(const Config &config, std::span<const PluginDefaults> plugins);
 
+/// `starling config show --json`: the same values as render_effective_config, as one JSON object
+/// (tables become objects; the comments are left out). Throws as render_effective_config does.
+[[nodiscard]] std::string render_effective_config_json(const Config &config, std::span<const PluginDefaults> plugins);
+
 } // namespace starling::core

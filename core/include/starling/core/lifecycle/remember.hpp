@@ -28,6 +28,9 @@ struct RememberRequest {
     std::string project_id; ///< empty outside a project: project-scoped decisions are then discarded
     /// Set to skip the decision policy (`starling remember --force`): type and scope are taken as given.
     std::optional<sdk::Decision> forced;
+    /// Pin the memory written or updated: what a person explicitly asks to keep is not for a decay
+    /// policy to forget.
+    bool pin = false;
 };
 
 struct RememberOutcome {

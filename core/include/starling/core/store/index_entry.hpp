@@ -30,6 +30,9 @@ struct IndexEntry {
     bool review = false;
     /// The version of the file this entry was read from; a file whose stamp differs is read again.
     FileStamp file;
+    bool pinned = false;
+    /// The memory's id (see memory_id.hpp): its `id` field, or the one derived for a file without.
+    std::string id;
 
     friend bool operator==(const IndexEntry &, const IndexEntry &) = default;
 };

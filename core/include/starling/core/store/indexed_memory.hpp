@@ -34,6 +34,8 @@ struct IndexedMemory {
     std::uint32_t session_count = 0;
     bool review = false;
     FileStamp file;
+    bool pinned = false;
+    std::string_view id;
 };
 
 /// The owning copy of a view.

@@ -37,6 +37,11 @@ struct Memory {
     std::uint32_t earlier_sessions = 0;
     /// Marked for review by a decay policy (collie wrote this as a ` [review]` summary suffix).
     bool review = false;
+    /// Kept whatever a decay policy plans: never archived, marked for review or merged away.
+    bool pinned = false;
+    /// The stable short id (memory_id.hpp) as the file's `id` field says; empty for a file without
+    /// one, whose id is derived (memory_id_of). MemoryStore::create writes one into every new memory.
+    std::string id;
     /// The Markdown after the frontmatter, byte for byte.
     std::string body;
 
@@ -83,5 +88,9 @@ void add_sessions(Memory &memory, const std::vector<std::string> &session_ids);
 
 /// Whether `key` is one of the frontmatter fields Memory models as a typed member.
 [[nodiscard]] bool is_typed_memory_field(std::string_view key) noexcept;
+
+/// The memory's id: its `id` field, or for a file without one the id derived from its creation time
+/// and summary (derive_memory_id), which is what the index and every command know it by.
+[[nodiscard]] std::string memory_id_of(const Memory &memory);
 
 } // namespace starling::core

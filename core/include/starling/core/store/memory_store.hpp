@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <starling/core/store/access_kind.hpp>
 #include <starling/core/store/archive_entry.hpp>
 #include <starling/core/store/clock.hpp>
 #include <starling/core/store/index_entry.hpp>
@@ -76,14 +77,24 @@ public:
     /// as they are (see normalise_project_path). The first call for a project records its path
     /// in `memory/projects/<id>/PROJECT_PATH`. If that folder already records a different path (a
     /// hash collision, or a forged folder), `<id>-2`, `<id>-3`, ... are tried, so two paths never
-    /// share memories. Only takes the lock when it has to record a path.
-    [[nodiscard]] std::string resolve_project(const std::filesystem::path &project_directory);
+    /// share memories. Only takes the lock when it has to record a path. With ProjectFolder::look_up
+    /// nothing is recorded or created: a project seen for the first time gets the id it would be
+    /// given, whose folder does not exist, so a reader finds it empty.
+    enum class ProjectFolder { record, look_up };
+    [[nodiscard]] std::string resolve_project(const std::filesystem::path &project_directory,
+                                              ProjectFolder folder = ProjectFolder::record);
 
     /// Writes a new memory into `scope`/`tier` and returns its key. The file is named
     /// `YYYY-MM-DD_<keyword>.md` after `created` and the summary, with `_2`, `_3`, ... on a collision.
     /// `created` and `last_accessed` left at their default (the epoch) are set to the clock's now.
     /// Throws StoreError if validate_memory rejects the memory.
     std::string create(const Scope &scope, Tier tier, Memory memory);
+
+    /// The key of the memory `reference` names, as a person gives it: its key, its file's path
+    /// (absolute or relative to the working directory), its id or a unique prefix of it (at least
+    /// four characters, any case), or a key it had before promotion or demotion moved it. Throws
+    /// StoreError saying what `reference` matched when that is not exactly one memory.
+    [[nodiscard]] std::string find_memory(std::string_view reference);
 
     /// Reads and parses a memory. Throws StoreError naming the file if it is missing or malformed.
     [[nodiscard]] Memory read(std::string_view key) const;
@@ -106,7 +117,11 @@ public:
     void note_access(std::string_view key, std::string_view session_id);
     /// Notes one use of each memory of `keys` now, as note_access does, in a single append. Checks
     /// every key first: if one is refused, none is noted.
-    void note_accesses(std::span<const std::string> keys, std::string_view session_id);
+    /// An injection (AccessKind::injection) is noted the same way but applied apart: it counts in
+    /// `injection_count` and `last_injected`, and leaves access_count, last_accessed, the sessions
+    /// and the review flag alone.
+    void note_accesses(std::span<const std::string> keys, std::string_view session_id,
+                       AccessKind kind = AccessKind::use);
     /// Applies every noted use under the lock, as bump_access would have at the time of the use:
     /// access_count grows by the number of uses, last_accessed becomes the latest use, the sessions
     /// are added and the review flag is cleared. Uses of memories no longer at their key (archived,

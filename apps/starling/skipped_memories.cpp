@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "skipped_memories.hpp"
+
+#include <starling/core/store/memory_key.hpp>
+
+#include <algorithm>
+
+namespace starling::app {
+
+namespace {
+
+bool in_scopes(std::string_view key, std::span<const core::Scope> scopes) {
+    const auto parts = core::split_memory_key(key);
+    if (!parts) {
+        return true; // not where a memory belongs: worth naming whatever the command covers
+    }
+    return std::any_of(scopes.begin(), scopes.end(), [&](const core::Scope &scope) {
+        return scope.kind() == parts->scope_kind && scope.project_id() == parts->project_id;
+    });
+}
+
+} // namespace
+
+void report_skipped_memories(Application &application, std::optional<std::span<const core::Scope>> scopes) {
+    for (const auto &file : application.store().unreadable()) {
+        if (!scopes || in_scopes(file.key, *scopes)) {
+            application.logger().warning("store", "skipped " + file.key + ", which does not parse: " + file.message +
+                                                      " (fix or remove the file; `starling doctor` lists every one)");
+        }
+    }
+}
+
+} // namespace starling::app

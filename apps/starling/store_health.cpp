@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "store_health.hpp"
+
+#include <starling/core/config/config_environment.hpp>
+#include <starling/core/store/index_entry.hpp>
+
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <string>
+
+namespace starling::app {
+
+namespace {
+
+using Severity = HealthFinding::Severity;
+
+HealthFinding finding(Severity severity, std::string area, std::string subject, std::string detail,
+                      std::string remedy = {}) {
+    return {severity, std::move(area), std::move(subject), std::move(detail), std::move(remedy)};
+}
+
+void check_configuration(Application &application, std::vector<HealthFinding> &findings) {
+    const auto file = application.config_file().value_or(core::default_config_file(application.environment()));
+    if (const auto &problem = application.config_problem()) {
+        findings.push_back(finding(Severity::problem, "configuration", file.string(),
+                                   "unusable, so hooks run on the embedded defaults: " + *problem,
+                                   "run `starling config check " + file.string() + "` and fix every error it lists"));
+        return;
+    }
+    std::error_code error;
+    findings.push_back(std::filesystem::exists(file, error)
+                           ? finding(Severity::ok, "configuration", file.string(), "read without errors")
+                           : finding(Severity::ok, "configuration", file.string(),
+                                     "no file: the embedded defaults apply (`starling config show` prints them)"));
+}
+
+/// Who besides the user may read or change the store: memories and session logs hold what the user
+/// typed, so others reading them is worth a warning and others writing them a problem.
+void check_permissions(const std::filesystem::path &directory, std::vector<HealthFinding> &findings) {
+    struct stat status {};
+    if (::stat(directory.c_str(), &status) != 0) {
+        return;
+    }
+    if ((status.st_mode & (S_IWGRP | S_IWOTH)) != 0) {
+        findings.push_back(finding(Severity::problem, "store", directory.string(),
+                                   "other users can write here, so they can plant or change memories",
+                                   "chmod go-w '" + directory.string() + "'"));
+    } else if ((status.st_mode & (S_IRGRP | S_IROTH)) != 0) {
+        findings.push_back(finding(Severity::warning, "store", directory.string(),
+                                   "other users can read here (memories and session logs hold what you typed)",
+                                   "chmod -R go-rwx '" + directory.string() + "'"));
+    }
+}
+
+void check_store(Application &application, std::vector<HealthFinding> &findings) {
+    auto &store = application.store();
+    std::error_code error;
+    if (!std::filesystem::exists(store.root(), error)) {
+        findings.push_back(finding(Severity::ok, "store", store.root().string(),
+                                   "no store yet: it is created with the first memory or hook"));
+        return;
+    }
+    check_permissions(store.root(), findings);
+    for (const char *part : {"memory", "sessions", "archive", "index", "logs"}) {
+        check_permissions(store.root() / part, findings);
+    }
+    const auto memories = store.list();
+    findings.push_back(finding(Severity::ok, "store", store.root().string(),
+                               std::to_string(memories.size()) + " memories readable"));
+    for (const auto &file : store.unreadable()) {
+        findings.push_back(finding(Severity::problem, "memory", file.key,
+                                   "skipped by every command and hook, since it does not parse: " + file.message,
+                                   "fix its frontmatter (`starling show " + file.key + "` prints it; docs/memories.md lists the fields), or move the file out of the store"));
+    }
+}
+
+void check_plugins(Application &application, std::vector<HealthFinding> &findings) {
+    auto &registry = application.registry();
+    for (const auto &problem : registry.problems()) {
+        findings.push_back(finding(Severity::problem, "plugins", problem.file.string(), problem.message(),
+                                   "remove the module from the plugin directory, or rebuild it against this SDK"));
+    }
+    for (const auto &copy : registry.copies_of_linked_plugins()) {
+        findings.push_back(finding(Severity::ok, "plugins", copy.file.string(),
+                                   "a copy of " + copy.plugin_id + " " + copy.version +
+                                       ", which is linked in; the linked-in one is used"));
+    }
+    if (registry.problems().empty()) {
+        findings.push_back(finding(Severity::ok, "plugins", "",
+                                   std::to_string(registry.plugins().size()) + " plugins available"));
+    }
+}
+
+} // namespace
+
+std::vector<HealthFinding> check_store_health(Application &application) {
+    std::vector<HealthFinding> findings;
+    const auto &environment = application.environment();
+    if (environment.starling_home_problem) {
+        findings.push_back(finding(Severity::problem, "store", "STARLING_HOME", *environment.starling_home_problem,
+                                   "export STARLING_HOME=/an/absolute/folder, or unset it for ~/.starling"));
+        return findings;
+    }
+    check_configuration(application, findings);
+    check_store(application, findings);
+    check_plugins(application, findings);
+    return findings;
+}
+
+} // namespace starling::app
