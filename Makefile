@@ -3,6 +3,7 @@
 #               sessions through them into build/demo-home/ (kept for exploring, wiped at each run)
 #   make test   install dependencies, build with warnings as errors, run every test
 #   make bench  install dependencies, build in release mode, run every benchmark (bench-results/)
+#   make test-agents  build, then run Starling with the real Claude Code and Codex CLIs (from npm)
 BUILD_DIR ?= build
 BUILD_TYPE ?= RelWithDebInfo
 JOBS ?= $(shell nproc)
@@ -13,7 +14,7 @@ BENCH_BUILD_DIR ?= build-release
 # alone, not the test suite or the benchmarks, is what lets the demo start within minutes.
 DEMO_TARGETS = starling starling-claude starling-cursor starling-codex starling-codeflicker starling-hook
 
-.PHONY: all deps configure build test demo install clean bench
+.PHONY: all deps configure build test test-agents demo install clean bench
 
 all: build
 
@@ -28,6 +29,10 @@ build: configure
 
 test: build
 	@ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
+
+# Needs the npm registry (the clients are cached outside the repository); `make test` stays offline.
+test-agents: build
+	@tests/agents/run $(BUILD_DIR)
 
 demo: configure
 	@cmake --build $(BUILD_DIR) -j $(JOBS) --target $(DEMO_TARGETS)

@@ -51,8 +51,9 @@ constexpr ClaudeStyleEvent kEvents[] = {
 
 constexpr std::string_view kFilePathKeys[] = {"file_path", "notebook_path"};
 
-// Reference §1.1. PostToolUse only for reads: Claude has a context channel at prompt submit, so
-// other tools need no hook, and each hook is a process the agent waits for.
+// Reference §1.1. PostToolUse only for reads, by the Read tool or through the shell (`cat`): Claude
+// has a context channel at prompt submit, so other tools need no hook, and each hook is a process the
+// agent waits for.
 starling::sdk::AgentIntegration agent_integration() {
     using namespace starling::sdk;
     AgentIntegration agent;
@@ -63,7 +64,7 @@ starling::sdk::AgentIntegration agent_integration() {
     agent.hooks.shape = HookFileShape::grouped;
     agent.hooks.user_path = "settings.json";
     agent.hooks.project_path = ".claude/settings.json";
-    agent.hooks.events = {{"SessionStart", ""}, {"UserPromptSubmit", ""}, {"PostToolUse", "Read"},
+    agent.hooks.events = {{"SessionStart", ""}, {"UserPromptSubmit", ""}, {"PostToolUse", "Read|Bash"},
                           {"PreCompact", ""},   {"Stop", ""},             {"SessionEnd", ""}};
     agent.instructions = Instructions{InstructionsPlacement::own_file, starling::adapters::kSkillPath,
                                       std::string{".claude/"} + starling::adapters::kSkillPath,

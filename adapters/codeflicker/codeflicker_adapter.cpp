@@ -32,7 +32,8 @@ constexpr ClaudeStyleEvent kEvents[] = {
 
 constexpr std::string_view kFilePathKeys[] = {"file_path"};
 
-// Reference §4.1: Claude Code's layout under .codeflicker/, its read tool named "read".
+// Reference §4.1: Claude Code's layout under .codeflicker/, its read and shell tools named "read" and
+// "bash".
 starling::sdk::AgentIntegration agent_integration() {
     using namespace starling::sdk;
     AgentIntegration agent;
@@ -42,7 +43,7 @@ starling::sdk::AgentIntegration agent_integration() {
     agent.hooks.shape = HookFileShape::grouped;
     agent.hooks.user_path = "config.json";
     agent.hooks.project_path = ".codeflicker/config.json";
-    agent.hooks.events = {{"SessionStart", ""}, {"UserPromptSubmit", ""}, {"PostToolUse", "read"},
+    agent.hooks.events = {{"SessionStart", ""}, {"UserPromptSubmit", ""}, {"PostToolUse", "read|bash"},
                           {"PreCompact", ""},   {"Stop", ""},             {"SessionEnd", ""}};
     agent.instructions = Instructions{InstructionsPlacement::own_file, starling::adapters::kSkillPath,
                                       std::string{".codeflicker/"} + starling::adapters::kSkillPath,

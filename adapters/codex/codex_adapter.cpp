@@ -45,8 +45,11 @@ constexpr starling::adapters::DetailField kCodexDetails[] = {
     {"model", starling::adapters::FieldType::text},
 };
 
-// Reference §3.2. Codex reads files through its shell tool, so there is no read hook to reinforce on.
-// Its instructions are a section of the AGENTS.md the user keeps, in $CODEX_HOME when set.
+// Reference §3.2 and §7. Codex reads files through its shell tool (PostToolUse "Bash" with a `cat`), and
+// runs a user hook only when config.toml records its hash as trusted. Its instructions are a section
+// of the AGENTS.md the user keeps, in $CODEX_HOME when set. Codex fills a command handler with a
+// 600-second timeout (1 second for SessionEnd) and async false before hashing it, as its hooks/list
+// shows (currentHash).
 starling::sdk::AgentIntegration agent_integration() {
     using namespace starling::sdk;
     AgentIntegration agent;
@@ -56,10 +59,13 @@ starling::sdk::AgentIntegration agent_integration() {
     agent.hooks.shape = HookFileShape::grouped;
     agent.hooks.user_path = "hooks.json";
     agent.hooks.project_path = ".codex/hooks.json";
-    agent.hooks.events = {{"SessionStart", ""}, {"UserPromptSubmit", ""}, {"PreCompact", ""},
-                          {"Stop", ""},         {"SessionEnd", ""}};
+    agent.hooks.events = {{"SessionStart", ""}, {"UserPromptSubmit", ""}, {"PostToolUse", "Bash"},
+                          {"PreCompact", ""},   {"Stop", ""},             {"SessionEnd", ""}};
+    agent.hooks.trust = HookTrust{"codex-hook-state", "config.toml", {{"timeout", 600}, {"async", false}},
+                                  {{"SessionEnd", {{"timeout", 1}}}}};
     agent.instructions =
         Instructions{InstructionsPlacement::section, "AGENTS.md", "AGENTS.md", "## Starling memory\n\n"};
+    agent.notify = NotifyProgram{};
     return agent;
 }
 
@@ -149,8 +155,10 @@ private:
         event.session_id = text_field(fields, "thread-id");
         event.working_directory = text_field(fields, "cwd");
         event.details["notify"] = true;
-        // The only record of the turn's prompts and answer when Codex predates hooks.
-        event.details["input_messages"] = starling::adapters::text_elements(fields, "input-messages");
+        // The only record of the turn's prompts where Codex's hooks do not run: captured like prompts.
+        for (const auto &message : starling::adapters::text_elements(fields, "input-messages")) {
+            event.turn_prompts.push_back(message);
+        }
         for (const auto &[kebab, snake] :
              {std::pair{"turn-id", "turn_id"}, std::pair{"last-assistant-message", "last_assistant_message"},
               std::pair{"client", "client"}}) {

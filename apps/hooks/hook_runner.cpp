@@ -115,6 +115,24 @@ sdk::Event fallback_event(std::string_view adapter_id, const std::vector<std::st
     return event;
 }
 
+/// Whether the adapter declares a notify program and the last argument carries a JSON payload.
+bool payload_in_arguments(const plugins::AdapterInstance &adapter, const std::vector<std::string> &arguments) {
+    if (arguments.empty()) {
+        return false;
+    }
+    const auto &last = arguments.back();
+    const auto first = last.find_first_not_of(" \t\r\n");
+    if (first == std::string::npos || last[first] != '{') {
+        return false;
+    }
+    try {
+        const auto integration = adapter.integration();
+        return integration && integration->notify && integration->notify->payload == "last_argument";
+    } catch (const std::exception &) {
+        return false;
+    }
+}
+
 std::filesystem::path bootstrap_log_path() {
     try {
         return core::starling_home_dir(core::from_process_environment()) / "logs" / "starling.log";
@@ -241,9 +259,9 @@ int run_hook(std::string_view adapter_id, int argc, char **argv) {
 
     sdk::Event event = fallback_event(adapter_id, arguments);
     bool parsed = false;
-    // Some agents pass their payload as an argument after the event and close stdin; otherwise an
-    // empty stdin means the agent (or its configuration) is broken.
-    if (payload.total_bytes == 0 && arguments.size() <= 1) {
+    // An agent's notify program gets its payload as the last argument with nothing on stdin; for
+    // anything else an empty stdin means the agent (or its configuration) is broken.
+    if (payload.total_bytes == 0 && !payload_in_arguments(*adapter, arguments)) {
         logger->warning(component, "empty payload on stdin; replying with the safe reply");
     }
     if (payload.truncated()) {

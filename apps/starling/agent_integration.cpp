@@ -56,7 +56,9 @@ std::filesystem::path user_folder_of(const sdk::AgentIntegration &agent, const s
     const auto &variable = agent.user_folder.environment;
     if (!variable.empty()) {
         if (const char *folder = std::getenv(variable.c_str()); folder != nullptr && *folder != '\0') {
-            return std::filesystem::absolute(folder);
+            // Resolved as the agent resolves it (Codex canonicalises CODEX_HOME), so that the paths
+            // written into its files name what it reads.
+            return std::filesystem::weakly_canonical(std::filesystem::absolute(folder));
         }
     }
     return home / agent.user_folder.home_folder;

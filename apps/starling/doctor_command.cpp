@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 // `starling doctor`: whether Starling is healthy here, and what to do about each thing that is not.
+#include "agent_doctor.hpp"
 #include "commands.hpp"
 #include "health_finding.hpp"
 #include "store_health.hpp"
 
 #include <starling/app/arguments.hpp>
 #include <starling/app/output.hpp>
+#include <starling/core/config/config_environment.hpp>
 
 #include <algorithm>
+#include <exception>
 #include <iostream>
 
 namespace starling::app {
@@ -39,6 +42,16 @@ void print_text(const std::vector<HealthFinding> &findings) {
     std::cout << (problems == 0 ? std::string{"healthy"} : std::to_string(problems) + " problem(s) to fix") << '\n';
 }
 
+/// Whether each agent runs Starling as installed. Where no adapter can even be created (an unusable
+/// STARLING_HOME), the store part has already said why, and there is no agent to check.
+std::vector<HealthFinding> agent_health(Application &application) {
+    try {
+        return check_agents(installable_agents(application), core::from_process_environment().home_dir);
+    } catch (const std::exception &) {
+        return {};
+    }
+}
+
 } // namespace
 
 int run_doctor_command(Application &application, std::span<const std::string> words) {
@@ -46,7 +59,10 @@ int run_doctor_command(Application &application, std::span<const std::string> wo
     arguments.expect_operands(0, 0, "");
     // A broken configuration is one of the things to report, not a reason to stop checking.
     Application checked{application.config_file(), Application::UnusableConfig::use_embedded_defaults};
-    const auto findings = check_store_health(checked);
+    auto findings = check_store_health(checked);
+    for (auto &finding : agent_health(checked)) {
+        findings.push_back(std::move(finding));
+    }
     if (arguments.flag("json")) {
         nlohmann::json out{{"healthy", !has_problem(findings)}, {"findings", nlohmann::json::array()}};
         for (const auto &finding : findings) {

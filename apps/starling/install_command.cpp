@@ -3,8 +3,12 @@
 // configuration without touching anything else in it, and install the instructions the model reads.
 #include "agent_integration.hpp"
 #include "commands.hpp"
+#include "hook_command.hpp"
+#include "installed_hooks.hpp"
 
 #include <starling/app/arguments.hpp>
+#include <starling/app/hook_trust_state.hpp>
+#include <starling/app/output.hpp>
 #include <starling/core/config/config_environment.hpp>
 #include <starling/core/store/atomic_file.hpp>
 #include <starling/core/store/file_io.hpp>
@@ -14,6 +18,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
+#include <memory>
 #include <optional>
 
 namespace starling::app {
@@ -29,10 +34,26 @@ constexpr const char *kSectionEnd = "<!-- starling:end -->";
 struct Target {
     InstallableAgent agent;
     fs::path hooks_file;
+    fs::path trust_file; ///< where the agent records trusted hooks; empty when it runs any hook
     fs::path instructions_file;
     fs::path binary_directory;
     bool dry_run = false;
+    /// With --json, what was done, file by file, printed as one record at the end.
+    std::shared_ptr<nlohmann::json> record;
 };
+
+/// Says what was done to `file`: a line of text as it happens, or an entry of the --json record.
+void report(const Target &target, const char *action, const fs::path &file, const std::string &what,
+            const std::string &text, nlohmann::json extra = nlohmann::json::object()) {
+    if (!target.record) {
+        std::cout << text << '\n';
+        return;
+    }
+    extra["action"] = action;
+    extra["file"] = file.string();
+    extra["what"] = what;
+    (*target.record)["actions"].push_back(std::move(extra));
+}
 
 /// Where the Starling executables are: next to this `starling`.
 fs::path binary_directory() {
@@ -41,50 +62,28 @@ fs::path binary_directory() {
     return error ? fs::current_path() : self.parent_path();
 }
 
-/// What runs the hooks of an adapter that names no executable of its own: its id comes first.
-constexpr const char *kGenericHookBinary = "starling-hook";
-
-/// The command the agent runs for `event`: the agent's own hook binary next to this `starling`, or
-/// `starling-hook <adapter id>` for an adapter that has none.
-std::string hook_command(const Target &target, const sdk::HookRegistration &hook) {
-    const auto &binary = target.agent.integration.hook_binary;
-    if (binary.empty()) {
-        return (target.binary_directory / kGenericHookBinary).string() + " " + target.agent.adapter_id + " " +
-               hook.event;
-    }
-    return (target.binary_directory / binary).string() + " " + hook.event;
+HookProgram program_of(const Target &target) {
+    return hook_program_of(target.agent.adapter_id, target.agent.integration, target.binary_directory);
 }
 
 bool is_starling_command(const Target &target, const Json &handler) {
     if (!handler.is_object() || !handler.contains("command") || !handler["command"].is_string()) {
         return false;
     }
-    const auto command = handler["command"].get<std::string>();
-    const auto first_space = command.find(' ');
-    const auto program = fs::path{command.substr(0, first_space)}.filename().string();
-    const auto &binary = target.agent.integration.hook_binary;
-    if (!binary.empty()) {
-        return program == binary;
-    }
-    const auto adapter_start = first_space == std::string::npos ? command.size() : first_space + 1;
-    const auto adapter = command.substr(adapter_start, command.find(' ', adapter_start) - adapter_start);
-    return program == kGenericHookBinary && adapter == target.agent.adapter_id;
+    return runs_hook_program(program_of(target), handler["command"].get<std::string>());
 }
 
 bool is_flat(const Target &target) { return target.agent.integration.hooks.shape == sdk::HookFileShape::flat; }
 
-/// True when the file holds nothing but the fields install adds to a file it creates.
-bool only_required_fields(const Target &target, const Json &config) {
-    const auto &required = target.agent.integration.hooks.required_fields;
-    if (config.size() != required.size()) {
-        return false;
-    }
-    for (const auto &field : required.items()) {
-        if (!config.contains(field.key()) || config.at(field.key()) != field.value()) {
-            return false;
+/// The file less the top-level fields install adds (Cursor's "version": 1), where they have exactly
+/// the value install gives them and `before` (the user's file, when known) did not have them.
+void drop_required_fields(const Target &target, const Json *before, Json &config) {
+    for (const auto &field : target.agent.integration.hooks.required_fields.items()) {
+        const bool user_had_it = before != nullptr && before->is_object() && before->contains(field.key());
+        if (!user_had_it && config.contains(field.key()) && config.at(field.key()) == field.value()) {
+            config.erase(field.key());
         }
     }
-    return true;
 }
 
 /// The indentation the file already uses, so that a rewrite looks like the user's own.
@@ -124,6 +123,113 @@ Json parse_or_refuse(const fs::path &file, const std::string &text) {
     return parsed;
 }
 
+/// The command fields of Starling's handlers in one event's entries: each flat entry, or each handler
+/// of each group.
+template <class Visit>
+void for_each_handler(const Target &target, Json &entries, Visit visit) {
+    for (auto &entry : entries) {
+        if (is_flat(target)) {
+            visit(entry, entry);
+        } else if (entry.is_object() && entry.contains("hooks") && entry["hooks"].is_array()) {
+            for (auto &handler : entry["hooks"]) {
+                visit(entry, handler);
+            }
+        }
+    }
+}
+
+/// Removes the handlers `unwanted` picks from one event's entries, and the groups that only held
+/// them. True when something was removed.
+template <class Unwanted>
+bool remove_handlers(const Target &target, Json &entries, Unwanted unwanted) {
+    bool removed = false;
+    Json kept = Json::array();
+    for (auto &entry : entries) {
+        if (is_flat(target) || !entry.is_object() || !entry.contains("hooks") || !entry["hooks"].is_array()) {
+            if (is_flat(target) && unwanted(entry)) {
+                removed = true;
+            } else {
+                kept.push_back(entry);
+            }
+            continue;
+        }
+        Json handlers = Json::array();
+        bool removed_here = false;
+        for (const auto &handler : entry["hooks"]) {
+            if (unwanted(handler)) {
+                removed_here = true;
+            } else {
+                handlers.push_back(handler);
+            }
+        }
+        removed = removed || removed_here;
+        if (!removed_here) {
+            kept.push_back(entry);
+        } else if (!handlers.empty()) {
+            entry["hooks"] = std::move(handlers);
+            kept.push_back(entry);
+        }
+    }
+    entries = std::move(kept);
+    return removed;
+}
+
+/// Makes one event hold exactly one Starling handler running `wanted`: an existing one is pointed at
+/// it (the binaries moved), duplicates are dropped, and a missing one is appended.
+bool place_handler(const Target &target, const sdk::HookRegistration &hook, const std::string &wanted,
+                   Json &entries) {
+    bool changed = false;
+    bool placed = false;
+    for_each_handler(target, entries, [&](Json &group, Json &handler) {
+        if (placed || !is_starling_command(target, handler)) {
+            return;
+        }
+        placed = true;
+        if (handler["command"] != wanted) {
+            handler["command"] = wanted;
+            changed = true;
+        }
+        // A group of Starling's own follows the matcher the adapter declares now.
+        const bool own_group = !is_flat(target) && group["hooks"].size() == 1;
+        if (own_group && group.value("matcher", std::string{}) != hook.matcher) {
+            if (hook.matcher.empty()) {
+                group.erase("matcher");
+            } else {
+                group["matcher"] = hook.matcher;
+            }
+            changed = true;
+        }
+    });
+    if (placed) {
+        bool first = true;
+        const bool duplicates = remove_handlers(target, entries, [&](const Json &handler) {
+            if (!is_starling_command(target, handler)) {
+                return false;
+            }
+            const bool duplicate = !first;
+            first = false;
+            return duplicate;
+        });
+        return changed || duplicates;
+    }
+    if (is_flat(target)) {
+        entries.push_back(Json{{"command", wanted}});
+    } else {
+        Json group = Json::object();
+        if (!hook.matcher.empty()) {
+            group["matcher"] = hook.matcher;
+        }
+        group["hooks"] = Json::array({Json{{"type", "command"}, {"command", wanted}}});
+        entries.push_back(group);
+    }
+    return true;
+}
+
+bool declares(const Target &target, const std::string &event) {
+    const auto &events = target.agent.integration.hooks.events;
+    return std::any_of(events.begin(), events.end(), [&](const auto &hook) { return hook.event == event; });
+}
+
 bool add_hooks(const Target &target, Json &config) {
     bool changed = false;
     for (const auto &field : target.agent.integration.hooks.required_fields.items()) {
@@ -136,6 +242,7 @@ bool add_hooks(const Target &target, Json &config) {
     if (hooks.is_null()) {
         hooks = Json::object();
     }
+    const auto program = program_of(target);
     for (const auto &hook : target.agent.integration.hooks.events) {
         Json &entries = hooks[hook.event];
         if (entries.is_null()) {
@@ -145,147 +252,206 @@ bool add_hooks(const Target &target, Json &config) {
             throw std::runtime_error(target.hooks_file.string() + ": hooks." + hook.event +
                                      " is not an array; not changing it");
         }
-        const bool present = std::any_of(entries.begin(), entries.end(), [&](const Json &entry) {
-            if (is_flat(target)) {
-                return is_starling_command(target, entry);
-            }
-            return entry.is_object() && entry.contains("hooks") && entry["hooks"].is_array() &&
-                   std::any_of(entry["hooks"].begin(), entry["hooks"].end(),
-                               [&](const Json &handler) { return is_starling_command(target, handler); });
-        });
-        if (present) {
+        changed = place_handler(target, hook, hook_command(program, hook.event), entries) || changed;
+    }
+    // Events an earlier version installed and the adapter no longer declares.
+    for (auto event = hooks.begin(); event != hooks.end();) {
+        if (declares(target, event.key()) || !event.value().is_array() ||
+            !remove_handlers(target, event.value(), [&](const Json &h) { return is_starling_command(target, h); })) {
+            ++event;
             continue;
         }
-        if (is_flat(target)) {
-            entries.push_back(Json{{"command", hook_command(target, hook)}});
-        } else {
-            Json group = Json::object();
-            if (!hook.matcher.empty()) {
-                group["matcher"] = hook.matcher;
-            }
-            group["hooks"] = Json::array({Json{{"type", "command"}, {"command", hook_command(target, hook)}}});
-            entries.push_back(group);
-        }
         changed = true;
+        event = event.value().empty() ? hooks.erase(event) : std::next(event);
     }
     return changed;
 }
 
-bool remove_hooks(const Target &target, Json &config) {
+/// Removes every Starling handler. An event left empty goes, unless the user's file had it (`before`);
+/// so does "hooks" itself.
+bool remove_hooks(const Target &target, const Json *before, Json &config) {
     if (!config.contains("hooks")) {
         return false;
     }
+    const auto user_had = [&](const std::string &event) {
+        return before != nullptr && before->contains("hooks") && (*before)["hooks"].is_object() &&
+               (*before)["hooks"].contains(event);
+    };
     bool changed = false;
     Json &hooks = config["hooks"];
     for (auto event = hooks.begin(); event != hooks.end();) {
-        if (!event.value().is_array()) {
-            ++event;
-            continue;
-        }
-        Json kept = Json::array();
-        for (const auto &entry : event.value()) {
-            if (is_flat(target)) {
-                if (is_starling_command(target, entry)) {
-                    changed = true;
-                    continue;
-                }
-                kept.push_back(entry);
-                continue;
-            }
-            if (!entry.is_object() || !entry.contains("hooks") || !entry["hooks"].is_array()) {
-                kept.push_back(entry);
-                continue;
-            }
-            Json handlers = Json::array();
-            for (const auto &handler : entry["hooks"]) {
-                if (is_starling_command(target, handler)) {
-                    changed = true;
-                } else {
-                    handlers.push_back(handler);
-                }
-            }
-            if (!handlers.empty()) {
-                Json group = entry;
-                group["hooks"] = handlers;
-                kept.push_back(group);
-            }
-        }
-        if (kept.empty() && changed) {
+        const bool removed = event.value().is_array() &&
+                             remove_handlers(target, event.value(),
+                                             [&](const Json &handler) { return is_starling_command(target, handler); });
+        changed = changed || removed;
+        if (removed && event.value().empty() && !user_had(event.key())) {
             event = hooks.erase(event);
         } else {
-            event.value() = kept;
             ++event;
         }
     }
-    if (changed && hooks.empty()) {
+    if (changed && hooks.empty() && !(before != nullptr && before->contains("hooks"))) {
         config.erase("hooks");
     }
     return changed;
 }
 
+/// Whether the file holds any Starling handler: then it is not the user's original.
+bool holds_starling_hooks(const Target &target, Json config) { return remove_hooks(target, nullptr, config); }
+
 fs::path backup_of(const fs::path &file) { return file.string() + ".starling-backup"; }
 
 void write_or_show(const Target &target, const fs::path &file, const std::string &content, const char *what) {
     if (target.dry_run) {
-        std::cout << "would write " << file.string() << " (" << what << "):\n" << content << '\n';
+        report(target, "would_write", file, what,
+               "would write " + file.string() + " (" + what + "):\n" + content, {{"content", content}});
         return;
     }
     core::ensure_directories(file.parent_path());
     core::write_file_atomically(file, content);
-    std::cout << "wrote " << file.string() << " (" << what << ")\n";
+    report(target, "wrote", file, what, "wrote " + file.string() + " (" + what + ")");
 }
 
 void remove_or_show(const Target &target, const fs::path &file, const char *what) {
     if (target.dry_run) {
-        std::cout << "would remove " << file.string() << " (" << what << ")\n";
+        report(target, "would_remove", file, what, "would remove " + file.string() + " (" + what + ")");
         return;
     }
     fs::remove(file);
-    std::cout << "removed " << file.string() << " (" << what << ")\n";
+    report(target, "removed", file, what, "removed " + file.string() + " (" + what + ")");
 }
 
-void install_hooks(const Target &target) {
+/// Installs the hooks and returns the hooks file as it now is (or would be, on a dry run).
+Json install_hooks(const Target &target) {
     const auto original = read_existing(target.hooks_file);
     Json config = original ? parse_or_refuse(target.hooks_file, *original) : Json::object();
+    const bool users_own_file = original && !holds_starling_hooks(target, config);
     if (!add_hooks(target, config)) {
-        std::cout << "hooks already installed in " << target.hooks_file.string() << '\n';
-        return;
+        report(target, "unchanged", target.hooks_file, "hooks", "hooks already installed in " + target.hooks_file.string());
+        return config;
     }
-    if (original && !target.dry_run) {
-        core::write_file_atomically(backup_of(target.hooks_file), *original);
-        std::cout << "backed up " << target.hooks_file.string() << " to " << backup_of(target.hooks_file).string()
-                  << '\n';
+    // The backup is the file as the user had it, whatever the installs since: uninstall puts back
+    // exactly these bytes. A file install creates has none (and no stale one may stand for it).
+    const auto backup = backup_of(target.hooks_file);
+    if (!target.dry_run && (users_own_file || !original)) {
+        if (users_own_file) {
+            core::write_file_atomically(backup, *original);
+            report(target, "backed_up", target.hooks_file, "hooks, as the user had them",
+                   "backed up " + target.hooks_file.string() + " to " + backup.string(), {{"backup", backup.string()}});
+        } else {
+            fs::remove(backup);
+        }
     }
     write_or_show(target, target.hooks_file, render(config, original ? indentation_of(*original) : 2), "hooks");
+    return config;
+}
+
+/// Each Starling hook of the file as the agent's trust ledger names and hashes it.
+std::vector<TrustedHook> trusted_hooks_of(const Target &target, const Json &config) {
+    return trust_records(*target.agent.integration.hooks.trust, target.hooks_file,
+                         installed_hooks(program_of(target), target.agent.integration.hooks.shape, config));
+}
+
+fs::path trust_backup_of(const Target &target) { return backup_of(target.trust_file); }
+
+/// Records Starling's hooks as trusted where the agent looks, so that it runs them: the user asked
+/// for them by installing. The rest of the file stays as the user wrote it.
+void install_trust(const Target &target, const Json &config) {
+    if (target.trust_file.empty()) {
+        return;
+    }
+    const auto hooks = trusted_hooks_of(target, config);
+    const auto original = read_existing(target.trust_file);
+    const auto updated = with_trusted_hooks(original.value_or(""), hooks);
+    if (original && updated == *original) {
+        report(target, "unchanged", target.trust_file, "trust in Starling's hooks",
+               "hooks already trusted in " + target.trust_file.string());
+        return;
+    }
+    const bool users_own_file =
+        original && std::none_of(hooks.begin(), hooks.end(),
+                                 [&](const TrustedHook &hook) { return recorded_trust(*original, hook.key).has_value(); });
+    if (!target.dry_run && users_own_file) {
+        core::write_file_atomically(trust_backup_of(target), *original);
+    } else if (!target.dry_run && !original) {
+        fs::remove(trust_backup_of(target));
+    }
+    write_or_show(target, target.trust_file, updated, "trust in Starling's hooks");
+}
+
+std::string_view without_trailing_space(std::string_view text) {
+    const auto end = text.find_last_not_of(" \t\r\n");
+    return end == std::string_view::npos ? std::string_view{} : text.substr(0, end + 1);
+}
+
+/// Removes the trust records of the Starling hooks the hooks file holds (read before they go).
+void uninstall_trust(const Target &target) {
+    if (target.trust_file.empty()) {
+        return;
+    }
+    const auto hooks_text = read_existing(target.hooks_file);
+    const auto current = read_existing(target.trust_file);
+    if (!hooks_text || !current) {
+        return;
+    }
+    std::vector<std::string> keys;
+    for (const auto &hook : trusted_hooks_of(target, parse_or_refuse(target.hooks_file, *hooks_text))) {
+        keys.push_back(hook.key);
+    }
+    auto remaining = without_trusted_hooks(*current, keys);
+    if (remaining == *current) {
+        return;
+    }
+    const auto backup = read_existing(trust_backup_of(target));
+    if (backup && without_trailing_space(remaining) == without_trailing_space(*backup)) {
+        remaining = *backup; // the user's bytes, down to the last line break
+    }
+    if (!backup && without_trailing_space(remaining).empty()) {
+        remove_or_show(target, target.trust_file, "trust file created by install");
+    } else {
+        write_or_show(target, target.trust_file, remaining, "trust in Starling's hooks");
+    }
+    if (backup && !target.dry_run) {
+        fs::remove(trust_backup_of(target));
+    }
+}
+
+
+
+/// Equal as JSON values, whatever the order of their keys.
+bool same_content(const Json &left, const Json &right) {
+    return nlohmann::json::parse(left.dump()) == nlohmann::json::parse(right.dump());
 }
 
 void uninstall_hooks(const Target &target) {
     const auto current = read_existing(target.hooks_file);
     if (!current) {
-        std::cout << "no hooks file at " << target.hooks_file.string() << '\n';
+        report(target, "absent", target.hooks_file, "hooks", "no hooks file at " + target.hooks_file.string());
         return;
     }
     Json config = parse_or_refuse(target.hooks_file, *current);
-    if (!remove_hooks(target, config)) {
-        std::cout << "no Starling hooks in " << target.hooks_file.string() << '\n';
+    const auto backup = read_existing(backup_of(target.hooks_file));
+    std::optional<Json> before;
+    if (backup) {
+        if (auto parsed = Json::parse(*backup, nullptr, false); !parsed.is_discarded() && parsed.is_object()) {
+            before = std::move(parsed);
+        }
+    }
+    const Json *user_file = before ? &*before : nullptr;
+    if (!remove_hooks(target, user_file, config)) {
+        report(target, "unchanged", target.hooks_file, "hooks", "no Starling hooks in " + target.hooks_file.string());
         return;
     }
-    // The file Starling created holds nothing else: remove it rather than leave an empty shell.
-    const bool only_our_shell = only_required_fields(target, config);
-    const auto backup = read_existing(backup_of(target.hooks_file));
-    if (only_our_shell && !backup) {
+    drop_required_fields(target, user_file, config);
+    if (!backup && config.empty()) {
         remove_or_show(target, target.hooks_file, "hooks file created by install");
         return;
     }
-    // When what remains is exactly what was there before install, put the user's bytes back.
-    std::string restored = render(config, indentation_of(*current));
-    if (backup) {
-        const auto before = Json::parse(*backup, nullptr, false);
-        if (!before.is_discarded() && before == config) {
-            restored = *backup;
-        }
-    }
-    write_or_show(target, target.hooks_file, restored, "hooks");
+    // The user's own bytes when nothing else changed since install (numbers, spacing and key order as
+    // they were); otherwise what remains, in the file's indentation.
+    const bool unchanged_since_install = before && same_content(*before, config);
+    const std::string restored = unchanged_since_install ? *backup : render(config, indentation_of(*current));
+    write_or_show(target, target.hooks_file, restored, unchanged_since_install ? "hooks, as before install" : "hooks");
     if (backup && !target.dry_run) {
         fs::remove(backup_of(target.hooks_file));
     }
@@ -338,7 +504,8 @@ void install_instructions(const Target &target) {
     const auto existing = read_existing(target.instructions_file);
     const std::string wanted = instructions_are_a_section(target) ? with_section(existing.value_or(""), text) : text;
     if (existing && *existing == wanted) {
-        std::cout << "instructions already installed in " << target.instructions_file.string() << '\n';
+        report(target, "unchanged", target.instructions_file, "instructions for the model",
+               "instructions already installed in " + target.instructions_file.string());
         return;
     }
     write_or_show(target, target.instructions_file, wanted, "instructions for the model");
@@ -374,13 +541,22 @@ void uninstall_instructions(const Target &target) {
 }
 
 Target target_of(Application &application, std::span<const std::string> words, const char *verb) {
-    const Arguments arguments{words, {"project"}, {"dry-run"}};
+    const Arguments arguments{words, {"project"}, {"dry-run", "json"}};
     arguments.expect_operands(1, 1, std::string{"the agent to "} + verb + " (the id of an adapter plugin)");
     Target target;
     target.agent = find_installable_agent(application, arguments.operands().front());
     target.dry_run = arguments.flag("dry-run");
+    if (arguments.flag("json")) {
+        target.record = std::make_shared<nlohmann::json>(nlohmann::json{
+            {"agent", target.agent.adapter_id}, {"dry_run", target.dry_run}, {"actions", nlohmann::json::array()}});
+    }
     target.binary_directory = binary_directory();
     const auto &integration = target.agent.integration;
+    const auto user_folder = user_folder_of(integration, core::from_process_environment().home_dir);
+    // Trust is the user's, also for a project's hooks: the agent reads it from the user's folder.
+    if (integration.hooks.trust) {
+        target.trust_file = user_folder / integration.hooks.trust->config_file;
+    }
     if (const auto project = arguments.value("project")) {
         const fs::path directory = fs::absolute(*project);
         target.hooks_file = directory / integration.hooks.project_path;
@@ -388,10 +564,9 @@ Target target_of(Application &application, std::span<const std::string> words, c
             target.instructions_file = directory / integration.instructions->project_path;
         }
     } else {
-        const auto folder = user_folder_of(integration, core::from_process_environment().home_dir);
-        target.hooks_file = folder / integration.hooks.user_path;
+        target.hooks_file = user_folder / integration.hooks.user_path;
         if (integration.instructions) {
-            target.instructions_file = folder / integration.instructions->user_path;
+            target.instructions_file = user_folder / integration.instructions->user_path;
         }
     }
     return target;
@@ -401,15 +576,22 @@ Target target_of(Application &application, std::span<const std::string> words, c
 
 int run_install_command(Application &application, std::span<const std::string> words) {
     const auto target = target_of(application, words, "install");
-    install_hooks(target);
+    install_trust(target, install_hooks(target));
     install_instructions(target);
+    if (target.record) {
+        print_json(*target.record);
+    }
     return 0;
 }
 
 int run_uninstall_command(Application &application, std::span<const std::string> words) {
     const auto target = target_of(application, words, "uninstall");
+    uninstall_trust(target);
     uninstall_hooks(target);
     uninstall_instructions(target);
+    if (target.record) {
+        print_json(*target.record);
+    }
     return 0;
 }
 

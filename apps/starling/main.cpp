@@ -83,15 +83,18 @@ const std::vector<CommandSpec> &commands() {
          "  wait                   return once the work hooks left running after their reply (judging a\n"
          "                         session's messages at stop, consolidation) has finished\n"},
         {"install", &run_install_command, kAgents,
-         "  install AGENT [--project DIR] [--dry-run]\n"
+         "  install AGENT [--project DIR] [--dry-run] [--json]\n"
          "                         add Starling's hooks to the agent's configuration (claude-code, cursor, codex,\n"
          "                         codeflicker, or the id of an adapter a plugin module adds) without touching\n"
-         "                         the rest, keep a backup, and install the instructions the model reads (a\n"
+         "                         the rest, keep a backup, record the hooks as trusted where the agent runs\n"
+         "                         only trusted hooks (Codex), and install the instructions the model reads (a\n"
          "                         skill, a Cursor rule, an AGENTS.md section), all as the agent's adapter\n"
-         "                         declares them; running it twice changes nothing the second time\n"},
+         "                         declares them; running it again only repoints hooks whose binaries moved;\n"
+         "                         --json prints what was written, file by file\n"},
         {"uninstall", &run_uninstall_command, kAgents,
-         "  uninstall AGENT [--project DIR] [--dry-run]\n"
-         "                         remove exactly what install added; the rest of the file is left as it was\n"},
+         "  uninstall AGENT [--project DIR] [--dry-run] [--json]\n"
+         "                         remove exactly what install added: the agent's files are restored byte for\n"
+         "                         byte when nothing else changed in them since, else the rest is left as it is\n"},
         {"plugins", &run_plugins_command, kPluginsAndConfiguration,
          "  plugins [--json]       list every plugin: kind, id, version, and whether it is static or a module\n"
          "                         (exit 1 if a module failed to load; the reasons go to stderr and the log)\n"},

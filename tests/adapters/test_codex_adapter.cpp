@@ -124,7 +124,7 @@ TEST_CASE("codex reads the notify program's argument and never answers it", "[ad
     CHECK(event.session_id == "t-1");
     CHECK(event.working_directory == "/w");
     CHECK(event.details["notify"] == true);
-    CHECK(event.details["input_messages"] == json::array({"a", "b"}));
+    CHECK(event.turn_prompts == std::vector<std::string>{"a", "b"});
     for (const auto &reply : starling::test::reply_shapes()) {
         CHECK(adapter.render(event, reply).stdout_text.empty());
     }
@@ -149,4 +149,32 @@ TEST_CASE("codex finds the file an apply_patch touches inside the patch", "[adap
     const auto garbled = tool_of("*** Update File: \n not a patch");
     CHECK(garbled.file_path.empty());
     CHECK(garbled.intent == starling::sdk::ToolIntent::edit);
+}
+
+TEST_CASE("codex reads files through its shell: a cat of a file is a read of it", "[adapter][codex]") {
+    const AdapterUnderTest adapter{kAgent};
+    // The PostToolUse payload of Codex 0.169 after the model ran `cat` through exec_command.
+    const json payload{{"session_id", "019a"},
+                       {"transcript_path", "/home/dev/.codex/sessions/019a.jsonl"},
+                       {"cwd", "/home/dev/app"},
+                       {"hook_event_name", "PostToolUse"},
+                       {"model", "gpt-5.5"},
+                       {"permission_mode", "default"},
+                       {"turn_id", "2"},
+                       {"tool_name", "Bash"},
+                       {"tool_use_id", "call_1"},
+                       {"tool_input", {{"command", "cat 'notes/my memo.md'"}}},
+                       {"tool_response", "always use pnpm"}};
+    const auto event = adapter.parse({"PostToolUse"}, payload.dump());
+    REQUIRE(event.tool);
+    CHECK(event.tool->name == "Bash");
+    CHECK(event.tool->intent == starling::sdk::ToolIntent::read);
+    CHECK(event.tool->file_path == "/home/dev/app/notes/my memo.md");
+
+    json listing = payload;
+    listing["tool_input"]["command"] = "ls -la notes";
+    const auto other = adapter.parse({"PostToolUse"}, listing.dump());
+    REQUIRE(other.tool);
+    CHECK(other.tool->intent == starling::sdk::ToolIntent::shell);
+    CHECK(other.tool->file_path.empty());
 }

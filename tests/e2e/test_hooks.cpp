@@ -126,6 +126,22 @@ TEST_CASE("Codex notify takes its JSON from the last argument and prints nothing
     CHECK(result.stdout_text.empty());
 }
 
+TEST_CASE("Codex's notify program, run as Codex runs it, logs the turn's prompts without complaint",
+          "[e2e][hooks]") {
+    const ScratchHome home{"hooks-notify-argv"};
+    // notify = ["starling-codex"]: the JSON is the only argument and stdin is empty.
+    const auto payload = R"({"type":"agent-turn-complete","thread-id":"t-9","turn-id":"4","cwd":"/work/app",)"
+                         R"("client":"codex-tui","input-messages":["From now on always use pnpm, never npm."],)"
+                         R"("last-assistant-message":"Noted."})";
+    const auto result = run_process(kBinaries / "starling-codex", {payload}, home.options());
+    REQUIRE(home.wait_for_background_work() == 0);
+    CHECK(result.exit_code == 0);
+    CHECK(result.stdout_text.empty());
+    CHECK(result.stderr_text.empty());
+    CHECK_THAT(read_text(home.path() / "logs" / "starling.log"), !Catch::Contains("empty payload"));
+    CHECK_THAT(read_text(home.path() / "sessions" / "t-9.jsonl"), Catch::Contains("always use pnpm, never npm."));
+}
+
 TEST_CASE("a prompt reaches the model with the memories relevant to it", "[e2e][hooks]") {
     const ScratchHome home{"hooks-inject"};
     const auto remembered = run_process(

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 
 namespace fs = std::filesystem;
 using starling::test::read_text;
@@ -202,4 +203,229 @@ TEST_CASE("an adapter loaded from a module installs, runs its hooks and uninstal
     REQUIRE(run_process(kStarling, {"uninstall", "fixture"}, home.options()).exit_code == 0);
     CHECK_FALSE(fs::exists(user_home / ".fixture-agent" / "hooks.json"));
     CHECK_FALSE(fs::exists(user_home / ".fixture-agent" / "NOTES.md"));
+}
+
+namespace {
+
+/// The Starling executables, placed in a folder whose name a shell would split or unquote, so that
+/// `starling install` runs from there (it finds its hook binaries next to itself, by the path it was
+/// started from: a hard link is as good as a copy, and far cheaper).
+fs::path awkward_install(const ScratchHome &home, const std::string &name) {
+    const auto folder = home.path().parent_path() / name / "it's a \"quoted\" $dir" / "bin";
+    fs::create_directories(folder);
+    for (const auto *binary : {"starling", "starling-claude", "starling-cursor", "starling-codex",
+                               "starling-codeflicker", "starling-hook"}) {
+        std::error_code not_linkable;
+        fs::create_hard_link(fs::path{STARLING_TEST_BINARY_DIR} / binary, folder / binary, not_linkable);
+        if (not_linkable) {
+            fs::copy_file(fs::path{STARLING_TEST_BINARY_DIR} / binary, folder / binary);
+        }
+    }
+    return folder;
+}
+
+/// Every Starling hook command in a hooks file (flat or grouped).
+std::vector<std::string> starling_commands(const nlohmann::json &config) {
+    std::vector<std::string> commands;
+    const auto collect = [&](const nlohmann::json &handler) {
+        if (handler.contains("command") && handler["command"].get<std::string>().find("starling-") != std::string::npos) {
+            commands.push_back(handler["command"]);
+        }
+    };
+    for (const auto &[event, entries] : config["hooks"].items()) {
+        for (const auto &entry : entries) {
+            if (entry.contains("hooks")) {
+                for (const auto &handler : entry["hooks"]) {
+                    collect(handler);
+                }
+            } else {
+                collect(entry);
+            }
+        }
+    }
+    return commands;
+}
+
+struct UserFile {
+    std::string agent;
+    std::string hooks_file; ///< relative to HOME
+    std::string existing;   ///< the user's own hooks, numbers written oddly, an empty event list
+};
+
+const std::vector<UserFile> &odd_user_files() {
+    static const std::vector<UserFile> files{
+        {"claude-code", ".claude/settings.json",
+         "{\"cleanupPeriodDays\": 3.0e1, \"hooks\": {\"Notification\": [], \"Stop\": [{\"hooks\": "
+         "[{\"type\": \"command\", \"command\": \"notify-send done\", \"timeout\": 1.50}]}]}}"},
+        {"cursor", ".cursor/hooks.json",
+         "{\n\t\"hooks\": {\n\t\t\"stop\": [ { \"command\": \"./audit.sh\", \"timeout\": 10E0 } ],\n\t\t\"sessionEnd\": []\n\t}\n}\n"},
+        {"codex", ".codex/hooks.json",
+         "{\"hooks\":{\"PreToolUse\":[{\"matcher\":\"Bash\",\"hooks\":[{\"type\":\"command\",\"command\":\"policy-check\","
+         "\"timeout\":30.0}]}],\"Stop\":[]}}\n"},
+        {"codeflicker", ".codeflicker/config.json",
+         "{\"model\":\"kwaipilot\",\"temperature\":0.70,\"hooks\":{\"Notification\":[]}}"},
+    };
+    return files;
+}
+
+} // namespace
+
+TEST_CASE("install from a path with spaces and quotes writes commands the shell runs, and uninstall "
+          "restores every agent's files byte for byte",
+          "[e2e][install]") {
+    for (const auto &user : odd_user_files()) {
+        for (const bool file_before : {true, false}) {
+            INFO(user.agent << (file_before ? " with the user's own file" : " with no file before"));
+            const ScratchHome home{"install-awkward"};
+            const auto folder = awkward_install(home, "tools");
+            const auto file = home.path().parent_path() / user.hooks_file;
+            if (file_before) {
+                home.write_file(user.hooks_file, user.existing);
+            }
+            const auto installed = run_process(folder / "starling", {"install", user.agent}, home.options());
+            INFO(installed.stdout_text << installed.stderr_text);
+            REQUIRE(installed.exit_code == 0);
+            const auto after_install = read_text(file);
+            const auto commands = starling_commands(nlohmann::json::parse(after_install));
+            REQUIRE_FALSE(commands.empty());
+            for (const auto &command : commands) {
+                INFO(command);
+                // Run as the agents run it: through the shell, with a payload on stdin.
+                const auto ran = run_process("/bin/sh", {"-c", command}, home.options("{}"));
+                CHECK(ran.exit_code == 0);
+                CHECK_THAT(ran.stderr_text, !Catch::Contains("not found"));
+            }
+
+            const auto again = run_process(folder / "starling", {"install", user.agent}, home.options());
+            CHECK(again.exit_code == 0);
+            CHECK(read_text(file) == after_install);
+
+            const auto removed = run_process(folder / "starling", {"uninstall", user.agent}, home.options());
+            INFO(removed.stdout_text << removed.stderr_text);
+            REQUIRE(removed.exit_code == 0);
+            if (file_before) {
+                CHECK(read_text(file) == user.existing);
+            } else {
+                CHECK_FALSE(fs::exists(file));
+            }
+            CHECK_FALSE(fs::exists(file.string() + ".starling-backup"));
+        }
+    }
+}
+
+TEST_CASE("reinstalling from a new location repoints the hooks without duplicating them", "[e2e][install]") {
+    for (const auto &user : odd_user_files()) {
+        INFO(user.agent);
+        const ScratchHome home{"install-moved"};
+        const auto file = home.write_file(user.hooks_file, user.existing);
+        REQUIRE(run_process(kStarling, {"install", user.agent}, home.options()).exit_code == 0);
+        const auto first = starling_commands(nlohmann::json::parse(read_text(file)));
+
+        const auto moved = awkward_install(home, "moved");
+        const auto reinstalled = run_process(moved / "starling", {"install", user.agent}, home.options());
+        REQUIRE(reinstalled.exit_code == 0);
+        CHECK_THAT(reinstalled.stdout_text, !Catch::Contains("already installed"));
+        const auto second = starling_commands(nlohmann::json::parse(read_text(file)));
+        CHECK(second.size() == first.size());
+        for (const auto &command : second) {
+            CHECK_THAT(command, Catch::Contains("moved/it"));
+        }
+
+        REQUIRE(run_process(kStarling, {"uninstall", user.agent}, home.options()).exit_code == 0);
+        CHECK(read_text(file) == user.existing);
+    }
+}
+
+TEST_CASE("hooks an earlier version wrote unquoted from a path with a space are recognised as Starling's",
+          "[e2e][install]") {
+    const ScratchHome home{"install-legacy"};
+    const std::string user_hooks = "{\"hooks\": {\"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"notify-send done\"}]}]}}";
+    const auto file = home.write_file(".claude/settings.json", user_hooks);
+    REQUIRE(run_process(kStarling, {"install", "claude"}, home.options()).exit_code == 0);
+    // What an earlier version wrote when installed from "/opt/my tools".
+    auto config = nlohmann::json::parse(read_text(file));
+    for (auto &[event, entries] : config["hooks"].items()) {
+        for (auto &entry : entries) {
+            for (auto &handler : entry["hooks"]) {
+                auto command = handler["command"].get<std::string>();
+                if (command.find("starling-claude") != std::string::npos) {
+                    handler["command"] = "/opt/my tools/starling-claude " + event;
+                }
+            }
+        }
+    }
+    home.write_file(".claude/settings.json", config.dump(2));
+    REQUIRE(run_process(kStarling, {"install", "claude"}, home.options()).exit_code == 0);
+    const auto reinstalled = read_text(file);
+    CHECK_THAT(reinstalled, !Catch::Contains("/opt/my tools"));
+    CHECK(starling_commands(nlohmann::json::parse(reinstalled)).size() == 6);
+    REQUIRE(run_process(kStarling, {"uninstall", "claude"}, home.options()).exit_code == 0);
+    CHECK(nlohmann::json::parse(read_text(file)) == nlohmann::json::parse(user_hooks));
+}
+
+TEST_CASE("install codex records each of its hooks as trusted in config.toml, and uninstall takes exactly "
+          "that back",
+          "[e2e][install]") {
+    const ScratchHome home{"install-codex-trust"};
+    const std::string user_config = "model = \"gpt-5.5\"   # mine\n\n[tui]\nnotifications = true\n"
+                                    "[hooks.state.\"/elsewhere/hooks.json:stop:0:0\"]\ntrusted_hash = \"sha256:0\"";
+    const auto config_file = home.write_file(".codex/config.toml", user_config);
+    const auto hooks_file = home.path().parent_path() / ".codex" / "hooks.json";
+    const auto folder = awkward_install(home, "trust");
+    REQUIRE(run_process(folder / "starling", {"install", "codex"}, home.options()).exit_code == 0);
+
+    const auto trusted = read_text(config_file);
+    CHECK_THAT(trusted, Catch::StartsWith(user_config));
+    const auto hooks = nlohmann::json::parse(read_text(hooks_file));
+    const std::map<std::string, std::string> snake_case{
+        {"SessionStart", "session_start"}, {"UserPromptSubmit", "user_prompt_submit"},
+        {"PostToolUse", "post_tool_use"},  {"PreCompact", "pre_compact"},
+        {"Stop", "stop"},                  {"SessionEnd", "session_end"}};
+    std::size_t recorded = 0;
+    for (const auto &[event, groups] : hooks["hooks"].items()) {
+        REQUIRE(snake_case.count(event) == 1);
+        const std::string header = "[hooks.state.\"" + hooks_file.string() + ":" + snake_case.at(event) +
+                                   ":0:0\"]\ntrusted_hash = \"sha256:";
+        INFO(header);
+        CHECK_THAT(trusted, Catch::Contains(header));
+        ++recorded;
+    }
+    CHECK(recorded == 6);
+
+    // A second install from the same place changes nothing; uninstall restores the user's bytes.
+    REQUIRE(run_process(folder / "starling", {"install", "codex"}, home.options()).exit_code == 0);
+    CHECK(read_text(config_file) == trusted);
+    REQUIRE(run_process(folder / "starling", {"uninstall", "codex"}, home.options()).exit_code == 0);
+    CHECK(read_text(config_file) == user_config);
+    CHECK_FALSE(fs::exists(hooks_file));
+}
+
+TEST_CASE("install and uninstall --json record what they wrote, file by file", "[e2e][install]") {
+    const ScratchHome home{"install-json"};
+    const auto codex = home.path().parent_path() / ".codex";
+    const auto installed = run_process(kStarling, {"install", "codex", "--json"}, home.options());
+    REQUIRE(installed.exit_code == 0);
+    const auto record = nlohmann::json::parse(installed.stdout_text);
+    CHECK(record["agent"] == "codex");
+    CHECK(record["dry_run"] == false);
+    std::vector<std::pair<std::string, std::string>> actions;
+    for (const auto &action : record["actions"]) {
+        actions.emplace_back(action["action"], action["file"]);
+    }
+    CHECK(actions == std::vector<std::pair<std::string, std::string>>{{"wrote", (codex / "hooks.json").string()},
+                                                                      {"wrote", (codex / "config.toml").string()},
+                                                                      {"wrote", (codex / "AGENTS.md").string()}});
+
+    const auto again = nlohmann::json::parse(run_process(kStarling, {"install", "codex", "--json"}, home.options()).stdout_text);
+    for (const auto &action : again["actions"]) {
+        CHECK(action["action"] == "unchanged");
+    }
+
+    const auto removed = run_process(kStarling, {"uninstall", "codex", "--json", "--dry-run"}, home.options());
+    REQUIRE(removed.exit_code == 0);
+    const auto dry = nlohmann::json::parse(removed.stdout_text);
+    CHECK(dry["dry_run"] == true);
+    REQUIRE(dry["actions"].size() == 3);
+    CHECK(dry["actions"][0]["action"] == "would_remove");
+    CHECK(fs::exists(codex / "hooks.json"));
 }

@@ -26,6 +26,9 @@ AgentIntegration sample() {
     agent.hooks.events = {{"start", ""}, {"afterTool", "read"}};
     agent.instructions = Instructions{InstructionsPlacement::section, "NOTES.md", "docs/NOTES.md", "## Memory\n\n"};
     agent.session_environment = {"SAMPLE_SESSION"};
+    agent.hooks.trust = HookTrust{"codex-hook-state", "config.toml", {{"timeout", 600}, {"async", false}},
+                                  {{"afterTool", {{"timeout", 1}}}}};
+    agent.notify = NotifyProgram{};
     return agent;
 }
 
@@ -53,6 +56,19 @@ TEST_CASE("an agent integration reads back exactly as it was written", "[sdk][ag
     auto without_instructions = sample();
     without_instructions.instructions.reset();
     CHECK_FALSE(agent_integration_from_json(to_json(without_instructions)).instructions);
+
+    REQUIRE(read.hooks.trust);
+    CHECK(read.hooks.trust->handler_defaults["timeout"] == 600);
+    CHECK(read.hooks.trust->event_handler_defaults["afterTool"]["timeout"] == 1);
+    REQUIRE(read.notify);
+    auto plain = sample();
+    plain.hooks.trust.reset();
+    plain.notify.reset();
+    const auto plain_json = to_json(plain);
+    CHECK_FALSE(plain_json["hooks"].contains("trust"));
+    CHECK_FALSE(plain_json.contains("notify"));
+    CHECK_FALSE(agent_integration_from_json(plain_json).hooks.trust);
+    CHECK_FALSE(agent_integration_from_json(plain_json).notify);
 }
 
 TEST_CASE("a malformed agent integration is refused, naming the field", "[sdk][agent-integration]") {
@@ -88,6 +104,34 @@ TEST_CASE("a malformed agent integration is refused, naming the field", "[sdk][a
     json = valid;
     json["hooks"]["required_fields"] = {{"hooks", 1}};
     CHECK_THAT(refusal_of(json), Catch::Contains("hooks.required_fields"));
+
+    json = valid;
+    json["hooks"]["trust"]["scheme"] = "ask-the-user";
+    CHECK_THAT(refusal_of(json), Catch::Contains("hooks.trust.scheme must be \"codex-hook-state\""));
+
+    json = valid;
+    json["hooks"]["trust"] = "yes";
+    CHECK_THAT(refusal_of(json), Catch::Contains("hooks.trust must be an object"));
+
+    json = valid;
+    json["hooks"]["trust"]["config_file"] = "../config.toml";
+    CHECK_THAT(refusal_of(json), Catch::Contains("hooks.trust.config_file must be a relative path"));
+
+    json = valid;
+    json["hooks"]["trust"]["handler_defaults"] = nlohmann::ordered_json::array();
+    CHECK_THAT(refusal_of(json), Catch::Contains("hooks.trust.handler_defaults must be an object"));
+
+    json = valid;
+    json["hooks"]["trust"]["event_handler_defaults"] = {{"afterTool", 1}};
+    CHECK_THAT(refusal_of(json), Catch::Contains("hooks.trust.event_handler_defaults must map events to objects"));
+
+    json = valid;
+    json["notify"]["payload"] = "stdin";
+    CHECK_THAT(refusal_of(json), Catch::Contains("notify.payload must be \"last_argument\""));
+
+    json = valid;
+    json["notify"] = true;
+    CHECK_THAT(refusal_of(json), Catch::Contains("notify must be an object"));
 
     CHECK(refusal_of(nlohmann::ordered_json::array()) == "agent integration is not a JSON object");
 }

@@ -31,7 +31,19 @@ TEST_CASE("canonical events survive the JSON that crosses the ABI", "[sdk][event
     CHECK(back.details == event.details);
 }
 
+TEST_CASE("a turn's prompts reported after it cross the ABI, and are absent when there are none", "[sdk][event]") {
+    Event event;
+    event.kind = EventKind::turn_stopped;
+    CHECK_FALSE(to_json(event).contains("turn_prompts"));
+    event.turn_prompts = {"Rename foo to bar", "and the tests"};
+    CHECK(event_from_json(to_json(event)).turn_prompts == event.turn_prompts);
+}
+
 TEST_CASE("malformed canonical events name the offending field", "[sdk][event]") {
+    CHECK_THROWS_WITH(event_from_json({{"kind", "turn_stopped"}, {"turn_prompts", "one"}}),
+                      Catch::Contains("'turn_prompts' is not an array"));
+    CHECK_THROWS_WITH(event_from_json({{"kind", "turn_stopped"}, {"turn_prompts", {"one", 2}}}),
+                      Catch::Contains("'turn_prompts' holds a value that is not a string"));
     CHECK_THROWS_WITH(event_from_json(nlohmann::json::array()), Catch::Contains("not a JSON object"));
     CHECK_THROWS_WITH(event_from_json({{"kind", "exploded"}}), Catch::Contains("'kind'"));
     CHECK_THROWS_WITH(event_from_json({{"kind", "tool_used"}, {"session_id", 7}}), Catch::Contains("'session_id'"));

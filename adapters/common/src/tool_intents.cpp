@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <starling/adapters/paths.hpp>
+#include <starling/adapters/shell_reads.hpp>
 #include <starling/adapters/text.hpp>
 #include <starling/adapters/tool_intents.hpp>
 
@@ -75,6 +76,13 @@ sdk::ToolUse describe_tool(ToolVocabulary vocabulary, std::string name, const Js
         if (auto path = text_field(tool_input, key); !path.empty()) {
             use.file_path = resolve_path(working_directory, path);
             break;
+        }
+    }
+    // A file read through the shell (`cat notes.md`) is a read of it, as with a read tool.
+    if (use.intent == ToolIntent::shell && use.file_path.empty()) {
+        if (const auto files = files_read_by(text_field(tool_input, "command")); !files.empty()) {
+            use.intent = ToolIntent::read;
+            use.file_path = resolve_path(working_directory, files.front());
         }
     }
     return use;

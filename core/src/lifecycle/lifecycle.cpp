@@ -66,6 +66,9 @@ Lifecycle::Lifecycle(MemoryStore &store, ActivePolicies policies, LifecycleSetti
 void Lifecycle::subscribe(EventBus &bus) {
     bus.subscribe({"capture", 10, {EventKind::prompt_submitted},
                    [this](const Event &event, ReplyBuilder &reply) { capture(event, reply); }});
+    // Before capture-on-stop judges the session's messages, so that it judges these too.
+    bus.subscribe({"capture-turn-prompts", 15, {EventKind::turn_stopped},
+                   [this](const Event &event, ReplyBuilder &) { capture_turn_prompts(event); }});
     bus.subscribe({"reinforcement", 20, {EventKind::tool_used},
                    [this](const Event &event, ReplyBuilder &reply) { reinforce(event, reply); }});
     bus.subscribe({"injection", 30, {},
@@ -111,6 +114,23 @@ void Lifecycle::capture(const Event &event, ReplyBuilder &reply) {
     request.session_log = log.log_path().string();
     request.agent = event.agent;
     reply.add_context(policies_.decision->review_request(request));
+}
+
+void Lifecycle::capture_turn_prompts(const Event &event) {
+    if (event.turn_prompts.empty()) {
+        return;
+    }
+    auto log = session_log_for(*store_, event);
+    // The agent's prompt hook may have logged them already: the report after the turn is a fallback.
+    const auto logged = log.messages();
+    for (const auto &prompt : event.turn_prompts) {
+        auto text = redact_secrets(prompt).text;
+        const bool known = std::any_of(logged.begin(), logged.end(),
+                                       [&](const LoggedMessage &message) { return message.text == text; });
+        if (!text.empty() && !known) {
+            static_cast<void>(log.append({store_->clock().now(), std::move(text), event.working_directory, event.agent}));
+        }
+    }
 }
 
 void Lifecycle::reinforce(const Event &event, ReplyBuilder & /*reply*/) {

@@ -53,6 +53,20 @@ struct LifecycleFixture {
 
 } // namespace
 
+TEST_CASE("prompts reported after the turn are logged as prompts are, once", "[lifecycle][capture]") {
+    LifecycleFixture fixture;
+    static_cast<void>(fixture.bus.publish(fixture.prompt("always run the linter first")));
+    auto stopped = fixture.event(core::EventKind::turn_stopped);
+    stopped.turn_prompts = {"always run the linter first", "never push on fridays ghp_1a2B3c4D5e6F7g8H9i0J1k2L3m4N5o6P7q8R"};
+    static_cast<void>(fixture.bus.publish(stopped));
+    static_cast<void>(fixture.bus.publish(stopped));
+    const core::SessionLog log{fixture.directory.path() / "sessions", "s-1"};
+    const auto messages = log.messages();
+    REQUIRE(messages.size() == 2);
+    CHECK(messages[0].text == "always run the linter first");
+    CHECK_THAT(messages[1].text, Catch::StartsWith("never push on fridays") && !Catch::Contains("ghp_"));
+}
+
 TEST_CASE("every prompt is logged redacted and every Nth asks the model to review", "[lifecycle][capture]") {
     core::LifecycleSettings settings;
     settings.review_every_messages = 3;

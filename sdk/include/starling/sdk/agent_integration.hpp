@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -35,6 +36,22 @@ struct HookRegistration {
     std::string matcher; ///< grouped shape only: which tools; empty for every one
 };
 
+/// How the agent records that the user trusts a hook, for an agent that runs only trusted hooks.
+/// install records its own hooks as trusted (the user asked for them by installing), uninstall
+/// removes exactly those records.
+struct HookTrust {
+    /// The recipe, by name. "codex-hook-state": a table `[hooks.state."<hooks file>:<event in
+    /// snake_case>:<group index>:<hook index>"]` with `trusted_hash = "sha256:<hex>"`, the SHA-256 of the
+    /// hook's identity as canonical JSON (sorted keys, no spaces): {"event_name", "matcher" when there
+    /// is one, "hooks": [the handler with `handler_defaults` filled in]}.
+    std::string scheme;
+    std::string config_file; ///< relative to the user folder, e.g. "config.toml"
+    /// What the agent fills into a handler before hashing it, e.g. {"timeout": 600, "async": false}.
+    nlohmann::ordered_json handler_defaults = nlohmann::ordered_json::object();
+    /// Per event, defaults that differ from those (Codex gives SessionEnd {"timeout": 1}).
+    nlohmann::ordered_json event_handler_defaults = nlohmann::ordered_json::object();
+};
+
 /// Where Starling registers its hooks and how.
 struct HookFile {
     HookFileShape shape = HookFileShape::grouped;
@@ -44,6 +61,7 @@ struct HookFile {
     /// only when absent, removed again by uninstall when install added them.
     nlohmann::ordered_json required_fields = nlohmann::ordered_json::object();
     std::vector<HookRegistration> events;
+    std::optional<HookTrust> trust;
 };
 
 enum class InstructionsPlacement {
@@ -60,6 +78,13 @@ struct Instructions {
     std::string preamble;     ///< written before Starling's body
 };
 
+/// A program the agent runs after a turn with its payload as the last command-line argument and
+/// nothing on stdin (Codex's legacy `notify`), which the adapter's hook binary also serves.
+struct NotifyProgram {
+    /// Where the payload is: "last_argument" is the only place an agent is known to put it.
+    std::string payload = "last_argument";
+};
+
 struct AgentIntegration {
     std::string display_name;         ///< "Claude Code"
     std::vector<std::string> aliases; ///< other names `starling install` accepts ("claude")
@@ -71,6 +96,7 @@ struct AgentIntegration {
     std::optional<Instructions> instructions;
     /// Variables in which the agent tells the commands it runs which session they belong to.
     std::vector<std::string> session_environment;
+    std::optional<NotifyProgram> notify;
 };
 
 namespace detail {
@@ -154,6 +180,15 @@ inline std::string checked_relative_path(std::string path, const char *where, co
                    {"events", std::move(events)}}},
         {"session_environment", integration.session_environment},
     };
+    if (integration.hooks.trust) {
+        json["hooks"]["trust"] = {{"scheme", integration.hooks.trust->scheme},
+                                  {"config_file", integration.hooks.trust->config_file},
+                                  {"handler_defaults", integration.hooks.trust->handler_defaults},
+                                  {"event_handler_defaults", integration.hooks.trust->event_handler_defaults}};
+    }
+    if (integration.notify) {
+        json["notify"] = {{"payload", integration.notify->payload}};
+    }
     if (integration.instructions) {
         json["instructions"] = {
             {"placement", integration.instructions->placement == InstructionsPlacement::section ? "section" : "own_file"},
@@ -218,6 +253,50 @@ inline std::string checked_relative_path(std::string path, const char *where, co
         integration.hooks.events.push_back(
             {integration_string(event, "hooks.events[].", "event", true),
              integration_string(event, "hooks.events[].", "matcher", false)});
+    }
+
+    if (const auto trust = hooks.find("trust"); trust != hooks.end() && !trust->is_null()) {
+        if (!trust->is_object()) {
+            throw std::invalid_argument("agent integration: hooks.trust must be an object");
+        }
+        HookTrust declared;
+        declared.scheme = integration_string(*trust, "hooks.trust.", "scheme", true);
+        if (declared.scheme != "codex-hook-state") {
+            throw std::invalid_argument("agent integration: hooks.trust.scheme must be \"codex-hook-state\", not \"" +
+                                        declared.scheme + "\"");
+        }
+        declared.config_file = checked_relative_path(integration_string(*trust, "hooks.trust.", "config_file", true),
+                                                     "hooks.trust.", "config_file");
+        if (const auto defaults = trust->find("handler_defaults"); defaults != trust->end()) {
+            if (!defaults->is_object()) {
+                throw std::invalid_argument("agent integration: hooks.trust.handler_defaults must be an object");
+            }
+            declared.handler_defaults = *defaults;
+        }
+        if (const auto per_event = trust->find("event_handler_defaults"); per_event != trust->end()) {
+            const bool objects = per_event->is_object() &&
+                                 std::all_of(per_event->begin(), per_event->end(),
+                                             [](const auto &defaults) { return defaults.is_object(); });
+            if (!objects) {
+                throw std::invalid_argument(
+                    "agent integration: hooks.trust.event_handler_defaults must map events to objects");
+            }
+            declared.event_handler_defaults = *per_event;
+        }
+        integration.hooks.trust = std::move(declared);
+    }
+
+    if (const auto notify = json.find("notify"); notify != json.end() && !notify->is_null()) {
+        if (!notify->is_object()) {
+            throw std::invalid_argument("agent integration: notify must be an object");
+        }
+        NotifyProgram program;
+        program.payload = integration_string(*notify, "notify.", "payload", true);
+        if (program.payload != "last_argument") {
+            throw std::invalid_argument("agent integration: notify.payload must be \"last_argument\", not \"" +
+                                        program.payload + "\"");
+        }
+        integration.notify = std::move(program);
     }
 
     if (const auto instructions = json.find("instructions"); instructions != json.end() && !instructions->is_null()) {

@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace starling::sdk {
 
@@ -39,6 +40,9 @@ struct Event {
     std::string working_directory; ///< absolute, as the agent reported it
     std::string project;           ///< project id; filled in by the host from working_directory
     std::string prompt;            ///< prompt_submitted only
+    /// The user's prompts of a turn that the agent reports only once the turn is over (Codex's
+    /// notify program, which runs where no prompt hook does): captured as prompts are. turn_stopped only.
+    std::vector<std::string> turn_prompts;
     std::optional<ToolUse> tool;   ///< tool_used only
     /// False when the agent cannot put context before the model at this event (Cursor's
     /// beforeSubmitPrompt), so that Starling keeps what it found for the next event that can.
@@ -114,6 +118,9 @@ struct Reply {
     if (event.kind == EventKind::prompt_submitted) {
         json["prompt"] = event.prompt;
     }
+    if (!event.turn_prompts.empty()) {
+        json["turn_prompts"] = event.turn_prompts;
+    }
     if (event.tool) {
         json["tool"] = {{"name", event.tool->name},
                         {"intent", to_string(event.tool->intent)},
@@ -158,6 +165,17 @@ inline std::string string_field(const nlohmann::json &object, const char *key) {
     event.working_directory = detail::string_field(json, "working_directory");
     event.project = detail::string_field(json, "project");
     event.prompt = detail::string_field(json, "prompt");
+    if (const auto prompts = json.find("turn_prompts"); prompts != json.end() && !prompts->is_null()) {
+        if (!prompts->is_array()) {
+            throw std::invalid_argument("canonical event field 'turn_prompts' is not an array");
+        }
+        for (const auto &prompt : *prompts) {
+            if (!prompt.is_string()) {
+                throw std::invalid_argument("canonical event field 'turn_prompts' holds a value that is not a string");
+            }
+            event.turn_prompts.push_back(prompt.get<std::string>());
+        }
+    }
     if (const auto tool = json.find("tool"); tool != json.end() && !tool->is_null()) {
         if (!tool->is_object()) {
             throw std::invalid_argument("canonical event field 'tool' is not an object");

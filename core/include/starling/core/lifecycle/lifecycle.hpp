@@ -45,6 +45,9 @@ public:
     void subscribe(EventBus &bus);
 
     void capture(const Event &event, ReplyBuilder &reply);
+    /// Logs the prompts an agent reports only after the turn (Event::turn_prompts) that the session
+    /// log does not hold yet.
+    void capture_turn_prompts(const Event &event);
     void reinforce(const Event &event, ReplyBuilder &reply);
     void inject(const Event &event, ReplyBuilder &reply);
     /// Judges the session's messages not judged yet, then those that a judge of any other session

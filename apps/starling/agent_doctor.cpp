@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "agent_doctor.hpp"
+
+#include "installed_hooks.hpp"
+
+#include <starling/core/store/file_io.hpp>
+#include <starling/sdk/shell_words.hpp>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <exception>
+
+namespace starling::app {
+
+namespace {
+
+namespace fs = std::filesystem;
+using Severity = HealthFinding::Severity;
+
+/// The executable a hook command starts: its first shell word.
+std::string program_of(const std::string &command) {
+    const auto words = sdk::split_shell_words(command);
+    return words && !words->empty() && !words->front().is_operator ? words->front().text : std::string{};
+}
+
+bool is_executable(const std::string &path) { return !path.empty() && ::access(path.c_str(), X_OK) == 0; }
+
+class AgentCheck {
+public:
+    AgentCheck(const InstallableAgent &agent, const fs::path &home, std::vector<HealthFinding> &findings)
+        : agent_(agent), folder_(user_folder_of(agent.integration, home)),
+          hooks_file_(folder_ / agent.integration.hooks.user_path), findings_(findings) {}
+
+    void run() {
+        const auto text = core::read_file_if_exists(hooks_file_);
+        if (!text) {
+            not_installed();
+            return;
+        }
+        nlohmann::ordered_json config;
+        try {
+            config = nlohmann::ordered_json::parse(*text);
+        } catch (const std::exception &failure) {
+            report(Severity::problem, hooks_file_, std::string{"cannot be parsed: "} + failure.what(),
+                   "fix the JSON, then run `starling install " + agent_.adapter_id + "`");
+            return;
+        }
+        const HookProgram program = hook_program_of(agent_.adapter_id, agent_.integration, {});
+        const auto hooks = installed_hooks(program, agent_.integration.hooks.shape, config);
+        if (hooks.empty()) {
+            not_installed();
+            return;
+        }
+        check_events(hooks);
+        check_binaries(hooks);
+        check_trust(hooks);
+    }
+
+private:
+    void report(Severity severity, const fs::path &subject, std::string detail, std::string remedy = {}) {
+        findings_.push_back({severity, "agent " + agent_.adapter_id, subject.string(), std::move(detail), std::move(remedy)});
+    }
+
+    std::string reinstall() const { return "run `starling install " + agent_.adapter_id + "`"; }
+
+    void not_installed() {
+        // Only worth a warning when the agent is there to use it.
+        const bool agent_present = fs::is_directory(folder_);
+        report(agent_present ? Severity::warning : Severity::ok, hooks_file_,
+               "Starling's hooks are not installed" + std::string{agent_present ? "" : " (no " +
+                   agent_.integration.display_name + " folder either)"},
+               agent_present ? "to use Starling with " + agent_.integration.display_name + ", " + reinstall()
+                             : std::string{});
+    }
+
+    void check_events(const std::vector<InstalledHook> &hooks) {
+        std::vector<std::string> missing;
+        for (const auto &declared : agent_.integration.hooks.events) {
+            const bool present = std::any_of(hooks.begin(), hooks.end(),
+                                             [&](const InstalledHook &hook) { return hook.event == declared.event; });
+            if (!present) {
+                missing.push_back(declared.event);
+            }
+        }
+        if (missing.empty()) {
+            report(Severity::ok, hooks_file_,
+                   "hooks installed for all " + std::to_string(agent_.integration.hooks.events.size()) + " events");
+            return;
+        }
+        std::string list;
+        for (const auto &event : missing) {
+            list += (list.empty() ? "" : ", ") + event;
+        }
+        report(Severity::problem, hooks_file_, "no Starling hook for " + list, reinstall());
+    }
+
+    void check_binaries(const std::vector<InstalledHook> &hooks) {
+        for (const auto &hook : hooks) {
+            const auto program = program_of(hook.command());
+            if (!is_executable(program)) {
+                report(Severity::problem, hooks_file_,
+                       hook.event + " runs " + (program.empty() ? hook.command() : program) +
+                           ", which is not an executable file",
+                       reinstall() + " with the starling you use now");
+                return;
+            }
+        }
+    }
+
+    void check_trust(const std::vector<InstalledHook> &hooks) {
+        const auto &trust = agent_.integration.hooks.trust;
+        if (!trust) {
+            return;
+        }
+        const auto ledger_file = folder_ / trust->config_file;
+        const auto ledger = core::read_file_if_exists(ledger_file).value_or("");
+        const auto records = trust_records(*trust, hooks_file_, hooks);
+        std::string untrusted;
+        for (std::size_t i = 0; i < records.size(); ++i) {
+            if (recorded_trust(ledger, records[i].key) != records[i].hash) {
+                untrusted += (untrusted.empty() ? "" : ", ") + hooks[i].event;
+            }
+        }
+        if (untrusted.empty()) {
+            report(Severity::ok, ledger_file, "every Starling hook is trusted");
+        } else {
+            report(Severity::problem, ledger_file,
+                   agent_.integration.display_name + " skips untrusted hooks, and these are not trusted: " + untrusted,
+                   reinstall() + " (it records them as trusted)");
+        }
+    }
+
+    const InstallableAgent &agent_;
+    fs::path folder_;
+    fs::path hooks_file_;
+    std::vector<HealthFinding> &findings_;
+};
+
+} // namespace
+
+std::vector<HealthFinding> check_agents(const std::vector<InstallableAgent> &agents, const fs::path &home) {
+    std::vector<HealthFinding> findings;
+    for (const auto &agent : agents) {
+        AgentCheck{agent, home, findings}.run();
+    }
+    return findings;
+}
+
+} // namespace starling::app

@@ -1,0 +1,175 @@
+# SPDX-License-Identifier: Apache-2.0
+"""A model server on 127.0.0.1 for the real agent clients, scripted per turn.
+
+Claude Code speaks the Anthropic Messages API and Codex the OpenAI Responses API, both streamed as
+server-sent events. Each turn whose user prompt carries READ_MARKER is answered with one tool call
+that reads `read_path` through the client's own read tool (Claude's Read, Codex's shell), then with a
+short text once the tool result comes back. Every request body is kept, so a test can look for the
+context the hooks injected.
+"""
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+READ_MARKER = "[read-the-memory]"
+
+
+def needs_read(items, tool_output_type):
+    """Whether the latest prompt with READ_MARKER has had no tool output after it yet."""
+    marked = [i for i, item in enumerate(items) if READ_MARKER in json.dumps(item)]
+    if not marked:
+        return False
+    return not any(f'"{tool_output_type}"' in json.dumps(item) for item in items[marked[-1]:])
+
+
+class MockModel:
+    def __init__(self, read_path):
+        self.read_path = read_path
+        self.requests = []  # (path, body) in arrival order
+        self._lock = threading.Lock()
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+
+    @property
+    def base_url(self):
+        return f"http://127.0.0.1:{self._server.server_address[1]}"
+
+    def __enter__(self):
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._server.shutdown()
+        self._server.server_close()
+
+    def bodies(self, path_suffix):
+        with self._lock:
+            return [body for path, body in self.requests if path.endswith(path_suffix)]
+
+    def _record(self, path, body):
+        with self._lock:
+            self.requests.append((path, body))
+
+    def _handler(self):
+        model = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args):
+                pass
+
+            def do_GET(self):
+                self._json({})
+
+            def do_POST(self):
+                length = int(self.headers.get("content-length") or 0)
+                raw = self.rfile.read(length) if length else b""
+                try:
+                    body = json.loads(raw or b"{}")
+                except json.JSONDecodeError:
+                    body = {"raw": raw.decode("utf-8", "replace")}
+                path = self.path.split("?")[0]
+                model._record(path, body)
+                if path.endswith("/messages/count_tokens"):
+                    self._json({"input_tokens": 100})
+                elif path.endswith("/messages"):
+                    self._anthropic(body)
+                elif path.endswith("/responses"):
+                    self._responses(body)
+                else:
+                    self._json({})
+
+            def _json(self, value):
+                data = json.dumps(value).encode()
+                self.send_response(200)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def _stream(self, events):
+                self.send_response(200)
+                self.send_header("content-type", "text/event-stream")
+                self.send_header("cache-control", "no-cache")
+                self.send_header("connection", "close")
+                self.end_headers()
+                for name, data in events:
+                    self.wfile.write(f"event: {name}\ndata: {json.dumps(data)}\n\n".encode())
+                    self.wfile.flush()
+                self.close_connection = True
+
+            # --- Anthropic Messages -------------------------------------------------------------
+            def _anthropic(self, body):
+                wants_read = body.get("tools") and needs_read(body.get("messages") or [], "tool_result")
+                if wants_read:
+                    block = {"type": "tool_use", "id": "toolu_mock_read", "name": "Read", "input": {}}
+                    delta = {"type": "input_json_delta",
+                             "partial_json": json.dumps({"file_path": model.read_path})}
+                    stop = "tool_use"
+                else:
+                    block = {"type": "text", "text": ""}
+                    delta = {"type": "text_delta", "text": "Done."}
+                    stop = "end_turn"
+                message = {"id": "msg_mock", "type": "message", "role": "assistant",
+                           "model": body.get("model", "claude-mock"), "content": [],
+                           "stop_reason": None, "stop_sequence": None,
+                           "usage": {"input_tokens": 10, "output_tokens": 1}}
+                if not body.get("stream"):
+                    final = dict(block)
+                    if block["type"] == "tool_use":
+                        final["input"] = {"file_path": model.read_path}
+                    else:
+                        final["text"] = "Done."
+                    self._json(dict(message, content=[final], stop_reason=stop))
+                    return
+                self._stream([
+                    ("message_start", {"type": "message_start", "message": message}),
+                    ("content_block_start", {"type": "content_block_start", "index": 0, "content_block": block}),
+                    ("content_block_delta", {"type": "content_block_delta", "index": 0, "delta": delta}),
+                    ("content_block_stop", {"type": "content_block_stop", "index": 0}),
+                    ("message_delta", {"type": "message_delta", "delta": {"stop_reason": stop, "stop_sequence": None},
+                                       "usage": {"output_tokens": 5}}),
+                    ("message_stop", {"type": "message_stop"}),
+                ])
+
+            # --- OpenAI Responses ---------------------------------------------------------------
+            def _responses(self, body):
+                wants_read = needs_read(body.get("input") or [], "function_call_output")
+                response = {"id": "resp_mock", "object": "response", "status": "in_progress", "output": []}
+                events = [("response.created", {"type": "response.created", "response": response})]
+                if wants_read:
+                    arguments = json.dumps({"cmd": f"cat {model.read_path}"})
+                    item = {"type": "function_call", "id": "fc_mock", "call_id": "call_mock_read",
+                            "name": "exec_command", "arguments": arguments, "status": "completed"}
+                    events += [
+                        ("response.output_item.added", {"type": "response.output_item.added", "output_index": 0,
+                                                        "item": dict(item, arguments="", status="in_progress")}),
+                        ("response.function_call_arguments.delta",
+                         {"type": "response.function_call_arguments.delta", "item_id": "fc_mock",
+                          "output_index": 0, "delta": arguments}),
+                        ("response.function_call_arguments.done",
+                         {"type": "response.function_call_arguments.done", "item_id": "fc_mock",
+                          "output_index": 0, "arguments": arguments}),
+                        ("response.output_item.done", {"type": "response.output_item.done", "output_index": 0,
+                                                       "item": item}),
+                    ]
+                else:
+                    item = {"type": "message", "id": "msg_mock", "role": "assistant", "status": "completed",
+                            "content": [{"type": "output_text", "text": "Done.", "annotations": []}]}
+                    events += [
+                        ("response.output_item.added", {"type": "response.output_item.added", "output_index": 0,
+                                                        "item": dict(item, content=[], status="in_progress")}),
+                        ("response.output_text.delta", {"type": "response.output_text.delta", "item_id": "msg_mock",
+                                                        "output_index": 0, "content_index": 0, "delta": "Done."}),
+                        ("response.output_item.done", {"type": "response.output_item.done", "output_index": 0,
+                                                       "item": item}),
+                    ]
+                completed = dict(response, status="completed", output=[item],
+                                 usage={"input_tokens": 10, "output_tokens": 5, "total_tokens": 15,
+                                        "input_tokens_details": {"cached_tokens": 0},
+                                        "output_tokens_details": {"reasoning_tokens": 0}})
+                events.append(("response.completed", {"type": "response.completed", "response": completed}))
+                self._stream(events)
+
+        return Handler
