@@ -12,9 +12,11 @@ namespace {
 constexpr std::size_t max_keyword_length = 20;
 
 // Words that say nothing about what a memory is about; the first word that is not one names the file.
-constexpr std::array<std::string_view, 20> stop_words = {"a",    "an", "the", "and", "or",   "but", "is",
-                                                         "are",  "be", "to",  "of",  "in",   "on",  "for",
-                                                         "with", "at", "it",  "use", "this", "that"};
+// Pronouns and their contractions (apostrophes dropped) included: "I'm the tech lead" named `_im.md`.
+constexpr std::array<std::string_view, 36> stop_words = {
+    "a",    "an",   "the", "and", "or",  "but", "is",  "are",  "be",  "to",  "of",   "in",
+    "on",   "for",  "with", "at", "it",  "use", "this", "that", "i",   "im",  "ive",  "id",
+    "ill",  "me",   "my",  "we",  "were", "our", "you", "your", "youre", "its", "from", "now"};
 
 bool is_stop_word(std::string_view word) noexcept {
     return std::find(stop_words.begin(), stop_words.end(), word) != stop_words.end();

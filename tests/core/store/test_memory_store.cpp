@@ -57,6 +57,8 @@ TEST_CASE("file names follow collie: date, first meaningful word, numbered on co
     CHECK(memory_file_keyword("以后im 提交信息都用英文写").empty());
     CHECK(memory_file_keyword("以后im 提交用 English").empty() == false);
     CHECK(memory_file_keyword("the a an").empty());
+    CHECK(memory_file_keyword("I'm the tech lead of the payments team") == "tech");
+    CHECK(memory_file_keyword("From now on, my commits are signed") == "commits");
     CHECK(memory_file_keyword("").empty());
     CHECK(starling::core::memory_file_stem(at("2026-11-22T23:59:59Z"), "Dark mode", "k3f9a2q") == "2026-11-22_dark");
     CHECK(starling::core::memory_file_stem(at("2026-11-22T23:59:59Z"), "提交信息用中文", "k3f9a2q") ==
