@@ -6,12 +6,10 @@
 #include <starling/core/store/memory_store.hpp>
 
 #include "support/fake_policies.hpp"
+#include "support/finished_process.hpp"
 #include "support/temp_dir.hpp"
 
 #include <catch2/catch.hpp>
-
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <stdexcept>
 
@@ -192,16 +190,6 @@ private:
     mutable bool failed_ = false;
 };
 
-std::int64_t finished_process() {
-    const pid_t child = ::fork();
-    if (child == 0) {
-        ::_exit(0);
-    }
-    int status = 0;
-    ::waitpid(child, &status, 0);
-    return child;
-}
-
 } // namespace
 
 TEST_CASE("a message whose judging failed is judged again by the next stop, not lost", "[lifecycle][capture]") {
@@ -226,7 +214,7 @@ TEST_CASE("messages a killed judge left are judged at the next stop of any sessi
     core::SessionLog killed{fixture.directory.path() / "sessions", "killed"};
     const auto claimed = killed.claim_unjudged_messages(fixture.clock.now(), std::chrono::seconds{600});
     REQUIRE(claimed.messages.size() == 2);
-    killed.update_state([](core::SessionState &state) { state.claim->pid = finished_process(); });
+    killed.update_state([](core::SessionState &state) { state.claim->pid = test::finished_process(); });
     CHECK(fixture.store.list().empty());
 
     (void)fixture.bus.publish(fixture.event(core::EventKind::turn_stopped, "another-session"));

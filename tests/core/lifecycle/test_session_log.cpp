@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <starling/core/lifecycle/session_log.hpp>
 
+#include "support/finished_process.hpp"
 #include "support/temp_dir.hpp"
 
 #include <catch2/catch.hpp>
 
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -45,17 +44,6 @@ namespace {
 
 const std::chrono::sys_seconds kNow{std::chrono::seconds{1'800'000'000}};
 constexpr std::chrono::seconds kLease{600};
-
-/// The id of a process that has ended (and been reaped), for claims whose judge died.
-std::int64_t finished_process() {
-    const pid_t child = ::fork();
-    if (child == 0) {
-        ::_exit(0);
-    }
-    int status = 0;
-    ::waitpid(child, &status, 0);
-    return child;
-}
 
 } // namespace
 
@@ -203,7 +191,7 @@ TEST_CASE("a claim whose judge died, or that outlived its lease, is taken over",
     REQUIRE(log.claim_unjudged_messages(kNow, kLease).messages.size() == 2);
     log.mark_judged_before(1);
     // The judge is killed: its claim now names a process that is gone.
-    log.update_state([](SessionState &state) { state.claim->pid = finished_process(); });
+    log.update_state([](SessionState &state) { state.claim->pid = starling::test::finished_process(); });
     CHECK(SessionLog::sessions_with_claims(directory.path()) == std::vector<std::string>{"s"});
     const auto taken_over = SessionLog{directory.path(), "s"}.claim_unjudged_messages(kNow, kLease);
     REQUIRE(taken_over.messages.size() == 1);
