@@ -19,9 +19,10 @@ bool is_marker_at(std::string_view text, std::size_t offset) noexcept {
 namespace {
 
 /// Sorted by start; overlapping spans become one, named after the one that starts first (the
-/// longer one when two start together).
+/// longer one when two start together, the one found first when they also end together: the
+/// scanners run from the most specific format to the most general).
 std::vector<SecretSpan> sorted_disjoint(std::vector<SecretSpan> spans) {
-    std::sort(spans.begin(), spans.end(), [](const SecretSpan &left, const SecretSpan &right) {
+    std::stable_sort(spans.begin(), spans.end(), [](const SecretSpan &left, const SecretSpan &right) {
         return left.begin != right.begin ? left.begin < right.begin : left.end > right.end;
     });
     std::vector<SecretSpan> merged;

@@ -88,7 +88,7 @@ TEST_CASE("find_builtin_secrets gives sorted, disjoint spans covering each secre
     const auto spans = starling::core::find_builtin_secrets(text);
     REQUIRE(spans.size() == 2);
     CHECK(text.substr(spans[0].begin, spans[0].end - spans[0].begin) == "ghp_1a2B3c4D5e6F7g8H9i0J1k2L3m4N5o6P7q8R");
-    CHECK(spans[0].kind == "credential"); // the assignment starts first and covers the token
+    CHECK(spans[0].kind == "github-token"); // the assignment's value is the token: the specific name wins
     CHECK(text.substr(spans[1].begin, spans[1].end - spans[1].begin) == "AKIAIOSFODNN7EXAMPLE");
     CHECK(spans[1].kind == "aws-access-key");
 }
