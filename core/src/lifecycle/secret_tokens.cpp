@@ -169,6 +169,7 @@ constexpr bool is_token_byte(char c) noexcept { return is_word(c) || c == '.' ||
 void find_shaped_tokens(std::string_view text, Spans &found) {
     std::string_view before_previous;
     std::string_view previous;
+    std::size_t previous_end = 0;
     std::size_t scan = 0;
     while (scan < text.size()) {
         if (!is_token_byte(text[scan])) {
@@ -182,12 +183,16 @@ void find_shaped_tokens(std::string_view text, Spans &found) {
             token.remove_suffix(1); // a sentence's full stop is not part of the token
         }
         std::string_view kind = shaped_kind(token);
-        // An earlier redaction's marker after `Bearer` is no token.
-        const bool after_marker = start > 0 && text[start - 1] == '[';
-        if (kind.empty() && !after_marker && equals_ci(previous, "bearer") && token.size() >= 16) {
+        // A credential follows its scheme after blanks only: `bearer, defaultendpoints…` in a list of
+        // words is no header, and an earlier redaction's marker is no token.
+        const bool follows_scheme =
+            previous_end < start && all_of(text.substr(previous_end, start - previous_end), [](char c) {
+                return c == ' ' || c == '\t';
+            });
+        if (kind.empty() && follows_scheme && equals_ci(previous, "bearer") && token.size() >= 16) {
             kind = "bearer-token";
         }
-        if (kind.empty() && !after_marker && equals_ci(previous, "basic") && token.size() >= 8 &&
+        if (kind.empty() && follows_scheme && equals_ci(previous, "basic") && token.size() >= 8 &&
             (equals_ci(before_previous, "authorization") || equals_ci(before_previous, "proxy-authorization"))) {
             kind = "basic-auth";
             token = text.substr(start, run_end(text, start + token.size(), [](char c) { return c == '='; }) - start);
@@ -200,6 +205,7 @@ void find_shaped_tokens(std::string_view text, Spans &found) {
         }
         before_previous = previous;
         previous = token;
+        previous_end = start + token.size();
         scan = end;
     }
 }
