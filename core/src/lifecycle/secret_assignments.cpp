@@ -170,7 +170,12 @@ void find_assignments(std::string_view text, Spans &found) {
         }
         std::size_t offset = skip_blanks(text, quoted_key ? name_end + 1 : name_end);
         std::optional<Value> value;
-        if (offset < text.size() && (text[offset] == '=' || text[offset] == ':')) {
+        // A connection string's value is never quoted: a quote after `AccountKey=` ends an excerpt.
+        const bool connection_string = kind.starts_with("azure-");
+        if (offset < text.size() && (text[offset] == '=' || text[offset] == ':') && connection_string) {
+            const std::size_t begin = offset + 1;
+            value = Value{begin, run_end(text, begin, is_base64)};
+        } else if (offset < text.size() && (text[offset] == '=' || text[offset] == ':')) {
             value = value_at(text, skip_blanks(text, offset + 1));
         } else if (kind == "credential") {
             value = prose_value(text, offset);

@@ -56,6 +56,7 @@ TEST_CASE("redaction keeps what is not a secret", "[lifecycle][redaction]") {
         "Commit 3f786850e387550fdab836ed7e6dc881de23001b fixed run 123e4567-e89b-12d3-a456-426614174000; "
         "the file is /home/dev/.config/starling/starling.toml and C:\\Users\\dev\\notes.txt. "
         "Meet at 12:30:45 on 2026-11-25T10:00:00Z. Tags: authorization, bearer, defaultendpointsprotocol. "
+        "(link: 'endpoint=sb://x.servicebus.windows.net/;sharedaccesskey=') "
         "提交信息用中文。 Der Schlüssel liegt im Tresor.";
     const auto redacted = redact_secrets(ordinary);
     CHECK(redacted.text == ordinary);
