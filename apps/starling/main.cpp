@@ -102,6 +102,11 @@ const std::vector<CommandSpec> &commands() {
          "  doctor [--json]        check the configuration, the store, its permissions, memory files that do not\n"
          "                         parse and plugin modules that do not load, and say what to do about each\n"
          "                         problem (exit 1 if there is one)\n"},
+        {"scan", &run_scan_command, kPluginsAndConfiguration,
+         "  scan [--fix] [--json]  look for secrets (30+ formats and redaction.extra_patterns) in every file of\n"
+         "                         the store: memories, session logs, archive, index, plugin caches; names\n"
+         "                         file, line and format, never the secret (exit 1 if one is found); --fix\n"
+         "                         redacts them in place and says what it changed\n"},
         {"config", &run_config_command, kPluginsAndConfiguration,
          "  config show [--json]   print the effective configuration, plugin settings included, as TOML\n"
          "  config check FILE      validate a configuration file: every error with file, line, column and key\n"},

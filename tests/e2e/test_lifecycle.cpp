@@ -11,6 +11,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -91,15 +92,42 @@ TEST_CASE("reads through the hook promote a memory only across two sessions", "[
     CHECK(tier_of_only_memory(home) == "long");
 }
 
+namespace {
+
+/// Every file under `root` whose name or bytes hold a fixture secret, with the format.
+std::vector<std::string> secret_leaks_under(const fs::path &root) {
+    std::vector<std::string> leaks;
+    for (const auto &entry : fs::recursive_directory_iterator(root)) {
+        const auto name = entry.path().lexically_relative(root).string();
+        const auto content = entry.is_regular_file() ? read_text(entry.path()) : std::string{};
+        for (const auto &secret : starling::test::secret_fixtures()) {
+            if (content.find(secret.secret) != std::string::npos || name.find(secret.secret) != std::string::npos) {
+                leaks.push_back(name + ": " + secret.format);
+            }
+        }
+    }
+    return leaks;
+}
+
+} // namespace
+
 TEST_CASE("no secret of the fixture list ever appears in any file under STARLING_HOME", "[e2e][secrets]") {
     const ScratchHome home{"secrets"};
     for (const auto &secret : starling::test::secret_fixtures()) {
+        INFO(secret.format);
+        const auto first_line = secret.text.substr(0, secret.text.find('\n'));
         const auto message = "From now on always use this credential for deploys: " + secret.text;
         REQUIRE(run_process(kBinaries / "starling-claude", {"UserPromptSubmit"},
                             home.options(claude_prompt("s-secrets", message)))
                     .exit_code == 0);
-        REQUIRE(run_process(kBinaries / "starling", {"remember", "--force", "--summary", "deploy " + secret.text,
-                                                     "Remember for deploys: " + secret.text},
+        REQUIRE(run_process(kBinaries / "starling",
+                            {"remember", "--force", "--summary", "deploy " + first_line, "--tags",
+                             "deploy," + first_line, "Remember for deploys: " + secret.text},
+                            home.options())
+                    .exit_code == 0);
+        // Without --force the decision policy decides, and may quote the message in its summary.
+        REQUIRE(run_process(kBinaries / "starling",
+                            {"remember", "Always authenticate the release job with " + secret.text},
                             home.options())
                     .exit_code == 0);
     }
@@ -107,19 +135,68 @@ TEST_CASE("no secret of the fixture list ever appears in any file under STARLING
                         home.options(R"({"session_id":"s-secrets","cwd":"/work/app","hook_event_name":"Stop"})"))
                 .exit_code == 0);
     REQUIRE(home.wait_for_background_work() == 0);
+    REQUIRE(run_process(kBinaries / "starling", {"index"}, home.options()).exit_code == 0);
     std::size_t files = 0;
     for (const auto &entry : fs::recursive_directory_iterator(home.path())) {
-        if (!entry.is_regular_file()) {
-            continue;
-        }
-        ++files;
-        const auto content = read_text(entry.path());
-        for (const auto &secret : starling::test::secret_fixtures()) {
-            INFO(entry.path().string() << " / " << secret.format);
-            CHECK(content.find(secret.secret) == std::string::npos);
-        }
+        files += entry.is_regular_file() ? 1 : 0;
     }
     CHECK(files > 3); // the session log, memories, the index, the log file
+    const auto leaks = secret_leaks_under(home.path());
+    INFO(leaks.size() << " leak(s)");
+    for (const auto &leak : leaks) {
+        UNSCOPED_INFO(leak);
+    }
+    CHECK(leaks.empty());
+    const auto scanned = run_process(kBinaries / "starling", {"scan", "--json"}, home.options());
+    INFO(scanned.stdout_text);
+    CHECK(scanned.exit_code == 0);
+}
+
+TEST_CASE("starling scan finds each format in a store an older version wrote, and --fix removes them",
+          "[e2e][secrets]") {
+    const ScratchHome home{"scan"};
+    REQUIRE(run_process(kBinaries / "starling", {"remember", "--force", "Deploys go through the release job"},
+                        home.options())
+                .exit_code == 0);
+    // What a version without redaction left behind: a memory, a session log, an archived copy.
+    std::string memory = "---\ntype: reference\nsummary: deploy credentials\ncreated: 2026-11-20T10:00:00Z\n---\n";
+    std::string session_log;
+    std::vector<std::size_t> lines;
+    std::size_t line = 6;
+    for (const auto &secret : starling::test::secret_fixtures()) {
+        lines.push_back(line);
+        memory += secret.text + "\n";
+        line += static_cast<std::size_t>(std::count(secret.text.begin(), secret.text.end(), '\n')) + 1;
+        session_log += nlohmann::json{{"prompt", "use " + secret.text}}.dump() + "\n";
+    }
+    fs::create_directories(home.path() / "memory/user/long");
+    fs::create_directories(home.path() / "sessions");
+    std::ofstream{home.path() / "memory/user/long/2026-11-20_credentials.md"} << memory;
+    std::ofstream{home.path() / "sessions/old.jsonl"} << session_log;
+
+    const auto found = run_process(kBinaries / "starling", {"scan", "--json"}, home.options());
+    CHECK(found.exit_code == 1);
+    const auto report = nlohmann::json::parse(found.stdout_text);
+    for (std::size_t index = 0; index < starling::test::secret_fixtures().size(); ++index) {
+        const auto &secret = starling::test::secret_fixtures()[index];
+        INFO(secret.format << " on line " << lines[index]);
+        bool named = false;
+        for (const auto &finding : report["findings"]) {
+            named = named || (finding["file"] == "memory/user/long/2026-11-20_credentials.md" &&
+                              finding["line"] == lines[index] && !finding["format"].get<std::string>().empty());
+        }
+        CHECK(named);
+        CHECK(found.stdout_text.find(secret.secret) == std::string::npos); // named, never printed
+    }
+
+    const auto fixed = run_process(kBinaries / "starling", {"scan", "--fix"}, home.options());
+    INFO(fixed.stdout_text << fixed.stderr_text);
+    CHECK(fixed.exit_code == 0);
+    CHECK_THAT(fixed.stdout_text, Catch::Contains("fixed memory/user/long/2026-11-20_credentials.md"));
+    CHECK(secret_leaks_under(home.path()).empty());
+    CHECK(run_process(kBinaries / "starling", {"scan"}, home.options()).exit_code == 0);
+    const auto listed = run_process(kBinaries / "starling", {"list", "--json", "--scope", "user"}, home.options());
+    CHECK(nlohmann::json::parse(listed.stdout_text).size() == 2);
 }
 
 TEST_CASE("two agents capturing and consolidating at once lose nothing", "[e2e][concurrency]") {

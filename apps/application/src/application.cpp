@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <starling/app/application.hpp>
+
 #include <starling/core/config/config_loader.hpp>
 #include <starling/core/config/plugin_settings.hpp>
+#include <starling/core/lifecycle/redaction.hpp>
 #include <starling/core/store/file_io.hpp>
 #include <starling/plugins/static_plugins.hpp>
 
@@ -76,7 +78,10 @@ const core::Clock &Application::clock() {
 core::MemoryStore &Application::store() {
     if (!store_) {
         core::refuse_if_writable_by_others(config().store.root, "the store");
-        store_ = std::make_unique<core::MemoryStore>(config().store.root, clock());
+        core::StoreOptions options;
+        // Patterns were checked when the configuration was read, so this compiles.
+        options.redactor = std::make_shared<const core::Redactor>(config().redaction.extra_patterns);
+        store_ = std::make_unique<core::MemoryStore>(config().store.root, clock(), std::move(options));
     }
     return *store_;
 }

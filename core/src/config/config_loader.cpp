@@ -177,6 +177,7 @@ private:
             }
             return wrong_type();
         case ConfigValueKind::path_list:
+        case ConfigValueKind::pattern_list:
             break;
         }
         const auto *array = node.as_array();

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <regex>
 #include <type_traits>
 #include <utility>
 
@@ -189,6 +190,13 @@ ConfigKey boolean_key(std::string_view name, bool default_value, std::string_vie
                     &read_plain<Section, Member>);
 }
 
+template <auto Section, auto Member>
+ConfigKey pattern_list_key(std::string_view name, std::string_view description) {
+    static_assert(std::is_same_v<FieldType<Section, Member>, std::vector<std::string>>);
+    return make_key(name, ConfigValueKind::pattern_list, std::vector<std::string>{}, description,
+                    &assign_plain<Section, Member, std::vector<std::string>>, &read_plain<Section, Member>);
+}
+
 /// `choices` lists the field's enumerators by name, in the order of their values 0, 1, 2...
 template <auto Section, auto Member>
 ConfigKey choice_key(std::string_view name, std::string default_value, std::vector<std::string_view> choices,
@@ -240,6 +248,9 @@ std::vector<ConfigKey> build_schema() {
             "new memory is folded into an existing one instead of being written again."),
         integer_key<&Config::remember, &RememberConfig::duplicate_candidates>("remember.duplicate_candidates", 8,
             at_least(1), "How many of the best relevance candidates a new memory is compared with for duplicates."),
+        pattern_list_key<&Config::redaction, &RedactionConfig::extra_patterns>("redaction.extra_patterns",
+            "ECMAScript regular expressions for secrets of your own, redacted like the built-in formats "
+            "before anything is stored; only the first capture group when the pattern has one."),
         integer_key<&Config::budgets, &BudgetsConfig::inject_tokens>("budgets.inject_tokens", 1500, at_least(0),
             "Most tokens of memory added to an agent's context at once; 0 adds none."),
         integer_key<&Config::budgets, &BudgetsConfig::index_lines>("budgets.index_lines", 200, at_least(1),
@@ -309,6 +320,7 @@ std::string_view expected_value_description(ConfigValueKind kind) {
     case ConfigValueKind::choice:
         return "a string";
     case ConfigValueKind::path_list:
+    case ConfigValueKind::pattern_list:
         return "an array of strings";
     case ConfigValueKind::integer:
         return "an integer";
@@ -332,6 +344,8 @@ std::string describe_type(const ConfigKey &key) {
         return "path (string)";
     case ConfigValueKind::path_list:
         return "array of paths (strings)";
+    case ConfigValueKind::pattern_list:
+        return "array of regular expressions (strings)";
     case ConfigValueKind::choice:
         return "one of " + quoted_list(key.choices, ", ");
     case ConfigValueKind::integer:
@@ -365,6 +379,21 @@ std::optional<std::string> value_problem(const ConfigKey &key, const ConfigValue
         for (std::size_t index = 0; index < items.size(); ++index) {
             if (items[index].empty()) {
                 return "item " + std::to_string(index + 1) + " is an empty string; expected a path";
+            }
+        }
+        return std::nullopt;
+    }
+    case ConfigValueKind::pattern_list: {
+        const auto &items = std::get<std::vector<std::string>>(value);
+        for (std::size_t index = 0; index < items.size(); ++index) {
+            if (items[index].empty()) {
+                return "item " + std::to_string(index + 1) + " is an empty string; expected a regular expression";
+            }
+            try {
+                static_cast<void>(std::regex{items[index], std::regex::ECMAScript});
+            } catch (const std::regex_error &error) {
+                return "item " + std::to_string(index + 1) + " (" + toml_string(items[index]) +
+                       ") is not a valid ECMAScript regular expression: " + error.what();
             }
         }
         return std::nullopt;

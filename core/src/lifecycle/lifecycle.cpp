@@ -103,7 +103,7 @@ void Lifecycle::capture(const Event &event, ReplyBuilder &reply) {
         return;
     }
     auto log = session_log_for(*store_, event);
-    const auto count = log.append({store_->clock().now(), redact_secrets(event.prompt).text,
+    const auto count = log.append({store_->clock().now(), store_->redactor().redact(event.prompt).text,
                                    event.working_directory, event.agent});
     if (policies_.decision == nullptr || settings_.review_every_messages == 0 ||
         count % settings_.review_every_messages != 0) {

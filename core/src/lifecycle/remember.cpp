@@ -65,7 +65,7 @@ std::vector<sdk::Decision> Rememberer::classify(const std::vector<RememberReques
     std::vector<sdk::Message> messages;
     messages.reserve(requests.size());
     for (const auto &request : requests) {
-        messages.push_back({redact_secrets(request.text).text, request.agent, request.project_id});
+        messages.push_back({store_->redactor().redact(request.text).text, request.agent, request.project_id});
     }
     return policies_.decision->decide(messages);
 }
@@ -86,7 +86,7 @@ std::vector<RememberOutcome> Rememberer::remember_all(const std::vector<Remember
     std::vector<RememberOutcome> outcomes;
     std::size_t next_decision = 0;
     for (const auto &request : requests) {
-        const auto redacted = redact_secrets(request.text).text;
+        const auto redacted = store_->redactor().redact(request.text).text;
         sdk::Decision decision = request.forced ? *request.forced : decisions.at(next_decision++);
         outcomes.push_back(apply(request, redacted, std::move(decision)));
         if (after_each) {
@@ -109,6 +109,12 @@ RememberOutcome Rememberer::apply(const RememberRequest &request, const std::str
         outcome.decision = std::move(decision);
         return outcome;
     }
+    // A policy's summary and tags may quote the message; the store redacts what it writes, and
+    // this keeps them out of the duplicate search and the outcome shown to the user as well.
+    decision.summary = store_->redactor().redact(decision.summary).text;
+    for (auto &tag : decision.tags) {
+        tag = store_->redactor().redact(tag).text;
+    }
     if (decision.summary.empty()) {
         decision.summary = summary_from_text(redacted_text);
     }
@@ -126,7 +132,7 @@ RememberOutcome Rememberer::apply(const RememberRequest &request, const std::str
     }
     Memory memory;
     memory.type = decision.type.empty() ? std::string{"feedback"} : decision.type;
-    memory.summary = redact_secrets(decision.summary).text;
+    memory.summary = decision.summary;
     memory.tags = decision.tags;
     memory.body = redacted_text + "\n";
     memory.pinned = request.pin;

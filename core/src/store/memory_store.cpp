@@ -6,6 +6,7 @@
 #include <starling/core/store/memory_id.hpp>
 #include <starling/core/store/file_naming.hpp>
 #include <starling/core/store/memory_file.hpp>
+#include <starling/core/store/memory_redaction.hpp>
 #include <starling/core/store/store_error.hpp>
 
 #include <algorithm>
@@ -59,9 +60,13 @@ std::filesystem::path absolute_root(std::filesystem::path root) {
 
 MemoryStore::Internals::Internals(std::filesystem::path store_root, const Clock &store_clock,
                                   StoreOptions store_options)
-    : root(absolute_root(std::move(store_root))), clock(&store_clock), options(store_options),
+    : root(absolute_root(std::move(store_root))), clock(&store_clock), options(std::move(store_options)),
       index(root / "index"), manifest(root / "archive" / "MANIFEST.jsonl"),
-      accesses(root / "index" / "accesses.tsv") {}
+      accesses(root / "index" / "accesses.tsv") {
+    if (!options.redactor) {
+        options.redactor = builtin_redactor();
+    }
+}
 
 FileLock MemoryStore::Internals::lock() const {
     ensure_directories(root);
@@ -141,6 +146,8 @@ const std::filesystem::path &MemoryStore::root() const noexcept { return interna
 
 const Clock &MemoryStore::clock() const noexcept { return *internals_->clock; }
 
+const Redactor &MemoryStore::redactor() const noexcept { return *internals_->options.redactor; }
+
 std::filesystem::path plugin_cache_root(const std::filesystem::path &store_root) {
     return store_root / "index" / "cache";
 }
@@ -158,6 +165,7 @@ std::string MemoryStore::create(const Scope &scope, Tier tier, Memory memory) {
         memory.last_accessed = memory.created;
     }
     const std::string directory_key = scope.directory() + "/" + std::string(to_string(tier));
+    static_cast<void>(redact_memory(memory, *internals_->options.redactor));
     validate_memory(memory, "new memory in " + directory_key);
 
     const FileLock guard = internals_->lock();
@@ -202,6 +210,7 @@ Memory MemoryStore::Internals::update_locked(std::string_view key, const std::fu
     }
     Memory memory = parse_memory(file->content, path.string());
     mutate(memory);
+    static_cast<void>(redact_memory(memory, *options.redactor));
     const std::string bytes = serialise_memory(memory, path.string());
     if (bytes != file->content) {
         write_file_atomically(path, bytes);

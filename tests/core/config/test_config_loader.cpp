@@ -462,3 +462,15 @@ TEST_CASE("Every schema default is a valid value of its key", "[config]") {
         CHECK(key.name.find('.') != std::string_view::npos);
     }
 }
+
+TEST_CASE("redaction.extra_patterns takes regular expressions and names one that does not compile", "[config]") {
+    ConfigTempDir dir;
+    const auto environment = injected_environment(dir);
+    const auto config = starling::core::parse_config("[redaction]\nextra_patterns = [\"ACME-[0-9]{6}\"]\n",
+                                                     "starling.toml", environment);
+    CHECK(config.redaction.extra_patterns == std::vector<std::string>{"ACME-[0-9]{6}"});
+    const std::string message = parse_error_of("[redaction]\nextra_patterns = [\"ok\", \"(unclosed\"]\n", environment).what();
+    CHECK_THAT(message, Catch::StartsWith("starling.toml:2:"));
+    CHECK_THAT(message, Catch::Contains("redaction.extra_patterns: item 2 (\"(unclosed\") is not a valid ECMAScript "
+                                        "regular expression"));
+}

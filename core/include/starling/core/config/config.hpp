@@ -73,6 +73,12 @@ struct RememberConfig {
     std::int64_t duplicate_candidates = 0;
 };
 
+/// `[redaction]`: what is removed from text before it is stored, beyond the built-in formats.
+struct RedactionConfig {
+    /// ECMAScript regular expressions; a match (or its first capture group) is redacted.
+    std::vector<std::string> extra_patterns;
+};
+
 /// `[budgets]`: limits on what Starling adds to an agent's context.
 struct BudgetsConfig {
     std::int64_t inject_tokens = 0;
@@ -112,6 +118,7 @@ struct Config {
     HooksConfig hooks;
     InjectionConfig injection;
     RememberConfig remember;
+    RedactionConfig redaction;
     BudgetsConfig budgets;
     LogConfig log;
     /// `[settings.<plugin-id>]` tables by plugin id; see effective_plugin_settings().

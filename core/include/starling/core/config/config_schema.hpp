@@ -26,6 +26,7 @@ enum class ConfigValueKind {
     string,    ///< TOML string, stored as is.
     path,      ///< TOML string; `~`, `$STARLING_HOME` and relative paths are resolved (expand_config_path).
     path_list, ///< TOML array of strings, each resolved like `path`.
+    pattern_list, ///< TOML array of strings, each an ECMAScript regular expression that compiles.
     integer,   ///< TOML integer within [minimum, maximum].
     choice,    ///< TOML string, one of `choices`; the field holds its index as an enumerator.
     number,    ///< TOML float, or an integer converted to one; finite, within [number_minimum, number_maximum].

@@ -22,11 +22,17 @@
 
 namespace starling::core {
 
+class Redactor;
+
 /// Tuning knobs of a MemoryStore. The defaults suit stores of any size.
 struct StoreOptions {
     /// The machine index's journal is folded into a new snapshot once it is larger than this and larger
     /// than half the snapshot, so a write costs one appended line and compaction stays rare.
     std::uint64_t index_journal_compaction_bytes = 256 * 1024;
+    /// What every memory passes through before it is written (redact_memory): whatever route a
+    /// text took into the store, no secret reaches a memory file, the index or the plugin caches
+    /// derived from them. Null means the built-in formats (builtin_redactor()).
+    std::shared_ptr<const Redactor> redactor;
 };
 
 /// What MemoryStore::rebuild_index found.
@@ -67,6 +73,9 @@ public:
 
     [[nodiscard]] const std::filesystem::path &root() const noexcept;
     [[nodiscard]] const Clock &clock() const noexcept;
+    /// The redactor of StoreOptions: what session logs and other files beside the memories are
+    /// redacted with too.
+    [[nodiscard]] const Redactor &redactor() const noexcept;
 
     /// The absolute path of the memory file for `key`. Throws StoreError if `key` is not a memory key.
     [[nodiscard]] std::filesystem::path path_of(std::string_view key) const;
@@ -84,7 +93,7 @@ public:
     [[nodiscard]] std::string resolve_project(const std::filesystem::path &project_directory,
                                               ProjectFolder folder = ProjectFolder::record);
 
-    /// Writes a new memory into `scope`/`tier` and returns its key. The file is named
+    /// Writes a new memory into `scope`/`tier` and returns its key, its secrets redacted. The file is named
     /// `YYYY-MM-DD_<keyword>.md` after `created` and the summary, with `_2`, `_3`, ... on a collision.
     /// `created` and `last_accessed` left at their default (the epoch) are set to the clock's now.
     /// Throws StoreError if validate_memory rejects the memory.
@@ -103,8 +112,8 @@ public:
     [[nodiscard]] bool contains(std::string_view key) const;
 
     /// Read-modify-write under the store lock: reads the memory, lets `mutate` change it, writes it
-    /// back atomically and updates the index. If `mutate` throws, nothing is written. Returns the
-    /// memory as written.
+    /// back atomically, its secrets redacted, and updates the index. If `mutate` throws, nothing is
+    /// written. Returns the memory as written.
     Memory update(std::string_view key, const std::function<void(Memory &)> &mutate);
 
     /// Records one use of a memory under the lock: last_accessed = now, access_count + 1, the session
