@@ -24,7 +24,7 @@ bool in_scopes(std::string_view key, std::span<const core::Scope> scopes) {
 void report_skipped_memories(Application &application, std::optional<std::span<const core::Scope>> scopes) {
     for (const auto &file : application.store().unreadable()) {
         if (!scopes || in_scopes(file.key, *scopes)) {
-            application.logger().warning("store", "skipped " + file.key + ", which does not parse: " + file.message +
+            application.logger().warning("store", "skipped " + file.key + ", which cannot be read as a memory: " + file.message +
                                                       " (fix or remove the file; `starling doctor` lists every one)");
         }
     }

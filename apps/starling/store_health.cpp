@@ -81,8 +81,8 @@ void check_store(Application &application, std::vector<HealthFinding> &findings)
                                std::to_string(memories.size()) + " memories readable"));
     for (const auto &file : store.unreadable()) {
         findings.push_back(finding(Severity::problem, "memory", file.key,
-                                   "skipped by every command and hook, since it does not parse: " + file.message,
-                                   "fix its frontmatter (`starling show " + file.key + "` prints it; docs/memories.md lists the fields), or move the file out of the store"));
+                                   "skipped by every command and hook, since it cannot be read as a memory: " + file.message,
+                                   "fix its frontmatter (`starling show " + file.key + "` prints it; docs/memories.md lists the fields), or, if it is no memory file (a link, say), move it out of the store"));
     }
 }
 

@@ -262,7 +262,10 @@ void check_hostile_payloads(std::string_view agent) {
     }
     const std::string deep = std::string(100000, '[') + std::string(100000, ']');
     CHECK_FALSE(parse_and_render({"Stop"}, deep));
-    CHECK_FALSE(parse_and_render({}, "{\"hook_event_name\":\"Stop\",\"cwd\":\"\xc3\x28\"}"));
+    // Bytes that are not UTF-8 inside a string are repaired, not rejected: the event is kept.
+    const auto repaired = parse_and_render({}, "{\"hook_event_name\":\"Stop\",\"cwd\":\"\xc3\x28\"}");
+    REQUIRE(repaired);
+    CHECK(repaired->working_directory == "\xEF\xBF\xBD(");
 }
 
 void check_invalid_input_messages(std::string_view agent) {

@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include <sys/stat.h>
+
 namespace fs = std::filesystem;
 using starling::test::run_process;
 using starling::test::ScratchHome;
@@ -278,10 +280,65 @@ TEST_CASE("a memory whose frontmatter a hand edit broke is named, with why, by e
         INFO(command.front());
         const auto result = run_process(kStarling, command, home.options());
         CHECK(result.exit_code == 0);
-        CHECK_THAT(result.stderr_text, Catch::Contains("skipped " + key) && Catch::Contains("does not parse"));
+        CHECK_THAT(result.stderr_text, Catch::Contains("skipped " + key) && Catch::Contains("cannot be read as a memory"));
     }
     const auto log = starling::test::read_text(home.path() / "logs" / "starling.log");
     CHECK_THAT(log, Catch::Contains("skipped " + key));
+}
+
+TEST_CASE("a link or a FIFO planted in the store is reported, never followed, shown or archived", "[cli][store]") {
+    const ScratchHome home{"planted-link"};
+    const auto stored = run_process(kStarling, {"remember", "--force", "--json", "the staging host is stg-1"}, home.options());
+    REQUIRE(stored.exit_code == 0);
+    const fs::path folder = (home.path() / nlohmann::json::parse(stored.stdout_text)["key"].get<std::string>()).parent_path();
+    const fs::path secret = home.path() / "outside-the-store.txt";
+    std::ofstream(secret) << "---\nname: planted\ndescription: not a memory\n---\nroot:x:0:0:the target of the link\n";
+    fs::create_symlink(secret, folder / "2026-01-01_planted.md");
+    REQUIRE(::mkfifo((folder / "2026-01-02_fifo.md").c_str(), 0600) == 0);
+    const std::string link_key = "memory/user/" + folder.filename().string() + "/2026-01-01_planted.md";
+    const std::string fifo_key = "memory/user/" + folder.filename().string() + "/2026-01-02_fifo.md";
+
+    for (const std::vector<std::string> &command : std::vector<std::vector<std::string>>{
+             {"list"}, {"search", "root"}, {"inject", "--event", "prompt", "--prompt", "root target link"}}) {
+        INFO(command.front());
+        const auto result = run_process(kStarling, command, home.options());
+        CHECK(result.exit_code == 0);
+        CHECK_THAT(result.stdout_text, !Catch::Contains("planted") && !Catch::Contains("the target of the link"));
+        CHECK_THAT(result.stderr_text, Catch::Contains("skipped " + link_key) && Catch::Contains("symbolic link"));
+        CHECK_THAT(result.stderr_text, Catch::Contains("skipped " + fifo_key) && Catch::Contains("not a regular file"));
+    }
+    const auto show = run_process(kStarling, {"show", link_key}, home.options());
+    CHECK(show.exit_code != 0);
+    CHECK_THAT(show.stdout_text, !Catch::Contains("the target of the link"));
+    CHECK_THAT(show.stderr_text, Catch::Contains("symbolic link"));
+
+    const auto forget = run_process(kStarling, {"forget", link_key}, home.options());
+    CHECK(forget.exit_code != 0);
+    CHECK(fs::is_symlink(folder / "2026-01-01_planted.md"));
+    const auto archive = home.path() / "archive";
+    if (fs::exists(archive)) {
+        for (const auto &entry : fs::recursive_directory_iterator(archive)) {
+            if (entry.is_regular_file()) {
+                CHECK_THAT(starling::test::read_text(entry.path()), !Catch::Contains("the target of the link"));
+            }
+        }
+    }
+    const auto doctor = run_process(kStarling, {"doctor"}, home.options());
+    CHECK(doctor.exit_code == 1);
+    CHECK_THAT(doctor.stdout_text, Catch::Contains(link_key) && Catch::Contains(fifo_key));
+}
+
+TEST_CASE("a linked folder inside the store is refused with its name", "[cli][store]") {
+    const ScratchHome home{"planted-folder"};
+    const fs::path elsewhere = home.path() / "elsewhere";
+    fs::create_directories(elsewhere);
+    std::ofstream(elsewhere / "2026-01-01_outside.md") << "---\nname: outside\ndescription: outside\n---\nfrom elsewhere\n";
+    fs::create_directories(home.path() / "memory" / "user");
+    fs::create_symlink(elsewhere, home.path() / "memory" / "user" / "long");
+    const auto list = run_process(kStarling, {"list"}, home.options());
+    CHECK(list.exit_code != 0);
+    CHECK_THAT(list.stdout_text, !Catch::Contains("from elsewhere"));
+    CHECK_THAT(list.stderr_text, Catch::Contains("memory/user/long") && Catch::Contains("symbolic link"));
 }
 
 TEST_CASE("doctor says what is healthy, what is not and what to do, and exits 1 on a problem", "[cli][doctor]") {

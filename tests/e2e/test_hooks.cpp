@@ -63,7 +63,6 @@ TEST_CASE("every hook binary fails open on bad input: safe reply, exit 0, one lo
         {"malformed JSON", R"({"session_id": "s-1", "prompt": )"},
         {"empty stdin", ""},
         {"binary garbage", std::string("\x00\xff\xfe\x01garbage\x80\x81", 12)},
-        {"invalid UTF-8 inside JSON", "{\"hook_event_name\":\"UserPromptSubmit\",\"prompt\":\"\xc3\x28\xa0\xa1\"}"},
         {"huge stdin (50 MB)", std::string(50u << 20, 'x')},
         {"a JSON array", "[1,2,3]"},
     };
@@ -257,4 +256,28 @@ TEST_CASE("a STARLING_HOME that is not a directory or relative still gets every 
         }
     }
     CHECK_FALSE(std::filesystem::exists(home.path() / "relative-store"));
+}
+
+TEST_CASE("a prompt with bytes that are not UTF-8 or half an emoji is kept, with U+FFFD in their place",
+          "[e2e][hooks][unicode]") {
+    const ScratchHome home{"hooks-unicode"};
+    const std::string replacement = "\xEF\xBF\xBD";
+    for (const auto &hook : hook_binaries()) {
+        INFO(hook.binary);
+        std::string latin1 = hook.prompt_payload;
+        latin1.replace(latin1.find("deploy on tuesday?"), 18, "r\xE9sum\xE9: always use pnpm");
+        const auto broken_bytes = run_hook(home, hook, latin1);
+        CHECK(broken_bytes.exit_code == 0);
+        std::string surrogate = hook.prompt_payload;
+        surrogate.replace(surrogate.find("deploy on tuesday?"), 18, R"(ship it \ud83d)");
+        const auto half_emoji = run_hook(home, hook, surrogate);
+        CHECK(half_emoji.exit_code == 0);
+        REQUIRE(home.wait_for_background_work() == 0);
+        const auto log = read_text(home.path() / "logs" / "starling.log");
+        CHECK_THAT(log, !Catch::Contains("unreadable payload"));
+        const std::string session = hook.binary == "starling-cursor" ? "c-1" : "s-1";
+        const auto captured = read_text(home.path() / "sessions" / (session + ".jsonl"));
+        CHECK_THAT(captured, Catch::Contains("r" + replacement + "sum" + replacement + ": always use pnpm"));
+        CHECK_THAT(captured, Catch::Contains("ship it " + replacement));
+    }
 }

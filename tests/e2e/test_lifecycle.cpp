@@ -16,6 +16,7 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -149,6 +150,18 @@ TEST_CASE("no secret of the fixture list ever appears in any file under STARLING
     CHECK(leaks.empty());
     const auto scanned = run_process(kBinaries / "starling", {"scan", "--json"}, home.options());
     INFO(scanned.stdout_text);
+    std::string flagged_lines;
+    if (scanned.exit_code != 0) {
+        const auto report = nlohmann::json::parse(scanned.stdout_text);
+        for (const auto &finding : report["findings"]) {
+            std::istringstream lines{read_text(home.path() / finding["file"].get<std::string>())};
+            std::string line;
+            for (int number = 1; std::getline(lines, line) && number < finding["line"].get<int>(); ++number) {
+            }
+            flagged_lines += finding["file"].get<std::string>() + ": " + line + "\n";
+        }
+    }
+    INFO(flagged_lines);
     CHECK(scanned.exit_code == 0);
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <starling/adapters/json_fields.hpp>
 #include <starling/adapters/text.hpp>
+#include <starling/adapters/unicode_repair.hpp>
 
 #include <limits>
 #include <stdexcept>
@@ -27,7 +28,12 @@ Json parse_json_object(std::string_view text, std::string_view what) {
     try {
         parsed = Json::parse(text);
     } catch (const Json::exception &failure) {
-        throw std::invalid_argument(std::string{what} + " is not valid JSON: " + failure.what());
+        // Parsed again only when it failed, so a well-formed payload pays nothing for the repair.
+        const auto repaired = with_unicode_repaired(text);
+        parsed = repaired ? Json::parse(*repaired, nullptr, /*allow_exceptions=*/false) : Json(Json::value_t::discarded);
+        if (parsed.is_discarded()) {
+            throw std::invalid_argument(std::string{what} + " is not valid JSON: " + failure.what());
+        }
     }
     if (!parsed.is_object()) {
         throw std::invalid_argument(std::string{what} + " is JSON but not an object (it is " +

@@ -119,16 +119,16 @@ RememberOutcome Rememberer::apply(const RememberRequest &request, const std::str
         decision.summary = summary_from_text(redacted_text);
     }
     const Scope scope = decision.scope == "project" ? Scope::project(request.project_id) : Scope::user();
-    if (const auto duplicate = find_duplicate(scope, decision.summary + "\n" + redacted_text);
-        duplicate && restate(duplicate->first, request, redacted_text, decision)) {
-        const auto &[key, similarity] = *duplicate;
-        outcome.action = RememberOutcome::Action::updated;
-        outcome.key = key;
-        outcome.similarity = similarity;
-        outcome.reason = "similar to an existing memory (similarity " + std::to_string(similarity).substr(0, 4) +
-                         "): updated and reinforced it";
-        outcome.decision = std::move(decision);
-        return outcome;
+    if (const auto duplicate = find_duplicate(scope, decision.summary + "\n" + redacted_text)) {
+        if (auto key = restate(*duplicate, request, redacted_text, decision)) {
+            outcome.action = RememberOutcome::Action::updated;
+            outcome.key = std::move(*key);
+            outcome.similarity = duplicate->similarity;
+            outcome.reason = "similar to an existing memory (similarity " +
+                             std::to_string(duplicate->similarity).substr(0, 4) + "): updated and reinforced it";
+            outcome.decision = std::move(decision);
+            return outcome;
+        }
     }
     Memory memory;
     memory.type = decision.type.empty() ? std::string{"feedback"} : decision.type;
@@ -143,34 +143,56 @@ RememberOutcome Rememberer::apply(const RememberRequest &request, const std::str
     return outcome;
 }
 
-bool Rememberer::restate(const std::string &key, const RememberRequest &request, const std::string &redacted_text,
-                         const sdk::Decision &decision) {
-    try {
-        store_->update(key, [&](Memory &memory) {
-            // A restatement reinforces; a supplement is kept next to what was there, so nothing the
-            // user said earlier is overwritten.
-            if (memory.body.find(redacted_text) == std::string::npos && memory.summary != redacted_text) {
-                if (!memory.body.empty() && memory.body.back() != '\n') {
-                    memory.body += '\n';
+namespace {
+
+/// Thrown from inside an update to leave the file untouched: the key now holds another memory.
+struct AnotherMemoryThere {};
+
+} // namespace
+
+std::optional<std::string> Rememberer::restate(const Duplicate &duplicate, const RememberRequest &request,
+                                               const std::string &redacted_text, const sdk::Decision &decision) {
+    const std::vector<std::string> session{listable_session_id(request.session_id)};
+    const auto now = store_->clock().now();
+    std::string key = duplicate.key;
+    // Between finding the memory and writing to it, another process may promote, demote or merge
+    // it, and a new memory may take its old file name: the memory is followed by its id, and the
+    // text and the use are added in one write, so neither is lost nor counted twice.
+    for (int attempt = 0; attempt < 3; ++attempt) {
+        try {
+            store_->update(key, [&](Memory &memory) {
+                if (memory_id_of(memory) != duplicate.id) {
+                    throw AnotherMemoryThere{};
                 }
-                memory.body += '\n' + redacted_text + '\n';
+                // A restatement reinforces; a supplement is kept next to what was there, so nothing
+                // the user said earlier is overwritten.
+                if (memory.body.find(redacted_text) == std::string::npos && memory.summary != redacted_text) {
+                    if (!memory.body.empty() && memory.body.back() != '\n') {
+                        memory.body += '\n';
+                    }
+                    memory.body += '\n' + redacted_text + '\n';
+                }
+                add_missing_items(memory.tags, decision.tags);
+                memory.pinned = memory.pinned || request.pin;
+                add_reads(memory, 1, now, session);
+            });
+            return key;
+        } catch (const AnotherMemoryThere &) {
+        } catch (const StoreError &) {
+            if (store_->contains(key) && memory_id_of(store_->read(key)) == duplicate.id) {
+                throw; // the memory is there and still cannot be written: a real error
             }
-            add_missing_items(memory.tags, decision.tags);
-            memory.pinned = memory.pinned || request.pin;
-        });
-        store_->bump_access(key, listable_session_id(request.session_id));
-        return true;
-    } catch (const StoreError &) {
-        // Archived or moved by another process since it was found: no reason to lose what the user
-        // said, which becomes a memory of its own.
-        if (store_->contains(key)) {
-            throw;
         }
-        return false;
+        try {
+            key = store_->find_memory(duplicate.id);
+        } catch (const StoreError &) {
+            return std::nullopt; // archived or merged away: the message becomes a memory of its own
+        }
     }
+    return std::nullopt;
 }
 
-std::optional<std::pair<std::string, double>> Rememberer::find_duplicate(const Scope &scope, const std::string &text) {
+std::optional<Rememberer::Duplicate> Rememberer::find_duplicate(const Scope &scope, const std::string &text) {
     // What a duplicate is, the decay policy decides: it merges them at consolidation too.
     if (policies_.decay == nullptr) {
         return std::nullopt;
@@ -197,20 +219,34 @@ std::optional<std::pair<std::string, double>> Rememberer::find_duplicate(const S
     order.resize(std::min(order.size(), settings_.duplicate_candidates));
 
     std::vector<IndexEntry> candidates;
+    std::vector<std::string> bodies;
     candidates.reserve(order.size());
+    bodies.reserve(order.size());
     for (const auto index : order) {
-        candidates.push_back(entries[index]);
+        // Listed without the lock: another process may have promoted, merged or archived it since.
+        // What is gone is no candidate; a memory still there that cannot be read is an error.
+        try {
+            bodies.push_back(store_->read(entries[index].key).body);
+            candidates.push_back(entries[index]);
+        } catch (const StoreError &) {
+            if (store_->contains(entries[index].key)) {
+                throw;
+            }
+        }
     }
-    const auto read = MemoryViewBatch::with_bodies(*store_, candidates);
+    if (candidates.empty()) {
+        return std::nullopt;
+    }
+    const MemoryViewBatch read{candidates, std::move(bodies), store_->clock().now()};
     const auto similarities = policies_.decay->similarity(text, read.batch());
     if (!similarities) {
         return std::nullopt;
     }
-    std::optional<std::pair<std::string, double>> best;
+    std::optional<Duplicate> best;
     for (std::size_t index = 0; index < candidates.size(); ++index) {
         const double similarity = (*similarities)[index];
-        if (similarity >= settings_.duplicate_similarity && (!best || similarity > best->second)) {
-            best = std::make_pair(candidates[index].key, similarity);
+        if (similarity >= settings_.duplicate_similarity && (!best || similarity > best->similarity)) {
+            best = Duplicate{candidates[index].key, candidates[index].id, similarity};
         }
     }
     return best;

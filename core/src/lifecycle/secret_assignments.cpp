@@ -105,6 +105,14 @@ struct Value {
 /// The value that starts at `offset`: up to the closing quote when quoted, else up to whitespace,
 /// `,`, `;`, `}`, or a quote that closes an enclosing string.
 Value value_at(std::string_view text, std::size_t offset) noexcept {
+    // A quoted value inside a quoted string (`"export TOKEN=\"…\""`, as a tag is written in a
+    // memory's frontmatter) ends at the escaped quote that matches the one it starts with.
+    if (offset + 1 < text.size() && text[offset] == '\\' && (text[offset + 1] == '"' || text[offset + 1] == '\'')) {
+        const std::string_view closing = text.substr(offset, 2);
+        const std::size_t end = text.find(closing, offset + 2);
+        const std::size_t line_end = text.find('\n', offset + 2);
+        return {offset + 2, std::min({end, line_end, text.size()})};
+    }
     if (offset < text.size() && (text[offset] == '"' || text[offset] == '\'')) {
         const char quote = text[offset];
         std::size_t end = offset + 1;

@@ -24,13 +24,21 @@ int open_retrying(const char *path, int flags, mode_t mode = 0) noexcept {
 }
 
 std::optional<StampedContent> read_existing(const std::filesystem::path &path, std::uint64_t max_bytes,
-                                            bool missing_is_error) {
-    detail::Descriptor file(open_retrying(path.c_str(), O_RDONLY | O_CLOEXEC));
+                                            SymbolicLinks links, bool missing_is_error) {
+    // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer; it is refused below.
+    const int no_follow = links == SymbolicLinks::refuse ? O_NOFOLLOW : 0;
+    detail::Descriptor file(open_retrying(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | no_follow));
     if (!file.valid()) {
-        if (errno == ENOENT && !missing_is_error) {
+        const int error = errno;
+        if (error == ENOENT && !missing_is_error) {
             return std::nullopt;
         }
-        throw_system_error(path, "cannot open for reading", errno);
+        struct stat entry {};
+        if (no_follow != 0 && error == ELOOP && ::lstat(path.c_str(), &entry) == 0 && S_ISLNK(entry.st_mode)) {
+            throw StoreError(path.string() + ": is a symbolic link, which Starling does not follow inside its "
+                                             "store (replace it with the file itself, or remove it)");
+        }
+        throw_system_error(path, "cannot open for reading", error);
     }
     struct stat status {};
     if (::fstat(file.get(), &status) != 0) {
@@ -74,6 +82,17 @@ std::optional<StampedContent> read_existing(const std::filesystem::path &path, s
 
 } // namespace
 
+std::optional<FileStamp> stamp_entry(const std::filesystem::path &path) {
+    struct stat status {};
+    if (::lstat(path.c_str(), &status) != 0) {
+        if (errno == ENOENT || errno == ENOTDIR) {
+            return std::nullopt;
+        }
+        throw_system_error(path, "cannot stat", errno);
+    }
+    return detail::stamp_from(status);
+}
+
 std::optional<FileStamp> stamp_file(const std::filesystem::path &path) {
     struct stat status {};
     if (::stat(path.c_str(), &status) != 0) {
@@ -88,16 +107,18 @@ std::optional<FileStamp> stamp_file(const std::filesystem::path &path) {
     return detail::stamp_from(status);
 }
 
-std::optional<StampedContent> read_stamped_file(const std::filesystem::path &path, std::uint64_t max_bytes) {
-    return read_existing(path, max_bytes, false);
+std::optional<StampedContent> read_stamped_file(const std::filesystem::path &path, std::uint64_t max_bytes,
+                                               SymbolicLinks links) {
+    return read_existing(path, max_bytes, links, false);
 }
 
-std::string read_file(const std::filesystem::path &path, std::uint64_t max_bytes) {
-    return std::move(read_existing(path, max_bytes, true)->content);
+std::string read_file(const std::filesystem::path &path, std::uint64_t max_bytes, SymbolicLinks links) {
+    return std::move(read_existing(path, max_bytes, links, true)->content);
 }
 
-std::optional<std::string> read_file_if_exists(const std::filesystem::path &path, std::uint64_t max_bytes) {
-    std::optional<StampedContent> file = read_existing(path, max_bytes, false);
+std::optional<std::string> read_file_if_exists(const std::filesystem::path &path, std::uint64_t max_bytes,
+                                               SymbolicLinks links) {
+    std::optional<StampedContent> file = read_existing(path, max_bytes, links, false);
     if (!file) {
         return std::nullopt;
     }

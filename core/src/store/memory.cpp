@@ -46,6 +46,15 @@ void add_sessions(Memory &memory, const std::vector<std::string> &session_ids) {
     memory.earlier_sessions += static_cast<std::uint32_t>(std::min<std::size_t>(dropped, room));
 }
 
+void add_reads(Memory &memory, std::uint32_t count, std::chrono::sys_seconds latest,
+               const std::vector<std::string> &session_ids) {
+    memory.last_accessed = std::max(memory.last_accessed, latest);
+    const std::uint32_t room = std::numeric_limits<std::uint32_t>::max() - memory.access_count;
+    memory.access_count += std::min(count, room);
+    add_sessions(memory, session_ids);
+    memory.review = false;
+}
+
 std::uint32_t Memory::session_count() const noexcept {
     const std::uint32_t room = std::numeric_limits<std::uint32_t>::max() - earlier_sessions;
     return earlier_sessions + static_cast<std::uint32_t>(std::min<std::size_t>(sessions.size(), room));

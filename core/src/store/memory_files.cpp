@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
 
@@ -17,11 +18,9 @@ namespace {
 /// Owns a DIR stream.
 class DirectoryStream {
 public:
-    explicit DirectoryStream(const std::filesystem::path &path) : stream_(::opendir(path.c_str())) {
-        if (stream_ == nullptr && errno != ENOENT && errno != ENOTDIR) {
-            throw_system_error(path, "cannot list directory", errno);
-        }
-    }
+    /// Opens `path` without following a link at its end: a linked folder inside the store is an
+    /// error to report, not memories to list.
+    explicit DirectoryStream(const std::filesystem::path &path) : stream_(open_directory(path)) {}
     DirectoryStream(const DirectoryStream &) = delete;
     DirectoryStream &operator=(const DirectoryStream &) = delete;
     ~DirectoryStream() {
@@ -44,6 +43,36 @@ public:
     }
 
 private:
+    static DIR *open_directory(std::filesystem::path path) {
+        // A trailing slash would make the kernel resolve the last component, link or not.
+        if (!path.has_filename()) {
+            path = path.parent_path();
+        }
+        const int descriptor = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (descriptor < 0) {
+            const int error = errno;
+            if (error == ENOENT) {
+                return nullptr;
+            }
+            struct stat entry {};
+            if ((error == ELOOP || error == ENOTDIR) && ::lstat(path.c_str(), &entry) == 0 && S_ISLNK(entry.st_mode)) {
+                throw StoreError(path.string() + ": is a symbolic link, which Starling does not follow inside its "
+                                                 "store (replace it with the folder itself)");
+            }
+            if (error == ENOTDIR) {
+                return nullptr;
+            }
+            throw_system_error(path, "cannot list directory", error);
+        }
+        DIR *stream = ::fdopendir(descriptor);
+        if (stream == nullptr) {
+            const int error = errno;
+            ::close(descriptor);
+            throw_system_error(path, "cannot list directory", error);
+        }
+        return stream;
+    }
+
     DIR *stream_;
 };
 
@@ -61,13 +90,15 @@ void scan_tier(const std::filesystem::path &root, const Scope &scope, Tier tier,
             continue;
         }
         struct stat status {};
-        if (::fstatat(stream.descriptor(), entry->d_name, &status, 0) != 0) {
+        if (::fstatat(stream.descriptor(), entry->d_name, &status, AT_SYMLINK_NOFOLLOW) != 0) {
             if (errno == ENOENT) {
                 continue;
             }
             throw_system_error(directory / entry->d_name, "cannot stat", errno);
         }
-        if (!S_ISREG(status.st_mode)) {
+        // A link or a special file with a memory's name is listed, so that reading it fails and it
+        // is reported as a file the store does not use; it is never followed or opened.
+        if (S_ISDIR(status.st_mode)) {
             continue;
         }
         std::string key;
@@ -93,7 +124,8 @@ std::vector<std::string> find_project_ids(const std::filesystem::path &root) {
             continue;
         }
         struct stat status {};
-        if (::fstatat(stream.descriptor(), entry->d_name, &status, 0) == 0 && S_ISDIR(status.st_mode)) {
+        if (::fstatat(stream.descriptor(), entry->d_name, &status, AT_SYMLINK_NOFOLLOW) == 0 &&
+            S_ISDIR(status.st_mode)) {
             ids.emplace_back(name);
         }
     }

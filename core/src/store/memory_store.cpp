@@ -126,7 +126,8 @@ detail::IndexRecord MemoryStore::Internals::describe_file(const std::string &key
         return make_index_entry(key, location, parse_memory(file->content, path.string()), file->stamp);
     } catch (const StoreError &error) {
         if (!stamp) {
-            stamp = stamp_file(path);
+            // Not following a link: a link to nowhere is still a file to report, not a removal.
+            stamp = stamp_entry(path);
         }
         if (!stamp) {
             return detail::IndexRemoval{key};

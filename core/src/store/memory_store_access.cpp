@@ -30,10 +30,7 @@ std::uint32_t saturating_sum(std::uint32_t left, std::uint32_t right) {
 
 void add_uses(Memory &memory, const Uses &uses) {
     if (uses.count > 0) {
-        memory.last_accessed = std::max(memory.last_accessed, uses.latest);
-        memory.access_count = saturating_sum(memory.access_count, uses.count);
-        add_sessions(memory, uses.sessions);
-        memory.review = false;
+        add_reads(memory, uses.count, uses.latest, uses.sessions);
     }
     if (uses.injections > 0) {
         const auto last = last_injected(memory);

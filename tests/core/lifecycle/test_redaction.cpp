@@ -49,6 +49,22 @@ TEST_CASE("redacting redacted text changes nothing", "[lifecycle][redaction]") {
     }
 }
 
+TEST_CASE("a secret quoted inside a quoted string is found, and once redacted is not found again",
+          "[lifecycle][redaction]") {
+    // How a tag holding `export API_TOKEN="…"` is written into a memory's frontmatter.
+    for (const auto &secret : starling::test::secret_fixtures()) {
+        INFO(secret.format);
+        std::string escaped;
+        for (const char c : redact_secrets(secret.text).text) {
+            escaped += c == '"' ? std::string{"\\\""} : std::string(1, c);
+        }
+        const auto serialised = "tags: [deploy, \"" + escaped + "\"]";
+        CHECK(redact_secrets(serialised).kinds.empty());
+    }
+    const auto quoted = redact_secrets(R"(tags: ["export API_TOKEN=\"f3a9c1e0b7d24c5e9a8b\""])");
+    CHECK(quoted.text == R"(tags: ["export API_TOKEN=\"[REDACTED:credential]\""])");
+}
+
 TEST_CASE("redaction keeps what is not a secret", "[lifecycle][redaction]") {
     const std::string ordinary =
         "Always use bun, not pnpm. The tokenizer lives in src/tokenizer.cpp; see https://example.com/docs?a=1 "

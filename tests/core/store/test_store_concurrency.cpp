@@ -218,7 +218,7 @@ TEST_CASE("a writer killed between temporary write and rename leaves the previou
 TEST_CASE("lock-free readers stay correct while writers keep compacting the index", "[store][concurrency]") {
     const starling::test::TempDir root("concurrency");
     const FixedClock clock(at("2026-11-22T10:00:00Z"));
-    const starling::core::StoreOptions tiny_journal{1024};
+    const starling::core::StoreOptions tiny_journal{1024, nullptr};
     constexpr int writers = 4;
     constexpr int memories_per_writer = 15;
 

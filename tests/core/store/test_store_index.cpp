@@ -302,7 +302,7 @@ TEST_CASE("a torn journal line is skipped while reading and cut off by the next 
 TEST_CASE("the journal is compacted into a new snapshot once it grows", "[store][index]") {
     const starling::test::TempDir root("index");
     const FixedClock clock(at("2026-11-22T10:00:00Z"));
-    MemoryStore store(root.path(), clock, starling::core::StoreOptions{2048});
+    MemoryStore store(root.path(), clock, starling::core::StoreOptions{2048, nullptr});
     std::vector<std::string> keys;
     for (int index = 0; index < 60; ++index) {
         keys.push_back(
@@ -449,7 +449,7 @@ TEST_CASE("list_indexed() lists in key order with the journal's changes over the
 TEST_CASE("a listing read in place stays valid while the index is compacted and rebuilt", "[store][index]") {
     const starling::test::TempDir root("index");
     const FixedClock clock(at("2026-11-22T10:00:00Z"));
-    MemoryStore store(root.path(), clock, starling::core::StoreOptions{1024});
+    MemoryStore store(root.path(), clock, starling::core::StoreOptions{1024, nullptr});
     std::vector<std::string> keys;
     for (int index = 0; index < 10; ++index) {
         keys.push_back(store.create(Scope::user(), Tier::short_term, make_memory("Kept " + std::to_string(index))));

@@ -19,6 +19,7 @@ namespace starling::adapters {
 using Json = nlohmann::json;
 
 /// Parses JSON text from an agent. Blank text is an empty object (a hook may be run without stdin).
+/// Text that is not UTF-8, and escapes of unpaired surrogates, become U+FFFD rather than an error.
 /// Throws std::invalid_argument carrying the parser's message, which names the line and column, when
 /// the text is not JSON, and when it is JSON but not an object.
 [[nodiscard]] Json parse_json_object(std::string_view text, std::string_view what);

@@ -64,12 +64,17 @@ public:
 
 private:
     RememberOutcome apply(const RememberRequest &request, const std::string &redacted_text, sdk::Decision decision);
-    /// Adds the restated text to the similar memory at `key` and reinforces it; false when that
-    /// memory no longer exists.
-    bool restate(const std::string &key, const RememberRequest &request, const std::string &redacted_text,
-                 const sdk::Decision &decision);
-    [[nodiscard]] std::optional<std::pair<std::string, double>> find_duplicate(const Scope &scope,
-                                                                                const std::string &text);
+    /// A stored memory that a message restates.
+    struct Duplicate {
+        std::string key;
+        std::string id;
+        double similarity = 0;
+    };
+    /// Adds the restated text to the memory `duplicate` found and reinforces it, in one write, and
+    /// returns where that memory is now; nullopt when it no longer exists (archived, merged away).
+    std::optional<std::string> restate(const Duplicate &duplicate, const RememberRequest &request,
+                                       const std::string &redacted_text, const sdk::Decision &decision);
+    [[nodiscard]] std::optional<Duplicate> find_duplicate(const Scope &scope, const std::string &text);
 
     MemoryStore *store_;
     ActivePolicies policies_;

@@ -26,6 +26,16 @@ struct FileStamp {
     friend bool operator==(const FileStamp &, const FileStamp &) = default;
 };
 
+/// Whether a read goes through a symbolic link at the end of the path. Nothing inside the store is
+/// ever followed: a link planted there (to ~/.ssh/id_rsa, say) would otherwise be shown, injected or
+/// archived as if it were a memory. Files the user keeps elsewhere (an agent's settings linked from
+/// a dotfiles repository) are read through their links.
+enum class SymbolicLinks { refuse, follow };
+
+/// The stamp of whatever is at `path` (a link, a folder, a regular file), not following a symbolic
+/// link; nullopt if nothing is there. Throws StoreError for errors other than "does not exist".
+[[nodiscard]] std::optional<FileStamp> stamp_entry(const std::filesystem::path &path);
+
 /// The stamp of the regular file at `path` (following symbolic links), or nullopt if there is none.
 /// Throws StoreError for errors other than "does not exist".
 [[nodiscard]] std::optional<FileStamp> stamp_file(const std::filesystem::path &path);
@@ -39,17 +49,21 @@ struct StampedContent {
 /// Reads a regular file and stamps it through the same descriptor, stamping before reading: if the
 /// file changes meanwhile, the stamp is the older one, so whoever compares stamps later sees a change
 /// and reads again rather than trusting stale content. nullopt if the file does not exist. Throws
-/// StoreError naming the path on other errors, or if it is larger than `max_bytes`.
+/// StoreError naming the path on other errors: a symbolic link (unless `links` is follow), anything
+/// but a regular file (a FIFO is never waited on), or a file larger than `max_bytes`.
 [[nodiscard]] std::optional<StampedContent> read_stamped_file(const std::filesystem::path &path,
-                                                              std::uint64_t max_bytes = 64u << 20);
+                                                              std::uint64_t max_bytes = 64u << 20,
+                                                              SymbolicLinks links = SymbolicLinks::refuse);
 
-/// The whole content of `path`. Throws StoreError naming the path if it cannot be read or is larger than
-/// `max_bytes`.
-[[nodiscard]] std::string read_file(const std::filesystem::path &path, std::uint64_t max_bytes = 64u << 20);
+/// The whole content of `path`. Throws StoreError naming the path if it cannot be read, as
+/// read_stamped_file.
+[[nodiscard]] std::string read_file(const std::filesystem::path &path, std::uint64_t max_bytes = 64u << 20,
+                                    SymbolicLinks links = SymbolicLinks::refuse);
 
 /// As read_file, but nullopt when the file does not exist.
 [[nodiscard]] std::optional<std::string> read_file_if_exists(const std::filesystem::path &path,
-                                                             std::uint64_t max_bytes = 64u << 20);
+                                                             std::uint64_t max_bytes = 64u << 20,
+                                                             SymbolicLinks links = SymbolicLinks::refuse);
 
 /// Appends `bytes` to `path` (created if missing) through an O_APPEND descriptor, then fsyncs it when
 /// `durable`. Callers serialise appends with the store lock. Throws StoreError naming the path.

@@ -86,6 +86,11 @@ inline constexpr std::size_t max_listed_sessions = 16;
 /// that comes back after its id was dropped is counted again: the price of a bounded list.
 void add_sessions(Memory &memory, const std::vector<std::string> &session_ids);
 
+/// Counts `count` reads of `memory`, the latest at `latest`, by `session_ids`: what reinforcement
+/// is. A read also ends a review (the memory proved useful again).
+void add_reads(Memory &memory, std::uint32_t count, std::chrono::sys_seconds latest,
+               const std::vector<std::string> &session_ids);
+
 /// Whether `key` is one of the frontmatter fields Memory models as a typed member.
 [[nodiscard]] bool is_typed_memory_field(std::string_view key) noexcept;
 
