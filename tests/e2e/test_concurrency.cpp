@@ -3,6 +3,7 @@
 // consolidation runs: every instruction ends up in exactly one memory. The duration is
 // STARLING_CONCURRENCY_SECONDS (60 by default, the figure the reliability issue asks for).
 #include "support/process.hpp"
+#include "support/memories_holding.hpp"
 #include "support/scratch_home.hpp"
 
 #include <catch2/catch.hpp>
@@ -19,6 +20,7 @@
 #include <vector>
 
 namespace fs = std::filesystem;
+using starling::test::memories_holding;
 using starling::test::read_text;
 using starling::test::run_process;
 using starling::test::ScratchHome;
@@ -78,17 +80,6 @@ std::string instruction(std::size_t agent, std::size_t session, std::size_t numb
     return "From now on always run " + tools[seed % tools.size()] + " on the " + areas[(seed / 3) % areas.size()] +
            " module before committing, rule " + std::string(1, static_cast<char>('a' + agent)) +
            std::string(1, static_cast<char>('a' + session)) + "x" + std::to_string(number) + ".";
-}
-
-std::size_t memories_holding(const fs::path &store, const std::string &text) {
-    std::size_t holding = 0;
-    for (const auto &entry : fs::recursive_directory_iterator(store / "memory")) {
-        if (entry.path().extension() == ".md" && entry.path().filename() != "INDEX.md" &&
-            read_text(entry.path()).find(text) != std::string::npos) {
-            ++holding;
-        }
-    }
-    return holding;
 }
 
 std::chrono::seconds test_duration() {

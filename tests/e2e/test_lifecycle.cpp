@@ -2,6 +2,7 @@
 // Starling's main job through the real binaries: reads reinforce until promotion, nothing secret
 // reaches the disk, and concurrent sessions of different agents lose nothing.
 #include "support/process.hpp"
+#include "support/memories_holding.hpp"
 #include "support/scratch_home.hpp"
 #include "support/secret_fixtures.hpp"
 
@@ -22,6 +23,7 @@
 #include <vector>
 
 namespace fs = std::filesystem;
+using starling::test::memories_holding;
 using starling::test::read_text;
 using starling::test::run_process;
 using starling::test::ScratchHome;
@@ -360,23 +362,6 @@ TEST_CASE("starling index builds what is stale and nothing else", "[e2e][relevan
     const auto extra = run_process(kBinaries / "starling", {"index", "extra"}, home.options());
     CHECK(extra.exit_code == 64);
 }
-
-namespace {
-
-/// How many memory files hold `text`, wherever in the store.
-std::size_t memories_holding(const fs::path &store, const std::string &text) {
-    std::size_t holding = 0;
-    std::error_code error;
-    for (const auto &entry : fs::recursive_directory_iterator(store / "memory", error)) {
-        if (entry.path().extension() == ".md" && entry.path().filename() != "INDEX.md" &&
-            read_text(entry.path()).find(text) != std::string::npos) {
-            ++holding;
-        }
-    }
-    return holding;
-}
-
-} // namespace
 
 TEST_CASE("a Stop killed at any write of its judging loses no prompt and stores none twice", "[e2e][crash]") {
     const std::vector<std::string> rules = {"Always write commit messages in English.",
