@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <starling/core/lifecycle/consolidation.hpp>
 
+#include <starling/core/store/file_io.hpp>
+#include <starling/core/store/file_lock.hpp>
 #include <starling/core/store/memory_view_batch.hpp>
 #include <starling/core/store/store_error.hpp>
 
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace starling::core {
@@ -69,7 +72,13 @@ bool would_remove_pinned(MemoryStore &store, const sdk::LifecycleAction &action)
 
 ConsolidationReport consolidate(MemoryStore &store, const DecayPlanner &planner, bool dry_run) {
     ConsolidationReport report;
+    // A plan is made from a listing and applied action by action: two consolidations planning
+    // from the same listing would both fold an absorbed memory into the one it merges into. One at
+    // a time, then; the second plans from what the first left. A dry run changes nothing.
+    std::optional<FileLock> one_at_a_time;
     if (!dry_run) {
+        ensure_directories(store.root() / "index");
+        one_at_a_time.emplace(store.root() / "index" / "consolidation.lock");
         // The plan decides on access counts: the uses noted by hooks since the last fold count too.
         static_cast<void>(store.apply_noted_accesses());
     }
@@ -120,9 +129,12 @@ ConsolidationReport consolidate(MemoryStore &store, const DecayPlanner &planner,
                         report.actions.push_back(std::move(applied));
                         continue;
                     }
-                    const Memory absorbed = store.read(action.key);
-                    store.update(action.into, [&](Memory &kept) { fold_into(kept, absorbed, action.key); });
-                    applied.result = store.archive(action.key, "merged into " + action.into).id;
+                    applied.result = store
+                                         .merge(action.key, action.into, "merged into " + action.into,
+                                                [&](Memory &kept, const Memory &absorbed) {
+                                                    fold_into(kept, absorbed, action.key);
+                                                })
+                                         .id;
                     break;
                 }
                 }

@@ -3,6 +3,7 @@
 
 #include <starling/core/store/atomic_file.hpp>
 #include <starling/core/store/file_io.hpp>
+#include <starling/core/store/memory_file.hpp>
 #include <starling/core/store/store_error.hpp>
 #include <starling/core/store/time_format.hpp>
 
@@ -40,17 +41,39 @@ ArchiveEntry MemoryStore::archive(std::string_view key, std::string_view reason)
     if (!content) {
         throw StoreError(source.string() + ": no such memory");
     }
+    return internals_->archive_locked(key, reason, *content);
+}
+
+ArchiveEntry MemoryStore::merge(std::string_view absorbed, std::string_view into, std::string_view reason,
+                                const std::function<void(Memory &kept, const Memory &absorbed)> &fold) {
+    static_cast<void>(internals_->location_of(absorbed));
+    static_cast<void>(internals_->location_of(into));
+    const std::filesystem::path source = internals_->absolute(absorbed);
+
+    const FileLock guard = internals_->lock();
+    const std::optional<std::string> content = read_file_if_exists(source);
+    if (!content) {
+        throw StoreError(source.string() + ": no such memory");
+    }
+    const Memory absorbed_memory = parse_memory(*content, source.string());
+    static_cast<void>(internals_->update_locked(into, [&](Memory &kept) { fold(kept, absorbed_memory); }));
+    return internals_->archive_locked(absorbed, reason, *content);
+}
+
+ArchiveEntry MemoryStore::Internals::archive_locked(std::string_view key, std::string_view reason,
+                                                    const std::string &content) {
+    const std::filesystem::path source = absolute(key);
     ArchiveEntry entry;
     entry.original_key = std::string(key);
     entry.reason = std::string(reason);
-    entry.archived_at = internals_->clock->now();
+    entry.archived_at = clock->now();
     const std::string time_prefix = format_compact_timestamp(entry.archived_at) + "-";
     while (true) {
         entry.id = time_prefix + random_hex(6);
         std::error_code error;
-        const bool taken = std::filesystem::exists(internals_->root / "archive" / entry.id, error);
+        const bool taken = std::filesystem::exists(root / "archive" / entry.id, error);
         if (error) {
-            throw StoreError((internals_->root / "archive" / entry.id).string() + ": " + error.message());
+            throw StoreError((root / "archive" / entry.id).string() + ": " + error.message());
         }
         if (!taken) {
             break;
@@ -58,9 +81,9 @@ ArchiveEntry MemoryStore::archive(std::string_view key, std::string_view reason)
     }
     entry.archived_path = "archive/" + entry.id + "/" + entry.original_key;
 
-    const std::filesystem::path copy = internals_->absolute(entry.archived_path);
+    const std::filesystem::path copy = absolute(entry.archived_path);
     ensure_directories(copy.parent_path());
-    write_file_atomically(copy, *content);
+    write_file_atomically(copy, content);
     // The copy's new folders must outlive a crash too, before the original may go.
     const std::filesystem::path relative_copy(entry.archived_path);
     std::filesystem::path directory = copy.parent_path();
@@ -68,12 +91,12 @@ ArchiveEntry MemoryStore::archive(std::string_view key, std::string_view reason)
         directory = directory.parent_path();
         fsync_directory(directory);
     }
-    internals_->manifest.record_archive(entry);
+    manifest.record_archive(entry);
     if (::unlink(source.c_str()) != 0) {
         throw_system_error(source, "archived as " + entry.id + ", but cannot remove the original", errno);
     }
     fsync_directory(source.parent_path());
-    internals_->record({detail::IndexRemoval{entry.original_key}});
+    record({detail::IndexRemoval{entry.original_key}});
     return entry;
 }
 

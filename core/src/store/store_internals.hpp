@@ -57,6 +57,8 @@ struct MemoryStore::Internals {
     /// [locked] Reads the memory at `key`, lets `mutate` change it, writes it back if it changed and
     /// records it in the index. Throws StoreError if there is no such memory.
     Memory update_locked(std::string_view key, const std::function<void(Memory &)> &mutate);
+    /// [locked] MemoryStore::archive, the file's `content` already read.
+    ArchiveEntry archive_locked(std::string_view key, std::string_view reason, const std::string &content);
 
     /// [locked] Appends records to the index journal, compacting it when it has grown enough.
     void record(const std::vector<detail::IndexRecord> &records);

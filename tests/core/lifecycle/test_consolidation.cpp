@@ -9,7 +9,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <future>
 #include <map>
+#include <vector>
 
 using namespace starling;
 using Kind = sdk::LifecycleAction::Kind;
@@ -183,4 +185,48 @@ TEST_CASE("a pinned memory is never archived, reviewed or merged away, whatever 
     CHECK(promoted != pinned);
     CHECK(fixture.store.read(promoted).pinned);
     CHECK_FALSE(fixture.store.read(promoted).review);
+}
+
+TEST_CASE("two consolidations at once merge each pair once: no text folded in twice, no count doubled",
+          "[lifecycle][consolidation][concurrency]") {
+    ConsolidationFixture fixture;
+    constexpr int pairs = 24;
+    std::vector<sdk::LifecycleAction> merges;
+    std::vector<std::string> kept_keys;
+    for (int pair = 0; pair < pairs; ++pair) {
+        const auto number = std::to_string(pair);
+        const auto kept = fixture.add(core::Tier::long_term, "kept " + number, "Kept text " + number + ".\n", 3, {"a"});
+        const auto absorbed =
+            fixture.add(core::Tier::long_term, "absorbed " + number, "Absorbed text " + number + ".\n", 2, {"b"});
+        merges.push_back({Kind::merge, absorbed, kept, "similar"});
+        kept_keys.push_back(kept);
+    }
+    // Two processes' worth: each its own store object and planner on the same folder.
+    const auto consolidate_in_another_process = [&] {
+        core::MemoryStore store{fixture.directory.path(), fixture.clock};
+        test::ScriptedPlanner planner;
+        planner.actions = merges;
+        return core::consolidate(store, planner, false);
+    };
+    auto first = std::async(std::launch::async, consolidate_in_another_process);
+    auto second = std::async(std::launch::async, consolidate_in_another_process);
+    const auto reports = std::vector{first.get(), second.get()};
+
+    std::size_t applied = 0;
+    for (const auto &report : reports) {
+        for (const auto &action : report.actions) {
+            applied += action.applied ? 1 : 0;
+            CHECK_THAT(action.result, !Catch::StartsWith("failed"));
+        }
+    }
+    CHECK(applied == static_cast<std::size_t>(pairs));
+    for (int pair = 0; pair < pairs; ++pair) {
+        const auto merged = fixture.store.read(kept_keys[static_cast<std::size_t>(pair)]);
+        const std::string absorbed_text = "Absorbed text " + std::to_string(pair) + ".";
+        CHECK(merged.access_count == 5);
+        const auto first_copy = merged.body.find(absorbed_text);
+        REQUIRE(first_copy != std::string::npos);
+        CHECK(merged.body.find(absorbed_text, first_copy + 1) == std::string::npos);
+    }
+    CHECK(fixture.store.archived().size() == static_cast<std::size_t>(pairs));
 }

@@ -147,6 +147,13 @@ public:
     /// record (key, reason, time) to `archive/MANIFEST.jsonl`, and only then removes the original.
     ArchiveEntry archive(std::string_view key, std::string_view reason);
 
+    /// Folds the memory at `absorbed` into the one at `into` (`fold` changes the kept one, as
+    /// update's `mutate` does) and archives it, all under one hold of the lock: a restatement added
+    /// to the absorbed memory meanwhile can neither be left out of the kept one nor survive only in
+    /// the archive. Throws StoreError naming the file if either memory is missing or malformed.
+    ArchiveEntry merge(std::string_view absorbed, std::string_view into, std::string_view reason,
+                       const std::function<void(Memory &kept, const Memory &absorbed)> &fold);
+
     /// Every archive record, oldest first, with restores filled in.
     [[nodiscard]] std::vector<ArchiveEntry> archived() const;
 
