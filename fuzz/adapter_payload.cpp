@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // One adapter's payload parser (STARLING_FUZZ_ADAPTER), called through the plugin host as the hook
-// binaries call it (the adapter is the only static plugin linked in), then every event it accepts rendered with a few replies. The adapter contract
+// binaries call it (the adapter is the only static plugin linked in), then every event it accepts
+// rendered with a few replies. The adapter contract
 // (tests/adapters/golden.hpp): parse either succeeds or fails as invalid input, and every event it
 // returns renders. Any other failure is a finding.
 //

@@ -8,8 +8,8 @@
 #include <starling/core/config/config_loader.hpp>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size) {
-    static const starling::core::ConfigEnvironment environment{"/home/fuzz", std::filesystem::path{"/home/fuzz/.starling"},
-                                                               std::nullopt};
+    static const starling::core::ConfigEnvironment environment{
+        "/home/fuzz", std::filesystem::path{"/home/fuzz/.starling"}, std::nullopt};
     try {
         (void)starling::core::parse_config(starling::fuzz::as_text(data, size), "/home/fuzz/.starling/starling.toml",
                                            environment);

@@ -4,12 +4,13 @@
 // Random bytes almost never carry the right checksum, so an input whose first byte is odd gets its
 // header's payload size and checksum made to fit first: that lets the fuzzer reach the record
 // decoding behind the checksum, which a torn or corrupt file that happens to match would reach too.
-// What decodes must encode back to the same bytes.
+// Such a file may hold what the writer never writes (a key that is no memory key, a tier the key
+// does not say): the reader trusts the checksum for that, so what decodes is not re-encoded, only
+// read through, byte by byte, so that every view is checked to lie inside the input.
 #include "scratch_directory.hpp"
 
 #include "core/src/store/index_snapshot.hpp"
 
-#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -28,6 +29,14 @@ void fit_header(std::string &bytes) {
     std::memcpy(bytes.data() + checksum_offset, &checksum, sizeof checksum);
 }
 
+std::size_t read_through(std::string_view text) {
+    std::size_t sum = 0;
+    for (const char byte : text) {
+        sum += static_cast<unsigned char>(byte);
+    }
+    return sum;
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size) {
@@ -41,8 +50,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     (void)starling::core::detail::snapshot_identity(std::string_view{bytes}.substr(
         0, std::min(bytes.size(), starling::core::detail::snapshot_header_size)));
     const auto records = starling::core::detail::decode_index_snapshot(bytes);
-    if (records && starling::core::detail::encode_index_snapshot(*records) != bytes) {
-        std::abort();
+    std::size_t sum = 0;
+    for (const auto &record : records.value_or(std::vector<starling::core::detail::IndexRecordView>{})) {
+        const auto &memory = record.memory;
+        for (const std::string_view text :
+             {memory.key, memory.project_id, memory.type, memory.summary, memory.tags, memory.id, record.message}) {
+            sum += read_through(text);
+        }
     }
+    // Kept observable, so that the reads are not optimised away.
+    volatile std::size_t observed = sum;
+    (void)observed;
     return 0;
 }
