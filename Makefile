@@ -4,6 +4,8 @@
 #   make test   install dependencies, build with warnings as errors, run every test
 #   make bench  install dependencies, build in release mode, run every benchmark (bench-results/)
 #   make test-agents  build, then run Starling with the real Claude Code and Codex CLIs (from npm)
+#   make test-asan    build with AddressSanitizer and UndefinedBehaviorSanitizer, run every test
+#   make fuzz   build the libFuzzer targets of fuzz/ with Clang, run each FUZZ_SECONDS from its seeds
 BUILD_DIR ?= build
 BUILD_TYPE ?= RelWithDebInfo
 JOBS ?= $(shell nproc)
@@ -14,7 +16,7 @@ BENCH_BUILD_DIR ?= build-release
 # alone, not the test suite or the benchmarks, is what lets the demo start within minutes.
 DEMO_TARGETS = starling starling-claude starling-cursor starling-codex starling-codeflicker starling-hook
 
-.PHONY: all deps configure build test test-agents demo install clean bench
+.PHONY: all deps configure build test test-agents test-asan fuzz demo install clean bench
 
 all: build
 
@@ -33,6 +35,41 @@ test: build
 # Needs the npm registry (the clients are cached outside the repository); `make test` stays offline.
 test-agents: build
 	@tests/agents/run $(BUILD_DIR)
+
+# The whole suite under ASan + UBSan, in its own build so that the sanitizers never reach `make test`
+# or an installed binary. GCC, like `make test`: the code under test is compiled as it ships. Any
+# undefined behaviour aborts (no recovery), so a finding fails its test. The executables link the
+# shared C++ runtime here: the sanitizers must intercept its allocation and exception functions.
+# Warnings are `make test`'s gate; GCC warns spuriously on instrumented code. -O1 with line tables
+# only: the level ASan is made for, and half the compile time of -O2 -g on the whole suite.
+ASAN_BUILD_DIR ?= build-asan
+SANITIZE_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+test-asan: deps
+	@cmake -S . -B $(ASAN_BUILD_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSTARLING_WARNINGS_AS_ERRORS=OFF \
+		"-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG" "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG" \
+		-DSTARLING_STATIC_CXX_RUNTIME=OFF -DSTARLING_BUILD_BENCHMARKS=OFF \
+		"-DCMAKE_C_FLAGS=$(SANITIZE_FLAGS)" "-DCMAKE_CXX_FLAGS=$(SANITIZE_FLAGS)" \
+		"-DCMAKE_EXE_LINKER_FLAGS=$(SANITIZE_FLAGS)" "-DCMAKE_SHARED_LINKER_FLAGS=$(SANITIZE_FLAGS)" \
+		"-DCMAKE_MODULE_LINKER_FLAGS=$(SANITIZE_FLAGS)" >/dev/null
+	@cmake --build $(ASAN_BUILD_DIR) -j $(JOBS)
+	@scripts/test-asan $(ASAN_BUILD_DIR) $(JOBS)
+
+# make fuzz [FUZZ_SECONDS=N] [FUZZ_OPTIMIZE=-O0]   each target of fuzz/ for N seconds (default 30), from fuzz/corpus/;
+# fails on the first crash, sanitizer finding, leak, timeout or runaway allocation (scripts/fuzz).
+FUZZ_BUILD_DIR ?= build-fuzz
+FUZZ_SECONDS ?= 30
+# -O1 is what libFuzzer is made for; FUZZ_OPTIMIZE=-O0 builds in about half the time, for a quick run.
+FUZZ_OPTIMIZE ?= -O1
+
+fuzz:
+	@scripts/install-deps --fuzz
+	@cmake -S . -B $(FUZZ_BUILD_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \
+		-DCMAKE_CXX_COMPILER=clang++ -DSTARLING_BUILD_FUZZERS=ON -DSTARLING_BUILD_TESTS=OFF \
+		-DSTARLING_BUILD_PLUGIN_MODULES=OFF -DSTARLING_BUILD_BENCHMARKS=OFF -DSTARLING_WARNINGS_AS_ERRORS=OFF \
+		-DSTARLING_STATIC_CXX_RUNTIME=OFF "-DCMAKE_C_FLAGS_RELWITHDEBINFO=$(FUZZ_OPTIMIZE) -gline-tables-only -DNDEBUG" \
+		"-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=$(FUZZ_OPTIMIZE) -gline-tables-only -DNDEBUG" >/dev/null
+	@cmake --build $(FUZZ_BUILD_DIR) -j $(JOBS) --target starling_fuzzers
+	@scripts/fuzz $(FUZZ_BUILD_DIR) $(FUZZ_SECONDS)
 
 demo: configure
 	@cmake --build $(BUILD_DIR) -j $(JOBS) --target $(DEMO_TARGETS)

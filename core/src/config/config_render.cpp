@@ -71,8 +71,9 @@ std::string render_effective_config(const Config &config, std::span<const Plugin
         render_settings_table(out, settings_header(plugin.id), settings, settings.empty() ? "No settings." : "");
     }
     for (const auto &[plugin_id, table] : config.plugin_settings) {
-        const bool known = std::any_of(plugins.begin(), plugins.end(), [&](const PluginDefaults &plugin) {
-            return plugin.id == plugin_id;
+        // Captured by name: Clang 14, which builds `make fuzz`, cannot capture a structured binding.
+        const bool known = std::any_of(plugins.begin(), plugins.end(), [&id = plugin_id](const PluginDefaults &plugin) {
+            return plugin.id == id;
         });
         if (!known) {
             render_settings_table(out, settings_header(plugin_id), table.values,

@@ -101,7 +101,9 @@ std::size_t MemoryStore::apply_noted_accesses() {
             if (!stamp_file(internals_->absolute(key))) {
                 continue;
             }
-            static_cast<void>(internals_->update_locked(key, [&](Memory &memory) { add_uses(memory, uses); }));
+            // Captured by name: Clang 14, which builds `make fuzz`, cannot capture a structured binding.
+            static_cast<void>(
+                internals_->update_locked(key, [&uses = uses](Memory &memory) { add_uses(memory, uses); }));
             applied += uses.count + uses.injections;
         }
         internals_->accesses.finish_taking();
