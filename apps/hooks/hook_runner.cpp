@@ -1,16 +1,21 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "hook_runner.hpp"
 
+#include "descriptor_io.hpp"
+#include "reply_worker.hpp"
+
 #include <starling/app/application.hpp>
 #include <starling/core/bus/background_work.hpp>
 #include <starling/core/bus/event_bus.hpp>
 #include <starling/core/config/config_environment.hpp>
+#include <starling/core/config/plugin_settings.hpp>
 #include <starling/core/lifecycle/lifecycle.hpp>
 #include <starling/core/lifecycle/session_log.hpp>
 #include <starling/plugins/static_plugins.hpp>
 
 #include <array>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <exception>
 #include <fcntl.h>
@@ -57,24 +62,10 @@ Payload read_stdin() {
     return payload;
 }
 
-// What the crash handler writes. Prepared before any plugin or store code runs for the event, and
-// only read inside the handler with async-signal-safe calls.
+// What the crash handler writes. Armed before anything but reading stdin runs, with the safe reply
+// once the adapter has rendered it; only read inside the handler with async-signal-safe calls.
 std::string crash_reply;
 std::string crash_log_path;
-
-void write_all(int descriptor, const char *data, std::size_t size) noexcept {
-    while (size > 0) {
-        const auto written = ::write(descriptor, data, size);
-        if (written < 0 && errno == EINTR) {
-            continue;
-        }
-        if (written <= 0) {
-            return;
-        }
-        data += written;
-        size -= static_cast<std::size_t>(written);
-    }
-}
 
 extern "C" void on_fatal_signal(int signal_number) {
     constexpr char message[] = "starling: hook crashed (fatal signal); the agent got the safe reply\n";
@@ -141,49 +132,6 @@ std::filesystem::path bootstrap_log_path() {
     }
 }
 
-/// Runs the work the reply does not depend on. In the background, it runs in a child process in a
-/// session of its own with stdin, stdout and stderr on /dev/null: the agent sees the hook end (and
-/// its output close) as soon as the reply is written, while the child carries on under the store's
-/// locks like any other Starling process. If no child can be started, the work is done now.
-/// `starling wait` waits for such children (see background_work.hpp).
-void run_after_reply(const core::EventBus &bus, const sdk::Event &event, bool background,
-                     const std::filesystem::path &store_root, const core::Logger &logger,
-                     const std::string &component) {
-    const auto run = [&] { static_cast<void>(bus.publish(event, core::Stage::after_reply)); };
-    if (!background) {
-        run();
-        return;
-    }
-    // Taken before the fork and inherited by the child, so that `starling wait` started after
-    // this hook has ended cannot miss the job.
-    std::optional<core::FileLock> mark;
-    try {
-        mark.emplace(core::mark_background_work(store_root));
-    } catch (const std::exception &failure) {
-        logger.warning(component, std::string{"background work runs unmarked: "} + failure.what());
-    }
-    const pid_t child = ::fork();
-    if (child < 0) {
-        logger.warning(component, std::string{"cannot start the background work ("} + std::strerror(errno) +
-                                      "); doing it before exiting");
-        run();
-        return;
-    }
-    if (child > 0) {
-        return;
-    }
-    ::setsid();
-    const int null_device = ::open("/dev/null", O_RDWR | O_CLOEXEC);
-    if (null_device >= 0) {
-        ::dup2(null_device, STDIN_FILENO);
-        ::dup2(null_device, STDOUT_FILENO);
-        ::dup2(null_device, STDERR_FILENO);
-    }
-    crash_reply.clear(); // the agent has its reply; a crash from here on only goes to the log
-    run();
-    ::_exit(0);
-}
-
 /// Says, in the log and on stderr, why the configuration file was not used — once per session, not
 /// at every hook of it. Where the session's state cannot be kept, at every hook.
 void report_unusable_config(Application &application, const std::string &session_id, const core::Logger &logger,
@@ -210,116 +158,214 @@ void report_unusable_config(Application &application, const std::string &session
     }
 }
 
+/// One hook invocation: what the parent prepares before any module is loaded, and what its worker
+/// inherits when it forks.
+struct HookRun {
+    std::string_view adapter_id;
+    std::vector<std::string> arguments;
+    Payload payload;
+    std::string component;
+    Application *application = nullptr;
+    const core::Logger *logger = nullptr;
+    std::optional<plugins::AdapterInstance> adapter;
+    sdk::Event event;
+    bool parsed = false;
+    sdk::RenderedReply safe;
+
+    /// Whether the event has anything for Starling to do, so that plugins run for it.
+    [[nodiscard]] bool has_work() const { return parsed && event.kind != sdk::EventKind::other; }
+};
+
+/// The plugins linked into this binary, and nothing from a plugin directory. Deliberately never
+/// destroyed, like the application.
+const plugins::PluginRegistry &linked_plugins(const core::Logger &logger) {
+    auto &linked = *new plugins::PluginRegistry{logger, plugins::PluginHostOptions{}};
+    linked.add_static_plugins(plugins::linked_static_plugins());
+    return linked;
+}
+
+/// Turns the payload into the event with the adapter, and renders the event's safe reply.
+void parse_and_render_safe(HookRun &run) {
+    run.event = fallback_event(run.adapter_id, run.arguments);
+    // An agent's notify program gets its payload as the last argument with nothing on stdin; for
+    // anything else an empty stdin means the agent (or its configuration) is broken.
+    if (run.payload.total_bytes == 0 && !payload_in_arguments(*run.adapter, run.arguments)) {
+        run.logger->warning(run.component, "empty payload on stdin; replying with the safe reply");
+    }
+    if (run.payload.truncated()) {
+        run.logger->error(run.component, "payload of " + std::to_string(run.payload.total_bytes) +
+                                             " bytes exceeds the " + std::to_string(kMaxPayloadBytes) +
+                                             "-byte limit; ignored");
+    } else {
+        try {
+            run.event = run.adapter->parse(run.arguments, run.payload.text);
+            run.parsed = true;
+        } catch (const std::exception &failure) {
+            run.logger->error(run.component, std::string{"unreadable payload: "} + failure.what());
+        }
+    }
+    try {
+        run.safe = run.adapter->render(run.event, sdk::Reply{});
+    } catch (const std::exception &failure) {
+        run.logger->error(run.component, std::string{"cannot render the safe reply: "} + failure.what());
+    }
+    run.safe.exit_code = 0;
+}
+
+/// The hook's worker: loads the modules the event uses, runs the reply stage, sends the reply,
+/// then does the after-reply work — in the background, cut loose from the agent, unless
+/// `hooks.background` is off. Whatever a plugin does here, the parent still answers the agent.
+void work_in_worker(HookRun &run, ReplySender &sender, bool background) {
+    Application &application = *run.application;
+    if (!run.adapter) {
+        // An adapter from a module is loaded here, where its crash cannot take the hook with it;
+        // until it has rendered one, there is no safe reply but silence.
+        try {
+            run.adapter.emplace(application.registry().create_adapter(run.adapter_id,
+                                                                      application.plugin_settings(run.adapter_id)));
+        } catch (const std::exception &failure) {
+            run.logger->error(run.component, std::string{"no adapter, replying nothing: "} + failure.what());
+            sender.send(sdk::RenderedReply{});
+            return;
+        }
+        parse_and_render_safe(run);
+        report_unusable_config(application, run.event.session_id, *run.logger, run.component);
+        if (!run.has_work()) {
+            sender.send(run.safe);
+            return;
+        }
+    }
+    sdk::RenderedReply rendered = run.safe;
+    std::optional<core::EventBus> bus;
+    std::optional<core::Lifecycle> lifecycle;
+    try {
+        auto &store = application.store();
+        if (!run.event.working_directory.empty()) {
+            run.event.project = store.resolve_project(run.event.working_directory);
+        }
+        bus.emplace(*run.logger);
+        lifecycle.emplace(store, application.active_policies(), application.lifecycle_settings(), *run.logger);
+        lifecycle->subscribe(*bus);
+        const auto dispatch = bus->publish(run.event, core::Stage::reply);
+        rendered = run.adapter->render(run.event, dispatch.reply);
+        if (!dispatch.reply.block_reason) {
+            rendered.exit_code = 0; // only a deliberate block may stop the agent
+        }
+    } catch (const std::exception &failure) {
+        run.logger->error(run.component, std::string{"event failed, replied with the safe reply: "} + failure.what());
+        rendered = run.safe;
+        bus.reset();
+    }
+    const bool after_reply = bus && bus->has_subscribers(run.event, core::Stage::after_reply);
+    // Taken before the reply lets the parent exit, so that `starling wait` started after the hook
+    // has ended cannot miss the work.
+    std::optional<core::FileLock> mark;
+    if (after_reply && background) {
+        try {
+            mark.emplace(core::mark_background_work(application.store().root()));
+        } catch (const std::exception &failure) {
+            run.logger->warning(run.component, std::string{"background work runs unmarked: "} + failure.what());
+        }
+    }
+    sender.send(rendered);
+    if (!after_reply) {
+        return;
+    }
+    if (background) {
+        detach_from_agent();
+    }
+    // Nobody waits for this work with a deadline, but a hung plugin may hold the store's lock.
+    application.watch_plugin_calls();
+    static_cast<void>(bus->publish(run.event, core::Stage::after_reply));
+}
+
+void write_reply(const sdk::RenderedReply &reply) {
+    // Straight to the descriptor: with no iostream in the hook binaries, start-up skips initialising
+    // the standard streams and their locale.
+    write_all(STDOUT_FILENO, reply.stdout_text.data(), reply.stdout_text.size());
+}
+
 } // namespace
 
 int run_hook(std::string_view adapter_id, int argc, char **argv) {
     // Everything a hook creates holds what the user typed: private, plugins' caches included.
     ::umask(077);
-    const std::vector<std::string> arguments(argv + 1, argv + argc);
-    const Payload payload = read_stdin();
-    const std::string component = "hook " + std::string{adapter_id};
+    HookRun run;
+    run.adapter_id = adapter_id;
+    run.arguments.assign(argv + 1, argv + argc);
+    run.payload = read_stdin();
+    run.component = "hook " + std::string{adapter_id};
 
     // Until the configuration is read, problems go to the default log.
     const core::Logger bootstrap{bootstrap_log_path(), core::LogLevel::info, /*mirror_to_stderr=*/true};
+    // The crash guard is up before any plugin code runs; it has no reply to give until the adapter
+    // has rendered the safe one.
+    arm_crash_reply({}, bootstrap.file().string());
     // Deliberately never destroyed: the process ends right after the reply, and tearing down a
     // 10,000-entry index entry by entry would cost the waiting agent milliseconds for memory the
     // kernel reclaims anyway. Every file it wrote is complete by then; locks die with the process.
     // A configuration file that cannot be used never switches Starling off: the hook runs on the
     // embedded defaults and says why, once per session.
     Application &application = *new Application{std::nullopt, Application::UnusableConfig::use_embedded_defaults};
-    const core::Logger *logger = &bootstrap;
+    run.application = &application;
+    run.logger = &bootstrap;
     try {
-        logger = &application.logger();
+        run.logger = &application.logger();
     } catch (const std::exception &failure) {
-        bootstrap.error(component, std::string{"no usable configuration, not even the embedded defaults: "} +
-                                       failure.what());
+        bootstrap.error(run.component, std::string{"no usable configuration, not even the embedded defaults: "} +
+                                           failure.what());
     }
+    application.load_only_modules_in_use({std::string{adapter_id}});
 
-    // Declared before the adapter it may create, which must not outlive it.
-    std::optional<plugins::PluginRegistry> static_only;
-    std::optional<plugins::AdapterInstance> adapter;
+    // The agent's adapter as linked into this binary renders the safe reply before any module is
+    // loaded. An adapter from a module (starling-hook) is only loaded in the worker.
     bool starling_usable = true;
+    const auto &linked = linked_plugins(*run.logger);
     try {
-        plugins::PluginRegistry &registry = application.registry();
-        adapter.emplace(registry.create_adapter(adapter_id, application.plugin_settings(adapter_id)));
+        const auto &config = application.config();
+        if (const auto *info = linked.find(adapter_id)) {
+            run.adapter.emplace(linked.create_adapter(
+                adapter_id, core::effective_plugin_settings(config, adapter_id, info->default_settings_json).dump()));
+        }
     } catch (const std::exception &failure) {
         // Not even the embedded defaults can run (no usable STARLING_HOME, say): the agent still
         // gets its reply, from the adapter as linked in, and Starling stays out of the way.
-        logger->error(component, std::string{"Starling cannot run, the agent gets the safe reply: "} + failure.what());
+        run.logger->error(run.component,
+                          std::string{"Starling cannot run, the agent gets the safe reply: "} + failure.what());
         starling_usable = false;
         try {
-            static_only.emplace(*logger, plugins::PluginHostOptions{});
-            static_only->add_static_plugins(plugins::linked_static_plugins());
-            adapter.emplace(static_only->create_adapter(adapter_id, "{}"));
+            run.adapter.emplace(linked.create_adapter(adapter_id, "{}"));
         } catch (const std::exception &no_adapter) {
-            logger->error(component, std::string{"no adapter, replying nothing: "} + no_adapter.what());
+            run.logger->error(run.component, std::string{"no adapter, replying nothing: "} + no_adapter.what());
+            return 0;
+        }
+    }
+    if (run.adapter) {
+        parse_and_render_safe(run);
+        arm_crash_reply(run.safe.stdout_text, run.logger->file().string());
+        if (starling_usable) {
+            report_unusable_config(application, run.event.session_id, *run.logger, run.component);
+        }
+        if (!starling_usable || !run.has_work()) {
+            write_reply(run.safe);
             return 0;
         }
     }
 
-    sdk::Event event = fallback_event(adapter_id, arguments);
-    bool parsed = false;
-    // An agent's notify program gets its payload as the last argument with nothing on stdin; for
-    // anything else an empty stdin means the agent (or its configuration) is broken.
-    if (payload.total_bytes == 0 && !payload_in_arguments(*adapter, arguments)) {
-        logger->warning(component, "empty payload on stdin; replying with the safe reply");
+    const auto &hooks = application.config().hooks;
+    const bool background = hooks.background;
+    const auto outcome = run_reply_worker(std::chrono::milliseconds{hooks.budget_ms}, run.logger->file(),
+                                          [&](ReplySender &sender) { work_in_worker(run, sender, background); });
+    if (!outcome.reply) {
+        run.logger->error(run.component, outcome.failure + "; the agent got the safe reply");
+        write_reply(run.safe);
+        return 0;
     }
-    if (payload.truncated()) {
-        logger->error(component, "payload of " + std::to_string(payload.total_bytes) + " bytes exceeds the " +
-                                     std::to_string(kMaxPayloadBytes) + "-byte limit; ignored");
-    } else {
-        try {
-            event = adapter->parse(arguments, payload.text);
-            parsed = true;
-        } catch (const std::exception &failure) {
-            logger->error(component, std::string{"unreadable payload: "} + failure.what());
-        }
+    write_reply(*outcome.reply);
+    if (!background) {
+        wait_for_worker(outcome.worker);
     }
-
-    sdk::RenderedReply safe;
-    try {
-        safe = adapter->render(event, sdk::Reply{});
-    } catch (const std::exception &failure) {
-        logger->error(component, std::string{"cannot render the safe reply: "} + failure.what());
-    }
-    arm_crash_reply(safe.stdout_text, logger->file().string());
-    safe.exit_code = 0;
-
-    if (starling_usable) {
-        report_unusable_config(application, event.session_id, *logger, component);
-    }
-
-    sdk::RenderedReply rendered = safe;
-    std::optional<core::EventBus> bus;
-    std::optional<core::Lifecycle> lifecycle;
-    if (starling_usable && parsed && event.kind != sdk::EventKind::other) {
-        try {
-            auto &store = application.store();
-            if (!event.working_directory.empty()) {
-                event.project = store.resolve_project(event.working_directory);
-            }
-            bus.emplace(*logger);
-            lifecycle.emplace(store, application.active_policies(), application.lifecycle_settings(), *logger);
-            lifecycle->subscribe(*bus);
-            const auto dispatch = bus->publish(event, core::Stage::reply);
-            rendered = adapter->render(event, dispatch.reply);
-            if (!dispatch.reply.block_reason) {
-                rendered.exit_code = 0; // only a deliberate block may stop the agent
-            }
-        } catch (const std::exception &failure) {
-            logger->error(component, std::string{"event failed, replied with the safe reply: "} + failure.what());
-            rendered = safe;
-            bus.reset();
-        }
-    }
-    // Straight to the descriptor: with no iostream in the hook binaries, start-up skips initialising
-    // the standard streams and their locale.
-    write_all(STDOUT_FILENO, rendered.stdout_text.data(), rendered.stdout_text.size());
-    if (bus && bus->has_subscribers(event, core::Stage::after_reply)) {
-        run_after_reply(*bus, event, application.config().hooks.background, application.store().root(), *logger,
-                        component);
-    }
-    return rendered.exit_code;
+    return outcome.reply->exit_code;
 }
 
 } // namespace starling::app

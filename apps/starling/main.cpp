@@ -232,6 +232,8 @@ int run(const std::vector<std::string> &words) {
         return 0;
     }
     starling::app::Application application{config_file};
+    // A plugin call that hangs must not hang the command: it ends with the plugin named.
+    application.watch_plugin_calls();
     return found->run(application, rest);
 }
 

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <iostream>
 
 namespace starling::app {
@@ -38,12 +39,31 @@ void print_table(const std::vector<plugins::PluginInfo> &plugins) {
     }
 }
 
+/// Why hooks leave a module alone, if they do: they load only the modules of the plugins they use
+/// (the configured policies, their agent's adapter), and find them by file name.
+std::optional<std::string> why_hooks_skip(const plugins::PluginInfo &info, const core::PoliciesConfig &policies) {
+    if (info.is_static) {
+        return std::nullopt;
+    }
+    if (info.file.filename() != plugins::module_file_name(info.id)) {
+        return info.file.string() + " holds plugin '" + info.id + "': hooks load it only as " +
+               plugins::module_file_name(info.id);
+    }
+    const bool configured = info.kind == STARLING_KIND_ADAPTER || info.id == policies.decision ||
+                            info.id == policies.decay || info.id == policies.relevance;
+    if (!configured) {
+        return info.id + " (" + info.file.string() + ") is not a configured policy, so hooks do not load it";
+    }
+    return std::nullopt;
+}
+
 } // namespace
 
 int run_plugins_command(Application &application, std::span<const std::string> words) {
     const Arguments arguments{words, {}, {"json"}};
     arguments.expect_operands(0, 0, "");
     auto &registry = application.registry();
+    const auto &policies = application.config().policies;
     if (arguments.flag("json")) {
         nlohmann::json out{{"plugins", nlohmann::json::array()}, {"problems", nlohmann::json::array()}};
         for (const auto &info : registry.plugins()) {
@@ -52,7 +72,8 @@ int run_plugins_command(Application &application, std::span<const std::string> w
                                       {"version", info.version},
                                       {"abi", std::to_string(info.abi_major) + "." + std::to_string(info.abi_minor)},
                                       {"source", source_of(info)},
-                                      {"description", info.description}});
+                                      {"description", info.description},
+                                      {"loaded_by_hooks", !why_hooks_skip(info, policies)}});
         }
         for (const auto &problem : registry.problems()) {
             out["problems"].push_back(problem.message());
@@ -65,6 +86,11 @@ int run_plugins_command(Application &application, std::span<const std::string> w
         std::cout << out.dump(2) << '\n';
     } else {
         print_table(registry.plugins());
+        for (const auto &info : registry.plugins()) {
+            if (const auto skipped = why_hooks_skip(info, policies)) {
+                std::cout << "note: " << *skipped << '\n';
+            }
+        }
         for (const auto &copy : registry.copies_of_linked_plugins()) {
             std::cout << "note: " << copy.file.string() << " is a copy of " << copy.plugin_id << ' ' << copy.version
                       << ", which is linked in; the linked-in one is used\n";

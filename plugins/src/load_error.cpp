@@ -20,6 +20,7 @@ std::string_view to_string(LoadErrorKind kind) noexcept {
     case LoadErrorKind::missing_interface: return "missing interface";
     case LoadErrorKind::create_failed: return "create failed";
     case LoadErrorKind::unsafe_location: return "unsafe location";
+    case LoadErrorKind::misbehaved_at_load: return "misbehaved while loading";
     }
     return "load error";
 }

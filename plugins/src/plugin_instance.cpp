@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include <starling/plugins/call_record.hpp>
 #include <starling/plugins/load_error.hpp>
 #include <starling/plugins/plugin_instance.hpp>
 
@@ -25,6 +26,7 @@ void call_plugin(const PluginInfo &info, const char *operation, Call &&call) {
     sdk::StringSink error;
     starling_status status = STARLING_STATUS_OK;
     try {
+        const PluginCallScope running{info.id, operation};
         status = call(error.sink());
     } catch (const std::exception &failure) {
         throw PluginCallError(info.id, operation, kThrewAcrossAbi,
@@ -113,6 +115,7 @@ PluginInstance::~PluginInstance() { release(); }
 
 void PluginInstance::release() noexcept {
     if (descriptor_ != nullptr && instance_ != nullptr) {
+        const PluginCallScope running{info_.id, "destroy"};
         descriptor_->destroy(instance_);
     }
     instance_ = nullptr;
@@ -158,7 +161,11 @@ std::optional<sdk::AgentIntegration> AdapterInstance::integration() const {
     }
     sdk::StringSink out;
     sdk::StringSink error;
-    const starling_status status = table_->integration(instance_.handle(), out.sink(), error.sink());
+    starling_status status = STARLING_STATUS_OK;
+    {
+        const PluginCallScope running{info().id, "integration"};
+        status = table_->integration(instance_.handle(), out.sink(), error.sink());
+    }
     if (status == STARLING_STATUS_UNSUPPORTED) {
         return std::nullopt;
     }

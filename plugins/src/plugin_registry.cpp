@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <starling/plugins/plugin_registry.hpp>
 
+#include <starling/plugins/call_record.hpp>
+
 #include "host_context.hpp"
 #include "module_library.hpp"
+#include "module_probe.hpp"
 
 #include <starling/sdk/abi_layout.h>
 #include <starling/sdk/bytes.hpp>
@@ -105,7 +108,7 @@ std::string kind_name(starling_plugin_kind kind) {
 }
 
 PluginRegistry::PluginRegistry(const core::Logger &logger, PluginHostOptions options)
-    : logger_(&logger), cache_root_(absolute_cache_root(options, logger)),
+    : logger_(&logger), cache_root_(absolute_cache_root(options, logger)), probe_budget_(options.probe_modules_within),
       handshake_host_(std::make_shared<HostContext>(logger, "plugin-host")) {}
 
 PluginRegistry::~PluginRegistry() {
@@ -126,7 +129,20 @@ void PluginRegistry::add_static_plugins(std::span<const StaticPlugin> plugins) {
     }
 }
 
-void PluginRegistry::discover_modules(const std::vector<std::filesystem::path> &directories) {
+std::string module_file_name(std::string_view plugin_id) { return "starling-" + std::string{plugin_id} + ".so"; }
+
+void PluginRegistry::discover_modules(const std::vector<std::filesystem::path> &directories,
+                                      const std::optional<std::vector<std::string>> &only_plugin_ids) {
+    std::vector<std::string> wanted_names;
+    if (only_plugin_ids) {
+        for (const auto &id : *only_plugin_ids) {
+            wanted_names.push_back(module_file_name(id));
+        }
+    }
+    const auto wanted = [&](const std::filesystem::path &module) {
+        return !only_plugin_ids ||
+               std::find(wanted_names.begin(), wanted_names.end(), module.filename().string()) != wanted_names.end();
+    };
     for (const auto &directory : directories) {
         std::error_code error;
         if (!std::filesystem::is_directory(directory, error)) {
@@ -140,8 +156,13 @@ void PluginRegistry::discover_modules(const std::vector<std::filesystem::path> &
         }
         std::vector<std::filesystem::path> modules;
         for (const auto &entry : std::filesystem::directory_iterator(directory, error)) {
-            if (entry.path().extension() == ".so" && entry.is_regular_file(error)) {
+            if (entry.path().extension() != ".so" || !entry.is_regular_file(error)) {
+                continue;
+            }
+            if (wanted(entry.path())) {
                 modules.push_back(entry.path());
+            } else {
+                not_loaded_.push_back(entry.path());
             }
         }
         std::sort(modules.begin(), modules.end());
@@ -161,6 +182,15 @@ const PluginInfo &PluginRegistry::add_module(const std::filesystem::path &file) 
     if (const auto unsafe = unsafe_to_load_from(absolute)) {
         throw PluginLoadError(make_error(LoadErrorKind::unsafe_location, absolute, *unsafe + "; not loaded"));
     }
+    if (probe_budget_) {
+        const auto misbehaved = probe_module_load(
+            [&] { static_cast<void>(open_module(absolute).entry(handshake_host_->host())); }, *probe_budget_);
+        if (misbehaved) {
+            throw PluginLoadError(make_error(LoadErrorKind::misbehaved_at_load, absolute, *misbehaved + "; not loaded"));
+        }
+    }
+    // Loading runs the module's own code (its constructors, then its entry point).
+    const PluginCallScope loading{absolute.string(), "load"};
     OpenedModule opened = open_module(absolute);
     const starling_plugin_descriptor *descriptor = nullptr;
     try {
@@ -260,6 +290,8 @@ const std::vector<LoadError> &PluginRegistry::problems() const noexcept { return
 
 const std::vector<ModuleCopy> &PluginRegistry::copies_of_linked_plugins() const noexcept { return copies_; }
 
+const std::vector<std::filesystem::path> &PluginRegistry::modules_not_loaded() const noexcept { return not_loaded_; }
+
 PluginInstance PluginRegistry::create(std::string_view id, std::string_view settings_json) const {
     const auto found = std::find_if(registered_.begin(), registered_.end(), [&](const Registered &registered) {
         return infos_[registered.info_index].id == id;
@@ -272,6 +304,7 @@ PluginInstance PluginRegistry::create(std::string_view id, std::string_view sett
     sdk::StringSink message;
     void *instance = nullptr;
     try {
+        const PluginCallScope running{info.id, "create"};
         instance = found->descriptor->create(found->host->host(), sdk::as_bytes(settings_json), message.sink());
     } catch (const std::exception &failure) {
         message = sdk::StringSink{};

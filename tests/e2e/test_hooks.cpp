@@ -101,8 +101,9 @@ TEST_CASE("wrong types in every field and a missing event name are survived", "[
 
 TEST_CASE("a crashing plugin does not take the agent down", "[e2e][hooks]") {
     const ScratchHome home{"hooks-crash"};
-    home.write_file("home/starling.toml", "[plugins]\ndirectories = [\"" + kFixtures.string() +
-                                              "\"]\n[policies]\nrelevance = \"crash-in-score\"\n");
+    fs::create_directories(home.path() / "plugins");
+    fs::copy_file(kFixtures / "crash_in_score.so", home.path() / "plugins" / "starling-crash-in-score.so");
+    home.write_file("home/starling.toml", "[policies]\nrelevance = \"crash-in-score\"\n");
     const auto remembered = run_process(kBinaries / "starling", {"remember", "--force", "deploy only on tuesdays"},
                                         home.options());
     REQUIRE(remembered.exit_code == 0);
@@ -113,7 +114,8 @@ TEST_CASE("a crashing plugin does not take the agent down", "[e2e][hooks]") {
         CHECK(result.signal == 0);
         CHECK_THAT(result.stderr_text, Catch::Contains("crashed"));
     }
-    CHECK_THAT(read_text(home.path() / "logs" / "starling.log"), Catch::Contains("fatal signal"));
+    CHECK_THAT(read_text(home.path() / "logs" / "starling.log"),
+               Catch::Contains("plugin 'crash-in-score' in `score` crashed with fatal signal 11"));
 }
 
 TEST_CASE("Codex notify takes its JSON from the last argument and prints nothing", "[e2e][hooks]") {
@@ -164,7 +166,7 @@ TEST_CASE("a hook answers before its consolidation, which a marked background pr
     const ScratchHome home{"hooks-background"};
     const fs::path release = home.path() / "release";
     fs::create_directories(home.path() / "plugins");
-    fs::copy_file(kFixtures / "blocking_decay.so", home.path() / "plugins" / "starling-blocking.so");
+    fs::copy_file(kFixtures / "blocking_decay.so", home.path() / "plugins" / "starling-blocks-in-plan.so");
     home.write_file("home/starling.toml", "[policies]\ndecay = \"blocks-in-plan\"\n[settings.blocks-in-plan]\n"
                                           "release_file = \"" + release.string() + "\"\n");
     const auto session_start = run_process(

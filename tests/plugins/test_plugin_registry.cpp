@@ -7,6 +7,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -178,7 +180,7 @@ TEST_CASE("each plugin is offered a cache directory of its own under the cache r
     };
 
     SECTION("with a cache root") {
-        PluginRegistry registry{logger, {scratch / "store" / "index" / "cache"}};
+        PluginRegistry registry{logger, {scratch / "store" / "index" / "cache", std::nullopt}};
         registry.add_module(fixture("cache_probe"));
         (void)registry.create_relevance_policy("cache-probe", "{}");
         const auto expected = scratch.path() / "store" / "index" / "cache" / "cache-probe";
@@ -186,7 +188,7 @@ TEST_CASE("each plugin is offered a cache directory of its own under the cache r
         CHECK_FALSE(fs::exists(expected)); // created by the plugin when it first writes, not by the host
     }
     SECTION("a relative cache root is made absolute") {
-        PluginRegistry registry{logger, {fs::path{"relative"} / "cache"}};
+        PluginRegistry registry{logger, {fs::path{"relative"} / "cache", std::nullopt}};
         registry.add_module(fixture("cache_probe"));
         (void)registry.create_relevance_policy("cache-probe", "{}");
         const auto expected = fs::current_path() / "relative" / "cache" / "cache-probe";
@@ -331,6 +333,38 @@ TEST_CASE("discovery loads every module of a directory and collects failures", "
     REQUIRE(registry.problems().size() == 2);
     CHECK(registry.problems()[0].kind == LoadErrorKind::abi_major_mismatch);
     CHECK(registry.problems()[1].kind == LoadErrorKind::not_a_shared_library);
+}
+
+TEST_CASE("discovery for a few plugin ids loads only their modules, found by file name", "[plugins][registry]") {
+    PluginRegistry registry{quiet_logger()};
+    // The fixture folder holds modules that crash or hang at load: loading one would end this test.
+    registry.discover_modules({kFixtures}, std::vector<std::string>{"fixture-agent", "not-installed"});
+    REQUIRE(registry.plugins().size() == 1);
+    CHECK(registry.plugins().front().id == "fixture-agent");
+    CHECK(registry.problems().empty());
+    const auto &skipped = registry.modules_not_loaded();
+    CHECK(std::find(skipped.begin(), skipped.end(), kFixtures / "starling-crash-at-load.so") != skipped.end());
+    CHECK(std::find(skipped.begin(), skipped.end(), kFixtures / "starling-fixture-agent.so") == skipped.end());
+    CHECK(starling::plugins::module_file_name("bm25") == "starling-bm25.so");
+}
+
+TEST_CASE("a registry that probes modules first reports one that crashes or hangs at load, and lives",
+          "[plugins][registry][containment]") {
+    starling::plugins::PluginHostOptions options;
+    options.probe_modules_within = std::chrono::milliseconds{300};
+    PluginRegistry registry{quiet_logger(), options};
+    for (const auto *name : {"starling-crash-at-load", "starling-hang-at-load"}) {
+        INFO(name);
+        try {
+            registry.add_module(fixture(name));
+            FAIL("loaded a module that misbehaves at load");
+        } catch (const PluginLoadError &failure) {
+            CHECK(failure.error().kind == LoadErrorKind::misbehaved_at_load);
+            CHECK_THAT(failure.what(), Catch::Contains(name) && Catch::Contains("not loaded"));
+        }
+    }
+    // A well-behaved module passes the probe and loads.
+    CHECK(registry.add_module(fixture("throws_in_call")).id == "throws-in-call");
 }
 
 TEST_CASE("static and module builds of the same plugin behave the same", "[plugins][static]") {

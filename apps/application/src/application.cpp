@@ -54,12 +54,44 @@ const core::Logger &Application::logger() {
 
 plugins::PluginRegistry &Application::registry() {
     if (!registry_) {
-        registry_ = std::make_unique<plugins::PluginRegistry>(
-            logger(), plugins::PluginHostOptions{core::plugin_cache_root(config().store.root)});
+        plugins::PluginHostOptions options;
+        options.cache_root = core::plugin_cache_root(config().store.root);
+        // A process that loads every module tries each in a child first; one that loads only those
+        // in use runs them in a worker (the hooks) instead.
+        if (!modules_in_use_) {
+            options.probe_modules_within = std::chrono::milliseconds{config().plugins.call_budget_ms};
+        }
+        registry_ = std::make_unique<plugins::PluginRegistry>(logger(), std::move(options));
         registry_->add_static_plugins(plugins::linked_static_plugins());
-        registry_->discover_modules(config().plugins.directories);
+        std::optional<std::vector<std::string>> only;
+        if (modules_in_use_) {
+            const auto &policies = config().policies;
+            only = *modules_in_use_;
+            for (const auto *id : {&policies.decision, &policies.decay, &policies.relevance}) {
+                if (!id->empty()) {
+                    only->push_back(*id);
+                }
+            }
+        }
+        if (watch_calls_) {
+            watch_plugin_calls();
+        }
+        registry_->discover_modules(config().plugins.directories, only);
     }
     return *registry_;
+}
+
+void Application::load_only_modules_in_use(std::vector<std::string> plugin_ids) {
+    modules_in_use_ = std::move(plugin_ids);
+}
+
+void Application::watch_plugin_calls() {
+    watch_calls_ = true;
+    if (!watchdog_ && registry_) {
+        watchdog_ = std::make_unique<plugins::CallWatchdog>(logger(), "plugin-host",
+                                                            std::chrono::milliseconds{config().plugins.call_budget_ms},
+                                                            "plugins.call_budget_ms");
+    }
 }
 
 std::string Application::plugin_settings(std::string_view plugin_id) {

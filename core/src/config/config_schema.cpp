@@ -103,6 +103,8 @@ constexpr IntegerRange at_least(std::int64_t minimum) {
     return range;
 }
 
+constexpr IntegerRange between(std::int64_t minimum, std::int64_t maximum) { return {minimum, maximum}; }
+
 /// Inclusive bounds of a `number` key; an infinite bound is no bound.
 struct NumberRange {
     double minimum = -std::numeric_limits<double>::infinity();
@@ -217,7 +219,11 @@ std::vector<ConfigKey> build_schema() {
         path_key<&Config::store, &StoreConfig::root>("store.root", "$STARLING_HOME",
             "Directory holding memory/, sessions/ and archive/."),
         path_list_key<&Config::plugins, &PluginsConfig::directories>("plugins.directories",
-            {"$STARLING_HOME/plugins"}, "Directories searched, in order, for plugin modules (starling-*.so)."),
+            {"$STARLING_HOME/plugins"}, "Directories searched, in order, for plugin modules (starling-<id>.so)."),
+        integer_key<&Config::plugins, &PluginsConfig::call_budget_ms>("plugins.call_budget_ms", 60000,
+            between(100, 86'400'000),
+            "Longest one plugin call may run outside a hook's reply (a hook's background work, a starling "
+            "command), in milliseconds; a call that overruns ends its process, naming the plugin in the log."),
         plugin_key<&Config::policies, &PoliciesConfig::decision>("policies.decision", "collie-tree",
             STARLING_KIND_DECISION_POLICY,
             "Plugin id of the decision policy (which messages become memories); \"\" for none."),
@@ -238,6 +244,9 @@ std::vector<ConfigKey> build_schema() {
             "Run what a hook's reply does not depend on (judging messages at stop, folding noted uses, "
             "consolidation) in a detached process once the agent has its reply; false runs it before the "
             "hook exits."),
+        integer_key<&Config::hooks, &HooksConfig::budget_ms>("hooks.budget_ms", 800, between(50, 60000),
+            "Longest a hook waits for its reply, in milliseconds: when a plugin overruns it, crashes or ends "
+            "the process, the agent gets the safe reply and the log names the plugin and its call."),
         number_key<&Config::injection, &InjectionConfig::min_score>("injection.min_score", 0.2,
             number_at_least(0.0), "Least relevance score of a memory injected when a prompt is submitted."),
         integer_key<&Config::injection, &InjectionConfig::max_memories>("injection.max_memories", 5, at_least(0),

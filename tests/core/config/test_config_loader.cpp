@@ -387,6 +387,30 @@ TEST_CASE("A value out of range is an error", "[config]") {
           "starling.toml:2:24: remember.duplicate_candidates: 0 is too small; the least allowed value is 1");
 }
 
+TEST_CASE("The budgets of plugin calls are read in milliseconds and refused outside their range", "[config]") {
+    ConfigTempDir dir;
+    const auto environment = injected_environment(dir);
+
+    const auto defaults = starling::core::parse_config("", "starling.toml", environment);
+    CHECK(defaults.hooks.budget_ms == 800);
+    CHECK(defaults.plugins.call_budget_ms == 60000);
+    const auto set = starling::core::parse_config("[hooks]\nbudget_ms = 50\n[plugins]\ncall_budget_ms = 100\n",
+                                                  "starling.toml", environment);
+    CHECK(set.hooks.budget_ms == 50);
+    CHECK(set.plugins.call_budget_ms == 100);
+
+    CHECK(std::string{parse_error_of("[hooks]\nbudget_ms = 49\n", environment).what()} ==
+          "starling.toml:2:13: hooks.budget_ms: 49 is too small; the least allowed value is 50");
+    CHECK(std::string{parse_error_of("[hooks]\nbudget_ms = 60001\n", environment).what()} ==
+          "starling.toml:2:13: hooks.budget_ms: 60001 is too large; the greatest allowed value is 60000");
+    CHECK_THAT(parse_error_of("[hooks]\nbudget_ms = \"1s\"\n", environment).what(),
+               Catch::Contains("hooks.budget_ms") && Catch::Contains("expected an integer"));
+    CHECK_THAT(parse_error_of("[hooks]\nbudget_ms = 0.5\n", environment).what(),
+               Catch::Contains("hooks.budget_ms") && Catch::Contains("expected an integer"));
+    CHECK(std::string{parse_error_of("[plugins]\ncall_budget_ms = 0\n", environment).what()} ==
+          "starling.toml:2:18: plugins.call_budget_ms: 0 is too small; the least allowed value is 100");
+}
+
 TEST_CASE("A value outside an enumeration lists the allowed values", "[config]") {
     ConfigTempDir dir;
     CHECK(std::string{parse_error_of("[log]\nlevel = \"verbose\"\n", injected_environment(dir)).what()} ==

@@ -61,7 +61,7 @@ public:
 class Bm25ForStore {
 public:
     explicit Bm25ForStore(const core::MemoryStore &store)
-        : registry_(quiet_logger(), {core::plugin_cache_root(store.root())}) {
+        : registry_(quiet_logger(), {core::plugin_cache_root(store.root()), std::nullopt}) {
         registry_.add_static_plugins(plugins::linked_static_plugins());
         policy_.emplace(registry_.create_relevance_policy("bm25", registry_.find("bm25")->default_settings_json));
     }

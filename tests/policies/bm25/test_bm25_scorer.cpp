@@ -56,7 +56,7 @@ const std::vector<Memory> &reference_memories() {
 class Bm25 {
 public:
     explicit Bm25(std::optional<std::filesystem::path> cache_root = std::nullopt)
-        : registry_(quiet_logger(), {std::move(cache_root)}) {
+        : registry_(quiet_logger(), {std::move(cache_root), std::nullopt}) {
         registry_.add_static_plugins(starling::plugins::linked_static_plugins());
         policy_.emplace(registry_.create_relevance_policy("bm25", registry_.find("bm25")->default_settings_json));
     }

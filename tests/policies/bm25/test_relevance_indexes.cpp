@@ -43,7 +43,7 @@ using starling::test::HistoryBatch;
 class Bm25 {
 public:
     Bm25(const std::filesystem::path &cache_root, std::string settings_json = {})
-        : registry_(quiet_logger(), {cache_root}) {
+        : registry_(quiet_logger(), {cache_root, std::nullopt}) {
         registry_.add_static_plugins(starling::plugins::linked_static_plugins());
         if (settings_json.empty()) {
             settings_json = registry_.find("bm25")->default_settings_json;

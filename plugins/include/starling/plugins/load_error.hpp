@@ -25,6 +25,7 @@ enum class LoadErrorKind {
     missing_interface,    ///< the plugin does not provide its kind's call table
     create_failed,        ///< create() returned NULL or threw
     unsafe_location,      ///< the module or its directory can be changed by other users: never loaded
+    misbehaved_at_load,   ///< loading it in a probe process crashed, ended or hung that process
 };
 
 [[nodiscard]] std::string_view to_string(LoadErrorKind kind) noexcept;

@@ -7,6 +7,7 @@
 #include <starling/plugins/plugin_instance.hpp>
 #include <starling/plugins/static_plugins.hpp>
 
+#include <chrono>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -21,6 +22,11 @@ struct PluginHostOptions {
     /// Where plugins may keep data they derive: each plugin is offered `<cache_root>/<plugin id>/`
     /// through "starling.host.cache/1". Without it, no plugin is offered a cache directory.
     std::optional<std::filesystem::path> cache_root;
+    /// When set, each module is first loaded in a child process that gets this long to finish
+    /// (probe_module_load): one that crashes, ends or hangs it is reported (misbehaved_at_load)
+    /// and never loaded here. For processes without a worker of their own, which load modules
+    /// they may not even use.
+    std::optional<std::chrono::milliseconds> probe_modules_within;
 };
 
 /// A module in a plugin directory that repeats a plugin linked into the executable.
@@ -29,6 +35,10 @@ struct ModuleCopy {
     std::string plugin_id;
     std::string version;
 };
+
+/// The file name a plugin's module has in a plugin directory: `starling-<id>.so`. Only by it can a
+/// host that loads just the plugins it uses find one without loading the others.
+[[nodiscard]] std::string module_file_name(std::string_view plugin_id);
 
 /// The one place plugins are loaded: static plugins linked into the executable and modules found
 /// in plugin directories. Checks the ABI handshake before calling anything else in a module,
@@ -44,9 +54,12 @@ public:
     /// Registers plugins linked into the executable. Failures are collected in problems().
     void add_static_plugins(std::span<const StaticPlugin> plugins);
 
-    /// Loads every `*.so` in each directory (sorted by name; missing directories are skipped).
-    /// Failures are collected in problems(), and logged.
-    void discover_modules(const std::vector<std::filesystem::path> &directories);
+    /// Loads every `*.so` in each directory (sorted by name; missing directories are skipped), or
+    /// with `only_plugin_ids` only the modules named for those ids (module_file_name()): loading
+    /// runs a module's code, so a module nothing uses must not be able to break the process. The
+    /// others are listed in modules_not_loaded(). Failures are collected in problems(), and logged.
+    void discover_modules(const std::vector<std::filesystem::path> &directories,
+                          const std::optional<std::vector<std::string>> &only_plugin_ids = std::nullopt);
 
     /// Loads one module. A module that is a copy of a plugin linked into the executable (same id,
     /// same version, as `make install` once put in the plugin directory) is no conflict: it is
@@ -60,6 +73,8 @@ public:
     [[nodiscard]] const std::vector<LoadError> &problems() const noexcept;
     /// Modules left unloaded because the same plugin at the same version is linked in.
     [[nodiscard]] const std::vector<ModuleCopy> &copies_of_linked_plugins() const noexcept;
+    /// Modules discover_modules() left alone because no id it was given names them.
+    [[nodiscard]] const std::vector<std::filesystem::path> &modules_not_loaded() const noexcept;
 
     /// Creates an instance with the given effective settings (a JSON object). Throws PluginLoadError.
     [[nodiscard]] PluginInstance create(std::string_view id, std::string_view settings_json) const;
@@ -80,11 +95,13 @@ private:
 
     const core::Logger *logger_;
     std::optional<std::filesystem::path> cache_root_; // absolute
+    std::optional<std::chrono::milliseconds> probe_budget_;
     std::shared_ptr<HostContext> handshake_host_;
     std::vector<Registered> registered_;
     std::vector<PluginInfo> infos_;
     std::vector<LoadError> problems_;
     std::vector<ModuleCopy> copies_;
+    std::vector<std::filesystem::path> not_loaded_;
 };
 
 } // namespace starling::plugins

@@ -9,6 +9,7 @@
 #include <starling/core/lifecycle/policies.hpp>
 #include <starling/core/store/clock.hpp>
 #include <starling/core/store/memory_store.hpp>
+#include <starling/plugins/call_watchdog.hpp>
 #include <starling/plugins/plugin_registry.hpp>
 
 #include <filesystem>
@@ -83,9 +84,17 @@ public:
     [[nodiscard]] const std::optional<std::string> &config_problem();
     /// Logs to the configured file and mirrors to stderr.
     [[nodiscard]] const core::Logger &logger();
-    /// Static plugins plus the modules of the configured plugin directories. Each plugin is offered
-    /// a cache directory of its own under the store's `index/cache/`.
+    /// Static plugins plus the modules of the configured plugin directories (all of them, or those
+    /// chosen with load_only_modules_in_use()). Each plugin is offered a cache directory of its own
+    /// under the store's `index/cache/`.
     [[nodiscard]] plugins::PluginRegistry &registry();
+    /// Makes registry() load only the modules of the configured policies and of `plugin_ids` (a
+    /// hook's adapter), by file name (`starling-<id>.so`): a module nothing uses must not be able
+    /// to break a hook. Call before registry().
+    void load_only_modules_in_use(std::vector<std::string> plugin_ids);
+    /// Ends the process when one plugin call overruns `plugins.call_budget_ms` (CallWatchdog), from
+    /// when the registry exists (now, if it does).
+    void watch_plugin_calls();
     /// What configuration needs to know of every registered plugin.
     [[nodiscard]] std::vector<core::PluginDefaults> plugin_defaults();
     /// The effective settings (JSON text) a plugin is created with. Throws core::ConfigError.
@@ -111,6 +120,10 @@ private:
     std::optional<core::Config> config_;
     std::optional<std::string> config_problem_;
     std::unique_ptr<core::Logger> logger_;
+    std::optional<std::vector<std::string>> modules_in_use_;
+    bool watch_calls_ = false;
+    // Before the registry and the policies: destroyed after them, so their destroy() is watched.
+    std::unique_ptr<plugins::CallWatchdog> watchdog_;
     std::unique_ptr<plugins::PluginRegistry> registry_;
     std::unique_ptr<core::Clock> clock_;
     std::unique_ptr<core::MemoryStore> store_;

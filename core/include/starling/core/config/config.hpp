@@ -27,9 +27,11 @@ struct StoreConfig {
     std::filesystem::path root; ///< Holds memory/, sessions/ and archive/.
 };
 
-/// `[plugins]`: where loadable plugin modules are searched.
+/// `[plugins]`: where loadable plugin modules are searched, and how long one call may take.
 struct PluginsConfig {
     std::vector<std::filesystem::path> directories;
+    /// Longest one plugin call may run outside a hook's reply (background work, commands), in ms.
+    std::int64_t call_budget_ms = 0;
 };
 
 /// `[policies]`: the plugin id active for each policy kind; empty means no policy of that kind.
@@ -57,6 +59,8 @@ struct ConsolidationConfig {
 struct HooksConfig {
     /// Whether the work a reply does not depend on runs in a detached process after the reply.
     bool background = false;
+    /// Longest a hook waits for its reply before it gives the agent the safe reply, in ms.
+    std::int64_t budget_ms = 0;
 };
 
 /// `[injection]`: which memories are added to the context when a prompt is submitted.

@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: Apache-2.0
+// Plugins that hang, spin, crash or end their process, in any call and at load: every hook still
+// gives its agent the safe reply within its budget, and the log names the plugin and the call.
+#include "support/process.hpp"
+#include "support/scratch_home.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+using starling::test::ProcessOptions;
+using starling::test::ProcessResult;
+using starling::test::read_text;
+using starling::test::run_process;
+using starling::test::ScratchHome;
+
+namespace {
+
+const fs::path kBinaries{STARLING_TEST_BINARY_DIR};
+const fs::path kFixtures{STARLING_TEST_FIXTURE_PLUGIN_DIR};
+
+// Far above the budgets the tests configure (300 ms), far below the 30 s a hung hook used to take.
+constexpr std::chrono::seconds kInTime{3};
+
+struct Hook {
+    std::string binary;
+    std::string event;
+    std::string payload;
+};
+
+const std::vector<Hook> &prompt_hooks() {
+    static const std::vector<Hook> hooks{
+        {"starling-claude", "UserPromptSubmit",
+         R"({"session_id":"s-1","cwd":"/work/app","hook_event_name":"UserPromptSubmit","prompt":"deploy on tuesday?"})"},
+        {"starling-cursor", "beforeSubmitPrompt",
+         R"({"conversation_id":"c-1","generation_id":"g-1","hook_event_name":"beforeSubmitPrompt",)"
+         R"("workspace_roots":["/work/app"],"prompt":"deploy on tuesday?","attachments":[]})"},
+        {"starling-codex", "UserPromptSubmit",
+         R"({"session_id":"s-1","cwd":"/work/app","hook_event_name":"UserPromptSubmit","model":"gpt-5.5",)"
+         R"("turn_id":"1","permission_mode":"default","prompt":"deploy on tuesday?"})"},
+        {"starling-codeflicker", "UserPromptSubmit",
+         R"({"session_id":"s-1","cwd":"/work/app","hook_event_name":"UserPromptSubmit","prompt":"deploy on tuesday?"})"},
+    };
+    return hooks;
+}
+
+struct TimedResult {
+    ProcessResult result;
+    std::chrono::steady_clock::duration took;
+};
+
+TimedResult timed(const fs::path &program, const std::vector<std::string> &arguments, const ProcessOptions &options) {
+    const auto start = std::chrono::steady_clock::now();
+    auto result = run_process(program, arguments, options);
+    return {std::move(result), std::chrono::steady_clock::now() - start};
+}
+
+/// A home with one memory a prompt would inject, and the module of plugin `id` installed.
+void prepare(const ScratchHome &home, const std::string &id) {
+    REQUIRE(run_process(kBinaries / "starling", {"remember", "--force", "--summary", "Deploys happen on Tuesdays",
+                                                 "Deploys happen on Tuesdays only; never on Fridays."},
+                        home.options())
+                .exit_code == 0);
+    fs::create_directories(home.path() / "plugins");
+    fs::copy_file(kFixtures / ("starling-" + id + ".so"), home.path() / "plugins" / ("starling-" + id + ".so"));
+}
+
+} // namespace
+
+TEST_CASE("a plugin that hangs, spins, crashes or ends its process, or a module that crashes at load, leaves every "
+          "prompt hook its safe reply within its budget, and the log names it",
+          "[e2e][hooks][containment]") {
+    struct Misbehaviour {
+        std::string id;
+        std::string logged;
+    };
+    const std::vector<Misbehaviour> misbehaviours{
+        {"hang-in-score", "plugin 'hang-in-score' in `score` did not finish within the hook's budget of 300 ms "
+                          "(hooks.budget_ms)"},
+        {"spin-in-create", "plugin 'spin-in-create' in `create` did not finish within the hook's budget of 300 ms"},
+        {"kill-in-score", "plugin 'kill-in-score' in `score` killed the hook's worker with signal 9"},
+        {"exit-in-score", "plugin 'exit-in-score' in `score` ended the hook's worker (exit status 3)"},
+        {"crash-at-load", "starling-crash-at-load.so while loading crashed with fatal signal 11"},
+    };
+    for (const auto &misbehaviour : misbehaviours) {
+        const ScratchHome home{"contain-" + misbehaviour.id};
+        prepare(home, misbehaviour.id);
+        home.write_file("home/starling.toml", "[policies]\nrelevance = \"" + misbehaviour.id +
+                                                  "\"\n[hooks]\nbudget_ms = 300\n");
+        for (const auto &hook : prompt_hooks()) {
+            INFO(misbehaviour.id << " under " << hook.binary);
+            // The safe reply: what the same hook answers when it has nothing to add.
+            const ScratchHome reference_home{"contain-reference"};
+            const auto reference = run_process(kBinaries / hook.binary, {hook.event}, reference_home.options(hook.payload));
+            REQUIRE(reference.exit_code == 0);
+
+            const auto [result, took] = timed(kBinaries / hook.binary, {hook.event}, home.options(hook.payload));
+            CHECK(result.exit_code == 0);
+            CHECK(result.stdout_text == reference.stdout_text);
+            CHECK(took < kInTime);
+            CHECK_THAT(result.stderr_text, Catch::Contains(misbehaviour.logged));
+        }
+        CHECK_THAT(read_text(home.path() / "logs" / "starling.log"),
+                   Catch::Contains(misbehaviour.logged) && Catch::Contains("the agent got the safe reply"));
+    }
+}
+
+TEST_CASE("a module no configuration names is never loaded by a hook, even one that crashes at load",
+          "[e2e][hooks][containment]") {
+    const ScratchHome home{"contain-unconfigured"};
+    prepare(home, "crash-at-load");
+    const auto &claude = prompt_hooks().front();
+    const auto result = run_process(kBinaries / claude.binary, {claude.event}, home.options(claude.payload));
+    CHECK(result.exit_code == 0);
+    CHECK(result.stderr_text.empty());
+    CHECK_THAT(result.stdout_text, Catch::Contains("never on Fridays"));
+
+    // The starling command tries every module in a child process first, and says why this one is
+    // not loaded instead of crashing with it.
+    const auto listed = run_process(kBinaries / "starling", {"plugins"}, home.options());
+    CHECK(listed.exit_code == 1);
+    CHECK_THAT(listed.stdout_text, Catch::Contains("collie-search"));
+    CHECK_THAT(listed.stderr_text, Catch::Contains("starling-crash-at-load.so: misbehaved while loading") &&
+                                       Catch::Contains("crashed with fatal signal 11") &&
+                                       Catch::Contains("not loaded"));
+    const auto remembered = run_process(kBinaries / "starling", {"remember", "--force", "Staging deploys need a ticket."},
+                                        home.options());
+    CHECK(remembered.exit_code == 0);
+}
+
+TEST_CASE("a module that hangs while loading is not loaded by the starling command, which says why in time",
+          "[e2e][cli][containment]") {
+    const ScratchHome home{"contain-cli-load"};
+    fs::create_directories(home.path() / "plugins");
+    fs::copy_file(kFixtures / "starling-hang-at-load.so", home.path() / "plugins" / "starling-hang-at-load.so");
+    home.write_file("home/starling.toml", "[plugins]\ncall_budget_ms = 300\n");
+    const auto [result, took] = timed(kBinaries / "starling", {"plugins"}, home.options());
+    CHECK(result.exit_code == 1);
+    CHECK(took < kInTime);
+    CHECK_THAT(result.stderr_text, Catch::Contains("starling-hang-at-load.so: misbehaved while loading") &&
+                                       Catch::Contains("did not finish loading within 300 ms"));
+}
+
+TEST_CASE("starling plugins says which modules hooks leave alone", "[e2e][cli][containment]") {
+    const ScratchHome home{"contain-cli-unused"};
+    fs::create_directories(home.path() / "plugins");
+    fs::copy_file(kFixtures / "starling-spin-in-create.so", home.path() / "plugins" / "starling-spin-in-create.so");
+    const auto listed = run_process(kBinaries / "starling", {"plugins", "--json"}, home.options());
+    CHECK(listed.exit_code == 0);
+    CHECK_THAT(listed.stdout_text, Catch::Contains("\"id\": \"spin-in-create\"") &&
+                                       Catch::Contains("\"loaded_by_hooks\": false"));
+    const auto text = run_process(kBinaries / "starling", {"plugins"}, home.options());
+    CHECK_THAT(text.stdout_text, Catch::Contains("note: spin-in-create (") &&
+                                     Catch::Contains("is not a configured policy, so hooks do not load it"));
+}
+
+TEST_CASE("a plugin that hangs in the work after the reply ends that work at its budget, named in the log",
+          "[e2e][hooks][containment][background]") {
+    const ScratchHome home{"contain-background"};
+    prepare(home, "hang-in-decide");
+    home.write_file("home/starling.toml",
+                    "[policies]\ndecision = \"hang-in-decide\"\n[plugins]\ncall_budget_ms = 300\n");
+    const auto &claude = prompt_hooks().front();
+    REQUIRE(run_process(kBinaries / claude.binary, {claude.event},
+                        home.options(R"({"session_id":"s-1","cwd":"/work/app","hook_event_name":"UserPromptSubmit",)"
+                                     R"("prompt":"From now on always use pnpm, never npm."})"))
+                .exit_code == 0);
+    // The Stop hook replies at once; its background work asks the decision policy, which hangs.
+    const auto [stop, took] = timed(kBinaries / claude.binary, {"Stop"},
+                                    home.options(R"({"session_id":"s-1","cwd":"/work/app","hook_event_name":"Stop",)"
+                                                 R"("stop_hook_active":false})"));
+    CHECK(stop.exit_code == 0);
+    CHECK(took < kInTime);
+    const auto waited_from = std::chrono::steady_clock::now();
+    CHECK(home.wait_for_background_work() == 0);
+    CHECK(std::chrono::steady_clock::now() - waited_from < kInTime);
+    CHECK_THAT(read_text(home.path() / "logs" / "starling.log"),
+               Catch::Contains("plugin 'hang-in-decide' in `decide` has run for") &&
+                   Catch::Contains("over its budget of 300 ms (plugins.call_budget_ms); ending the process"));
+}
+
+TEST_CASE("a command whose plugin call hangs ends at the call budget, naming the plugin", "[e2e][cli][containment]") {
+    const ScratchHome home{"contain-cli"};
+    prepare(home, "hang-in-decide");
+    home.write_file("home/starling.toml",
+                    "[policies]\ndecision = \"hang-in-decide\"\n[plugins]\ncall_budget_ms = 300\n");
+    const auto [result, took] =
+        timed(kBinaries / "starling", {"remember", "From now on always use pnpm, never npm."}, home.options());
+    CHECK(result.exit_code == 1);
+    CHECK(took < kInTime);
+    CHECK_THAT(result.stderr_text, Catch::Contains("plugin 'hang-in-decide' in `decide` has run for") &&
+                                       Catch::Contains("(plugins.call_budget_ms); ending the process"));
+}
