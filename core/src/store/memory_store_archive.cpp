@@ -2,6 +2,7 @@
 #include "store_internals.hpp"
 
 #include <starling/core/store/atomic_file.hpp>
+#include <starling/core/store/fault_injection.hpp>
 #include <starling/core/store/file_io.hpp>
 #include <starling/core/store/store_error.hpp>
 #include <starling/core/store/time_format.hpp>
@@ -33,9 +34,12 @@ std::string random_hex(std::size_t digits) {
 
 ArchiveEntry MemoryStore::archive(std::string_view key, std::string_view reason) {
     static_cast<void>(internals_->location_of(key));
-    const std::filesystem::path source = internals_->absolute(key);
-
     const FileLock guard = internals_->lock();
+    return internals_->archive_locked(key, reason);
+}
+
+ArchiveEntry MemoryStore::Internals::archive_locked(std::string_view key, std::string_view reason) {
+    const std::filesystem::path source = absolute(key);
     const std::optional<std::string> content = read_file_if_exists(source);
     if (!content) {
         throw StoreError(source.string() + ": no such memory");
@@ -43,14 +47,14 @@ ArchiveEntry MemoryStore::archive(std::string_view key, std::string_view reason)
     ArchiveEntry entry;
     entry.original_key = std::string(key);
     entry.reason = std::string(reason);
-    entry.archived_at = internals_->clock->now();
+    entry.archived_at = clock->now();
     const std::string time_prefix = format_compact_timestamp(entry.archived_at) + "-";
     while (true) {
         entry.id = time_prefix + random_hex(6);
         std::error_code error;
-        const bool taken = std::filesystem::exists(internals_->root / "archive" / entry.id, error);
+        const bool taken = std::filesystem::exists(root / "archive" / entry.id, error);
         if (error) {
-            throw StoreError((internals_->root / "archive" / entry.id).string() + ": " + error.message());
+            throw StoreError((root / "archive" / entry.id).string() + ": " + error.message());
         }
         if (!taken) {
             break;
@@ -58,7 +62,7 @@ ArchiveEntry MemoryStore::archive(std::string_view key, std::string_view reason)
     }
     entry.archived_path = "archive/" + entry.id + "/" + entry.original_key;
 
-    const std::filesystem::path copy = internals_->absolute(entry.archived_path);
+    const std::filesystem::path copy = absolute(entry.archived_path);
     ensure_directories(copy.parent_path());
     write_file_atomically(copy, *content);
     // The copy's new folders must outlive a crash too, before the original may go.
@@ -68,13 +72,49 @@ ArchiveEntry MemoryStore::archive(std::string_view key, std::string_view reason)
         directory = directory.parent_path();
         fsync_directory(directory);
     }
-    internals_->manifest.record_archive(entry);
+    manifest.record_archive(entry);
+    remove_archived_original(entry);
+    return entry;
+}
+
+void MemoryStore::Internals::remove_archived_original(const ArchiveEntry &entry) {
+    const std::filesystem::path source = absolute(entry.original_key);
+    fault_point(FaultStep::unlink);
     if (::unlink(source.c_str()) != 0) {
         throw_system_error(source, "archived as " + entry.id + ", but cannot remove the original", errno);
     }
     fsync_directory(source.parent_path());
-    internals_->record({detail::IndexRemoval{entry.original_key}});
-    return entry;
+    record({detail::IndexRemoval{entry.original_key}});
+}
+
+MemoryStore::Internals::LeftOriginal MemoryStore::Internals::left_original(const ArchiveEntry &entry) const {
+    if (entry.restored_key || !parse_memory_key(entry.original_key)) {
+        return LeftOriginal::none;
+    }
+    const std::optional<StampedContent> original = read_stamped_file(absolute(entry.original_key));
+    const std::optional<StampedContent> copy =
+        original ? read_stamped_file(absolute(entry.archived_path)) : std::nullopt;
+    if (!copy || copy->content != original->content) {
+        return LeftOriginal::none;
+    }
+    // An archive writes its copy after the original's last change; a restore writes the original
+    // after the copy. Timestamps too coarse to tell count as an archive: removing the original
+    // then loses nothing, since the copy holds it and `restore` brings it back.
+    return original->stamp.modified > copy->stamp.modified ? LeftOriginal::restore_unrecorded
+                                                           : LeftOriginal::archive_unfinished;
+}
+
+std::optional<ArchiveEntry> MemoryStore::Internals::finish_archive_locked(std::string_view key) {
+    if (!stamp_file(absolute(key))) {
+        return std::nullopt;
+    }
+    for (const ArchiveEntry &entry : manifest.read()) {
+        if (entry.original_key == key && left_original(entry) == LeftOriginal::archive_unfinished) {
+            remove_archived_original(entry);
+            return entry;
+        }
+    }
+    return std::nullopt;
 }
 
 std::vector<ArchiveEntry> MemoryStore::archived() const { return internals_->manifest.read(); }
