@@ -4,6 +4,7 @@
 #include "commands.hpp"
 #include "health_finding.hpp"
 #include "store_health.hpp"
+#include "store_leftovers.hpp"
 
 #include <starling/app/arguments.hpp>
 #include <starling/app/output.hpp>
@@ -55,11 +56,21 @@ std::vector<HealthFinding> agent_health(Application &application) {
 } // namespace
 
 int run_doctor_command(Application &application, std::span<const std::string> words) {
-    const Arguments arguments{words, {}, {"json"}};
+    const Arguments arguments{words, {}, {"json", "repair"}};
     arguments.expect_operands(0, 0, "");
     // A broken configuration is one of the things to report, not a reason to stop checking.
     Application checked{application.config_file(), Application::UnusableConfig::use_embedded_defaults};
+    std::vector<HealthFinding> repairs;
+    if (arguments.flag("repair") && store_is_checkable(checked)) {
+        try {
+            repairs = repair_store_leftovers(checked);
+        } catch (const std::exception &error) {
+            repairs.push_back({HealthFinding::Severity::problem, "repair", checked.config().store.root.string(),
+                               std::string{"stopped: "} + error.what(), "fix what it names, then run it again"});
+        }
+    }
     auto findings = check_store_health(checked);
+    findings.insert(findings.begin(), repairs.begin(), repairs.end());
     for (auto &finding : agent_health(checked)) {
         findings.push_back(std::move(finding));
     }

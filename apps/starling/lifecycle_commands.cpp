@@ -35,8 +35,14 @@ int run_consolidate_command(Application &application, std::span<const std::strin
             item["result"] = applied.result;
             actions.push_back(item);
         }
-        print_json({{"memories", report.memories}, {"dry_run", dry_run}, {"actions", actions}});
+        print_json({{"memories", report.memories},
+                    {"dry_run", dry_run},
+                    {"actions", actions},
+                    {"finished_merges", report.finished_merges}});
         return 0;
+    }
+    for (const auto &line : report.finished_merges) {
+        std::cout << "finished an interrupted " << line << '\n';
     }
     std::cout << (dry_run ? "would act on " : "acted on ") << report.actions.size() << " of " << report.memories
               << " memories\n";

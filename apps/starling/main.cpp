@@ -99,9 +99,11 @@ const std::vector<CommandSpec> &commands() {
          "  plugins [--json]       list every plugin: kind, id, version, and whether it is static or a module\n"
          "                         (exit 1 if a module failed to load; the reasons go to stderr and the log)\n"},
         {"doctor", &run_doctor_command, kPluginsAndConfiguration,
-         "  doctor [--json]        check the configuration, the store, its permissions, memory files that do not\n"
-         "                         parse and plugin modules that do not load, and say what to do about each\n"
-         "                         problem (exit 1 if there is one)\n"},
+         "  doctor [--repair] [--json]\n"
+         "                         check the configuration, the store, its permissions, memory files that do not\n"
+         "                         parse, plugin modules that do not load and what killed processes left\n"
+         "                         unfinished, and say what to do about each problem (exit 1 if there is one);\n"
+         "                         --repair first finishes or removes those leftovers and says what it did\n"},
         {"scan", &run_scan_command, kPluginsAndConfiguration,
          "  scan [--fix] [--json]  look for secrets (30+ formats and redaction.extra_patterns) in every file of\n"
          "                         the store: memories, session logs, archive, index, plugin caches; names\n"

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "store_health.hpp"
 
+#include "store_leftovers.hpp"
+
 #include <starling/core/config/config_environment.hpp>
 #include <starling/core/store/file_io.hpp>
 #include <starling/core/store/index_entry.hpp>
@@ -84,6 +86,15 @@ void check_store(Application &application, std::vector<HealthFinding> &findings)
                                    "skipped by every command and hook, since it cannot be read as a memory: " + file.message,
                                    "fix its frontmatter (`starling show " + file.key + "` prints it; docs/memories.md lists the fields), or, if it is no memory file (a link, say), move it out of the store"));
     }
+    try {
+        for (auto &leftover : check_store_leftovers(application)) {
+            findings.push_back(std::move(leftover));
+        }
+    } catch (const std::exception &failure) {
+        findings.push_back(finding(Severity::problem, "store", store.root().string(),
+                                   std::string{"cannot look for what killed processes left: "} + failure.what(),
+                                   "fix the file it names, then run `starling doctor` again"));
+    }
 }
 
 void check_plugins(Application &application, std::vector<HealthFinding> &findings) {
@@ -104,6 +115,23 @@ void check_plugins(Application &application, std::vector<HealthFinding> &finding
 }
 
 } // namespace
+
+bool store_is_checkable(Application &application) {
+    if (application.environment().starling_home_problem) {
+        return false;
+    }
+    const auto &root = application.config().store.root;
+    std::error_code error;
+    if (!std::filesystem::exists(root, error)) {
+        return false;
+    }
+    try {
+        core::refuse_if_writable_by_others(root, "the store");
+    } catch (const std::exception &) {
+        return false;
+    }
+    return true;
+}
 
 std::vector<HealthFinding> check_store_health(Application &application) {
     std::vector<HealthFinding> findings;

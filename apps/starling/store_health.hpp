@@ -14,4 +14,8 @@ namespace starling::app {
 /// the embedded defaults when the configuration is unusable, so that the rest is still checked.
 [[nodiscard]] std::vector<HealthFinding> check_store_health(Application &application);
 
+/// Whether there is a store to look into: STARLING_HOME is usable, the store exists, and it is not
+/// one that Starling refuses (writable by others).
+[[nodiscard]] bool store_is_checkable(Application &application);
+
 } // namespace starling::app

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Starling's main job through the real binaries: reads reinforce until promotion, nothing secret
 // reaches the disk, and concurrent sessions of different agents lose nothing.
+#include "support/claude_payloads.hpp"
 #include "support/process.hpp"
-#include "support/memories_holding.hpp"
 #include "support/scratch_home.hpp"
 #include "support/secret_fixtures.hpp"
 
@@ -23,7 +23,9 @@
 #include <vector>
 
 namespace fs = std::filesystem;
-using starling::test::memories_holding;
+using starling::test::claude_prompt;
+using starling::test::claude_read;
+using starling::test::claude_stop;
 using starling::test::read_text;
 using starling::test::run_process;
 using starling::test::ScratchHome;
@@ -31,12 +33,6 @@ using starling::test::ScratchHome;
 namespace {
 
 const fs::path kBinaries{STARLING_TEST_BINARY_DIR};
-
-std::string claude_prompt(const std::string &session, const std::string &prompt) {
-    nlohmann::json payload{{"session_id", session},     {"transcript_path", "/t"}, {"cwd", "/work/app"},
-                           {"hook_event_name", "UserPromptSubmit"}, {"prompt", prompt}};
-    return payload.dump();
-}
 
 std::string codex_event(const std::string &session, const std::string &event, const std::string &prompt = {}) {
     nlohmann::json payload{{"session_id", session}, {"transcript_path", nullptr}, {"cwd", "/work/app"},
@@ -50,17 +46,6 @@ std::string codex_event(const std::string &session, const std::string &event, co
         payload["last_assistant_message"] = nullptr;
     }
     return payload.dump();
-}
-
-std::string claude_read(const std::string &session, const fs::path &file) {
-    nlohmann::json payload{{"session_id", session},      {"cwd", "/work/app"},
-                           {"hook_event_name", "PostToolUse"}, {"tool_name", "Read"},
-                           {"tool_input", {{"file_path", file.string()}}}};
-    return payload.dump();
-}
-
-std::string claude_stop(const std::string &session) {
-    return nlohmann::json{{"session_id", session}, {"cwd", "/work/app"}, {"hook_event_name", "Stop"}}.dump();
 }
 
 /// The tier `starling list` reports for the only user memory.
@@ -361,34 +346,4 @@ TEST_CASE("starling index builds what is stale and nothing else", "[e2e][relevan
     CHECK_THAT(text.stdout_text, Catch::Contains("built 0 of 2 indexes"));
     const auto extra = run_process(kBinaries / "starling", {"index", "extra"}, home.options());
     CHECK(extra.exit_code == 64);
-}
-
-TEST_CASE("a Stop killed at any write of its judging loses no prompt and stores none twice", "[e2e][crash]") {
-    const std::vector<std::string> rules = {"Always write commit messages in English.",
-                                            "Never push directly to the main branch.",
-                                            "Always run the linter before committing."};
-    for (unsigned write = 1; write <= 10; ++write) {
-        INFO("killed before the rename of atomic write " << write);
-        const ScratchHome home{"crash-stop-" + std::to_string(write)};
-        for (const auto &rule : rules) {
-            REQUIRE(run_process(kBinaries / "starling-claude", {"UserPromptSubmit"},
-                                home.options(claude_prompt("killed", rule)))
-                        .exit_code == 0);
-        }
-        auto killed = home.options(claude_stop("killed"));
-        killed.environment["STARLING_FAULT_INJECTION"] = "kill-before-rename:" + std::to_string(write);
-        static_cast<void>(run_process(kBinaries / "starling-claude", {"Stop"}, killed));
-        REQUIRE(home.wait_for_background_work() == 0);
-        // The next stop, of this session or any other, takes over what the killed judge left.
-        REQUIRE(run_process(kBinaries / "starling-claude", {"Stop"}, home.options(claude_stop("another"))).exit_code ==
-                0);
-        REQUIRE(home.wait_for_background_work() == 0);
-        REQUIRE(run_process(kBinaries / "starling-claude", {"Stop"}, home.options(claude_stop("killed"))).exit_code ==
-                0);
-        REQUIRE(home.wait_for_background_work() == 0);
-        for (const auto &rule : rules) {
-            INFO(rule);
-            CHECK(memories_holding(home.path(), rule) == 1);
-        }
-    }
 }

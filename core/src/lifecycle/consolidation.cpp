@@ -7,39 +7,12 @@
 #include <starling/core/store/store_error.hpp>
 
 #include <algorithm>
-#include <limits>
-#include <map>
 #include <optional>
 #include <set>
 
 namespace starling::core {
 
 namespace {
-
-/// Folds `absorbed` into `kept`: collie's merge dropped the absorbed text's counts and could lose
-/// text on a second merge in the same pass; here every text and every use is kept.
-void fold_into(Memory &kept, const Memory &absorbed, const std::string &absorbed_key) {
-    if (!kept.body.empty() && kept.body.back() != '\n') {
-        kept.body += '\n';
-    }
-    kept.body += "\n<!-- merged from " + absorbed_key + " -->\n";
-    kept.body += absorbed.summary + "\n";
-    if (!absorbed.body.empty()) {
-        kept.body += '\n' + absorbed.body;
-        if (kept.body.back() != '\n') {
-            kept.body += '\n';
-        }
-    }
-    kept.access_count += absorbed.access_count;
-    kept.created = std::min(kept.created, absorbed.created);
-    kept.last_accessed = std::max(kept.last_accessed, absorbed.last_accessed);
-    add_missing_items(kept.tags, absorbed.tags);
-    // Sessions only counted on both sides may be the same ones; summing them can overcount, never
-    // lose a session.
-    const std::uint32_t room = std::numeric_limits<std::uint32_t>::max() - kept.earlier_sessions;
-    kept.earlier_sessions += std::min(room, absorbed.earlier_sessions);
-    add_sessions(kept, absorbed.sessions);
-}
 
 std::string scope_directory_of(std::string_view key) {
     // memory/user/<tier>/<file> or memory/projects/<id>/<tier>/<file>
@@ -79,6 +52,8 @@ ConsolidationReport consolidate(MemoryStore &store, const DecayPlanner &planner,
     if (!dry_run) {
         ensure_directories(store.root() / "index");
         one_at_a_time.emplace(store.root() / "index" / "consolidation.lock");
+        // A merge a killed consolidation left half done is finished before anything is planned on it.
+        report.finished_merges = store.finish_interrupted_merges();
         // The plan decides on access counts: the uses noted by hooks since the last fold count too.
         static_cast<void>(store.apply_noted_accesses());
     }
@@ -129,12 +104,7 @@ ConsolidationReport consolidate(MemoryStore &store, const DecayPlanner &planner,
                         report.actions.push_back(std::move(applied));
                         continue;
                     }
-                    applied.result = store
-                                         .merge(action.key, action.into, "merged into " + action.into,
-                                                [&](Memory &kept, const Memory &absorbed) {
-                                                    fold_into(kept, absorbed, action.key);
-                                                })
-                                         .id;
+                    applied.result = store.merge(action.key, action.into, "merged into " + action.into).id;
                     break;
                 }
                 }

@@ -210,9 +210,17 @@ void Lifecycle::capture_on_stop(const Event &event, ReplyBuilder & /*reply*/) {
     // the rest to the next one.
     auto log = session_log_for(*store_, event);
     judge(log, claim_when_free(log), event.session_id, event.project);
+    static_cast<void>(judge_abandoned_claims(event.session_id));
+}
+
+std::size_t Lifecycle::judge_abandoned_claims(std::string_view except_session) {
+    if (!settings_.capture_on_stop || policies_.decision == nullptr) {
+        return 0;
+    }
+    std::size_t judged = 0;
     const auto sessions = store_->root() / "sessions";
     for (const auto &session_id : SessionLog::sessions_with_claims(sessions)) {
-        if (session_id == event.session_id) {
+        if (session_id == except_session) {
             continue;
         }
         SessionLog abandoned{sessions, session_id};
@@ -221,8 +229,10 @@ void Lifecycle::capture_on_stop(const Event &event, ReplyBuilder & /*reply*/) {
             logger_->warning("capture", "judging " + std::to_string(claimed.messages.size()) +
                                             " message(s) of session " + session_id + " that its judge left unfinished");
             judge(abandoned, claimed, session_id, {});
+            judged += claimed.messages.size();
         }
     }
+    return judged;
 }
 
 ClaimedMessages Lifecycle::claim_when_free(SessionLog &log) const {
@@ -249,7 +259,9 @@ void Lifecycle::judge(SessionLog &log, const ClaimedMessages &claimed, const std
         if (message_project.empty() && !message.working_directory.empty()) {
             message_project = store_->resolve_project(message.working_directory);
         }
-        requests.push_back({message.text, message.agent, session_id, message_project, std::nullopt});
+        const auto index = claimed.first + requests.size();
+        requests.push_back({message.text, message.agent, session_id, message_project, std::nullopt, false,
+                            SessionLog::file_stem(session_id) + "#" + std::to_string(index)});
     }
     Rememberer rememberer{*store_, policies_, settings_.remember};
     try {
@@ -271,6 +283,9 @@ void Lifecycle::consolidate(const Event & /*event*/, ReplyBuilder & /*reply*/) {
         return;
     }
     const auto report = core::consolidate(*store_, *policies_.decay, /*dry_run=*/false);
+    for (const auto &line : report.finished_merges) {
+        logger_->warning("consolidation", "finished an interrupted " + line);
+    }
     for (const auto &action : report.actions) {
         logger_->info("consolidation", std::string{sdk::to_string(action.action.kind)} + " " + action.action.key +
                                            (action.action.into.empty() ? "" : " into " + action.action.into) +

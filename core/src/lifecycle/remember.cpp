@@ -2,10 +2,12 @@
 #include <starling/core/lifecycle/remember.hpp>
 
 #include <starling/core/lifecycle/redaction.hpp>
+#include <starling/core/store/memory_id.hpp>
 #include <starling/core/store/memory_view_batch.hpp>
 #include <starling/core/store/store_error.hpp>
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 #include <stdexcept>
 
@@ -51,6 +53,45 @@ std::string listable_session_id(std::string_view session_id) {
         }
     }
     return listable;
+}
+
+/// The frontmatter list of the session messages (RememberRequest::message_ref) most recently stored
+/// in or restated into a memory: what tells a message judged again after a crash that its outcome
+/// is written already. Only the last few are kept, since only the message a judge was writing
+/// when it died is ever judged again.
+constexpr std::string_view captured_field = "captured";
+constexpr std::size_t max_listed_captures = 8;
+
+bool lists_capture(const Memory &memory, const std::string &message_ref) {
+    const FrontmatterEntry *entry = memory.extra_field(captured_field);
+    if (message_ref.empty() || entry == nullptr) {
+        return false;
+    }
+    try {
+        const auto refs = decode_list(*entry, {});
+        return std::find(refs.begin(), refs.end(), message_ref) != refs.end();
+    } catch (const StoreError &) {
+        return false; // a hand edit made it unreadable: judged again rather than lost
+    }
+}
+
+void add_capture(Memory &memory, const std::string &message_ref) {
+    if (message_ref.empty()) {
+        return;
+    }
+    std::vector<std::string> refs;
+    if (const FrontmatterEntry *entry = memory.extra_field(captured_field)) {
+        try {
+            refs = decode_list(*entry, {});
+        } catch (const StoreError &) {
+            refs.clear();
+        }
+    }
+    add_missing_items(refs, {message_ref});
+    if (refs.size() > max_listed_captures) {
+        refs.erase(refs.begin(), refs.end() - static_cast<std::ptrdiff_t>(max_listed_captures));
+    }
+    memory.set_extra_list(captured_field, refs);
 }
 
 } // namespace
@@ -131,12 +172,22 @@ RememberOutcome Rememberer::apply(const RememberRequest &request, const std::str
         }
     }
     Memory memory;
+    if (!request.message_ref.empty()) {
+        memory.id = derive_memory_id(std::chrono::sys_seconds{}, "captured " + request.message_ref);
+        if (const auto stored = stored_capture(memory.id, request.message_ref)) {
+            outcome.key = *stored;
+            outcome.action = RememberOutcome::Action::created;
+            outcome.decision = std::move(decision);
+            return outcome;
+        }
+    }
     memory.type = decision.type.empty() ? std::string{"feedback"} : decision.type;
     memory.summary = decision.summary;
     memory.tags = decision.tags;
     memory.body = redacted_text + "\n";
     memory.pinned = request.pin;
     add_sessions(memory, {listable_session_id(request.session_id)});
+    add_capture(memory, request.message_ref);
     outcome.key = store_->create(scope, Tier::short_term, std::move(memory));
     outcome.action = RememberOutcome::Action::created;
     outcome.decision = std::move(decision);
@@ -164,6 +215,9 @@ std::optional<std::string> Rememberer::restate(const Duplicate &duplicate, const
                 if (memory_id_of(memory) != duplicate.id) {
                     throw AnotherMemoryThere{};
                 }
+                if (lists_capture(memory, request.message_ref)) {
+                    return; // restated by a judge that died before recording it
+                }
                 // A restatement reinforces; a supplement is kept next to what was there, so nothing
                 // the user said earlier is overwritten.
                 if (memory.body.find(redacted_text) == std::string::npos && memory.summary != redacted_text) {
@@ -175,6 +229,7 @@ std::optional<std::string> Rememberer::restate(const Duplicate &duplicate, const
                 add_missing_items(memory.tags, decision.tags);
                 memory.pinned = memory.pinned || request.pin;
                 add_reads(memory, 1, now, session);
+                add_capture(memory, request.message_ref);
             });
             return key;
         } catch (const AnotherMemoryThere &) {
@@ -188,6 +243,19 @@ std::optional<std::string> Rememberer::restate(const Duplicate &duplicate, const
         } catch (const StoreError &) {
             return std::nullopt; // archived or merged away: the message becomes a memory of its own
         }
+    }
+    return std::nullopt;
+}
+
+std::optional<std::string> Rememberer::stored_capture(std::string &id, const std::string &message_ref) {
+    try {
+        const std::string key = store_->find_memory(id);
+        if (lists_capture(store_->read(key), message_ref)) {
+            return key;
+        }
+        id.clear(); // another memory has the id: the store picks a free one
+    } catch (const StoreError &) {
+        // no memory has the id: the message was not stored yet
     }
     return std::nullopt;
 }

@@ -2,6 +2,7 @@
 #include <starling/core/lifecycle/session_log.hpp>
 
 #include <starling/core/store/atomic_file.hpp>
+#include <starling/core/store/fault_injection.hpp>
 #include <starling/core/store/file_io.hpp>
 #include <starling/core/store/file_lock.hpp>
 #include <starling/core/store/project_id.hpp>
@@ -318,6 +319,7 @@ void SessionLog::release_claim() {
 
 void SessionLog::remove_claim_marker() const {
     std::error_code ignored; // a marker left behind costs one look at the session, never a message
+    fault_point(FaultStep::unlink);
     std::filesystem::remove(claim_marker_path_, ignored);
 }
 

@@ -9,9 +9,11 @@
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <charconv>
 #include <cstdio>
+#include <random>
 
 namespace starling::core::detail {
 namespace {
@@ -20,6 +22,8 @@ constexpr char separator = '\t';
 /// The optional fourth field of a line: lines without it (all of them before injections were
 /// counted apart) are uses.
 constexpr std::string_view injection_marker = "injection";
+/// Starts the line that names a batch; no memory key starts with it.
+constexpr std::string_view batch_marker = "#batch\t";
 
 bool same_file(int descriptor, const std::filesystem::path &path) {
     struct stat opened {};
@@ -76,6 +80,40 @@ void decode_into(std::string_view content, std::vector<NotedAccess> &accesses) {
     }
 }
 
+/// The id the batch line names, or "" while there is none: a line without its newline was torn
+/// by an applier killed while writing it, and is cut off before a new one is written.
+std::string batch_id_of(std::string_view content) {
+    std::string id;
+    std::size_t position = 0;
+    while ((position = content.find(batch_marker, position)) != std::string_view::npos) {
+        const bool line_start = position == 0 || content[position - 1] == '\n';
+        const auto end = content.find('\n', position);
+        if (end == std::string_view::npos) {
+            break;
+        }
+        const auto start = position + batch_marker.size();
+        if (line_start && end > start) {
+            id = std::string{content.substr(start, end - start)};
+        }
+        position = end;
+    }
+    return id;
+}
+
+std::string random_batch_id() {
+    static constexpr char hex_digits[] = "0123456789abcdef";
+    std::random_device entropy;
+    std::string id;
+    for (int word = 0; word < 2; ++word) {
+        std::uint32_t bits = entropy();
+        for (int nibble = 0; nibble < 8; ++nibble) {
+            id += hex_digits[bits & 0xF];
+            bits >>= 4;
+        }
+    }
+    return id;
+}
+
 } // namespace
 
 AccessJournal::AccessJournal(std::filesystem::path journal_path)
@@ -101,6 +139,7 @@ void AccessJournal::note(std::span<const NotedAccess> accesses) const {
                 throw_system_error(journal_path_, "cannot lock", errno);
             }
         }
+        fault_point(FaultStep::lock);
         if (!same_file(file.get(), journal_path_)) {
             continue;
         }
@@ -112,33 +151,53 @@ void AccessJournal::note(std::span<const NotedAccess> accesses) const {
     throw StoreError(journal_path_.string() + ": kept being replaced while appending a memory access");
 }
 
-std::vector<NotedAccess> AccessJournal::take() {
-    std::vector<NotedAccess> accesses;
+NotedAccessBatch AccessJournal::take() {
+    NotedAccessBatch batch;
     std::error_code error;
     if (!std::filesystem::exists(applying_path_, error)) {
+        fault_point(FaultStep::rename);
         if (std::rename(journal_path_.c_str(), applying_path_.c_str()) != 0) {
             if (errno == ENOENT) {
-                return accesses;
+                return batch;
             }
             throw_system_error(journal_path_, "cannot set aside for applying", errno);
         }
     }
     // A batch left by an applier that died is applied first; uses noted since then stay in the
     // journal for the next call, so nothing is counted twice.
-    Descriptor batch(::open(applying_path_.c_str(), O_RDONLY | O_CLOEXEC));
-    if (!batch.valid()) {
+    Descriptor file(::open(applying_path_.c_str(), O_RDWR | O_APPEND | O_CLOEXEC));
+    if (!file.valid()) {
         throw_system_error(applying_path_, "cannot open", errno);
     }
-    while (::flock(batch.get(), LOCK_EX) != 0) {
+    while (::flock(file.get(), LOCK_EX) != 0) {
         if (errno != EINTR) {
             throw_system_error(applying_path_, "cannot lock", errno);
         }
     }
-    decode_into(read_file(applying_path_), accesses);
-    return accesses;
+    fault_point(FaultStep::lock);
+    std::string content = read_file(applying_path_);
+    batch.id = batch_id_of(content);
+    if (batch.id.empty()) {
+        // The torn last line of a writer killed mid-write is never applied; cutting it off keeps
+        // it from being completed by the line below and applied by a second take.
+        if (const auto kept = content.rfind('\n') + 1; kept != content.size()) {
+            content.resize(kept);
+            if (::ftruncate(file.get(), static_cast<off_t>(kept)) != 0) {
+                throw_system_error(applying_path_, "cannot cut off a torn line", errno);
+            }
+        }
+        batch.id = random_batch_id();
+        const std::string line = std::string{batch_marker} + batch.id + "\n";
+        if (const int write_error = write_all(file.get(), line); write_error != 0) {
+            throw_system_error(applying_path_, "cannot name the batch", write_error);
+        }
+    }
+    decode_into(content, batch.accesses);
+    return batch;
 }
 
 void AccessJournal::finish_taking() const {
+    fault_point(FaultStep::unlink);
     if (std::remove(applying_path_.c_str()) != 0 && errno != ENOENT) {
         throw_system_error(applying_path_, "cannot remove the applied batch", errno);
     }

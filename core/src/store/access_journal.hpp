@@ -20,6 +20,13 @@ struct NotedAccess {
     AccessKind kind = AccessKind::use;
 };
 
+/// A batch of noted uses being applied, and its id: the same batch taken again after its applier
+/// died has the same id, so a memory file that records the id has had its share already.
+struct NotedAccessBatch {
+    std::string id;
+    std::vector<NotedAccess> accesses;
+};
+
 /// Uses of memories waiting to be written into their files.
 ///
 /// Reinforcing a memory on every read or injection would cost the hook a locked read-modify-write
@@ -42,8 +49,10 @@ public:
 
     /// Takes every noted use out of the journal, oldest first, including a batch a crashed applier
     /// left behind. The caller holds the store lock, applies the uses, then calls finish_taking().
-    /// Lines that do not parse (a writer killed mid-line) are skipped.
-    [[nodiscard]] std::vector<NotedAccess> take();
+    /// Lines that do not parse (a writer killed mid-line) are skipped. The batch gets a random id,
+    /// appended to the batch file as a line of its own (`#batch<TAB><id>`) once no writer can append
+    /// to it any more, and read back from there when a batch left behind is taken again.
+    [[nodiscard]] NotedAccessBatch take();
 
     /// Deletes the batch returned by take(), once it has been applied.
     void finish_taking() const;

@@ -3,19 +3,19 @@
 
 #include "posix_io.hpp"
 
+#include <starling/core/store/fault_injection.hpp>
 #include <starling/core/store/file_io.hpp>
 #include <starling/core/store/store_error.hpp>
 
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <signal.h>
 #include <unistd.h>
 
-#include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <csignal>
-#include <cstdlib>
-#include <mutex>
 #include <random>
 #include <string>
 
@@ -23,48 +23,6 @@ namespace starling::core {
 namespace {
 
 constexpr std::string_view temp_marker = ".tmp-";
-constexpr std::string_view kill_before_rename_name = "kill-before-rename";
-
-/// Which atomic write of the process is killed before its rename: 0 for none, 1 for the first, ...
-/// Read from the environment once per process. The pid is part of the cache key because a forked
-/// child inherits the parent's cache but must read its own environment and count its own writes.
-struct Fault {
-    pid_t pid = 0;
-    unsigned kill_at_write = 0;
-    unsigned writes = 0;
-};
-
-unsigned parse_fault(const char *value) {
-    const std::string_view text = value == nullptr ? std::string_view{} : std::string_view{value};
-    if (text.empty()) {
-        return 0;
-    }
-    if (text == kill_before_rename_name) {
-        return 1;
-    }
-    unsigned write = 0;
-    const std::string_view count = text.substr(std::min(text.size(), kill_before_rename_name.size() + 1));
-    const auto [end, error] = std::from_chars(count.data(), count.data() + count.size(), write);
-    if (!text.starts_with(kill_before_rename_name) || text[kill_before_rename_name.size()] != ':' ||
-        error != std::errc{} || end != count.data() + count.size() || write == 0) {
-        throw StoreError(std::string(fault_injection_environment_variable) + "='" + std::string{text} +
-                         "' is not a known fault (known: kill-before-rename, kill-before-rename:N for the "
-                         "N-th atomic write of a process)");
-    }
-    return write;
-}
-
-/// Whether this write is the one to kill the process before.
-bool killed_before_this_rename() {
-    static std::mutex guard;
-    static Fault fault;
-    const std::lock_guard<std::mutex> lock{guard};
-    const pid_t pid = ::getpid();
-    if (fault.pid != pid) {
-        fault = Fault{pid, parse_fault(std::getenv(fault_injection_environment_variable)), 0};
-    }
-    return fault.kill_at_write != 0 && ++fault.writes == fault.kill_at_write;
-}
 
 std::string random_suffix() {
     static constexpr char hex_digits[] = "0123456789abcdef";
@@ -103,12 +61,24 @@ bool is_atomic_write_temp_name(std::string_view file_name) noexcept {
            file_name.find(temp_marker) != std::string_view::npos;
 }
 
+bool is_dead_writers_temp_name(std::string_view file_name) noexcept {
+    if (!is_atomic_write_temp_name(file_name)) {
+        return false;
+    }
+    const std::string_view rest = file_name.substr(file_name.rfind(temp_marker) + temp_marker.size());
+    pid_t pid = 0;
+    const auto [end, error] = std::from_chars(rest.data(), rest.data() + rest.size(), pid);
+    if (error != std::errc{} || end == rest.data() + rest.size() || *end != '-' || pid <= 0) {
+        return false; // not a name this version writes: leave it to rebuild_index
+    }
+    return ::kill(pid, 0) != 0 && errno == ESRCH;
+}
+
 void write_file_atomically(const std::filesystem::path &path, std::string_view bytes, Durability durability) {
     const std::string name = path.filename().string();
     if (name.empty() || name == "." || name == "..") {
         throw StoreError(path.string() + ": not a file path");
     }
-    const bool kill_before_rename = killed_before_this_rename();
     const std::filesystem::path directory =
         path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
     const std::string prefix = "." + name + std::string(temp_marker) + std::to_string(::getpid()) + "-";
@@ -143,9 +113,7 @@ void write_file_atomically(const std::filesystem::path &path, std::string_view b
     if (const int error = file.close(); error != 0) {
         throw_system_error(path, "cannot close the temporary file", error);
     }
-    if (kill_before_rename) {
-        std::raise(SIGKILL);
-    }
+    fault_point(FaultStep::rename, FaultOrigin::atomic_write);
     if (::rename(temp_path.c_str(), path.c_str()) != 0) {
         throw_system_error(path, "cannot rename the temporary file over it", errno);
     }

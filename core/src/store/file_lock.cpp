@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <starling/core/store/file_lock.hpp>
 
+#include <starling/core/store/fault_injection.hpp>
 #include <starling/core/store/file_io.hpp>
 #include <starling/core/store/store_error.hpp>
 
@@ -29,6 +30,7 @@ FileLock::FileLock(const std::filesystem::path &lock_file, LockMode mode) {
         }
     }
     descriptor_ = descriptor;
+    fault_point(FaultStep::lock);
 }
 
 FileLock::FileLock(FileLock &&other) noexcept : descriptor_(std::exchange(other.descriptor_, -1)) {}

@@ -3,6 +3,8 @@
 
 #include "posix_io.hpp"
 
+#include <starling/core/store/atomic_file.hpp>
+#include <starling/core/store/fault_injection.hpp>
 #include <starling/core/store/store_error.hpp>
 
 #include <dirent.h>
@@ -86,6 +88,11 @@ void scan_tier(const std::filesystem::path &root, const Scope &scope, Tier tier,
     }
     while (const dirent *entry = stream.next(directory)) {
         const std::string_view name = entry->d_name;
+        if (is_dead_writers_temp_name(name)) {
+            fault_point(FaultStep::unlink);
+            static_cast<void>(::unlinkat(stream.descriptor(), entry->d_name, 0)); // else the next listing tries
+            continue;
+        }
         if (!is_memory_file_name(name)) {
             continue;
         }

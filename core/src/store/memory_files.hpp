@@ -20,7 +20,9 @@ struct FoundMemoryFile {
 
 /// Every memory file in the tier directories that `filter`'s scope and tier select (the type is not
 /// looked at), stat'ed but not read. Hidden and temporary files, and names that are not memory file
-/// names, are skipped. Missing directories are simply empty.
+/// names, are skipped; the temporary files of writers that died are removed on the way, so a
+/// killed writer's leftovers last until the next listing, not until a rebuild. Missing directories
+/// are simply empty.
 [[nodiscard]] std::vector<FoundMemoryFile> find_memory_files(const std::filesystem::path &root,
                                                              const ListFilter &filter);
 

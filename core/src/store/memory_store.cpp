@@ -2,6 +2,7 @@
 #include "store_internals.hpp"
 
 #include <starling/core/store/atomic_file.hpp>
+#include <starling/core/store/fault_injection.hpp>
 #include <starling/core/store/file_io.hpp>
 #include <starling/core/store/memory_id.hpp>
 #include <starling/core/store/file_naming.hpp>
@@ -62,7 +63,7 @@ MemoryStore::Internals::Internals(std::filesystem::path store_root, const Clock 
                                   StoreOptions store_options)
     : root(absolute_root(std::move(store_root))), clock(&store_clock), options(std::move(store_options)),
       index(root / "index"), manifest(root / "archive" / "MANIFEST.jsonl"),
-      accesses(root / "index" / "accesses.tsv") {
+      accesses(root / "index" / "accesses.tsv"), merges(root / "index" / "intents") {
     if (!options.redactor) {
         options.redactor = builtin_redactor();
     }
@@ -236,6 +237,7 @@ std::string MemoryStore::move_to_tier(std::string_view key, Tier tier) {
     ensure_directories(directory);
     const std::string name = internals_->free_file_name(directory, stem_of(location.file_name));
     const std::string new_key = directory_key + "/" + name;
+    fault_point(FaultStep::rename);
     if (std::rename(source.c_str(), (directory / name).c_str()) != 0) {
         throw_system_error(source, "cannot move to " + (directory / name).string(), errno);
     }

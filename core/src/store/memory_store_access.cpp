@@ -15,6 +15,23 @@ namespace {
 
 using detail::has_control;
 
+/// The frontmatter field naming the last batch of noted uses applied to a memory: an applier that
+/// died after writing some memories of its batch leaves the batch to be taken again, and the
+/// memories that carry its id are not counted twice.
+constexpr std::string_view applied_batch_field = "applied_batch";
+
+bool carries_batch(const Memory &memory, const std::string &batch_id) {
+    const FrontmatterEntry *entry = memory.extra_field(applied_batch_field);
+    if (entry == nullptr) {
+        return false;
+    }
+    try {
+        return decode_scalar(*entry, {}) == batch_id;
+    } catch (const StoreError &) {
+        return false; // a hand edit made it unreadable: no batch of ours
+    }
+}
+
 /// The uses and injections of one memory, gathered from the access journal.
 struct Uses {
     std::uint32_t count = 0;
@@ -81,7 +98,8 @@ std::size_t MemoryStore::apply_noted_accesses() {
     // Two rounds: a batch left behind by an applier that died, then the journal itself.
     for (int round = 0; round < 2 && internals_->accesses.has_pending(); ++round) {
         std::map<std::string, Uses> uses_by_key;
-        for (auto &access : internals_->accesses.take()) {
+        detail::NotedAccessBatch batch = internals_->accesses.take();
+        for (auto &access : batch.accesses) {
             if (!parse_memory_key(access.key) || has_control(access.session_id)) {
                 continue;
             }
@@ -102,9 +120,14 @@ std::size_t MemoryStore::apply_noted_accesses() {
                 continue;
             }
             // Captured by name: Clang 14, which builds `make fuzz`, cannot capture a structured binding.
-            static_cast<void>(
-                internals_->update_locked(key, [&uses = uses](Memory &memory) { add_uses(memory, uses); }));
-            applied += uses.count + uses.injections;
+            static_cast<void>(internals_->update_locked(key, [&, &uses = uses](Memory &memory) {
+                if (carries_batch(memory, batch.id)) {
+                    return;
+                }
+                add_uses(memory, uses);
+                memory.set_extra_field(applied_batch_field, batch.id);
+                applied += uses.count + uses.injections;
+            }));
         }
         internals_->accesses.finish_taking();
     }

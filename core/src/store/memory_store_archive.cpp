@@ -2,8 +2,8 @@
 #include "store_internals.hpp"
 
 #include <starling/core/store/atomic_file.hpp>
+#include <starling/core/store/fault_injection.hpp>
 #include <starling/core/store/file_io.hpp>
-#include <starling/core/store/memory_file.hpp>
 #include <starling/core/store/store_error.hpp>
 #include <starling/core/store/time_format.hpp>
 
@@ -34,35 +34,16 @@ std::string random_hex(std::size_t digits) {
 
 ArchiveEntry MemoryStore::archive(std::string_view key, std::string_view reason) {
     static_cast<void>(internals_->location_of(key));
-    const std::filesystem::path source = internals_->absolute(key);
-
     const FileLock guard = internals_->lock();
-    const std::optional<std::string> content = read_file_if_exists(source);
-    if (!content) {
-        throw StoreError(source.string() + ": no such memory");
-    }
-    return internals_->archive_locked(key, reason, *content);
+    return internals_->archive_locked(key, reason);
 }
 
-ArchiveEntry MemoryStore::merge(std::string_view absorbed, std::string_view into, std::string_view reason,
-                                const std::function<void(Memory &kept, const Memory &absorbed)> &fold) {
-    static_cast<void>(internals_->location_of(absorbed));
-    static_cast<void>(internals_->location_of(into));
-    const std::filesystem::path source = internals_->absolute(absorbed);
-
-    const FileLock guard = internals_->lock();
-    const std::optional<std::string> content = read_file_if_exists(source);
-    if (!content) {
-        throw StoreError(source.string() + ": no such memory");
-    }
-    const Memory absorbed_memory = parse_memory(*content, source.string());
-    static_cast<void>(internals_->update_locked(into, [&](Memory &kept) { fold(kept, absorbed_memory); }));
-    return internals_->archive_locked(absorbed, reason, *content);
-}
-
-ArchiveEntry MemoryStore::Internals::archive_locked(std::string_view key, std::string_view reason,
-                                                    const std::string &content) {
+ArchiveEntry MemoryStore::Internals::archive_locked(std::string_view key, std::string_view reason) {
     const std::filesystem::path source = absolute(key);
+    const std::optional<std::string> content = read_file_if_exists(source);
+    if (!content) {
+        throw StoreError(source.string() + ": no such memory");
+    }
     ArchiveEntry entry;
     entry.original_key = std::string(key);
     entry.reason = std::string(reason);
@@ -83,7 +64,7 @@ ArchiveEntry MemoryStore::Internals::archive_locked(std::string_view key, std::s
 
     const std::filesystem::path copy = absolute(entry.archived_path);
     ensure_directories(copy.parent_path());
-    write_file_atomically(copy, content);
+    write_file_atomically(copy, *content);
     // The copy's new folders must outlive a crash too, before the original may go.
     const std::filesystem::path relative_copy(entry.archived_path);
     std::filesystem::path directory = copy.parent_path();
@@ -92,12 +73,48 @@ ArchiveEntry MemoryStore::Internals::archive_locked(std::string_view key, std::s
         fsync_directory(directory);
     }
     manifest.record_archive(entry);
+    remove_archived_original(entry);
+    return entry;
+}
+
+void MemoryStore::Internals::remove_archived_original(const ArchiveEntry &entry) {
+    const std::filesystem::path source = absolute(entry.original_key);
+    fault_point(FaultStep::unlink);
     if (::unlink(source.c_str()) != 0) {
         throw_system_error(source, "archived as " + entry.id + ", but cannot remove the original", errno);
     }
     fsync_directory(source.parent_path());
     record({detail::IndexRemoval{entry.original_key}});
-    return entry;
+}
+
+MemoryStore::Internals::LeftOriginal MemoryStore::Internals::left_original(const ArchiveEntry &entry) const {
+    if (entry.restored_key || !parse_memory_key(entry.original_key)) {
+        return LeftOriginal::none;
+    }
+    const std::optional<StampedContent> original = read_stamped_file(absolute(entry.original_key));
+    const std::optional<StampedContent> copy =
+        original ? read_stamped_file(absolute(entry.archived_path)) : std::nullopt;
+    if (!copy || copy->content != original->content) {
+        return LeftOriginal::none;
+    }
+    // An archive writes its copy after the original's last change; a restore writes the original
+    // after the copy. Timestamps too coarse to tell count as an archive: removing the original
+    // then loses nothing, since the copy holds it and `restore` brings it back.
+    return original->stamp.modified > copy->stamp.modified ? LeftOriginal::restore_unrecorded
+                                                           : LeftOriginal::archive_unfinished;
+}
+
+std::optional<ArchiveEntry> MemoryStore::Internals::finish_archive_locked(std::string_view key) {
+    if (!stamp_file(absolute(key))) {
+        return std::nullopt;
+    }
+    for (const ArchiveEntry &entry : manifest.read()) {
+        if (entry.original_key == key && left_original(entry) == LeftOriginal::archive_unfinished) {
+            remove_archived_original(entry);
+            return entry;
+        }
+    }
+    return std::nullopt;
 }
 
 std::vector<ArchiveEntry> MemoryStore::archived() const { return internals_->manifest.read(); }

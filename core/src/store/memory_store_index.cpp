@@ -3,6 +3,7 @@
 #include "store_internals.hpp"
 
 #include <starling/core/store/atomic_file.hpp>
+#include <starling/core/store/fault_injection.hpp>
 #include <starling/core/store/file_io.hpp>
 #include <starling/core/store/index_markdown.hpp>
 #include <starling/core/store/store_error.hpp>
@@ -33,6 +34,7 @@ std::size_t remove_temp_files(const std::filesystem::path &directory) {
         const std::string name = walk->path().filename().string();
         if (walk->is_regular_file(error) && is_atomic_write_temp_name(name)) {
             std::error_code remove_error;
+            fault_point(FaultStep::unlink);
             if (std::filesystem::remove(walk->path(), remove_error)) {
                 ++removed;
             } else if (remove_error) {

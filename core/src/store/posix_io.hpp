@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <starling/core/store/fault_injection.hpp>
 #include <starling/core/store/file_io.hpp>
 
 #include <sys/stat.h>
@@ -38,8 +39,20 @@ private:
     int descriptor_;
 };
 
-/// Writes all of `bytes`, retrying on EINTR and short writes; 0 or an errno value.
-inline int write_all(int descriptor, std::string_view bytes) noexcept {
+/// Writes all of `bytes`, retrying on EINTR and short writes; 0 or an errno value. A fault injected
+/// at this write (fault_tears_write) writes half of it and kills the process.
+inline int write_all(int descriptor, std::string_view bytes) {
+    if (fault_tears_write()) {
+        bytes = bytes.substr(0, bytes.size() / 2);
+        while (!bytes.empty()) {
+            const ssize_t written = ::write(descriptor, bytes.data(), bytes.size());
+            if (written <= 0) {
+                break;
+            }
+            bytes.remove_prefix(static_cast<std::size_t>(written));
+        }
+        die_of_fault();
+    }
     while (!bytes.empty()) {
         const ssize_t written = ::write(descriptor, bytes.data(), bytes.size());
         if (written < 0) {

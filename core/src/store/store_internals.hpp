@@ -5,6 +5,7 @@
 #include "archive_manifest.hpp"
 #include "index_record.hpp"
 #include "machine_index.hpp"
+#include "merge_intent.hpp"
 
 #include <starling/core/store/file_lock.hpp>
 #include <starling/core/store/memory_key.hpp>
@@ -28,6 +29,7 @@ struct MemoryStore::Internals {
     detail::MachineIndex index;
     detail::ArchiveManifest manifest;
     detail::AccessJournal accesses;
+    detail::MergeIntents merges;
 
     /// Takes the store lock, creating the root directory if needed.
     [[nodiscard]] FileLock lock() const;
@@ -57,11 +59,31 @@ struct MemoryStore::Internals {
     /// [locked] Reads the memory at `key`, lets `mutate` change it, writes it back if it changed and
     /// records it in the index. Throws StoreError if there is no such memory.
     Memory update_locked(std::string_view key, const std::function<void(Memory &)> &mutate);
-    /// [locked] MemoryStore::archive, the file's `content` already read.
-    ArchiveEntry archive_locked(std::string_view key, std::string_view reason, const std::string &content);
 
     /// [locked] Appends records to the index journal, compacting it when it has grown enough.
     void record(const std::vector<detail::IndexRecord> &records);
+
+    /// [locked] MemoryStore::archive.
+    ArchiveEntry archive_locked(std::string_view key, std::string_view reason);
+
+    /// [locked] The last step of an archive: removes the original the manifest entry was made for.
+    void remove_archived_original(const ArchiveEntry &entry);
+
+    /// What is at the original key of an archive entry not restored, when it holds the entry's
+    /// copy byte for byte: the original of an archive that died before removing it, or a restored
+    /// memory whose restore died before recording itself (written after the copy).
+    enum class LeftOriginal { none, archive_unfinished, restore_unrecorded };
+    [[nodiscard]] LeftOriginal left_original(const ArchiveEntry &entry) const;
+
+    /// [locked] Finishes the archive of `key` that a process died in after recording it
+    /// (LeftOriginal::archive_unfinished): removes the file at `key` and returns the entry.
+    /// Nothing when there is no such entry.
+    std::optional<ArchiveEntry> finish_archive_locked(std::string_view key);
+
+    /// [locked] Finishes every merge whose process died (see MergeIntents): folds the absorbed memory
+    /// in unless the kept one lists it in `merged_from`, archives it unless that is done, and removes
+    /// the intent. Returns a line for each, for people.
+    std::vector<std::string> finish_merges_locked();
 
     /// [locked] Rebuilds the index from the files and removes stale temporary files.
     IndexRebuildReport rebuild();

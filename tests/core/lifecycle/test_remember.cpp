@@ -204,3 +204,39 @@ TEST_CASE("a session id with control characters does not lose the message", "[li
     const auto again = fixture.rememberer.remember(request);
     CHECK(again.action == RememberOutcome::Action::updated);
 }
+
+TEST_CASE("a session message judged again after its judge died is stored and counted once", "[lifecycle][remember]") {
+    RememberFixture fixture;
+    test::ScriptedPlanner plans_only;
+    auto message = fixture.request("remember: commit messages in English, imperative mood");
+    message.message_ref = "session-1#0";
+    auto restated = fixture.request("remember: commit messages in English, imperative mood, short subject");
+    restated.message_ref = "session-1#1";
+    SECTION("made a memory: found by the id derived from the message, with or without a duplicate judge") {
+        for (const core::DecayPlanner *decay : {static_cast<const core::DecayPlanner *>(&plans_only),
+                                                static_cast<const core::DecayPlanner *>(&*fixture.decay.policy)}) {
+            test::TempDir directory{"remember-again"};
+            core::MemoryStore store{directory.path(), fixture.clock};
+            core::Rememberer rememberer{store, core::ActivePolicies{&fixture.decider, decay, &fixture.scorer}};
+            const auto first = rememberer.remember(message);
+            const auto again = rememberer.remember(message);
+            CHECK(again.key == first.key);
+            REQUIRE(store.list().size() == 1);
+            CHECK(store.read(first.key).access_count == 1);
+        }
+    }
+    SECTION("reinforced a memory: the use is not counted again") {
+        const auto first = fixture.rememberer.remember(message);
+        const auto second = fixture.rememberer.remember(restated);
+        REQUIRE(second.action == RememberOutcome::Action::updated);
+        const auto again = fixture.rememberer.remember(restated);
+        CHECK(again.key == first.key);
+        const auto memory = fixture.store.read(first.key);
+        CHECK(memory.access_count == 2);
+        CHECK(fixture.store.list().size() == 1);
+        // The same words said again in another message are a use of their own.
+        restated.message_ref = "session-1#2";
+        static_cast<void>(fixture.rememberer.remember(restated));
+        CHECK(fixture.store.read(first.key).access_count == 3);
+    }
+}

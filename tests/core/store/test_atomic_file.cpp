@@ -119,21 +119,6 @@ TEST_CASE("a writer killed between fsync and rename leaves the old file and a te
     CHECK(read_bytes(target) == "parent still writes\n");
 }
 
-TEST_CASE("an unknown fault injection value is an error, not a silent no-op", "[store][atomic]") {
-    const starling::test::TempDir directory("atomic");
-    const int status = starling::test::run_in_child([&] {
-        ::setenv("STARLING_FAULT_INJECTION", "kill-befor-rename", 1);
-        try {
-            write_file_atomically(directory / "file.md", "x");
-        } catch (const StoreError &error) {
-            return std::string(error.what()).find("kill-befor-rename") != std::string::npos &&
-                   !std::filesystem::exists(directory / "file.md");
-        }
-        return false;
-    });
-    CHECK(starling::test::exited_cleanly(status));
-}
-
 TEST_CASE("append_to_file and read helpers", "[store][atomic]") {
     const starling::test::TempDir directory("atomic");
     const auto log = directory / "log.jsonl";

@@ -20,11 +20,14 @@ struct AppliedAction {
 struct ConsolidationReport {
     std::size_t memories = 0; ///< memories the decay policy planned over
     std::vector<AppliedAction> actions;
+    /// Merges that a consolidation killed halfway had left, finished first (MemoryStore::merge).
+    std::vector<std::string> finished_merges;
 };
 
 /// Runs the decay policy over every memory and applies its plan: promotions move files to `long/`,
 /// review marks are set and cleared, merges fold the absorbed memory into the kept one — both texts,
-/// summed counts, the union of tags and sessions — and archive the absorbed file, and forgetting
+/// summed counts, the union of tags and sessions — and archive the absorbed file (MemoryStore::merge,
+/// after finishing any merge a killed consolidation left), and forgetting
 /// archives before it removes. The INDEX.md of every scope that has long-term memories is rewritten.
 /// With `dry_run` nothing is written and every action is reported as planned.
 [[nodiscard]] ConsolidationReport consolidate(MemoryStore &store, const DecayPlanner &planner, bool dry_run);

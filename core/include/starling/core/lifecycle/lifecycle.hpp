@@ -53,6 +53,12 @@ public:
     /// Judges the session's messages not judged yet, then those that a judge of any other session
     /// claimed and left unfinished (it was killed): no message typed is lost to a crash.
     void capture_on_stop(const Event &event, ReplyBuilder &reply);
+    /// Judges the messages that judges of sessions other than `except_session` claimed and left
+    /// unfinished (their process is gone or their lease ran out), and clears the claim markers of
+    /// claims that ended; what capture_on_stop does after its own session's messages, and what
+    /// `starling doctor --repair` does. Returns how many messages it judged. Does nothing without a
+    /// decision policy or with capture on stop turned off.
+    std::size_t judge_abandoned_claims(std::string_view except_session = {});
     void consolidate(const Event &event, ReplyBuilder &reply);
     void refresh_relevance_index(const Event &event, ReplyBuilder &reply);
 

@@ -32,6 +32,11 @@ struct RememberRequest {
     /// Pin the memory written or updated: what a person explicitly asks to keep is not for a decay
     /// policy to forget.
     bool pin = false;
+    /// Which message of which session this is (`<session log stem>#<index>`), when it comes from a
+    /// session log; empty otherwise. A message judged again because its judge died after writing
+    /// its outcome and before recording that is then stored and counted once: the memory it made or
+    /// reinforced lists it in `captured`, and a memory it made has an id derived from it.
+    std::string message_ref{};
 };
 
 struct RememberOutcome {
@@ -74,6 +79,9 @@ private:
     /// returns where that memory is now; nullopt when it no longer exists (archived, merged away).
     std::optional<std::string> restate(const Duplicate &duplicate, const RememberRequest &request,
                                        const std::string &redacted_text, const sdk::Decision &decision);
+    /// The key of the memory with id `id` if it lists `message_ref` in `captured`: the message was
+    /// stored before its judge died. Clears `id` when another memory has it.
+    [[nodiscard]] std::optional<std::string> stored_capture(std::string &id, const std::string &message_ref);
     [[nodiscard]] std::optional<Duplicate> find_duplicate(const Scope &scope, const std::string &text);
 
     MemoryStore *store_;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <starling/core/store/fault_injection.hpp>
+
 #include <filesystem>
 #include <string_view>
 
@@ -25,13 +27,8 @@ enum class Durability {
 /// and the system's error text. If only the final directory fsync fails, the new content is in place
 /// but might not survive a crash; the error says so.
 ///
-/// Fault injection: when the environment variable STARLING_FAULT_INJECTION is `kill-before-rename`, the
-/// process kills itself with SIGKILL after the temporary file is complete and fsynced and before the
-/// rename. This exists so tests can prove, with a real process death, that a writer dying at the worst
-/// moment leaves the previous version intact and only a stray temporary file behind. The variable is
-/// read on the first write of each process (a forked child reads it again), so setting it later in the
-/// same process has no effect. Any other non-empty value is an error, so a typo cannot silently
-/// disable a test.
+/// Fault injection (fault_injection.hpp): `kill-at=write` leaves a half-written temporary file,
+/// `kill-at=rename` and `kill-before-rename` a complete one, and the previous version in place.
 void write_file_atomically(const std::filesystem::path &path, std::string_view bytes,
                            Durability durability = Durability::survives_power_loss);
 
@@ -39,10 +36,9 @@ void write_file_atomically(const std::filesystem::path &path, std::string_view b
 /// only by a writer that died; listings skip them and MemoryStore::rebuild_index removes them.
 [[nodiscard]] bool is_atomic_write_temp_name(std::string_view file_name) noexcept;
 
-/// The environment variable read by write_file_atomically for fault injection: `kill-before-rename`
-/// kills the process (SIGKILL) at its first atomic write, after the temporary file is complete and
-/// before it is renamed into place; `kill-before-rename:N` at its N-th. Crash tests step N through
-/// every write of an operation.
-inline constexpr const char *fault_injection_environment_variable = "STARLING_FAULT_INJECTION";
+/// Whether a file name is one of write_file_atomically's temporary files and no process runs with
+/// the pid its name carries: its writer died before renaming it, so it may be removed at any time,
+/// lock or no lock. (A pid reused since keeps the file until a rebuild or the reuser ends.)
+[[nodiscard]] bool is_dead_writers_temp_name(std::string_view file_name) noexcept;
 
 } // namespace starling::core

@@ -6,6 +6,7 @@
 #include <starling/core/store/clock.hpp>
 #include <starling/core/store/index_entry.hpp>
 #include <starling/core/store/indexed_memory.hpp>
+#include <starling/core/store/leftover.hpp>
 #include <starling/core/store/memory.hpp>
 #include <starling/core/store/scope.hpp>
 
@@ -147,12 +148,13 @@ public:
     /// record (key, reason, time) to `archive/MANIFEST.jsonl`, and only then removes the original.
     ArchiveEntry archive(std::string_view key, std::string_view reason);
 
-    /// Folds the memory at `absorbed` into the one at `into` (`fold` changes the kept one, as
-    /// update's `mutate` does) and archives it, all under one hold of the lock: a restatement added
-    /// to the absorbed memory meanwhile can neither be left out of the kept one nor survive only in
-    /// the archive. Throws StoreError naming the file if either memory is missing or malformed.
-    ArchiveEntry merge(std::string_view absorbed, std::string_view into, std::string_view reason,
-                       const std::function<void(Memory &kept, const Memory &absorbed)> &fold);
+    /// Folds the memory at `absorbed_key` into the one at `kept_key` and archives it with `reason`,
+    /// under one hold of the lock. The kept memory gains the absorbed one's summary and body (after a
+    /// `<!-- merged from <key> -->` line), its uses, tags and sessions, and lists its id in
+    /// `merged_from`. An intent in `index/intents/` is written first and removed last, so a process
+    /// that dies halfway leaves a merge that the next consolidation (or `starling doctor --repair`)
+    /// finishes, never one done twice. Throws StoreError if either memory is missing.
+    ArchiveEntry merge(std::string_view absorbed_key, std::string_view kept_key, std::string_view reason);
 
     /// Every archive record, oldest first, with restores filled in.
     [[nodiscard]] std::vector<ArchiveEntry> archived() const;
@@ -189,6 +191,19 @@ public:
     /// Rebuilds the machine index from every memory file, and deletes the temporary files that dead
     /// writers left under `memory/`, `index/` and `archive/`.
     IndexRebuildReport rebuild_index();
+
+    /// What processes that died left unfinished (see Leftover), found without the lock and without
+    /// changing anything: an access batch or merge intent listed may belong to a process still at
+    /// work.
+    [[nodiscard]] std::vector<Leftover> leftovers();
+
+    /// Repairs every leftover, under the lock (so nothing found is still being worked on), and says
+    /// for each what was done. Running it again finds nothing more to do.
+    std::vector<Leftover> repair_leftovers();
+
+    /// Finishes the merges whose process died (Leftover::Kind::merge_intent); a line for each, for
+    /// people. Costs one listing of an empty folder when there are none: consolidation calls it first.
+    std::vector<std::string> finish_interrupted_merges();
 
     /// Rewrites the scope's INDEX.md: `# Memory Index`, then `- [<summary>](long/<file>)` for every
     /// long-term memory, sorted by file name. `[`, `]` and `\` in summaries are escaped and line breaks

@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "store_internals.hpp"
+
+#include <starling/core/store/atomic_file.hpp>
+#include <starling/core/store/fault_injection.hpp>
+#include <starling/core/store/file_io.hpp>
+#include <starling/core/store/store_error.hpp>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <map>
+
+namespace starling::core {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string relative_to(const fs::path &root, const fs::path &path) {
+    return path.lexically_relative(root).generic_string();
+}
+
+/// Every regular file under `directory`, symbolic links not followed.
+std::vector<fs::path> files_under(const fs::path &directory) {
+    std::vector<fs::path> files;
+    std::error_code error;
+    fs::recursive_directory_iterator walk(directory, error);
+    if (error) {
+        return files; // no such folder: nothing left there
+    }
+    for (const auto end = fs::recursive_directory_iterator{}; walk != end; walk.increment(error)) {
+        if (error) {
+            throw StoreError(directory.string() + ": cannot look for leftovers: " + error.message());
+        }
+        if (walk->symlink_status(error).type() == fs::file_type::regular) {
+            files.push_back(walk->path());
+        }
+    }
+    return files;
+}
+
+std::vector<fs::path> dead_writers_temp_files(const fs::path &root) {
+    std::vector<fs::path> found;
+    for (const char *directory : {"memory", "index", "archive", "sessions"}) {
+        for (fs::path &file : files_under(root / directory)) {
+            if (is_dead_writers_temp_name(file.filename().string())) {
+                found.push_back(std::move(file));
+            }
+        }
+    }
+    return found;
+}
+
+/// A copy under archive/<id>/<key> whose id the manifest does not know.
+struct UnrecordedCopy {
+    std::string id;
+    std::string key;
+    fs::path path;
+};
+
+std::vector<UnrecordedCopy> unrecorded_copies(const fs::path &root, const std::vector<ArchiveEntry> &entries) {
+    std::vector<UnrecordedCopy> found;
+    const fs::path archive = root / "archive";
+    for (fs::path &file : files_under(archive)) {
+        const fs::path relative = file.lexically_relative(archive);
+        if (std::distance(relative.begin(), relative.end()) < 2 || is_atomic_write_temp_name(file.filename().string())) {
+            continue; // the manifest itself, or a temporary file (removed as one)
+        }
+        const std::string id = relative.begin()->string();
+        const bool recorded = std::any_of(entries.begin(), entries.end(),
+                                          [&](const ArchiveEntry &entry) { return entry.id == id; });
+        if (!recorded) {
+            found.push_back({id, relative_to(archive / id, file), std::move(file)});
+        }
+    }
+    return found;
+}
+
+/// Removes `file` and the folders above it up to `top` (included) that it leaves empty.
+void remove_with_empty_folders(const fs::path &file, const fs::path &top) {
+    fault_point(FaultStep::unlink);
+    if (::unlink(file.c_str()) != 0 && errno != ENOENT) {
+        throw_system_error(file, "cannot remove", errno);
+    }
+    for (fs::path folder = file.parent_path(); folder.string().size() >= top.string().size();
+         folder = folder.parent_path()) {
+        if (::rmdir(folder.c_str()) != 0) {
+            break; // not empty: something else is archived there
+        }
+    }
+}
+
+} // namespace
+
+std::string_view to_string(Leftover::Kind kind) noexcept {
+    switch (kind) {
+    case Leftover::Kind::temporary_file: return "temporary file";
+    case Leftover::Kind::access_batch: return "access batch";
+    case Leftover::Kind::merge_intent: return "merge intent";
+    case Leftover::Kind::unfinished_archive: return "unfinished archive";
+    case Leftover::Kind::unrecorded_restore: return "unrecorded restore";
+    case Leftover::Kind::unrecorded_archive_copy: return "unrecorded archive copy";
+    }
+    return "leftover";
+}
+
+std::vector<Leftover> MemoryStore::leftovers() {
+    const fs::path &root = internals_->root;
+    std::vector<Leftover> found;
+    for (const fs::path &file : dead_writers_temp_files(root)) {
+        found.push_back({Leftover::Kind::temporary_file, relative_to(root, file),
+                         "left by a writer that died before renaming it"});
+    }
+    if (const fs::path batch = root / "index" / "accesses.tsv.applying"; stamp_file(batch)) {
+        found.push_back({Leftover::Kind::access_batch, relative_to(root, batch),
+                         "noted uses taken for applying and not finished (or being applied right now)"});
+    }
+    for (const detail::MergeIntent &intent : internals_->merges.read_all()) {
+        found.push_back({Leftover::Kind::merge_intent, relative_to(root, internals_->merges.path_of(intent)),
+                         "merge of " + intent.absorbed + " into " + intent.kept +
+                             " not finished (or under way right now)"});
+    }
+    const std::vector<ArchiveEntry> entries = internals_->manifest.read();
+    for (const ArchiveEntry &entry : entries) {
+        switch (internals_->left_original(entry)) {
+        case Internals::LeftOriginal::archive_unfinished:
+            found.push_back({Leftover::Kind::unfinished_archive, entry.original_key,
+                             "archived as " + entry.id + ", but the original was not removed"});
+            break;
+        case Internals::LeftOriginal::restore_unrecorded:
+            found.push_back({Leftover::Kind::unrecorded_restore, entry.original_key,
+                             "restored from " + entry.id + ", but the restore was not recorded"});
+            break;
+        case Internals::LeftOriginal::none: break;
+        }
+    }
+    for (const UnrecordedCopy &copy : unrecorded_copies(root, entries)) {
+        found.push_back({Leftover::Kind::unrecorded_archive_copy, relative_to(root, copy.path),
+                         "an archive copy of " + copy.key + " that archive/MANIFEST.jsonl does not record"});
+    }
+    return found;
+}
+
+std::vector<Leftover> MemoryStore::repair_leftovers() {
+    const fs::path &root = internals_->root;
+    std::vector<Leftover> repaired;
+    if (const fs::path batch = root / "index" / "accesses.tsv.applying"; stamp_file(batch)) {
+        const std::size_t applied = apply_noted_accesses();
+        repaired.push_back({Leftover::Kind::access_batch, relative_to(root, batch),
+                            "applied " + std::to_string(applied) +
+                                " noted use(s) not applied yet; memories that had theirs were left as they were"});
+    }
+    const FileLock guard = internals_->lock();
+    for (std::string &line : internals_->finish_merges_locked()) {
+        repaired.push_back({Leftover::Kind::merge_intent, "index/intents/", std::move(line)});
+    }
+    const std::vector<ArchiveEntry> entries = internals_->manifest.read();
+    for (const ArchiveEntry &entry : entries) {
+        switch (internals_->left_original(entry)) {
+        case Internals::LeftOriginal::archive_unfinished:
+            internals_->remove_archived_original(entry);
+            repaired.push_back({Leftover::Kind::unfinished_archive, entry.original_key,
+                                "removed: archived as " + entry.id + " with the same content"});
+            break;
+        case Internals::LeftOriginal::restore_unrecorded: {
+            internals_->manifest.record_restore(entry.id, entry.original_key, internals_->clock->now());
+            const MemoryLocation location = internals_->location_of(entry.original_key);
+            internals_->record({internals_->describe_file(entry.original_key, location)});
+            repaired.push_back({Leftover::Kind::unrecorded_restore, entry.original_key,
+                                "recorded as restored from " + entry.id});
+            break;
+        }
+        case Internals::LeftOriginal::none: break;
+        }
+    }
+    for (const UnrecordedCopy &copy : unrecorded_copies(root, entries)) {
+        const std::string path = relative_to(root, copy.path);
+        const std::string content = read_file(copy.path);
+        const bool live = parse_memory_key(copy.key) && read_file_if_exists(internals_->absolute(copy.key)) == content;
+        const bool recorded = std::any_of(entries.begin(), entries.end(), [&](const ArchiveEntry &entry) {
+            return entry.original_key == copy.key && read_file_if_exists(internals_->absolute(entry.archived_path)) == content;
+        });
+        if (live || recorded) {
+            remove_with_empty_folders(copy.path, root / "archive" / copy.id);
+            repaired.push_back({Leftover::Kind::unrecorded_archive_copy, path,
+                                std::string{"removed: the same content is "} +
+                                    (live ? "still the memory " + copy.key : "archived and recorded")});
+        } else if (parse_memory_key(copy.key)) {
+            ArchiveEntry entry;
+            entry.id = copy.id;
+            entry.original_key = copy.key;
+            entry.reason = "recorded by starling doctor: found in the archive without a record";
+            entry.archived_at = internals_->clock->now();
+            internals_->manifest.record_archive(entry);
+            repaired.push_back({Leftover::Kind::unrecorded_archive_copy, path,
+                                "recorded in archive/MANIFEST.jsonl as " + copy.id + ": `starling restore " +
+                                    copy.id + "` brings it back"});
+        } else {
+            repaired.push_back({Leftover::Kind::unrecorded_archive_copy, path,
+                                "left as it is: its path names no memory, so it cannot be recorded"});
+        }
+    }
+    for (const fs::path &file : dead_writers_temp_files(root)) {
+        fault_point(FaultStep::unlink);
+        if (::unlink(file.c_str()) != 0 && errno != ENOENT) {
+            throw_system_error(file, "cannot remove a dead writer's temporary file", errno);
+        }
+        repaired.push_back({Leftover::Kind::temporary_file, relative_to(root, file), "removed"});
+    }
+    return repaired;
+}
+
+std::vector<std::string> MemoryStore::finish_interrupted_merges() {
+    std::error_code error;
+    if (!fs::exists(internals_->root / "index" / "intents", error) || fs::is_empty(internals_->root / "index" / "intents", error)) {
+        return {};
+    }
+    const FileLock guard = internals_->lock();
+    return internals_->finish_merges_locked();
+}
+
+} // namespace starling::core
