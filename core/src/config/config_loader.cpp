@@ -8,6 +8,7 @@
 #include <starling/core/config/config_schema.hpp>
 
 #include <starling/core/config/closest_name.hpp>
+#include "toml_outside_strings.hpp"
 #include "toml_text.hpp"
 
 #include <toml++/toml.h>
@@ -283,6 +284,12 @@ struct ReadResult {
 ReadResult read_config_text(std::string_view toml_text, const std::filesystem::path &source_name,
                             const ConfigEnvironment &environment) {
     ConfigReader reader{environment, source_name};
+    if (const auto position = first_non_ascii_outside_strings(toml_text)) {
+        reader.report(*position, {},
+                      "a character that is not ASCII outside a quoted string or a comment (TOML allows it only "
+                      "there: quote the key or the value, or remove the character)");
+        return {std::nullopt, reader.take_issues()};
+    }
     toml::table root;
     try {
         root = toml::parse(toml_text, source_name.string());

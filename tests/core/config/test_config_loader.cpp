@@ -272,6 +272,29 @@ TEST_CASE("A syntax error reports toml++'s description at its position", "[confi
     }
 }
 
+TEST_CASE("A character that is not ASCII outside strings and comments is an error, never toml++'s undefined "
+          "behaviour",
+          "[config]") {
+    ConfigTempDir dir;
+    const auto environment = injected_environment(dir);
+    // Found by `make fuzz`: toml++ 3.3.0 reached __builtin_unreachable() on this input.
+    const std::string fuzz_finding{"\xef\xbb\xb7&gdets]\ninject_nTez\0\0\0" "0\n", 27};
+    CHECK_THAT(parse_error_of(fuzz_finding, environment).what(),
+               Catch::StartsWith("starling.toml:1:1: ") && Catch::Contains("not ASCII outside a quoted string"));
+    CHECK_THAT(parse_error_of("[store]\n\xc3\xa9root = \"/x\"\n", environment).what(),
+               Catch::StartsWith("starling.toml:2:1: "));
+    CHECK_THAT(parse_error_of("[store]\nroot = \"/x\" \xc2\xa0\n", environment).what(),
+               Catch::StartsWith("starling.toml:2:13: "));
+    // Inside strings of every kind and in comments it is text, as TOML says.
+    const auto accepted = starling::core::parse_config(
+        "# caf\xc3\xa9\n[store]\nroot = \"/caf\xc3\xa9 \\\" \xc3\xa9\" # \xc3\xa9\n"
+        "[redaction]\nextra_patterns = ['\xc3\xa9+', \"\"\"\n\xc3\xa9\"\"\"\"\", \'\'\'\xc3\xa9\n\'\'\']\n",
+        "starling.toml", environment);
+    CHECK(accepted.store.root == "/caf\xc3\xa9 \" \xc3\xa9");
+    CHECK(starling::core::parse_config("\xef\xbb\xbf[store]\nroot = \"/bom\"\n", "starling.toml", environment)
+              .store.root == "/bom");
+}
+
 TEST_CASE("A value of the wrong type is an error", "[config]") {
     ConfigTempDir dir;
     const auto environment = injected_environment(dir);
