@@ -171,6 +171,8 @@ struct HookRun {
     sdk::Event event;
     bool parsed = false;
     sdk::RenderedReply safe;
+    /// How many messages the session log held once the parent logged the event's prompt.
+    std::optional<std::size_t> logged_prompt_count;
 
     /// Whether the event has anything for Starling to do, so that plugins run for it.
     [[nodiscard]] bool has_work() const { return parsed && event.kind != sdk::EventKind::other; }
@@ -245,6 +247,9 @@ void work_in_worker(HookRun &run, ReplySender &sender, bool background) {
         }
         bus.emplace(*run.logger);
         lifecycle.emplace(store, application.active_policies(), application.lifecycle_settings(), *run.logger);
+        if (run.logged_prompt_count) {
+            lifecycle->prompt_logged(*run.logged_prompt_count);
+        }
         lifecycle->subscribe(*bus);
         const auto dispatch = bus->publish(run.event, core::Stage::reply);
         rendered = run.adapter->render(run.event, dispatch.reply);
@@ -352,6 +357,15 @@ int run_hook(std::string_view adapter_id, int argc, char **argv) {
         }
     }
 
+    // What the user typed is logged before any plugin runs: a worker killed at the budget, or by a
+    // plugin, cannot take the prompt with it.
+    if (run.adapter && run.event.kind == sdk::EventKind::prompt_submitted && !run.event.prompt.empty()) {
+        try {
+            run.logged_prompt_count = core::log_prompt(application.store(), run.event);
+        } catch (const std::exception &failure) {
+            run.logger->error(run.component, std::string{"cannot log the prompt: "} + failure.what());
+        }
+    }
     const auto &hooks = application.config().hooks;
     const bool background = hooks.background;
     const auto outcome = run_reply_worker(std::chrono::milliseconds{hooks.budget_ms}, run.logger->file(),

@@ -90,7 +90,7 @@ std::chrono::seconds test_duration() {
 } // namespace
 
 TEST_CASE("4 agents x 4 sessions for a minute with consolidation running lose no instruction and store none twice",
-          "[e2e][concurrency]") {
+          "[e2e][concurrency][.load]") {
     const ScratchHome home{"concurrency"};
     const auto deadline = std::chrono::steady_clock::now() + test_duration();
     std::mutex sent_lock;

@@ -98,20 +98,23 @@ void Lifecycle::subscribe(EventBus &bus) {
                    }});
 }
 
+std::size_t log_prompt(MemoryStore &store, const Event &event) {
+    return session_log_for(store, event)
+        .append({store.clock().now(), store.redactor().redact(event.prompt).text, event.working_directory, event.agent});
+}
+
 void Lifecycle::capture(const Event &event, ReplyBuilder &reply) {
     if (event.prompt.empty()) {
         return;
     }
-    auto log = session_log_for(*store_, event);
-    const auto count = log.append({store_->clock().now(), store_->redactor().redact(event.prompt).text,
-                                   event.working_directory, event.agent});
+    const auto count = prompt_logged_count_ ? *prompt_logged_count_ : log_prompt(*store_, event);
     if (policies_.decision == nullptr || settings_.review_every_messages == 0 ||
         count % settings_.review_every_messages != 0) {
         return;
     }
     sdk::ReviewRequest request;
     request.message_count = static_cast<int>(count);
-    request.session_log = log.log_path().string();
+    request.session_log = session_log_for(*store_, event).log_path().string();
     request.agent = event.agent;
     reply.add_context(policies_.decision->review_request(request));
 }

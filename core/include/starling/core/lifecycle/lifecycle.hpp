@@ -10,6 +10,7 @@
 #include <starling/core/store/memory_store.hpp>
 
 #include <cstddef>
+#include <optional>
 
 namespace starling::core {
 
@@ -38,6 +39,11 @@ struct LifecycleSettings {
 ///  60 relevance-index session start / compaction / stop / session end, and a prompt whose injection
 ///                    found the relevance policy's index stale: the index of the user's and the
 ///                    project's memories is rebuilt if the store has changed since it was built
+/// Appends the prompt of `event` to its session's log, redacted, and returns how many messages the
+/// log holds: the part of capture that runs no plugin, so that a hook can do it before any plugin
+/// runs, and a plugin that hangs or crashes cannot lose what the user typed.
+std::size_t log_prompt(MemoryStore &store, const Event &event);
+
 class Lifecycle {
 public:
     Lifecycle(MemoryStore &store, ActivePolicies policies, LifecycleSettings settings, const Logger &logger);
@@ -45,6 +51,9 @@ public:
     void subscribe(EventBus &bus);
 
     void capture(const Event &event, ReplyBuilder &reply);
+    /// Tells capture that the caller already logged this event's prompt with log_prompt, which
+    /// left `message_count` messages in the log.
+    void prompt_logged(std::size_t message_count) noexcept { prompt_logged_count_ = message_count; }
     /// Logs the prompts an agent reports only after the turn (Event::turn_prompts) that the session
     /// log does not hold yet.
     void capture_turn_prompts(const Event &event);
@@ -75,6 +84,7 @@ private:
     ActivePolicies policies_;
     LifecycleSettings settings_;
     const Logger *logger_;
+    std::optional<std::size_t> prompt_logged_count_;
     /// Set by a prompt's injection that had to score every memory because the index was stale.
     bool relevance_index_stale_ = false;
 };
