@@ -33,7 +33,8 @@ public:
           hooks_file_(folder_ / agent.integration.hooks.user_path), findings_(findings) {}
 
     void run() {
-        const auto text = core::read_file_if_exists(hooks_file_, 64u << 20, core::SymbolicLinks::follow);
+        const auto text =
+            core::read_file_if_exists(hooks_file_, core::default_max_read_bytes, core::SymbolicLinks::follow);
         if (!text) {
             not_installed();
             return;
@@ -114,7 +115,9 @@ private:
             return;
         }
         const auto ledger_file = folder_ / trust->config_file;
-        const auto ledger = core::read_file_if_exists(ledger_file, 64u << 20, core::SymbolicLinks::follow).value_or("");
+        const auto ledger =
+            core::read_file_if_exists(ledger_file, core::default_max_read_bytes, core::SymbolicLinks::follow)
+                .value_or("");
         const auto records = trust_records(*trust, hooks_file_, hooks);
         std::string untrusted;
         for (std::size_t i = 0; i < records.size(); ++i) {

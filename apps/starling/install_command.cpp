@@ -106,7 +106,7 @@ std::string render(const Json &json, int indent) {
 /// Reads the hooks file; a missing file is an empty object, an unreadable one is refused. The agent's
 /// folder is the user's, not the store: a settings file linked from a dotfiles repository is read.
 std::optional<std::string> read_existing(const fs::path &file) {
-    return core::read_file_if_exists(file, 64u << 20, core::SymbolicLinks::follow);
+    return core::read_file_if_exists(file, core::default_max_read_bytes, core::SymbolicLinks::follow);
 }
 
 Json parse_or_refuse(const fs::path &file, const std::string &text) {

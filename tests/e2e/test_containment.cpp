@@ -2,6 +2,7 @@
 // Plugins that hang, spin, crash or end their process, in any call and at load: every hook still
 // gives its agent the safe reply within its budget, and the log names the plugin and the call.
 #include "support/process.hpp"
+#include "support/prompt_hooks.hpp"
 #include "support/scratch_home.hpp"
 
 #include <catch2/catch.hpp>
@@ -14,6 +15,7 @@
 namespace fs = std::filesystem;
 using starling::test::ProcessOptions;
 using starling::test::ProcessResult;
+using starling::test::prompt_hooks;
 using starling::test::read_text;
 using starling::test::run_process;
 using starling::test::ScratchHome;
@@ -28,28 +30,6 @@ const fs::path kFixtures{STARLING_TEST_FIXTURE_PLUGIN_DIR};
 constexpr int kHookBudgetMs = 1000;
 // Far above the budgets the tests configure, far below the 30 s a hung hook used to take.
 constexpr std::chrono::seconds kInTime{5};
-
-struct Hook {
-    std::string binary;
-    std::string event;
-    std::string payload;
-};
-
-const std::vector<Hook> &prompt_hooks() {
-    static const std::vector<Hook> hooks{
-        {"starling-claude", "UserPromptSubmit",
-         R"({"session_id":"s-1","cwd":"/work/app","hook_event_name":"UserPromptSubmit","prompt":"deploy on tuesday?"})"},
-        {"starling-cursor", "beforeSubmitPrompt",
-         R"({"conversation_id":"c-1","generation_id":"g-1","hook_event_name":"beforeSubmitPrompt",)"
-         R"("workspace_roots":["/work/app"],"prompt":"deploy on tuesday?","attachments":[]})"},
-        {"starling-codex", "UserPromptSubmit",
-         R"({"session_id":"s-1","cwd":"/work/app","hook_event_name":"UserPromptSubmit","model":"gpt-5.5",)"
-         R"("turn_id":"1","permission_mode":"default","prompt":"deploy on tuesday?"})"},
-        {"starling-codeflicker", "UserPromptSubmit",
-         R"({"session_id":"s-1","cwd":"/work/app","hook_event_name":"UserPromptSubmit","prompt":"deploy on tuesday?"})"},
-    };
-    return hooks;
-}
 
 struct TimedResult {
     ProcessResult result;
@@ -110,10 +90,10 @@ TEST_CASE("a plugin that hangs, spins, crashes or ends its process, or a module 
             INFO(misbehaviour.id << " under " << hook.binary);
             // The safe reply: what the same hook answers when it has nothing to add.
             const ScratchHome reference_home{"contain-reference"};
-            const auto reference = run_process(kBinaries / hook.binary, {hook.event}, reference_home.options(hook.payload));
+            const auto reference = run_process(kBinaries / hook.binary, {hook.prompt_event}, reference_home.options(hook.prompt_payload));
             REQUIRE(reference.exit_code == 0);
 
-            const auto [result, took] = timed(kBinaries / hook.binary, {hook.event}, home.options(hook.payload));
+            const auto [result, took] = timed(kBinaries / hook.binary, {hook.prompt_event}, home.options(hook.prompt_payload));
             CHECK(result.exit_code == 0);
             CHECK(result.stdout_text == reference.stdout_text);
             CHECK(took < kInTime);
@@ -131,7 +111,7 @@ TEST_CASE("a module no configuration names is never loaded by a hook, even one t
     const ScratchHome home{"contain-unconfigured"};
     prepare(home, "crash-at-load");
     const auto &claude = prompt_hooks().front();
-    const auto result = run_process(kBinaries / claude.binary, {claude.event}, home.options(claude.payload));
+    const auto result = run_process(kBinaries / claude.binary, {claude.prompt_event}, home.options(claude.prompt_payload));
     CHECK(result.exit_code == 0);
     CHECK(result.stderr_text.empty());
     CHECK_THAT(result.stdout_text, Catch::Contains("never on Fridays"));
@@ -182,7 +162,7 @@ TEST_CASE("a plugin that hangs in the work after the reply ends that work at its
     home.write_file("home/starling.toml",
                     "[policies]\ndecision = \"hang-in-decide\"\n[plugins]\ncall_budget_ms = 300\n");
     const auto &claude = prompt_hooks().front();
-    REQUIRE(run_process(kBinaries / claude.binary, {claude.event},
+    REQUIRE(run_process(kBinaries / claude.binary, {claude.prompt_event},
                         home.options(R"({"session_id":"s-1","cwd":"/work/app","hook_event_name":"UserPromptSubmit",)"
                                      R"("prompt":"From now on always use pnpm, never npm."})"))
                 .exit_code == 0);

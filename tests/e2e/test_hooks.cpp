@@ -2,6 +2,7 @@
 // The hook binaries, run as agents run them: a payload on stdin (or in argv for Codex notify), the
 // reply on stdout, the exit code. Whatever the input, the agent must be able to carry on.
 #include "support/process.hpp"
+#include "support/prompt_hooks.hpp"
 #include "support/scratch_home.hpp"
 
 #include <catch2/catch.hpp>
@@ -19,6 +20,8 @@
 
 namespace fs = std::filesystem;
 using starling::test::ProcessResult;
+using starling::test::prompt_hooks;
+using starling::test::PromptHook;
 using starling::test::read_text;
 using starling::test::run_process;
 using starling::test::ScratchHome;
@@ -28,31 +31,11 @@ namespace {
 const fs::path kBinaries{STARLING_TEST_BINARY_DIR};
 const fs::path kFixtures{STARLING_TEST_FIXTURE_PLUGIN_DIR};
 
-struct HookBinary {
-    std::string binary;
-    std::string prompt_event;
-    std::string prompt_payload;
-};
-
-const std::vector<HookBinary> &hook_binaries() {
-    static const std::vector<HookBinary> binaries{
-        {"starling-claude", "UserPromptSubmit",
-         R"({"session_id":"s-1","transcript_path":"/t","cwd":"/work/app","hook_event_name":"UserPromptSubmit","prompt":"deploy on tuesday?"})"},
-        {"starling-cursor", "beforeSubmitPrompt",
-         R"({"conversation_id":"c-1","generation_id":"g-1","hook_event_name":"beforeSubmitPrompt","workspace_roots":["/work/app"],"prompt":"deploy on tuesday?","attachments":[]})"},
-        {"starling-codex", "UserPromptSubmit",
-         R"({"session_id":"s-1","transcript_path":null,"cwd":"/work/app","hook_event_name":"UserPromptSubmit","model":"gpt-5.5","turn_id":"1","permission_mode":"default","prompt":"deploy on tuesday?"})"},
-        {"starling-codeflicker", "UserPromptSubmit",
-         R"({"session_id":"s-1","cwd":"/work/app","hook_event_name":"UserPromptSubmit","prompt":"deploy on tuesday?"})"},
-    };
-    return binaries;
-}
-
 std::size_t count_lines(const std::string &text) {
     return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
 }
 
-ProcessResult run_hook(const ScratchHome &home, const HookBinary &hook, std::string stdin_text) {
+ProcessResult run_hook(const ScratchHome &home, const PromptHook &hook, std::string stdin_text) {
     return run_process(kBinaries / hook.binary, {hook.prompt_event}, home.options(std::move(stdin_text)));
 }
 
@@ -66,7 +49,7 @@ TEST_CASE("every hook binary fails open on bad input: safe reply, exit 0, one lo
         {"huge stdin (50 MB)", std::string(50u << 20, 'x')},
         {"a JSON array", "[1,2,3]"},
     };
-    for (const auto &hook : hook_binaries()) {
+    for (const auto &hook : prompt_hooks()) {
         // The safe reply is what the same binary answers to a valid event when it has nothing to say.
         const ScratchHome reference_home{"hooks-reference"};
         const auto reference = run_hook(reference_home, hook, hook.prompt_payload);
@@ -89,7 +72,7 @@ TEST_CASE("wrong types in every field and a missing event name are survived", "[
     const auto wrong_types =
         R"({"session_id":42,"cwd":["x"],"hook_event_name":"UserPromptSubmit","prompt":{"a":1},"transcript_path":7})";
     const auto missing_event = R"({"session_id":"s-1","cwd":"/work/app","prompt":"hello"})";
-    for (const auto &hook : hook_binaries()) {
+    for (const auto &hook : prompt_hooks()) {
         INFO(hook.binary);
         const auto typed = run_hook(home, hook, wrong_types);
         CHECK(typed.exit_code == 0);
@@ -107,7 +90,7 @@ TEST_CASE("a crashing plugin does not take the agent down", "[e2e][hooks]") {
     const auto remembered = run_process(kBinaries / "starling", {"remember", "--force", "deploy only on tuesdays"},
                                         home.options());
     REQUIRE(remembered.exit_code == 0);
-    for (const auto &hook : hook_binaries()) {
+    for (const auto &hook : prompt_hooks()) {
         INFO(hook.binary);
         const auto result = run_hook(home, hook, hook.prompt_payload);
         CHECK(result.exit_code == 0);
@@ -149,7 +132,7 @@ TEST_CASE("a prompt reaches the model with the memories relevant to it", "[e2e][
         kBinaries / "starling", {"remember", "--force", "--summary", "Deploys happen on Tuesdays", "Deploys happen on Tuesdays only; never on Fridays."},
         home.options());
     REQUIRE(remembered.exit_code == 0);
-    const auto &claude = hook_binaries().front();
+    const auto &claude = prompt_hooks().front();
     const auto result = run_hook(home, claude, claude.prompt_payload);
     REQUIRE(result.exit_code == 0);
     const auto reply = nlohmann::json::parse(result.stdout_text);
@@ -205,7 +188,7 @@ TEST_CASE("a configuration typo never switches the hooks off: they run on the em
 
     // Claude Code, Codex and Codeflicker share session s-1 here, Cursor has c-1: the first hook of
     // each session says why, the rest of the session is quiet.
-    for (const auto &hook : hook_binaries()) {
+    for (const auto &hook : prompt_hooks()) {
         INFO(hook.binary);
         const bool first_of_its_session = hook.binary == "starling-claude" || hook.binary == "starling-cursor";
         const auto first = run_hook(home, hook, hook.prompt_payload);
@@ -226,7 +209,7 @@ TEST_CASE("a configuration typo never switches the hooks off: they run on the em
         CHECK_THAT(again.stderr_text, !Catch::Contains("configuration unusable"));
     }
     // Cursor gets its "carry on", and the prompts were logged.
-    const auto cursor = run_hook(home, hook_binaries()[1], hook_binaries()[1].prompt_payload);
+    const auto cursor = run_hook(home, prompt_hooks()[1], prompt_hooks()[1].prompt_payload);
     CHECK(nlohmann::json::parse(cursor.stdout_text)["continue"] == true);
     CHECK_THAT(read_text(home.path() / "sessions" / "s-1.jsonl"), Catch::Contains("deploy on tuesday?"));
     const auto log = read_text(home.path() / "logs" / "starling.log");
@@ -242,7 +225,7 @@ TEST_CASE("a configuration typo never switches the hooks off: they run on the em
 TEST_CASE("a STARLING_HOME that is not a directory or relative still gets every agent its reply", "[e2e][hooks][config]") {
     const ScratchHome home{"hooks-home-file"};
     const auto not_a_directory = home.write_file("starling-home-file", "not a directory\n");
-    for (const auto &hook : hook_binaries()) {
+    for (const auto &hook : prompt_hooks()) {
         INFO(hook.binary);
         auto options = home.options(hook.prompt_payload);
         for (const auto &starling_home : {not_a_directory.string(), std::string{"relative-store"}}) {
@@ -264,7 +247,7 @@ TEST_CASE("a prompt with bytes that are not UTF-8 or half an emoji is kept, with
           "[e2e][hooks][unicode]") {
     const ScratchHome home{"hooks-unicode"};
     const std::string replacement = "\xEF\xBF\xBD";
-    for (const auto &hook : hook_binaries()) {
+    for (const auto &hook : prompt_hooks()) {
         INFO(hook.binary);
         std::string latin1 = hook.prompt_payload;
         latin1.replace(latin1.find("deploy on tuesday?"), 18, "r\xE9sum\xE9: always use pnpm");

@@ -2,6 +2,7 @@
 #include "access_journal.hpp"
 
 #include "posix_io.hpp"
+#include "random_hex.hpp"
 
 #include <starling/core/store/file_io.hpp>
 #include <starling/core/store/store_error.hpp>
@@ -13,7 +14,6 @@
 
 #include <charconv>
 #include <cstdio>
-#include <random>
 
 namespace starling::core::detail {
 namespace {
@@ -100,20 +100,6 @@ std::string batch_id_of(std::string_view content) {
     return id;
 }
 
-std::string random_batch_id() {
-    static constexpr char hex_digits[] = "0123456789abcdef";
-    std::random_device entropy;
-    std::string id;
-    for (int word = 0; word < 2; ++word) {
-        std::uint32_t bits = entropy();
-        for (int nibble = 0; nibble < 8; ++nibble) {
-            id += hex_digits[bits & 0xF];
-            bits >>= 4;
-        }
-    }
-    return id;
-}
-
 } // namespace
 
 AccessJournal::AccessJournal(std::filesystem::path journal_path)
@@ -186,7 +172,7 @@ NotedAccessBatch AccessJournal::take() {
                 throw_system_error(applying_path_, "cannot cut off a torn line", errno);
             }
         }
-        batch.id = random_batch_id();
+        batch.id = random_hex(16);
         const std::string line = std::string{batch_marker} + batch.id + "\n";
         if (const int write_error = write_all(file.get(), line); write_error != 0) {
             throw_system_error(applying_path_, "cannot name the batch", write_error);

@@ -2,6 +2,7 @@
 #include <starling/core/store/atomic_file.hpp>
 
 #include "posix_io.hpp"
+#include "random_hex.hpp"
 
 #include <starling/core/store/fault_injection.hpp>
 #include <starling/core/store/file_io.hpp>
@@ -16,25 +17,12 @@
 #include <cerrno>
 #include <charconv>
 #include <csignal>
-#include <random>
 #include <string>
 
 namespace starling::core {
 namespace {
 
 constexpr std::string_view temp_marker = ".tmp-";
-
-std::string random_suffix() {
-    static constexpr char hex_digits[] = "0123456789abcdef";
-    std::random_device entropy;
-    std::uint32_t bits = entropy();
-    std::string suffix(8, '0');
-    for (char &digit : suffix) {
-        digit = hex_digits[bits & 0xF];
-        bits >>= 4;
-    }
-    return suffix;
-}
 
 /// Unlinks the temporary file unless released; the write's error is what gets reported.
 class TempFileGuard {
@@ -86,7 +74,7 @@ void write_file_atomically(const std::filesystem::path &path, std::string_view b
     std::filesystem::path temp_path;
     int descriptor = -1;
     for (int attempt = 0; attempt < 16 && descriptor < 0; ++attempt) {
-        temp_path = directory / (prefix + random_suffix());
+        temp_path = directory / (prefix + detail::random_hex(8));
         descriptor = ::open(temp_path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, private_file_mode);
         if (descriptor < 0 && errno != EEXIST && errno != EINTR) {
             throw_system_error(path, "cannot create a temporary file next to it", errno);

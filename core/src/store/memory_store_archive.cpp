@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "random_hex.hpp"
 #include "store_internals.hpp"
 
 #include <starling/core/store/atomic_file.hpp>
@@ -11,24 +12,9 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <random>
 
 namespace starling::core {
 namespace {
-
-std::string random_hex(std::size_t digits) {
-    static constexpr char hex_digits[] = "0123456789abcdef";
-    std::random_device entropy;
-    std::string text;
-    while (text.size() < digits) {
-        std::uint32_t bits = entropy();
-        for (int nibble = 0; nibble < 8 && text.size() < digits; ++nibble) {
-            text += hex_digits[bits & 0xF];
-            bits >>= 4;
-        }
-    }
-    return text;
-}
 
 } // namespace
 
@@ -50,7 +36,7 @@ ArchiveEntry MemoryStore::Internals::archive_locked(std::string_view key, std::s
     entry.archived_at = clock->now();
     const std::string time_prefix = format_compact_timestamp(entry.archived_at) + "-";
     while (true) {
-        entry.id = time_prefix + random_hex(6);
+        entry.id = time_prefix + detail::random_hex(6);
         std::error_code error;
         const bool taken = std::filesystem::exists(root / "archive" / entry.id, error);
         if (error) {

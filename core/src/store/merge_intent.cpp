@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "merge_intent.hpp"
+#include "random_hex.hpp"
 
 #include <starling/core/store/atomic_file.hpp>
 #include <starling/core/store/fault_injection.hpp>
@@ -14,7 +15,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
-#include <random>
 
 namespace starling::core::detail {
 namespace {
@@ -22,16 +22,8 @@ namespace {
 constexpr std::string_view extension = ".json";
 
 std::string new_intent_id() {
-    static constexpr char hex_digits[] = "0123456789abcdef";
-    std::random_device entropy;
-    std::uint32_t bits = entropy();
-    std::string suffix(8, '0');
-    for (char &digit : suffix) {
-        digit = hex_digits[bits & 0xF];
-        bits >>= 4;
-    }
     const auto now = std::chrono::time_point_cast<std::chrono::seconds>(std::chrono::system_clock::now());
-    return "merge-" + format_compact_timestamp(now) + "-" + suffix;
+    return "merge-" + format_compact_timestamp(now) + "-" + random_hex(8);
 }
 
 std::string field(const nlohmann::json &record, const char *name, const std::filesystem::path &path) {

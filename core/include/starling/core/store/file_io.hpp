@@ -26,6 +26,10 @@ struct FileStamp {
     friend bool operator==(const FileStamp &, const FileStamp &) = default;
 };
 
+/// How much a read takes in when its caller names no limit: far more than any memory, log or
+/// settings file holds, so that a runaway file is refused rather than read into memory.
+inline constexpr std::uint64_t default_max_read_bytes = std::uint64_t{64} << 20;
+
 /// Whether a read goes through a symbolic link at the end of the path. Nothing inside the store is
 /// ever followed: a link planted there (to ~/.ssh/id_rsa, say) would otherwise be shown, injected or
 /// archived as if it were a memory. Files the user keeps elsewhere (an agent's settings linked from
@@ -52,17 +56,18 @@ struct StampedContent {
 /// StoreError naming the path on other errors: a symbolic link (unless `links` is follow), anything
 /// but a regular file (a FIFO is never waited on), or a file larger than `max_bytes`.
 [[nodiscard]] std::optional<StampedContent> read_stamped_file(const std::filesystem::path &path,
-                                                              std::uint64_t max_bytes = 64u << 20,
+                                                              std::uint64_t max_bytes = default_max_read_bytes,
                                                               SymbolicLinks links = SymbolicLinks::refuse);
 
 /// The whole content of `path`. Throws StoreError naming the path if it cannot be read, as
 /// read_stamped_file.
-[[nodiscard]] std::string read_file(const std::filesystem::path &path, std::uint64_t max_bytes = 64u << 20,
+[[nodiscard]] std::string read_file(const std::filesystem::path &path,
+                                    std::uint64_t max_bytes = default_max_read_bytes,
                                     SymbolicLinks links = SymbolicLinks::refuse);
 
 /// As read_file, but nullopt when the file does not exist.
 [[nodiscard]] std::optional<std::string> read_file_if_exists(const std::filesystem::path &path,
-                                                             std::uint64_t max_bytes = 64u << 20,
+                                                             std::uint64_t max_bytes = default_max_read_bytes,
                                                              SymbolicLinks links = SymbolicLinks::refuse);
 
 /// Appends `bytes` to `path` (created if missing) through an O_APPEND descriptor, then fsyncs it when
