@@ -155,7 +155,7 @@ TEST_CASE("4 agents x 4 sessions for a minute with consolidation running lose no
     std::vector<std::string> lost;
     std::vector<std::string> doubled;
     for (const auto &text : sent) {
-        const auto holding = memories_holding(home.path(), text);
+        const auto holding = memories_holding(home.path(), text).size();
         if (holding == 0) {
             lost.push_back(text);
         } else if (holding > 1) {

@@ -3,6 +3,7 @@
 // remember, access folding, consolidation and forget; after each kill, recovery (the next command
 // and `starling doctor --repair`) must leave nothing lost, nothing twice and no use counted twice.
 #include "support/claude_payloads.hpp"
+#include "support/memories_holding.hpp"
 #include "support/process.hpp"
 #include "support/scratch_home.hpp"
 
@@ -19,6 +20,7 @@ namespace fs = std::filesystem;
 using starling::test::claude_prompt;
 using starling::test::claude_read;
 using starling::test::claude_stop;
+using starling::test::memories_holding;
 using starling::test::ProcessOptions;
 using starling::test::read_text;
 using starling::test::run_process;
@@ -55,33 +57,6 @@ void repair_and_expect_nothing_left(const ScratchHome &home) {
         INFO(finding.dump());
         CHECK(finding["remedy"].get<std::string>().find("--repair") == std::string::npos);
     }
-}
-
-/// A memory file as the test reads it from disk, without a process per memory.
-struct MemoryFile {
-    std::string key;
-    std::string text;
-    /// The file's `access_count`, or -1 without one.
-    [[nodiscard]] long access_count() const {
-        const auto field = text.find("\naccess_count: ");
-        return field == std::string::npos ? -1 : std::stol(text.substr(field + 15));
-    }
-};
-
-/// The memory files anywhere in the store that hold `text`.
-std::vector<MemoryFile> memories_holding(const ScratchHome &home, const std::string &text) {
-    std::vector<MemoryFile> holding;
-    std::error_code error;
-    for (const auto &entry : fs::recursive_directory_iterator(home.path() / "memory", error)) {
-        const auto name = entry.path().filename().string();
-        if (entry.path().extension() == ".md" && name != "INDEX.md" && name.front() != '.') {
-            auto content = read_text(entry.path());
-            if (content.find(text) != std::string::npos) {
-                holding.push_back({entry.path().lexically_relative(home.path()).generic_string(), std::move(content)});
-            }
-        }
-    }
-    return holding;
 }
 
 std::size_t archived_count(const ScratchHome &home) { return json_of(home, {"archive", "--json"}).size(); }
@@ -127,7 +102,7 @@ TEST_CASE("a Stop killed at any step of its judging loses no prompt, stores none
             // Done when every rule is stored and no claim or leftover is waiting: nothing was killed.
             std::size_t stored = 0;
             for (const auto &rule : rules) {
-                stored += memories_holding(home, rule).size();
+                stored += memories_holding(home.path(), rule).size();
             }
             const auto doctor = run_process(kBinaries / "starling", {"doctor", "--json"}, home.options());
             return stored == rules.size() && doctor.stdout_text.find("--repair") == std::string::npos &&
@@ -141,7 +116,7 @@ TEST_CASE("a Stop killed at any step of its judging loses no prompt, stores none
             REQUIRE(home.wait_for_background_work() == 0);
             for (const auto &rule : rules) {
                 INFO(rule);
-                const auto holding = memories_holding(home, rule);
+                const auto holding = memories_holding(home.path(), rule);
                 REQUIRE(holding.size() == 1);
                 CHECK(holding.front().access_count() == 1);
             }
@@ -159,10 +134,10 @@ TEST_CASE("remember killed at any step stores the memory once or not at all", "[
         },
         [&](const ScratchHome &home) {
             repair_and_expect_nothing_left(home);
-            if (memories_holding(home, text).empty()) {
+            if (memories_holding(home.path(), text).empty()) {
                 REQUIRE(run_process(kBinaries / "starling", {"remember", "--force", text}, home.options()).exit_code == 0);
             }
-            const auto holding = memories_holding(home, text);
+            const auto holding = memories_holding(home.path(), text);
             REQUIRE(holding.size() == 1);
             CHECK(holding.front().access_count() == 1);
         }));
@@ -188,7 +163,7 @@ TEST_CASE("folding noted reads killed at any step counts each read once", "[e2e]
             repair_and_expect_nothing_left(home);
             // The next listing folds what the killed one did not take.
             REQUIRE(run_process(kBinaries / "starling", {"list"}, home.options()).exit_code == 0);
-            const auto holding = memories_holding(home, text);
+            const auto holding = memories_holding(home.path(), text);
             REQUIRE(holding.size() == 1);
             CHECK(holding.front().access_count() == 5);
         }));
@@ -237,19 +212,19 @@ TEST_CASE("forget killed at any step archives the memory once", "[e2e][crash]") 
         },
         [&](const ScratchHome &home) {
             repair_and_expect_nothing_left(home);
-            const auto left = memories_holding(home, text);
+            const auto left = memories_holding(home.path(), text);
             CHECK(archived_count(home) == (left.empty() ? 1U : 0U));
             if (!left.empty()) {
                 REQUIRE(run_process(kBinaries / "starling", {"forget", left.front().key},
                                     home.options())
                             .exit_code == 0);
             }
-            CHECK(memories_holding(home, text).empty());
+            CHECK(memories_holding(home.path(), text).empty());
             const auto archived = json_of(home, {"archive", "--json"});
             REQUIRE(archived.size() == 1);
             REQUIRE(run_process(kBinaries / "starling", {"restore", archived.front()["id"].get<std::string>()},
                                 home.options())
                         .exit_code == 0);
-            CHECK(memories_holding(home, text).size() == 1);
+            CHECK(memories_holding(home.path(), text).size() == 1);
         }));
 }
