@@ -131,6 +131,10 @@ std::size_t TokenCacheFile::term_count(std::size_t entry) const noexcept {
 }
 
 void TokenCacheFile::copy_terms(std::size_t entry, std::span<TermId> out) const noexcept {
+    // memcpy's pointers must be valid even for zero bytes, and an entry without terms has none.
+    if (out.empty()) {
+        return;
+    }
     const auto first = format::load<std::uint32_t>(entries_ + entry * format::entry_size + format::entry_first_term_at);
     std::memcpy(out.data(), term_ids_ + std::size_t{first} * format::term_id_size, out.size() * format::term_id_size);
 }

@@ -48,12 +48,13 @@ nlohmann::json json_of(const ScratchHome &home, const std::vector<std::string> &
 void repair_and_expect_nothing_left(const ScratchHome &home) {
     const auto repaired = run_process(kBinaries / "starling", {"doctor", "--repair", "--json"}, home.options());
     INFO(repaired.stdout_text << repaired.stderr_text);
-    const auto findings = nlohmann::json::parse(repaired.stdout_text)["findings"];
-    for (const auto &finding : findings) {
+    const auto report = nlohmann::json::parse(repaired.stdout_text);
+    for (const auto &finding : report["findings"]) {
         CHECK((finding["area"] != "repair" || finding["severity"] == "ok"));
     }
     const auto checked = run_process(kBinaries / "starling", {"doctor", "--json"}, home.options());
-    for (const auto &finding : nlohmann::json::parse(checked.stdout_text)["findings"]) {
+    const auto check_report = nlohmann::json::parse(checked.stdout_text);
+    for (const auto &finding : check_report["findings"]) {
         INFO(finding.dump());
         CHECK(finding["remedy"].get<std::string>().find("--repair") == std::string::npos);
     }
