@@ -23,3 +23,8 @@ install(FILES
     "${PROJECT_SOURCE_DIR}/cmake/StarlingPluginModule.cmake"
     "${PROJECT_SOURCE_DIR}/cmake/plugin-exports.map"
     DESTINATION "${CMAKE_INSTALL_LIBDIR}/cmake/Starling")
+
+# The configuration profiles, for reading and copying; `starling profile` carries them compiled in.
+install(DIRECTORY "${PROJECT_SOURCE_DIR}/profiles/"
+    DESTINATION "${CMAKE_INSTALL_DATADIR}/starling/profiles"
+    FILES_MATCHING PATTERN "*.toml")

@@ -7,6 +7,7 @@
 #include <starling/plugins/static_plugins.hpp>
 
 #include <iostream>
+#include <limits>
 
 namespace starling::app {
 
@@ -34,10 +35,8 @@ int show(Application &application, std::span<const std::string> words) {
     return 0;
 }
 
-int check(Application &application, std::span<const std::string> words) {
-    const Arguments arguments{words, {}, {}};
-    arguments.expect_operands(1, 1, "the configuration FILE to check");
-    const std::filesystem::path file = arguments.operands().front();
+/// Checks one file; prints its problems and returns how many are errors.
+std::size_t check_one(Application &application, const std::filesystem::path &file) {
     // The plugins a file may name are the built-in ones plus those in the directories it lists,
     // so discovery uses the checked file, not the configuration of this invocation. A file too
     // broken to load still gets its other errors reported against the built-in plugins.
@@ -65,16 +64,25 @@ int check(Application &application, std::span<const std::string> words) {
     }
     if (errors == 0) {
         std::cout << file.string() << ": ok" << (issues.empty() ? "" : " (with warnings)") << '\n';
-        return 0;
     }
-    return 1;
+    return errors;
+}
+
+int check(Application &application, std::span<const std::string> words) {
+    const Arguments arguments{words, {}, {}};
+    arguments.expect_operands(1, std::numeric_limits<std::size_t>::max(), "the configuration FILE to check");
+    std::size_t errors = 0;
+    for (const auto &file : arguments.operands()) {
+        errors += check_one(application, file);
+    }
+    return errors == 0 ? 0 : 1;
 }
 
 } // namespace
 
 int run_config_command(Application &application, std::span<const std::string> words) {
     if (words.empty()) {
-        throw UsageError("config needs a subcommand: show or check FILE");
+        throw UsageError("config needs a subcommand: show or check FILE...");
     }
     const std::string &subcommand = words.front();
     const auto rest = words.subspan(1);

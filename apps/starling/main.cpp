@@ -111,7 +111,12 @@ const std::vector<CommandSpec> &commands() {
          "                         redacts them in place and says what it changed\n"},
         {"config", &run_config_command, kPluginsAndConfiguration,
          "  config show [--json]   print the effective configuration, plugin settings included, as TOML\n"
-         "  config check FILE      validate a configuration file: every error with file, line, column and key\n"},
+         "  config check FILE...   validate configuration files: every error with file, line, column and key\n"},
+        {"profile", &run_profile_command, kPluginsAndConfiguration,
+         "  profile list [--json]  the shipped profiles: Starling behaving like collie, claude-memory, ...\n"
+         "  profile show NAME      print a profile (a configuration file)\n"
+         "  profile use NAME [--dry-run] [--json]\n"
+         "                         make a profile your configuration (the file you had is kept beside it)\n"},
     };
     return specs;
 }

@@ -200,8 +200,25 @@ int run_remember_command(Application &application, std::span<const std::string> 
         out["id"] = kept ? nlohmann::json(core::memory_id_of(application.store().read(outcome.key)))
                          : nlohmann::json(nullptr);
         out["pinned"] = kept;
+        if (!outcome.claims.empty()) {
+            nlohmann::json claims = nlohmann::json::array();
+            for (const auto &claim : outcome.claims) {
+                const bool stored = !claim.key.empty();
+                claims.push_back({{"action", core::to_string(claim.action)},
+                                  {"reason", claim.reason},
+                                  {"key", stored ? nlohmann::json(claim.key) : nlohmann::json(nullptr)},
+                                  {"id", stored ? nlohmann::json(core::memory_id_of(application.store().read(claim.key)))
+                                                : nlohmann::json(nullptr)}});
+            }
+            out["claims"] = std::move(claims);
+        }
         print_json(out);
         return 0;
+    }
+    for (std::size_t index = 0; index < outcome.claims.size(); ++index) {
+        const auto &claim = outcome.claims[index];
+        std::cout << "claim " << index + 1 << ": " << core::to_string(claim.action) << ' '
+                  << (claim.key.empty() ? claim.reason : application.store().path_of(claim.key).string()) << '\n';
     }
     if (outcome.action == core::RememberOutcome::Action::discarded) {
         std::cout << "discarded: " << outcome.reason << '\n';
@@ -357,7 +374,11 @@ int set_pinned(Application &application, std::span<const std::string> words, boo
     arguments.expect_operands(1, 1, "the ID, KEY or path of the memory to " + std::string{pinned ? "pin" : "unpin"});
     auto &store = application.store();
     const auto key = store.find_memory(arguments.operands().front());
-    const auto memory = store.update(key, [&](core::Memory &updated) { updated.pinned = pinned; });
+    const auto memory = store.update(key, [&](core::Memory &updated) {
+        updated.pinned = pinned;
+        // The user's pin is the user's: a decay plan never lifts it, as it may lift its own.
+        updated.erase_extra_field("pinned_by");
+    });
     const auto id = core::memory_id_of(memory);
     if (arguments.flag("json")) {
         print_json({{"id", id}, {"key", key}, {"pinned", pinned}});

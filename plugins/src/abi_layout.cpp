@@ -47,7 +47,7 @@ static_assert(offsetof(starling_plugin_descriptor, destroy) == 56);
 static_assert(offsetof(starling_plugin_descriptor, get_interface) == 64);
 
 // The last field is 4 bytes, so the first published size stops short of sizeof's tail padding.
-static_assert(sizeof(starling_memory_view) == 152);
+static_assert(sizeof(starling_memory_view) == 184);
 static_assert(STARLING_MEMORY_VIEW_SIZE_1_0 == 148);
 static_assert(offsetof(starling_memory_view, struct_size) == 0);
 static_assert(offsetof(starling_memory_view, key) == 8);
@@ -62,6 +62,8 @@ static_assert(offsetof(starling_memory_view, last_accessed) == 128);
 static_assert(offsetof(starling_memory_view, access_count) == 136);
 static_assert(offsetof(starling_memory_view, session_count) == 140);
 static_assert(offsetof(starling_memory_view, flags) == 144);
+static_assert(offsetof(starling_memory_view, id) == 152);     // 1.4
+static_assert(offsetof(starling_memory_view, fields) == 168); // 1.4
 
 static_assert(sizeof(starling_memory_batch) == 32);
 static_assert(STARLING_MEMORY_BATCH_SIZE_1_0 == 32);

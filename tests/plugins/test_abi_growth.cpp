@@ -2,10 +2,14 @@
 //
 // The grow-only rule, held by the host against plugins built on other versions of the ABI: the
 // fixtures are relevance policies that know the ABI only as it was published (published_abi.h).
+#include <starling/core/lifecycle/consolidation.hpp>
+#include <starling/core/store/clock.hpp>
+#include <starling/core/store/memory_store.hpp>
 #include <starling/plugins/plugin_registry.hpp>
 #include <starling/sdk/abi_layout.h>
 
 #include "support/quiet_logger.hpp"
+#include "support/temp_dir.hpp"
 #include "support/test_batch.hpp"
 
 #include <catch2/catch.hpp>
@@ -149,4 +153,32 @@ TEST_CASE("a call table without a function the host calls is refused, naming the
     CHECK(failure->error().kind == LoadErrorKind::missing_interface);
     CHECK_THAT(failure->what(), Catch::Contains("relevance_without_score.so"));
     CHECK_THAT(failure->what(), Catch::Contains("plugin ABI 1.0, host ABI " + kHostAbi));
+}
+
+TEST_CASE("a decay policy built against ABI 1.3 loads and plans over the views of ABI 1.4", "[plugins][abi][abi-1-4]") {
+    PluginRegistry registry{quiet_logger()};
+    const auto &info = registry.add_module(fixture("abi_1_3_decay"));
+    CHECK(info.abi_minor == 3);
+    CHECK(registry.problems().empty());
+    const auto policy = registry.create_decay_policy("abi-1-3-decay", "{}");
+
+    starling::test::TempDir directory{"abi-1-3-decay"};
+    const starling::core::FixedClock clock{kNow};
+    starling::core::MemoryStore store{directory.path(), clock};
+    const auto make = [&](std::string summary) {
+        starling::core::Memory memory;
+        memory.type = "project";
+        memory.summary = std::move(summary);
+        memory.set_extra_field("salience", "high"); // a field the 1.3 module cannot see, and need not
+        return store.create(starling::core::Scope::user(), starling::core::Tier::short_term, std::move(memory));
+    };
+    const auto old = make("old deploy note");
+    const auto current = make("current deploy note");
+
+    const auto report = starling::core::consolidate(store, policy, false);
+    REQUIRE(report.actions.size() == 1);
+    CHECK(report.actions[0].action.key == old);
+    CHECK(report.actions[0].applied);
+    CHECK_FALSE(store.contains(old));
+    CHECK(store.contains(current));
 }

@@ -78,6 +78,33 @@ TEST_CASE("decisions and lifecycle actions validate what plugins send back", "[s
     CHECK_THROWS_WITH(lifecycle_action_from_json({{"action", "vaporise"}, {"key", "a"}}), Catch::Contains("vaporise"));
 }
 
+TEST_CASE("the plan actions of ABI 1.4 go through JSON and are checked", "[sdk][policy][abi-1-4]") {
+    LifecycleAction set{LifecycleAction::Kind::set_field, "a", {}, "why"};
+    set.field = "trigger";
+    set.value = std::vector<std::string>{"x", "y"};
+    const auto set_back = lifecycle_action_from_json(to_json(set));
+    CHECK(set_back.kind == LifecycleAction::Kind::set_field);
+    CHECK(set_back.field == "trigger");
+    CHECK(set_back.value == FieldValue{std::vector<std::string>{"x", "y"}});
+    CHECK(lifecycle_action_from_json({{"action", "set_field"}, {"key", "a"}, {"field", "f"}, {"value", nullptr}}).value ==
+          FieldValue{std::monostate{}});
+    CHECK_THROWS_WITH(lifecycle_action_from_json({{"action", "set_field"}, {"key", "a"}}), Catch::Contains("'field'"));
+    CHECK_THROWS_WITH(lifecycle_action_from_json({{"action", "set_field"}, {"key", "a"}, {"field", "f"}, {"value", 3}}),
+                      Catch::Contains("'value'"));
+
+    const auto linked = lifecycle_action_from_json({{"action", "link"}, {"key", "a"}, {"into", "b"}});
+    CHECK(linked.relation == "related");
+    CHECK(to_json(linked)["relation"] == "related");
+    CHECK_THROWS_WITH(lifecycle_action_from_json({{"action", "link"}, {"key", "a"}}), Catch::Contains("'into'"));
+    CHECK_THROWS_WITH(lifecycle_action_from_json({{"action", "unlink"}, {"key", "a"}, {"into", "b"}, {"relation", "Is:A"}}),
+                      Catch::Contains("'relation'"));
+
+    CHECK(lifecycle_action_from_json({{"action", "move"}, {"key", "a"}, {"tier", "short"}}).tier == "short");
+    CHECK_THROWS_WITH(lifecycle_action_from_json({{"action", "move"}, {"key", "a"}, {"tier", "mid"}}), Catch::Contains("'tier'"));
+    CHECK(lifecycle_action_from_json({{"action", "pin"}, {"key", "a"}}).kind == LifecycleAction::Kind::pin);
+    CHECK(lifecycle_action_from_json({{"action", "unpin"}, {"key", "a"}}).kind == LifecycleAction::Kind::unpin);
+}
+
 TEST_CASE("plugin settings arrive as a property tree with typed lookups", "[sdk][settings]") {
     const Settings settings = settings_from_json(
         R"({"threshold": 0.5, "enabled": true, "limits": {"short_days": 7}, "cues": {"en": ["always", "never"]}})");

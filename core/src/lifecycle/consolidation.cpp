@@ -1,14 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <starling/core/lifecycle/consolidation.hpp>
 
+#include <starling/core/lifecycle/plan_actions.hpp>
+
 #include <starling/core/store/file_io.hpp>
 #include <starling/core/store/file_lock.hpp>
 #include <starling/core/store/memory_view_batch.hpp>
 #include <starling/core/store/store_error.hpp>
 
 #include <algorithm>
+#include <functional>
+#include <map>
 #include <optional>
 #include <set>
+#include <stdexcept>
 
 namespace starling::core {
 
@@ -41,6 +46,11 @@ bool would_remove_pinned(MemoryStore &store, const sdk::LifecycleAction &action)
     }
 }
 
+bool names_another_memory(const sdk::LifecycleAction &action) {
+    using Kind = sdk::LifecycleAction::Kind;
+    return action.kind == Kind::merge || action.kind == Kind::link || action.kind == Kind::unlink;
+}
+
 } // namespace
 
 ConsolidationReport consolidate(MemoryStore &store, const DecayPlanner &planner, bool dry_run) {
@@ -68,7 +78,19 @@ ConsolidationReport consolidate(MemoryStore &store, const DecayPlanner &planner,
     const MemoryViewBatch batch{std::move(memories), store.clock().now()};
     const auto plan = planner.plan(batch.batch());
 
-    for (const auto &action : plan) {
+    // A plan names memories by their keys in the listing it was made from; a memory the plan itself
+    // moved earlier is found at its new key by the actions that follow.
+    std::map<std::string, std::string, std::less<>> moved_to;
+    const auto current_key = [&](const std::string &key) {
+        const auto found = moved_to.find(key);
+        return found == moved_to.end() ? key : found->second;
+    };
+    for (const auto &planned : plan) {
+        sdk::LifecycleAction action = planned;
+        action.key = current_key(action.key);
+        if (!action.into.empty()) {
+            action.into = current_key(action.into);
+        }
         AppliedAction applied{action, false, {}};
         if (would_remove_pinned(store, action)) {
             applied.result = "skipped: the memory is pinned";
@@ -83,6 +105,10 @@ ConsolidationReport consolidate(MemoryStore &store, const DecayPlanner &planner,
         try {
             if (!store.contains(action.key)) {
                 applied.result = "skipped: the memory no longer exists";
+            } else if (names_another_memory(action) && !store.contains(action.into)) {
+                applied.result = action.kind == sdk::LifecycleAction::Kind::merge
+                                     ? "skipped: the memory to merge into no longer exists"
+                                     : "skipped: the memory to link no longer exists";
             } else {
                 switch (action.kind) {
                 case sdk::LifecycleAction::Kind::archive:
@@ -96,22 +122,36 @@ ConsolidationReport consolidate(MemoryStore &store, const DecayPlanner &planner,
                     break;
                 case sdk::LifecycleAction::Kind::promote:
                     applied.result = store.move_to_tier(action.key, Tier::long_term);
+                    moved_to[planned.key] = applied.result;
                     scopes_with_long.insert(scope_directory_of(applied.result));
                     break;
-                case sdk::LifecycleAction::Kind::merge: {
-                    if (!store.contains(action.into)) {
-                        applied.result = "skipped: the memory to merge into no longer exists";
-                        report.actions.push_back(std::move(applied));
-                        continue;
-                    }
+                case sdk::LifecycleAction::Kind::merge:
                     applied.result = store.merge(action.key, action.into, "merged into " + action.into).id;
                     break;
+                case sdk::LifecycleAction::Kind::move: {
+                    const Tier tier = action.tier == "long" ? Tier::long_term : Tier::short_term;
+                    applied.result = store.move_to_tier(action.key, tier);
+                    moved_to[planned.key] = applied.result;
+                    if (tier == Tier::long_term) {
+                        scopes_with_long.insert(scope_directory_of(applied.result));
+                    }
+                    break;
                 }
+                case sdk::LifecycleAction::Kind::set_field:
+                case sdk::LifecycleAction::Kind::pin:
+                case sdk::LifecycleAction::Kind::unpin:
+                case sdk::LifecycleAction::Kind::link:
+                case sdk::LifecycleAction::Kind::unlink:
+                case sdk::LifecycleAction::Kind::append:
+                    applied.result = apply_in_place_action(store, action);
+                    break;
                 }
                 applied.applied = applied.result.rfind("skipped", 0) != 0;
             }
         } catch (const StoreError &failure) {
             applied.result = std::string{"failed: "} + failure.what();
+        } catch (const std::invalid_argument &refused) {
+            applied.result = std::string{"failed: "} + refused.what();
         }
         report.actions.push_back(std::move(applied));
     }

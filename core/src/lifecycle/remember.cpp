@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <starling/core/lifecycle/remember.hpp>
 
+#include <starling/core/lifecycle/plan_actions.hpp>
 #include <starling/core/lifecycle/redaction.hpp>
 #include <starling/core/store/memory_id.hpp>
 #include <starling/core/store/memory_view_batch.hpp>
 #include <starling/core/store/store_error.hpp>
+
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <limits>
@@ -60,6 +63,8 @@ std::string listable_session_id(std::string_view session_id) {
 /// is written already. Only the last few are kept, since only the message a judge was writing
 /// when it died is ever judged again.
 constexpr std::string_view captured_field = "captured";
+/// The frontmatter field that holds a decision's dedupe key.
+constexpr std::string_view dedupe_key_field = "dedupe_key";
 constexpr std::size_t max_listed_captures = 8;
 
 bool lists_capture(const Memory &memory, const std::string &message_ref) {
@@ -137,8 +142,34 @@ std::vector<RememberOutcome> Rememberer::remember_all(const std::vector<Remember
     return outcomes;
 }
 
+RememberOutcome Rememberer::apply_claims(const RememberRequest &request, const std::string &redacted_text,
+                                         sdk::Decision decision) {
+    RememberOutcome outcome;
+    outcome.reason = decision.reason;
+    for (std::size_t index = 0; index < decision.claims.size(); ++index) {
+        RememberRequest claim_request = request;
+        // Each claim is its own capture: a judge killed halfway through a message's claims stores
+        // the rest, and none twice, when the message is judged again.
+        if (!request.message_ref.empty()) {
+            claim_request.message_ref = request.message_ref + "/" + std::to_string(index + 1);
+        }
+        RememberOutcome claim = apply(claim_request, redacted_text, std::move(decision.claims[index]));
+        if (outcome.action == RememberOutcome::Action::discarded && claim.action != RememberOutcome::Action::discarded) {
+            outcome.action = claim.action;
+            outcome.key = claim.key;
+        }
+        outcome.claims.push_back(std::move(claim));
+    }
+    decision.claims.clear();
+    outcome.decision = std::move(decision);
+    return outcome;
+}
+
 RememberOutcome Rememberer::apply(const RememberRequest &request, const std::string &redacted_text,
                                   sdk::Decision decision) {
+    if (decision.store && !decision.claims.empty()) {
+        return apply_claims(request, redacted_text, std::move(decision));
+    }
     RememberOutcome outcome;
     outcome.reason = decision.reason;
     if (!decision.store) {
@@ -156,17 +187,38 @@ RememberOutcome Rememberer::apply(const RememberRequest &request, const std::str
     for (auto &tag : decision.tags) {
         tag = store_->redactor().redact(tag).text;
     }
+    // A claim is one part of the message; the memory holds the claim, not the whole message.
+    const std::string text = decision.body.empty() ? redacted_text : store_->redactor().redact(decision.body).text;
     if (decision.summary.empty()) {
-        decision.summary = summary_from_text(redacted_text);
+        decision.summary = summary_from_text(text);
+    }
+    // A field the host keeps is not the policy's to set; the memory is still stored, without it.
+    std::string refused_fields;
+    std::erase_if(decision.fields, [&](const auto &field) {
+        const std::string &name = field.first;
+        // The typed fields have members of the decision (type, summary, tags) or are the host's.
+        const bool refused = !policy_may_set_field(name) || is_typed_memory_field(name);
+        if (refused) {
+            refused_fields += (refused_fields.empty() ? "'" : ", '") + name + "'";
+        }
+        return refused;
+    });
+    if (!refused_fields.empty()) {
+        outcome.reason += " (not set: " + refused_fields + ", which a decision may not set)";
     }
     const Scope scope = decision.scope == "project" ? Scope::project(request.project_id) : Scope::user();
-    if (const auto duplicate = find_duplicate(scope, decision.summary + "\n" + redacted_text)) {
-        if (auto key = restate(*duplicate, request, redacted_text, decision)) {
+    const auto duplicate = decision.dedupe_key.empty() ? find_duplicate(scope, decision.summary + "\n" + text)
+                                                       : find_by_dedupe_key(scope, decision.dedupe_key);
+    if (duplicate) {
+        if (auto key = restate(*duplicate, request, text, decision)) {
             outcome.action = RememberOutcome::Action::updated;
             outcome.key = std::move(*key);
             outcome.similarity = duplicate->similarity;
-            outcome.reason = "similar to an existing memory (similarity " +
-                             std::to_string(duplicate->similarity).substr(0, 4) + "): updated and reinforced it";
+            outcome.reason = decision.dedupe_key.empty()
+                                 ? "similar to an existing memory (similarity " +
+                                       std::to_string(duplicate->similarity).substr(0, 4) + "): updated and reinforced it"
+                                 : "the same as an existing memory (dedupe key '" + decision.dedupe_key +
+                                       "'): reinforced it";
             outcome.decision = std::move(decision);
             return outcome;
         }
@@ -184,8 +236,14 @@ RememberOutcome Rememberer::apply(const RememberRequest &request, const std::str
     memory.type = decision.type.empty() ? std::string{"feedback"} : decision.type;
     memory.summary = decision.summary;
     memory.tags = decision.tags;
-    memory.body = redacted_text + "\n";
+    memory.body = text + "\n";
     memory.pinned = request.pin;
+    for (const auto &[name, value] : decision.fields) {
+        set_memory_field(memory, name, value);
+    }
+    if (!decision.dedupe_key.empty()) {
+        memory.set_extra_field(dedupe_key_field, decision.dedupe_key);
+    }
     add_sessions(memory, {listable_session_id(request.session_id)});
     add_capture(memory, request.message_ref);
     outcome.key = store_->create(scope, Tier::short_term, std::move(memory));
@@ -256,6 +314,24 @@ std::optional<std::string> Rememberer::stored_capture(std::string &id, const std
         id.clear(); // another memory has the id: the store picks a free one
     } catch (const StoreError &) {
         // no memory has the id: the message was not stored yet
+    }
+    return std::nullopt;
+}
+
+std::optional<Rememberer::Duplicate> Rememberer::find_by_dedupe_key(const Scope &scope, const std::string &dedupe_key) {
+    ListFilter filter;
+    filter.scope = scope;
+    // The index holds every memory's fields as JSON: only those that mention the key are parsed.
+    const std::string quoted = nlohmann::json(dedupe_key).dump();
+    for (const IndexEntry &entry : store_->list(filter)) {
+        if (entry.fields.find(quoted) == std::string::npos) {
+            continue;
+        }
+        const auto fields = nlohmann::json::parse(entry.fields, nullptr, false);
+        const auto found = fields.is_object() ? fields.find(dedupe_key_field) : fields.end();
+        if (found != fields.end() && *found == dedupe_key) {
+            return Duplicate{entry.key, entry.id, 1.0};
+        }
     }
     return std::nullopt;
 }

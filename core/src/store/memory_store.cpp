@@ -38,6 +38,7 @@ IndexEntry make_index_entry(const std::string &key, const MemoryLocation &locati
     entry.review = memory.review;
     entry.pinned = memory.pinned;
     entry.id = memory_id_of(memory);
+    entry.fields = fields_json(memory);
     entry.file = stamp;
     return entry;
 }

@@ -76,7 +76,9 @@ MemoryViewBatch::MemoryViewBatch(IndexedMemories memories, std::vector<std::stri
         view.last_accessed = memory.last_accessed.time_since_epoch().count();
         view.access_count = memory.access_count;
         view.session_count = memory.session_count;
-        view.flags = memory.review ? STARLING_MEMORY_UNDER_REVIEW : 0u;
+        view.flags = (memory.review ? STARLING_MEMORY_UNDER_REVIEW : 0u) | (memory.pinned ? STARLING_MEMORY_PINNED : 0u);
+        view.id = bytes_of(memory.id);
+        view.fields = bytes_of(memory.fields.empty() ? std::string_view{"{}"} : memory.fields);
         storage.views.push_back(view);
     }
     storage.view_pointers.reserve(storage.views.size());

@@ -12,6 +12,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cctype>
 #include <optional>
 
 using namespace starling;
@@ -239,4 +241,99 @@ TEST_CASE("a session message judged again after its judge died is stored and cou
         static_cast<void>(fixture.rememberer.remember(restated));
         CHECK(fixture.store.read(first.key).access_count == 3);
     }
+}
+
+namespace {
+
+/// Splits a message into one claim per sentence, each a triple keyed by its lower-cased text, as
+/// skill_master's and claude-memory's policies do (ABI 1.4: claims, fields, dedupe keys).
+class ClaimSplitter final : public core::DecisionMaker {
+public:
+    std::vector<sdk::Decision> decide(const std::vector<sdk::Message> &messages) const override {
+        std::vector<sdk::Decision> decisions;
+        for (const auto &message : messages) {
+            sdk::Decision decision;
+            decision.store = true;
+            decision.reason = "split";
+            std::string rest = message.text;
+            while (!rest.empty()) {
+                const auto end = rest.find(". ");
+                std::string sentence = rest.substr(0, end);
+                rest = end == std::string::npos ? std::string{} : rest.substr(end + 2);
+                sdk::Decision claim;
+                claim.store = true;
+                claim.type = "feedback";
+                claim.scope = "user";
+                claim.summary = sentence;
+                claim.body = sentence;
+                claim.reason = "one claim";
+                claim.fields = {{"kind", std::string{"rule"}}, {"subject", std::string{"tests"}},
+                                {"id", std::string{"forged1"}}};
+                std::string key = sentence;
+                std::transform(key.begin(), key.end(), key.begin(), [](unsigned char c) { return std::tolower(c); });
+                claim.dedupe_key = key;
+                decision.claims.push_back(claim);
+            }
+            decisions.push_back(decision);
+        }
+        return decisions;
+    }
+    std::string review_request(const sdk::ReviewRequest & /*request*/) const override { return {}; }
+};
+
+} // namespace
+
+TEST_CASE("a decision's claims become memories of their own, and a dedupe key reinforces instead of repeating",
+          "[lifecycle][remember][abi-1-4]") {
+    RememberFixture fixture;
+    ClaimSplitter splitter;
+    core::Rememberer rememberer{fixture.store, core::ActivePolicies{&splitter, &*fixture.decay.policy, &fixture.scorer}};
+
+    const auto first = rememberer.remember(fixture.request("Run tests before pushing. Never commit to main"));
+    REQUIRE(first.claims.size() == 2);
+    CHECK(first.action == RememberOutcome::Action::created);
+    CHECK(first.key == first.claims[0].key);
+    CHECK(fixture.store.list().size() == 2);
+    const auto rule = fixture.store.read(first.claims[0].key);
+    CHECK(rule.summary == "Run tests before pushing");
+    CHECK(rule.body == "Run tests before pushing\n");
+    CHECK(rule.extra_field("kind")->value == "rule");
+    CHECK(rule.extra_field("dedupe_key")->value == "run tests before pushing");
+    CHECK(rule.id != "forged1");
+    CHECK(rule.extra_field("id") == nullptr);
+    CHECK_THAT(first.claims[0].reason, Catch::Contains("'id'"));
+
+    const auto again = rememberer.remember(fixture.request("run tests before pushing. Squash merges"));
+    REQUIRE(again.claims.size() == 2);
+    CHECK(again.claims[0].action == RememberOutcome::Action::updated);
+    CHECK(again.claims[0].key == first.claims[0].key);
+    CHECK_THAT(again.claims[0].reason, Catch::Contains("dedupe key"));
+    CHECK(again.claims[1].action == RememberOutcome::Action::created);
+    CHECK(fixture.store.list().size() == 3);
+    CHECK(fixture.store.read(first.claims[0].key).access_count == rule.access_count + 1);
+}
+
+TEST_CASE("decisions with fields, a dedupe key, a body and claims go through JSON", "[sdk][policy][abi-1-4]") {
+    sdk::Decision decision;
+    decision.store = true;
+    decision.reason = "split";
+    sdk::Decision claim;
+    claim.store = true;
+    claim.type = "feedback";
+    claim.scope = "project";
+    claim.summary = "use bun";
+    claim.fields = {{"kind", std::string{"preference"}}, {"trigger", std::vector<std::string>{"bun", "pnpm"}}};
+    claim.dedupe_key = "project|package-manager|bun";
+    claim.body = "Use bun.";
+    decision.claims = {claim};
+    const auto back = sdk::decision_from_json(sdk::to_json(decision));
+    REQUIRE(back.claims.size() == 1);
+    CHECK(back.claims[0].fields == claim.fields);
+    CHECK(back.claims[0].dedupe_key == claim.dedupe_key);
+    CHECK(back.claims[0].body == "Use bun.");
+    CHECK(back.scope.empty());
+    CHECK_THROWS_WITH(sdk::decision_from_json({{"decision", "store"}, {"claims", {{{"decision", "store"}, {"scope", "x"}}}}}),
+                      Catch::Contains("'scope'"));
+    CHECK_THROWS_WITH(sdk::decision_from_json({{"decision", "store"}, {"scope", "user"}, {"fields", {{"n", 1}}}}),
+                      Catch::Contains("'n'"));
 }

@@ -43,7 +43,28 @@ std::vector<IndexRecordView> sample() {
             unreadable};
 }
 
+std::vector<IndexRecordView> sample_with_ids_and_fields() {
+    auto records = sample();
+    records[0].memory.id = "k3f9a2q";
+    records[0].memory.fields = R"({"salience":"high","links":["m2x8p1r"]})";
+    records[1].memory.pinned = true;
+}
+
 } // namespace
+
+TEST_CASE("a snapshot keeps each memory's id, pin and fields", "[store][index][snapshot][abi-1-4]") {
+    const auto records = sample_with_ids_and_fields();
+    const std::string bytes = encode_index_snapshot(records);
+    const auto decoded = decode_index_snapshot(bytes);
+    REQUIRE(decoded);
+    REQUIRE(decoded->size() == records.size());
+    CHECK((*decoded)[0].memory.id == "k3f9a2q");
+    CHECK((*decoded)[0].memory.fields == records[0].memory.fields);
+    CHECK_FALSE((*decoded)[0].memory.pinned);
+    CHECK((*decoded)[1].memory.fields.empty());
+    CHECK((*decoded)[1].memory.pinned);
+    CHECK((*decoded)[2].message == records[2].message);
+}
 
 TEST_CASE("a snapshot decodes to exactly the records it was encoded from", "[store][index][snapshot]") {
     const auto records = sample();

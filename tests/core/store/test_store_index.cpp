@@ -474,3 +474,23 @@ TEST_CASE("a listing read in place stays valid while the index is compacted and 
         CHECK(starling::core::to_index_entry(listing[index]) == before[index]);
     }
 }
+
+TEST_CASE("the index carries each memory's fields through the journal, a compaction and a rebuild",
+          "[store][index][abi-1-4]") {
+    StoreFixture fixture;
+    Memory memory = make_memory("Solution: restart the runner");
+    memory.set_extra_field("salience", "high");
+    memory.set_extra_list("trigger", {"runner", "hangs"});
+    const std::string key = fixture.store.create(Scope::user(), Tier::long_term, memory);
+    const std::string expected = R"({"salience":"high","trigger":["runner","hangs"]})";
+
+    MemoryStore journaled{fixture.root.path(), fixture.clock};
+    REQUIRE(journaled.list_indexed().size() == 1);
+    CHECK(journaled.list_indexed()[0].fields == expected);
+
+    journaled.rebuild_index();
+    CHECK(MemoryStore{fixture.root.path(), fixture.clock}.list_indexed()[0].fields == expected);
+
+    fixture.store.update(key, [](Memory &changed) { changed.erase_extra_field("salience"); });
+    CHECK(MemoryStore{fixture.root.path(), fixture.clock}.list_indexed()[0].fields == R"({"trigger":["runner","hangs"]})");
+}

@@ -24,7 +24,7 @@
 #include <stdint.h>
 
 #define STARLING_ABI_MAJOR 1u
-#define STARLING_ABI_MINOR 3u
+#define STARLING_ABI_MINOR 4u
 
 #if defined(_WIN32)
 #define STARLING_EXPORT __declspec(dllexport)
@@ -191,9 +191,27 @@ typedef struct starling_memory_view {
     uint32_t access_count;
     uint32_t session_count; /* distinct sessions that accessed the memory */
     uint32_t flags;         /* STARLING_MEMORY_* bits */
+    /*
+     * Since ABI 1.4: read only when struct_size covers them.
+     * id: the memory's stable short id (7 characters of [0-9a-z]); a key changes when a memory moves
+     * between tiers, its id never does. Links between memories name their targets by id.
+     */
+    starling_bytes id;
+    /*
+     * Every frontmatter field of the memory that the view has no member for, as one JSON object in
+     * file order: another memory system's `salience`, `trigger` or `strength`, the user's own
+     * fields, Starling's bookkeeping (`injection_count`, `merged_from`, ...), and `links`. A value
+     * written as an inline list (`[a, b]`) is an array of strings, any other value a string; "{}"
+     * when there are none. Read-only: a decay policy changes a field with a `set_field` action.
+     * `links` lists the memory's links to others, each item `<id>` or `<relation>:<id>` (relation
+     * `related` when none is given); docs/plugin-abi.md lists the relations Starling knows.
+     */
+    starling_bytes fields;
 } starling_memory_view;
 
 #define STARLING_MEMORY_UNDER_REVIEW 1u /* marked [review] by a decay policy */
+/* Since ABI 1.4. Pinned by the user: the host never archives, reviews or merges it away. */
+#define STARLING_MEMORY_PINNED 2u
 
 typedef struct starling_memory_batch {
     uint32_t struct_size; /* sizeof(starling_memory_batch) as the host was built */
@@ -249,6 +267,11 @@ typedef struct starling_decision_v1 {
      * {"messages":[{"text":..,"agent":..,"project":..}, ...]}; writes
      * {"decisions":[{"decision":"store"|"discard","type":..,"scope":"user"|"project",
      * "reason":..,"summary":..,"tags":[..]}, ...]} with one decision per message, in order.
+     * Since ABI 1.4 a decision may also carry "fields" (an object of further frontmatter fields:
+     * strings, arrays of strings), "dedupe_key" (a memory of the scope with the same key is
+     * reinforced instead of stored again), "body" (the memory's text when it is not the whole
+     * message) and "claims" (an array of decisions of this shape: one message, several memories).
+     * docs/plugin-abi.md, "Decisions", has each; an older host ignores them.
      */
     starling_status (*decide)(void *instance, starling_bytes request_json, starling_sink decisions_out,
                               starling_sink error);
@@ -270,6 +293,14 @@ typedef struct starling_decay_v1 {
      * Writes {"actions":[{"action":"archive"|"mark_review"|"clear_review"|"promote"|"merge",
      * "key":..,"into":..,"reason":..}, ...]}. The host applies the plan under the store lock and
      * archives before it removes anything.
+     * Since ABI 1.4 a plan may also hold (docs/plugin-abi.md, "Decay plans", has each field):
+     *   {"action":"set_field","key":..,"field":..,"value":"text"|["a","b"]|null}  (null removes it)
+     *   {"action":"pin"|"unpin","key":..}
+     *   {"action":"link"|"unlink","key":..,"into":<the other memory's key>,"relation":..}
+     *   {"action":"move","key":..,"tier":"short"|"long"}   (a layer is the field `layer`: set_field)
+     *   {"action":"append","key":..,"text":..}   (a paragraph added to the memory's text, once)
+     * A host older than 1.4 (starling_host.abi_minor < 4) refuses a plan that holds them: a policy
+     * that plans them checks the host's minor first.
      */
     starling_status (*plan)(void *instance, const starling_memory_batch *batch, starling_sink actions_out,
                             starling_sink error);

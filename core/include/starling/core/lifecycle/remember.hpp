@@ -46,6 +46,9 @@ struct RememberOutcome {
     sdk::Decision decision;
     std::string reason;      ///< why: the policy's reason, or what the duplicate check found
     double similarity = 0.0; ///< to the memory updated, when updated
+    /// When the decision split the message into claims (ABI 1.4): the outcome of each, in order.
+    /// `action` and `key` above are then those of the first claim that was stored.
+    std::vector<RememberOutcome> claims{};
 };
 
 [[nodiscard]] std::string_view to_string(RememberOutcome::Action action) noexcept;
@@ -69,6 +72,9 @@ public:
 
 private:
     RememberOutcome apply(const RememberRequest &request, const std::string &redacted_text, sdk::Decision decision);
+    /// Stores each claim of `decision` as a decision of its own.
+    RememberOutcome apply_claims(const RememberRequest &request, const std::string &redacted_text,
+                                 sdk::Decision decision);
     /// A stored memory that a message restates.
     struct Duplicate {
         std::string key;
@@ -83,6 +89,8 @@ private:
     /// stored before its judge died. Clears `id` when another memory has it.
     [[nodiscard]] std::optional<std::string> stored_capture(std::string &id, const std::string &message_ref);
     [[nodiscard]] std::optional<Duplicate> find_duplicate(const Scope &scope, const std::string &text);
+    /// The memory of `scope` whose `dedupe_key` field is `dedupe_key`, if any.
+    [[nodiscard]] std::optional<Duplicate> find_by_dedupe_key(const Scope &scope, const std::string &dedupe_key);
 
     MemoryStore *store_;
     ActivePolicies policies_;

@@ -33,6 +33,9 @@ struct IndexEntry {
     bool pinned = false;
     /// The memory's id (see memory_id.hpp): its `id` field, or the one derived for a file without.
     std::string id;
+    /// The fields this entry has no member for, as the JSON object policies see (fields_json in
+    /// memory.hpp); empty when there are none.
+    std::string fields;
 
     friend bool operator==(const IndexEntry &, const IndexEntry &) = default;
 };

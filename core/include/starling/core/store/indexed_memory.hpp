@@ -36,6 +36,8 @@ struct IndexedMemory {
     FileStamp file;
     bool pinned = false;
     std::string_view id;
+    /// IndexEntry::fields.
+    std::string_view fields;
 };
 
 /// The owning copy of a view.

@@ -94,6 +94,12 @@ void add_reads(Memory &memory, std::uint32_t count, std::chrono::sys_seconds lat
 /// Whether `key` is one of the frontmatter fields Memory models as a typed member.
 [[nodiscard]] bool is_typed_memory_field(std::string_view key) noexcept;
 
+/// The frontmatter fields Memory does not model as typed members (is_typed_memory_field), as one JSON
+/// object in file order: a value written as an inline list is an array of strings, any other a
+/// string (decoded; a value that does not decode is given as written). Empty when there are none.
+/// This is what a policy sees as a memory's `fields` (abi.h, ABI 1.4).
+[[nodiscard]] std::string fields_json(const Memory &memory);
+
 /// The memory's id: its `id` field, or for a file without one the id derived from its creation time
 /// and summary (derive_memory_id), which is what the index and every command know it by.
 [[nodiscard]] std::string memory_id_of(const Memory &memory);

@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <starling/core/lifecycle/plan_actions.hpp>
+
+#include <starling/core/lifecycle/redaction.hpp>
+#include <starling/core/store/memory_id.hpp>
+#include <starling/core/store/store_error.hpp>
+#include <starling/core/store/time_format.hpp>
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <stdexcept>
+#include <variant>
+
+namespace starling::core {
+namespace {
+
+using sdk::LifecycleAction;
+
+constexpr std::array<std::string_view, 15> fields_kept_by_the_host = {
+    "id",           "created",       "sessions",    "session_count", "review",   "pinned",   "pinned_by",
+    "links",        "applied_batch", "captured",    "merged_from",   "injection_count", "last_injected",
+    "imported_from", "dedupe_key"};
+
+bool is_field_name(std::string_view field) noexcept {
+    return !field.empty() && std::all_of(field.begin(), field.end(), [](char character) {
+        return (character >= 'a' && character <= 'z') || (character >= 'A' && character <= 'Z') ||
+               (character >= '0' && character <= '9') || character == '_' || character == '-' || character == '.';
+    });
+}
+
+const std::string &scalar_of(std::string_view field, const sdk::FieldValue &value) {
+    if (const auto *text = std::get_if<std::string>(&value)) {
+        return *text;
+    }
+    throw std::invalid_argument("field '" + std::string(field) + "' takes one value, not a list or nothing");
+}
+
+std::string link_item(std::string_view relation, std::string_view id) {
+    if (relation == sdk::default_link_relation) {
+        return std::string(id);
+    }
+    return std::string(relation) + ":" + std::string(id);
+}
+
+/// The links of `memory` as written, each item `<id>` or `<relation>:<id>`.
+std::vector<std::string> links_of(const Memory &memory) {
+    const FrontmatterEntry *links = memory.extra_field("links");
+    return links == nullptr ? std::vector<std::string>{} : decode_list(*links, memory.id);
+}
+
+std::string relation_of(std::string_view item) {
+    const auto colon = item.find(':');
+    return colon == std::string_view::npos ? std::string(sdk::default_link_relation) : std::string(item.substr(0, colon));
+}
+
+std::string id_of(std::string_view item) {
+    const auto colon = item.find(':');
+    return std::string(colon == std::string_view::npos ? item : item.substr(colon + 1));
+}
+
+std::string apply_link(MemoryStore &store, const LifecycleAction &action, bool add) {
+    if (action.into == action.key) {
+        throw std::invalid_argument("a memory cannot be linked to itself: " + action.key);
+    }
+    const std::string target_id = memory_id_of(store.read(action.into));
+    const std::string relation = action.relation.empty() ? std::string(sdk::default_link_relation) : action.relation;
+    bool changed = false;
+    store.update(action.key, [&](Memory &memory) {
+        std::vector<std::string> links = links_of(memory);
+        const auto same = [&](const std::string &item) { return id_of(item) == target_id && relation_of(item) == relation; };
+        if (add) {
+            if (std::none_of(links.begin(), links.end(), same)) {
+                links.push_back(link_item(relation, target_id));
+                changed = true;
+            }
+        } else {
+            const auto before = links.size();
+            std::erase_if(links, same);
+            changed = links.size() != before;
+        }
+        if (!changed) {
+            return;
+        }
+        if (links.empty()) {
+            memory.erase_extra_field("links");
+        } else {
+            memory.set_extra_list("links", links);
+        }
+    });
+    const std::string item = relation + ":" + target_id;
+    if (!changed) {
+        return add ? "skipped: already linked " + item : "skipped: not linked " + item;
+    }
+    return (add ? "linked " : "unlinked ") + item;
+}
+
+/// The text with every run of blanks made one space, for telling whether a paragraph is there already
+/// however it was wrapped.
+std::string collapsed_blanks(std::string_view text) {
+    std::string collapsed;
+    bool blank = false;
+    for (const char character : text) {
+        const bool is_blank = character == ' ' || character == '\t' || character == '\n' || character == '\r';
+        if (is_blank) {
+            blank = !collapsed.empty();
+            continue;
+        }
+        if (blank) {
+            collapsed += ' ';
+            blank = false;
+        }
+        collapsed += character;
+    }
+    return collapsed;
+}
+
+std::string apply_append(MemoryStore &store, const LifecycleAction &action) {
+    // The text as the file will hold it: what is compared must be what would be written.
+    const std::string text = store.redactor().redact(action.text).text;
+    bool appended = false;
+    store.update(action.key, [&](Memory &memory) {
+        if (collapsed_blanks(memory.body).find(collapsed_blanks(text)) != std::string::npos) {
+            return;
+        }
+        if (!memory.body.empty() && memory.body.back() != '\n') {
+            memory.body += '\n';
+        }
+        memory.body += (memory.body.empty() ? "" : "\n") + text + (text.ends_with('\n') ? "" : "\n");
+        appended = true;
+    });
+    return appended ? "appended" : "skipped: the text is there already";
+}
+
+std::string apply_pin(MemoryStore &store, const LifecycleAction &action, bool pin) {
+    std::string result;
+    store.update(action.key, [&](Memory &memory) {
+        const FrontmatterEntry *by = memory.extra_field("pinned_by");
+        const bool pinned_by_plan = by != nullptr && by->value == pinned_by_decay;
+        if (pin) {
+            if (memory.pinned) {
+                result = "skipped: already pinned";
+                return;
+            }
+            memory.pinned = true;
+            memory.set_extra_field("pinned_by", pinned_by_decay);
+            result = "pinned";
+            return;
+        }
+        if (!memory.pinned) {
+            result = "skipped: not pinned";
+        } else if (!pinned_by_plan) {
+            result = "skipped: pinned by the user";
+        } else {
+            memory.pinned = false;
+            memory.erase_extra_field("pinned_by");
+            result = "unpinned";
+        }
+    });
+    return result;
+}
+
+} // namespace
+
+bool policy_may_set_field(std::string_view field) noexcept {
+    return is_field_name(field) &&
+           std::find(fields_kept_by_the_host.begin(), fields_kept_by_the_host.end(), field) ==
+               fields_kept_by_the_host.end();
+}
+
+void set_memory_field(Memory &memory, std::string_view field, const sdk::FieldValue &value) {
+    const std::string name(field);
+    if (field == "type" || field == "summary") {
+        const std::string &text = scalar_of(field, value);
+        if (text.empty()) {
+            throw std::invalid_argument("field '" + name + "' cannot be empty");
+        }
+        (field == "type" ? memory.type : memory.summary) = text;
+    } else if (field == "access_count") {
+        const std::string &text = scalar_of(field, value);
+        std::uint32_t count = 0;
+        const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), count);
+        if (text.empty() || error != std::errc{} || end != text.data() + text.size()) {
+            throw std::invalid_argument("field 'access_count' takes a whole number, not '" + text + "'");
+        }
+        memory.access_count = count;
+    } else if (field == "last_accessed") {
+        const std::string &text = scalar_of(field, value);
+        const auto time = parse_timestamp(text);
+        if (!time) {
+            throw std::invalid_argument("field 'last_accessed' takes a timestamp, not '" + text + "'");
+        }
+        memory.last_accessed = *time;
+    } else if (field == "tags") {
+        if (const auto *items = std::get_if<std::vector<std::string>>(&value)) {
+            memory.tags = *items;
+        } else if (std::holds_alternative<std::monostate>(value)) {
+            memory.tags.clear();
+        } else {
+            throw std::invalid_argument("field 'tags' takes a list");
+        }
+    } else if (const auto *text = std::get_if<std::string>(&value)) {
+        memory.set_extra_field(field, *text);
+    } else if (const auto *items = std::get_if<std::vector<std::string>>(&value)) {
+        memory.set_extra_list(field, *items);
+    } else {
+        memory.erase_extra_field(field);
+    }
+}
+
+std::string apply_in_place_action(MemoryStore &store, const LifecycleAction &action) {
+    switch (action.kind) {
+    case LifecycleAction::Kind::set_field: {
+        if (!policy_may_set_field(action.field)) {
+            throw std::invalid_argument("a decay plan may not set field '" + action.field + "' of " + action.key);
+        }
+        store.update(action.key, [&](Memory &memory) { set_memory_field(memory, action.field, action.value); });
+        return "set " + action.field;
+    }
+    case LifecycleAction::Kind::pin: return apply_pin(store, action, true);
+    case LifecycleAction::Kind::unpin: return apply_pin(store, action, false);
+    case LifecycleAction::Kind::link: return apply_link(store, action, true);
+    case LifecycleAction::Kind::unlink: return apply_link(store, action, false);
+    case LifecycleAction::Kind::append: return apply_append(store, action);
+    default: break;
+    }
+    throw std::invalid_argument("not an in-place action: " + std::string(sdk::to_string(action.kind)));
+}
+
+} // namespace starling::core

@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: Apache-2.0
+// `starling profile` and the shipped profiles, through the real binary.
+#include "support/claude_payloads.hpp"
+#include "support/process.hpp"
+#include "support/scratch_home.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include <sys/stat.h>
+
+namespace fs = std::filesystem;
+using starling::test::run_process;
+using starling::test::ScratchHome;
+
+namespace {
+
+const fs::path kStarling = fs::path{STARLING_TEST_BINARY_DIR} / "starling";
+const fs::path kProfiles = fs::path{STARLING_SOURCE_DIR} / "profiles";
+
+std::string read_text(const fs::path &path) {
+    std::ifstream in{path, std::ios::binary};
+    return {std::istreambuf_iterator<char>{in}, std::istreambuf_iterator<char>{}};
+}
+
+std::vector<fs::path> profile_files() {
+    std::vector<fs::path> files;
+    for (const auto &entry : fs::directory_iterator{kProfiles}) {
+        if (entry.path().extension() == ".toml") {
+            files.push_back(entry.path());
+        }
+    }
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+} // namespace
+
+TEST_CASE("every shipped profile passes config check, all at once", "[cli][profiles]") {
+    ScratchHome home;
+    std::vector<std::string> arguments{"config", "check"};
+    for (const auto &file : profile_files()) {
+        arguments.push_back(file.string());
+    }
+    REQUIRE(arguments.size() >= 3);
+    const auto result = run_process(kStarling, arguments, home.options());
+    INFO(result.stdout_text << result.stderr_text);
+    CHECK(result.exit_code == 0);
+    for (const auto &file : profile_files()) {
+        CHECK_THAT(result.stdout_text, Catch::Contains(file.string() + ": ok"));
+    }
+}
+
+TEST_CASE("config check of several files reports each and fails if any fails", "[cli][profiles]") {
+    ScratchHome home;
+    const fs::path broken = home.path() / "broken.toml";
+    std::ofstream{broken} << "[policies]\ndecay = 3\n";
+    const auto result =
+        run_process(kStarling, {"config", "check", (kProfiles / "collie.toml").string(), broken.string()}, home.options());
+    CHECK(result.exit_code == 1);
+    CHECK_THAT(result.stdout_text, Catch::Contains("collie.toml: ok"));
+    CHECK_THAT(result.stdout_text, Catch::Contains("broken.toml:2"));
+}
+
+TEST_CASE("profile list names every shipped profile and marks the one in use", "[cli][profiles]") {
+    ScratchHome home;
+    auto listed = run_process(kStarling, {"profile", "list", "--json"}, home.options());
+    REQUIRE(listed.exit_code == 0);
+    auto profiles = nlohmann::json::parse(listed.stdout_text);
+    CHECK(profiles.size() == profile_files().size());
+    for (const auto &profile : profiles) {
+        CHECK_FALSE(profile["in_use"].get<bool>());
+        CHECK_FALSE(profile["summary"].get<std::string>().empty());
+        CHECK(fs::exists(kProfiles / (profile["name"].get<std::string>() + ".toml")));
+    }
+
+    REQUIRE(run_process(kStarling, {"profile", "use", "collie"}, home.options()).exit_code == 0);
+    listed = run_process(kStarling, {"profile", "list"}, home.options());
+    CHECK_THAT(listed.stdout_text, Catch::Contains("* collie — "));
+}
+
+TEST_CASE("profile show prints the profile file, and an unknown name suggests the closest", "[cli][profiles]") {
+    ScratchHome home;
+    const auto shown = run_process(kStarling, {"profile", "show", "collie"}, home.options());
+    CHECK(shown.exit_code == 0);
+    CHECK(shown.stdout_text == read_text(kProfiles / "collie.toml"));
+
+    const auto unknown = run_process(kStarling, {"profile", "show", "colie"}, home.options());
+    CHECK(unknown.exit_code == 1);
+    CHECK_THAT(unknown.stderr_text, Catch::Contains("no profile 'colie'") && Catch::Contains("did you mean 'collie'"));
+}
+
+TEST_CASE("profile use writes the configuration, keeps the one it replaces, and the next command runs on it",
+          "[cli][profiles]") {
+    ScratchHome home;
+    const fs::path config = home.path() / "starling.toml";
+    std::ofstream{config} << "# mine\n[injection]\nmax_memories = 3\n";
+
+    const auto dry = run_process(kStarling, {"profile", "use", "collie", "--dry-run", "--json"}, home.options());
+    REQUIRE(dry.exit_code == 0);
+    CHECK(read_text(config) == "# mine\n[injection]\nmax_memories = 3\n");
+
+    const auto used = run_process(kStarling, {"profile", "use", "collie", "--json"}, home.options());
+    INFO(used.stderr_text);
+    REQUIRE(used.exit_code == 0);
+    const auto report = nlohmann::json::parse(used.stdout_text);
+    CHECK(report["changed"] == true);
+    const fs::path backup = report["backup"].get<std::string>();
+    CHECK(read_text(backup) == "# mine\n[injection]\nmax_memories = 3\n");
+    CHECK(read_text(config) == read_text(kProfiles / "collie.toml"));
+    struct stat status {};
+    REQUIRE(::stat(config.c_str(), &status) == 0);
+    CHECK((status.st_mode & 077) == 0);
+
+    const auto shown = run_process(kStarling, {"config", "show", "--json"}, home.options());
+    REQUIRE(shown.exit_code == 0);
+    const auto effective = nlohmann::json::parse(shown.stdout_text);
+    CHECK(effective["policies"]["relevance"] == "collie-search");
+
+    const auto again = run_process(kStarling, {"profile", "use", "collie", "--json"}, home.options());
+    CHECK(nlohmann::json::parse(again.stdout_text)["changed"] == false);
+}
+
+namespace {
+
+using starling::test::ProcessOptions;
+
+const fs::path kClaude = fs::path{STARLING_TEST_BINARY_DIR} / "starling-claude";
+
+ProcessOptions at(const ScratchHome &home, const std::string &now, std::string stdin_text = {}) {
+    auto options = home.options(std::move(stdin_text));
+    options.environment["STARLING_NOW"] = now;
+    return options;
+}
+
+nlohmann::json cli_json(const std::vector<std::string> &arguments, const ProcessOptions &options) {
+    const auto result = run_process(kStarling, arguments, options);
+    INFO(arguments.front() << ": " << result.stderr_text);
+    REQUIRE(result.exit_code == 0);
+    return nlohmann::json::parse(result.stdout_text);
+}
+
+/// What collie's write-memory.js writes: a memory the agent decided on, which nobody pinned.
+nlohmann::json written(const ScratchHome &home, const std::string &now, const std::string &type, const std::string &text) {
+    const auto options = at(home, now);
+    const auto stored = cli_json({"remember", "--force", "--json", "--type", type, "--scope", "user", text}, options);
+    static_cast<void>(cli_json({"unpin", "--json", stored["id"].get<std::string>()}, options));
+    return stored;
+}
+
+void hook(const ScratchHome &home, const std::string &now, const std::string &event, const std::string &payload) {
+    const auto result = run_process(kClaude, {event}, at(home, now, payload));
+    INFO(result.stderr_text);
+    REQUIRE(result.exit_code == 0);
+}
+
+std::string key_of(const ScratchHome &home, const std::string &id, const std::string &now) {
+    return cli_json({"show", "--json", id}, at(home, now))["key"];
+}
+
+} // namespace
+
+// collie's lifecycle (seed-systems.md §1.5), step by step, on the controllable clock. Hooks run
+// their background work in the foreground here (hooks.background = false is set below), so each
+// step's effect is there when the next one starts.
+TEST_CASE("the collie profile: promotion after reads in two sessions, review at 60 idle days, archive 30 later, "
+          "merges of similar summaries, an unread role gone on day 8",
+          "[cli][profiles][collie]") {
+    ScratchHome home;
+    REQUIRE(run_process(kStarling, {"profile", "use", "collie"}, home.options()).exit_code == 0);
+    {
+        std::ofstream config{home.path() / "starling.toml", std::ios::app};
+        config << "\n[hooks]\nbackground = false\n";
+    }
+    const auto rule = written(home, "2026-01-05T09:00:00Z", "feedback", "Commit messages are written in English.");
+    const auto role = written(home, "2026-01-05T09:00:00Z", "user", "The user is the tech lead of the payments team.");
+    const std::string rule_id = rule["id"];
+    const std::string role_id = role["id"];
+    CHECK_THAT(rule["key"].get<std::string>(), Catch::Contains("/short/"));
+
+    // STEP 3 of §1.5: an agent's Read of the file is what reinforces it — three reads, two sessions.
+    hook(home, "2026-01-05T10:00:00Z", "PostToolUse", starling::test::claude_read("s-1", rule["path"]));
+    hook(home, "2026-01-05T10:05:00Z", "PostToolUse", starling::test::claude_read("s-1", rule["path"]));
+    hook(home, "2026-01-05T10:10:00Z", "Stop", starling::test::claude_stop("s-1"));
+    CHECK_THAT(key_of(home, rule_id, "2026-01-05T10:11:00Z"), Catch::Contains("/short/"));
+    hook(home, "2026-01-06T10:00:00Z", "PostToolUse", starling::test::claude_read("s-2", rule["path"]));
+    hook(home, "2026-01-06T10:10:00Z", "Stop", starling::test::claude_stop("s-2"));
+    const std::string promoted = key_of(home, rule_id, "2026-01-06T10:11:00Z");
+    CHECK_THAT(promoted, Catch::Contains("/long/"));
+    CHECK_THAT(read_text(home.path() / "memory/user/INDEX.md"), Catch::Contains("Commit messages are written in English."));
+
+    // §1.5 STEP 4: a short-term memory untouched for more than 7 days goes; collie keeps no type, so
+    // the role goes with it (the default profile keeps it: test_keeping.cpp).
+    const auto day_8 = cli_json({"consolidate", "--json"}, at(home, "2026-01-13T09:00:01Z"));
+    CHECK(run_process(kStarling, {"show", role_id}, at(home, "2026-01-13T09:00:02Z")).exit_code == 1);
+    CHECK_THAT(day_8.dump(), Catch::Contains("archive"));
+
+    // Long-term: more than 60 idle days is a review mark, 30 more an archive (restorable).
+    static_cast<void>(cli_json({"consolidate", "--json"}, at(home, "2026-03-08T10:00:00Z")));
+    CHECK(cli_json({"show", "--json", rule_id}, at(home, "2026-03-08T10:00:01Z"))["review"] == true);
+    static_cast<void>(cli_json({"consolidate", "--json"}, at(home, "2026-04-07T10:00:01Z")));
+    CHECK(run_process(kStarling, {"show", rule_id}, at(home, "2026-04-07T10:00:02Z")).exit_code == 1);
+    const auto archive = cli_json({"archive", "--json"}, at(home, "2026-04-07T10:00:03Z"));
+    CHECK(archive.size() == 2);
+
+    // §1.5 STEP 6: long-term memories whose summaries share half their words merge into the most
+    // read one, which keeps both texts.
+    const auto first = written(home, "2026-05-01T09:00:00Z", "project", "Deploys go through the argo pipeline");
+    const auto second = written(home, "2026-05-01T09:00:00Z", "project", "Deploys go through argo");
+    hook(home, "2026-05-01T10:00:00Z", "PostToolUse", starling::test::claude_read("s-3", first["path"]));
+    hook(home, "2026-05-01T10:01:00Z", "PostToolUse", starling::test::claude_read("s-3", first["path"]));
+    hook(home, "2026-05-02T10:00:00Z", "PostToolUse", starling::test::claude_read("s-4", first["path"]));
+    hook(home, "2026-05-02T10:00:00Z", "PostToolUse", starling::test::claude_read("s-4", second["path"]));
+    hook(home, "2026-05-02T10:01:00Z", "PostToolUse", starling::test::claude_read("s-5", second["path"]));
+    hook(home, "2026-05-02T10:02:00Z", "PostToolUse", starling::test::claude_read("s-5", second["path"]));
+    hook(home, "2026-05-02T10:10:00Z", "Stop", starling::test::claude_stop("s-5"));
+    // Promoted at that stop; merged at the next, once both are long-term.
+    hook(home, "2026-05-02T11:00:00Z", "Stop", starling::test::claude_stop("s-6"));
+    const auto listed = cli_json({"list", "--json"}, at(home, "2026-05-02T10:11:00Z"));
+    REQUIRE(listed.size() == 1);
+    const std::string merged = listed[0]["key"];
+    CHECK_THAT(merged, Catch::Contains("/long/"));
+    const auto merged_text = run_process(kStarling, {"show", merged}, at(home, "2026-05-02T10:12:00Z")).stdout_text;
+    CHECK_THAT(merged_text, Catch::Contains("Deploys go through the argo pipeline") &&
+                                Catch::Contains("Deploys go through argo"));
+
+    // collie injects nothing per prompt: its index reaches the agent at session start only.
+    const auto prompt = run_process(kClaude, {"UserPromptSubmit"},
+                                    at(home, "2026-05-03T09:00:00Z", starling::test::claude_prompt("s-6", "how do deploys work?")));
+    CHECK(prompt.exit_code == 0);
+    CHECK_THAT(prompt.stdout_text, !Catch::Contains("argo"));
+}
