@@ -327,6 +327,16 @@ std::vector<std::string> SessionLog::sessions_with_claims(const std::filesystem:
     std::vector<std::string> sessions;
     std::error_code error;
     for (const auto &marker : std::filesystem::directory_iterator(sessions_directory / "claims", error)) {
+        // A judge killed while writing its marker leaves a temporary file with part of a session id:
+        // no marker, and gone once its writer is.
+        const std::string name = marker.path().filename().string();
+        if (is_atomic_write_temp_name(name)) {
+            if (is_dead_writers_temp_name(name)) {
+                std::error_code ignored;
+                std::filesystem::remove(marker.path(), ignored);
+            }
+            continue;
+        }
         if (const auto id = read_file_if_exists(marker.path(), 4096); id && !id->empty()) {
             sessions.push_back(*id);
         }

@@ -243,7 +243,7 @@ TEST_CASE("a garbled or foreign index is rebuilt, never trusted or crashed on", 
         return bytes;
     };
     constexpr std::size_t header_size = 32;
-    constexpr std::size_t first_kind = header_size + 72;
+    constexpr std::size_t first_kind = header_size + 76;
     const auto with_checked_byte = [&](std::size_t position, char value) {
         std::string bytes = with_byte(position, value);
         const std::uint64_t checksum =
