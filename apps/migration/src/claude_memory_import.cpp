@@ -79,7 +79,12 @@ SourceMemory read_file(const fs::path &file, const std::string &relative_path, s
             memory.tags = core::decode_list(entry, location);
             memory.frontmatter.push_back({"tags", "", 0, {}});
         } else if (entry.key == "related") {
-            for (const auto &path : core::decode_list(entry, location)) {
+            const auto paths = core::decode_list(entry, location);
+            if (paths.empty()) {
+                memory.frontmatter.push_back({entry.key, entry.value, 0, {}});
+                continue;
+            }
+            for (const auto &path : paths) {
                 source.relations.push_back({std::string{default_relation},
                                             origin_of(SeedFormat::claude_memory, normal_relative_path(path)), path});
             }

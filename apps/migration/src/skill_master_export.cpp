@@ -85,6 +85,9 @@ ordered_json line_of(const StoredMemory &stored, int format_version) {
     ordered_json line;
     if (format_version == 2) {
         line = {{"k", kind}, {"t", {subject, predicate, object}}, {"w", strength}, {"n", memory.summary}};
+        if (!memory.tags.empty()) {
+            line["tags"] = memory.tags;
+        }
     } else {
         line = {{"id", line_id(memory)},
                 {"ts", core::format_timestamp(memory.last_accessed)},

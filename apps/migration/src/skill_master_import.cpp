@@ -62,6 +62,23 @@ std::string kind_member(const json &line, const char *name) {
     return kind;
 }
 
+/// The line's `tags`, if it has them: v1 defines them, and a v2 line may carry them (a conflict tag).
+void read_tags(const json &line, core::Memory &memory) {
+    const auto tags = line.find("tags");
+    if (tags == line.end()) {
+        return;
+    }
+    if (!tags->is_array()) {
+        throw BadLine("field 'tags' is not a list");
+    }
+    for (const auto &tag : *tags) {
+        if (!tag.is_string() || tag.get_ref<const std::string &>().empty()) {
+            throw BadLine("field 'tags' holds an item that is not a non-empty string");
+        }
+        memory.tags.push_back(tag.get<std::string>());
+    }
+}
+
 std::string lower(std::string text) {
     std::transform(text.begin(), text.end(), text.begin(),
                    [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
@@ -145,17 +162,7 @@ SourceMemory read_v1_line(const json &line, const fs::path &file, const std::opt
     if (line.contains("source")) {
         memory.set_extra_field("source", string_member(line, "source"));
     }
-    if (const auto tags = line.find("tags"); tags != line.end()) {
-        if (!tags->is_array()) {
-            throw BadLine("field 'tags' is not a list");
-        }
-        for (const auto &tag : *tags) {
-            if (!tag.is_string() || tag.get_ref<const std::string &>().empty()) {
-                throw BadLine("field 'tags' holds an item that is not a non-empty string");
-            }
-            memory.tags.push_back(tag.get<std::string>());
-        }
-    }
+    read_tags(line, memory);
     keep_unknown_fields(line, {"id", "ts", "scope", "kind", "triple", "canonical", "strength", "source", "tags",
                                "dedupe_key"},
                         memory);
@@ -186,7 +193,8 @@ SourceMemory read_v2_line(const json &line, const fs::path &file, std::size_t li
     memory.access_count = strength;
     // v2's key is the triple as written (v1 lower-cased it).
     memory.set_extra_field("dedupe_key", parts[0] + "|" + parts[1] + "|" + parts[2]);
-    keep_unknown_fields(line, {"k", "t", "w", "n"}, memory);
+    read_tags(line, memory);
+    keep_unknown_fields(line, {"k", "t", "w", "n", "tags"}, memory);
     return source;
 }
 
@@ -218,7 +226,7 @@ SourceRead read_skill_master_file(const fs::path &file, const std::optional<fs::
                           {"v1 strength / v2 w", "strength, and access_count"},
                           {"v1 dedupe_key / v2 t[0]|t[1]|t[2]", "dedupe_key"},
                           {"v1 source", "source"},
-                          {"v1 tags", "tags"},
+                          {"tags (v1; a v2 line may carry them too)", "tags"},
                           {"v1 ts", "created and last_accessed"},
                           {"v2 line order", "created and last_accessed: the last line at the file's modification "
                                             "time, each earlier line one second before"},
