@@ -107,10 +107,12 @@ nlohmann::json fields_of(const core::Memory &memory) {
     return fields;
 }
 
+using FieldMapping = std::vector<std::pair<std::string, std::string>>;
+
 nlohmann::json import_json(SeedFormat format, const fs::path &source, bool dry_run, const migration::ImportPlan &plan,
-                           const migration::SourceRead &read_mapping, std::size_t redacted) {
+                           const FieldMapping &field_mapping, std::size_t redacted) {
     nlohmann::json mapping = nlohmann::json::array();
-    for (const auto &[from, to] : read_mapping.field_mapping) {
+    for (const auto &[from, to] : field_mapping) {
         mapping.push_back({{"from", from}, {"to", to}});
     }
     nlohmann::json memories = nlohmann::json::array();
@@ -154,9 +156,9 @@ nlohmann::json import_json(SeedFormat format, const fs::path &source, bool dry_r
 }
 
 void print_import_report(SeedFormat format, const fs::path &source, bool dry_run, const migration::ImportPlan &plan,
-                         const migration::SourceRead &read_mapping, std::size_t redacted) {
+                         const FieldMapping &field_mapping, std::size_t redacted) {
     std::cout << "Fields of " << to_string(format) << " → Starling:\n";
-    for (const auto &[from, to] : read_mapping.field_mapping) {
+    for (const auto &[from, to] : field_mapping) {
         std::cout << "  " << from << " → " << to << '\n';
     }
     std::cout << '\n';
@@ -194,8 +196,7 @@ int run_import_command(Application &application, std::span<const std::string> wo
     const fs::path source = fs::absolute(arguments.operands()[1]);
     const bool dry_run = arguments.flag("dry-run");
     migration::SourceRead read = read_source(format, source, arguments);
-    migration::SourceRead mapping;
-    mapping.field_mapping = read.field_mapping;
+    const FieldMapping mapping = read.field_mapping;
     core::MemoryStore &store = application.store();
     migration::ImportPlan plan = migration::plan_import(store, std::move(read));
     if (!dry_run) {

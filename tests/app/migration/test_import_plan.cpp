@@ -47,6 +47,16 @@ const PlannedMemory &planned_from(const ImportPlan &plan, std::string_view origi
 
 } // namespace
 
+TEST_CASE("links: bare ids are related, others name their relation", "[import]") {
+    starling::core::Memory memory;
+    memory.set_extra_list("links", {"abc1234", "supersedes:def5678"});
+    CHECK(links_of(memory) == std::vector<MemoryLink>{{"related", "abc1234"}, {"supersedes", "def5678"}});
+    set_links(memory, {{"related", "xyz7890"}, {"part-of", "abc1234"}});
+    CHECK(extra(memory, "links") == "[xyz7890, part-of:abc1234]");
+    set_links(memory, {});
+    CHECK(memory.extra_field("links") == nullptr);
+}
+
 TEST_CASE("import: related paths become links to the targets' ids, unknown ones stay in related", "[import]") {
     starling::test::StoreFixture fixture{"import-links"};
     auto plan = plan_import(fixture.store, read_claude_memory_store(seed_fixture("claude-memory/memory"), std::nullopt));
