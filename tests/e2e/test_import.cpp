@@ -302,6 +302,30 @@ TEST_CASE("import: bad input is named by file and line, and the rest is imported
               .exit_code == 64);
 }
 
+TEST_CASE("import: a large import shows its progress on a terminal and only there", "[e2e][import]") {
+    const ScratchHome home{"import-progress"};
+    for (int n = 0; n < 200; ++n) {
+        home.write_file("collie/user/short/2026-11-01_m" + std::to_string(n) + ".md",
+                        "---\ntype: user\nsummary: Memory " + std::to_string(n) +
+                            "\ncreated: 2026-11-01\n---\n");
+    }
+    const fs::path collie = home.path().parent_path() / "collie";
+    const auto piped = run_starling(home, {"import", "collie", collie.string()});
+    REQUIRE(piped.exit_code == 0);
+    CHECK_THAT(piped.stderr_text, !Catch::Contains("importing"));
+    // util-linux's script(1) gives the command a terminal; without it there is no terminal to test.
+    const fs::path script{"/usr/bin/script"};
+    if (!fs::exists(script)) {
+        WARN("no /usr/bin/script: the progress line on a terminal is not checked");
+        return;
+    }
+    const auto on_terminal =
+        run_process(script, {"-qec", kStarling.string() + " import collie " + collie.string(), "/dev/null"},
+                    home.options());
+    CHECK(on_terminal.exit_code == 0);
+    CHECK_THAT(on_terminal.stdout_text, Catch::Contains("importing 200/200"));
+}
+
 TEST_CASE("starling --help lists import and export", "[e2e][import]") {
     const ScratchHome home{"import-help"};
     const auto help = run_starling(home, {"--help"});
