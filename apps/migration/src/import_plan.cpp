@@ -2,6 +2,7 @@
 #include <starling/app/migration/import_plan.hpp>
 #include <starling/app/migration/memory_links.hpp>
 
+#include <starling/core/lifecycle/redaction.hpp>
 #include <starling/core/store/memory_file.hpp>
 #include <starling/core/store/memory_id.hpp>
 #include <starling/core/store/memory_redaction.hpp>
@@ -62,8 +63,13 @@ std::size_t ImportPlan::count(ImportAction action) const {
 
 ImportPlan plan_import(core::MemoryStore &store, SourceRead read) {
     ImportPlan plan;
-    plan.problems = std::move(read.problems);
-    plan.notes = std::move(read.notes);
+    // A message may quote the input (a dedupe key, a field's value): the report shows no secret either.
+    for (auto &problem : read.problems) {
+        plan.problems.push_back({problem.location, store.redactor().redact(problem.message).text});
+    }
+    for (const auto &note : read.notes) {
+        plan.notes.push_back(store.redactor().redact(note).text);
+    }
     std::set<std::string> taken_ids;
     const auto before = imported_before(store, taken_ids);
     std::map<std::string, std::string> id_of_origin;

@@ -93,6 +93,18 @@ TEST_CASE("import: a secret in an imported memory never reaches the disk", "[imp
     }
 }
 
+TEST_CASE("import: a problem or note that quotes a secret shows it redacted", "[import]") {
+    starling::test::StoreFixture fixture{"import-quoted-secret"};
+    SourceRead read;
+    read.problems.push_back({"file:2", "field 'ts' is '" + std::string{starling::test::fixture_secret} + "'"});
+    read.notes.push_back("file:3: repeats the dedupe key '" + std::string{starling::test::fixture_secret} + "'");
+    const auto plan = plan_import(fixture.store, read);
+    REQUIRE(plan.problems.size() == 1);
+    CHECK(plan.problems[0].message == "field 'ts' is '[REDACTED:github-token]'");
+    REQUIRE(plan.notes.size() == 1);
+    CHECK(plan.notes[0] == "file:3: repeats the dedupe key '[REDACTED:github-token]'");
+}
+
 TEST_CASE("import: planning writes nothing, and a second import creates and changes nothing", "[import]") {
     starling::test::StoreFixture fixture{"import-twice"};
     const std::map<std::string, fs::path> projects{{"-tmp-starling-import-app", fixture.root.path() / "app"}};

@@ -54,7 +54,8 @@ struct ImportPlan {
 /// which were imported before, the id of each (the one the store derives from created and summary, as
 /// for any memory), each one's secrets redacted with the store's redactor, and its relations as `links`
 /// to those ids. A relation whose target is not among the source's memories is kept as written in
-/// `related` and noted. Projects are looked up, not recorded (ProjectFolder::look_up).
+/// `related` and noted. Projects are looked up, not recorded (ProjectFolder::look_up). The reader's
+/// problems and notes are redacted too, since they may quote the input.
 [[nodiscard]] ImportPlan plan_import(core::MemoryStore &store, SourceRead read);
 
 /// Writes the plan's new memories through the store (atomic writes under its lock, redacted again on
