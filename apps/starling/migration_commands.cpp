@@ -82,6 +82,8 @@ std::string_view action_name(ImportAction action, bool dry_run) {
         return dry_run ? "would create" : "created";
     case ImportAction::already_imported:
         return "already imported";
+    case ImportAction::archived_before:
+        return "archived before";
     case ImportAction::failed:
         return "failed";
     }
@@ -130,7 +132,10 @@ nlohmann::json import_json(SeedFormat format, const fs::path &source, bool dry_r
         if (!planned.key.empty()) {
             memory["key"] = planned.key;
         }
-        if (planned.action != ImportAction::already_imported) {
+        if (!planned.archive_id.empty()) {
+            memory["archive_id"] = planned.archive_id;
+        }
+        if (planned.action == ImportAction::create || planned.action == ImportAction::failed) {
             memory["fields"] = fields_of(planned.memory);
         }
         memories.push_back(std::move(memory));
@@ -146,6 +151,7 @@ nlohmann::json import_json(SeedFormat format, const fs::path &source, bool dry_r
              {{"read", plan.memories.size()},
               {dry_run ? "would_create" : "created", plan.count(ImportAction::create)},
               {"already_imported", plan.count(ImportAction::already_imported)},
+              {"archived_before", plan.count(ImportAction::archived_before)},
               {"failed", plan.count(ImportAction::failed)},
               {"problems", plan.problems.size()},
               {"secrets_redacted", redacted}}},
@@ -167,6 +173,9 @@ void print_import_report(SeedFormat format, const fs::path &source, bool dry_run
                   << (planned.key.empty() ? scope_name(planned.scope) + "/" + std::string{core::to_string(planned.tier)}
                                           : planned.key)
                   << "  ← " << planned.location;
+        if (!planned.archive_id.empty()) {
+            std::cout << "  (starling restore " << planned.archive_id << " brings it back)";
+        }
         if (!planned.redacted.empty()) {
             std::cout << "  (" << planned.redacted.size() << " secret(s) redacted)";
         }
@@ -182,7 +191,8 @@ void print_import_report(SeedFormat format, const fs::path &source, bool dry_run
     }
     std::cout << to_string(format) << " " << source.string() << ": " << plan.memories.size() << " memories read, "
               << plan.count(ImportAction::create) << (dry_run ? " would be created, " : " created, ")
-              << plan.count(ImportAction::already_imported) << " already imported, " << redacted
+              << plan.count(ImportAction::already_imported) << " already imported, "
+              << plan.count(ImportAction::archived_before) << " archived since, " << redacted
               << " secret(s) redacted, " << plan.problems.size() << " problem(s)"
               << (dry_run ? "; nothing was written (--dry-run)" : "") << '\n';
 }

@@ -3,7 +3,9 @@
 #include <starling/app/migration/memory_links.hpp>
 
 #include <starling/core/lifecycle/redaction.hpp>
+#include <starling/core/store/file_io.hpp>
 #include <starling/core/store/memory_file.hpp>
+#include <starling/core/store/memory_key.hpp>
 #include <starling/core/store/memory_id.hpp>
 #include <starling/core/store/memory_redaction.hpp>
 #include <starling/core/store/store_error.hpp>
@@ -20,9 +22,34 @@ struct ImportedBefore {
     std::string key;
     core::Scope scope;
     core::Tier tier;
+    /// Set when the memory is in the archive rather than the store.
+    std::string archive_id;
 };
 
-/// The memories of the store that an import wrote, by their `imported_from`.
+/// Adds the archived memories that an import wrote, unless a memory of the store has their origin
+/// (a restored one): what was forgotten or merged away is not brought back by importing again.
+void add_archived(const core::MemoryStore &store, std::map<std::string, ImportedBefore> &found) {
+    for (const auto &entry : store.archived()) {
+        const auto location = core::parse_memory_key(entry.original_key);
+        if (entry.restored_key || !location) {
+            continue;
+        }
+        core::Memory memory;
+        try {
+            const std::filesystem::path copy = store.root() / entry.archived_path;
+            memory = core::parse_memory(core::read_file(copy), copy.string());
+        } catch (const core::StoreError &) {
+            continue; // a copy that is gone or damaged is doctor's to report; it holds no origin to match
+        }
+        const std::string origin = imported_from(memory);
+        if (!origin.empty()) {
+            found.emplace(origin, ImportedBefore{core::memory_id_of(memory), entry.original_key, location->scope,
+                                                 location->tier, entry.id});
+        }
+    }
+}
+
+/// The memories of the store, and of its archive, that an import wrote, by their `imported_from`.
 std::map<std::string, ImportedBefore> imported_before(core::MemoryStore &store, std::set<std::string> &taken_ids) {
     std::map<std::string, ImportedBefore> found;
     for (const auto &entry : store.list()) {
@@ -37,9 +64,10 @@ std::map<std::string, ImportedBefore> imported_before(core::MemoryStore &store, 
         if (!origin.empty()) {
             const core::Scope scope = entry.scope_kind == core::ScopeKind::user ? core::Scope::user()
                                                                                 : core::Scope::project(entry.project_id);
-            found.emplace(origin, ImportedBefore{entry.id, entry.key, scope, entry.tier});
+            found.emplace(origin, ImportedBefore{entry.id, entry.key, scope, entry.tier, {}});
         }
     }
+    add_archived(store, found);
     return found;
 }
 
@@ -85,7 +113,9 @@ ImportPlan plan_import(core::MemoryStore &store, SourceRead read) {
         planned.location = source.location;
         planned.origin = source.origin;
         if (const auto found = before.find(source.origin); found != before.end()) {
-            planned.action = ImportAction::already_imported;
+            planned.action = found->second.archive_id.empty() ? ImportAction::already_imported
+                                                              : ImportAction::archived_before;
+            planned.archive_id = found->second.archive_id;
             planned.id = found->second.id;
             planned.key = found->second.key;
             planned.scope = found->second.scope;

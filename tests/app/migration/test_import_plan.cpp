@@ -131,6 +131,32 @@ TEST_CASE("import: planning writes nothing, and a second import creates and chan
     CHECK(files_under(fixture.root.path() / "memory") == before);
 }
 
+TEST_CASE("import: a memory imported and archived since is not imported again", "[import]") {
+    starling::test::StoreFixture fixture{"import-archived"};
+    const std::map<std::string, fs::path> projects{{"-tmp-starling-import-app", fixture.root.path() / "app"}};
+    auto plan = plan_import(fixture.store, read_collie_store(seed_fixture("collie/memory"), projects));
+    apply_import(fixture.store, plan);
+    const auto &role = planned_from(plan, "collie:user/2026-09-10_role.md");
+    const auto archived = fixture.store.archive(role.key, "test");
+    const auto &figma = planned_from(plan, "collie:user/2026-06-01_figma.md");
+    const auto &commit = planned_from(plan, "collie:user/2026-11-01_commit.md");
+    static_cast<void>(fixture.store.merge(figma.key, commit.key, "test"));
+
+    auto again = plan_import(fixture.store, read_collie_store(seed_fixture("collie/memory"), projects));
+    CHECK(again.count(ImportAction::create) == 0);
+    CHECK(again.count(ImportAction::archived_before) == 2);
+    const auto &role_again = planned_from(again, "collie:user/2026-09-10_role.md");
+    CHECK(role_again.action == ImportAction::archived_before);
+    CHECK(role_again.archive_id == archived.id);
+    CHECK(role_again.id == role.id);
+    CHECK(planned_from(again, "collie:user/2026-06-01_figma.md").action == ImportAction::archived_before);
+
+    static_cast<void>(fixture.store.restore(archived.id));
+    CHECK(planned_from(plan_import(fixture.store, read_collie_store(seed_fixture("collie/memory"), projects)),
+                       "collie:user/2026-09-10_role.md")
+              .action == ImportAction::already_imported);
+}
+
 TEST_CASE("import: a memory the store would refuse is a problem, and the others are imported", "[import]") {
     starling::test::StoreFixture fixture{"import-refused"};
     SourceRead read;

@@ -20,6 +20,9 @@ enum class ImportAction {
     create,
     /// Imported before (a memory of the store has the same `imported_from`): left as it is.
     already_imported,
+    /// Imported before, and since archived (forgotten, or merged into another memory): left in the
+    /// archive, from where `starling restore` brings it back.
+    archived_before,
     /// Planned as new, but the store refused to write it (the plan's problems say why).
     failed,
 };
@@ -38,8 +41,10 @@ struct PlannedMemory {
     core::Memory memory;
     /// The kinds of the secrets redacted from it, one per secret.
     std::vector<std::string> redacted;
-    /// Its key once written (or the existing memory's key).
+    /// Its key once written (or the existing memory's key, or the key it had when archived).
     std::string key;
+    /// For archived_before: the archive id that `starling restore` takes.
+    std::string archive_id;
 };
 
 struct ImportPlan {
@@ -51,7 +56,7 @@ struct ImportPlan {
 };
 
 /// Decides what importing `read` into `store` does, writing nothing: which source memories are new and
-/// which were imported before, the id of each (the one the store derives from created and summary, as
+/// which were imported before (still in the store, or archived since), the id of each (the one the store derives from created and summary, as
 /// for any memory), each one's secrets redacted with the store's redactor, and its relations as `links`
 /// to those ids. A relation whose target is not among the source's memories is kept as written in
 /// `related` and noted. Projects are looked up, not recorded (ProjectFolder::look_up). The reader's
