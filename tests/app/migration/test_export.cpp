@@ -63,6 +63,24 @@ TEST_CASE("export: a memory Starling made becomes a collie file with collie's fi
           "# Memory Index\n\n- [[" + fs::path{stored.key}.stem().string() + "]] — Always squash merge\n");
 }
 
+TEST_CASE("export: a project memory Starling made goes to the collie slug of its project's path", "[export][collie]") {
+    starling::test::StoreFixture fixture{"export-collie-project"};
+    const fs::path project = fixture.root.path() / "work" / "shop";
+    fs::create_directories(project);
+    starling::core::Memory memory;
+    memory.type = "project";
+    memory.summary = "Deploys go out on Tuesdays";
+    const std::string key = fixture.store.create(
+        starling::core::Scope::project(fixture.store.resolve_project(project)), starling::core::Tier::short_term, memory);
+    const auto stored = read_stored_memories(fixture.store);
+    REQUIRE(stored.memories.size() == 1);
+    CHECK(stored.memories[0].project_path == project.string());
+    ExportFiles files{fixture.root.path() / "out"};
+    write_collie_store(stored.memories, files);
+    CHECK(fs::exists(fixture.root.path() / "out/projects" / collie_slug(project.string()) / "short" /
+                     fs::path{key}.filename()));
+}
+
 TEST_CASE("export: claude-memory's template defaults and both indexes", "[export][claude-memory]") {
     starling::test::StoreFixture fixture{"export-claude"};
     const StoredMemory stored = native_memory(fixture.store, "feedback", "Always squash merge");
