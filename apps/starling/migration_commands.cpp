@@ -100,7 +100,9 @@ nlohmann::json fields_of(const core::Memory &memory) {
                           {"created", core::format_timestamp(memory.created)},
                           {"last_accessed", core::format_timestamp(memory.last_accessed)},
                           {"access_count", memory.access_count},
-                          {"tags", memory.tags}};
+                          {"tags", memory.tags},
+                          {"review", memory.review},
+                          {"pinned", memory.pinned}};
     for (const auto &entry : memory.frontmatter) {
         if (entry.is_field() && !core::is_typed_memory_field(entry.key)) {
             fields[entry.key] = entry.value;
