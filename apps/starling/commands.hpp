@@ -30,5 +30,7 @@ int run_uninstall_command(Application &application, std::span<const std::string>
 int run_doctor_command(Application &application, std::span<const std::string> words);
 int run_scan_command(Application &application, std::span<const std::string> words);
 int run_profile_command(Application &application, std::span<const std::string> words);
+int run_import_command(Application &application, std::span<const std::string> words);
+int run_export_command(Application &application, std::span<const std::string> words);
 
 } // namespace starling::app

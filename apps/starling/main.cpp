@@ -41,6 +41,7 @@ struct CommandSpec {
 };
 
 constexpr std::string_view kMemories = "Memories";
+constexpr std::string_view kImportExport = "Other memory systems";
 constexpr std::string_view kAgents = "Agents";
 constexpr std::string_view kPluginsAndConfiguration = "Plugins and configuration";
 
@@ -82,6 +83,15 @@ const std::vector<CommandSpec> &commands() {
         {"wait", &run_wait_command, kMemories,
          "  wait                   return once the work hooks left running after their reply (judging a\n"
          "                         session's messages at stop, consolidation) has finished\n"},
+        {"import", &run_import_command, kImportExport,
+         "  import collie|claude-memory|skill-master PATH [--project SLUG=DIR|DIR] [--dry-run] [--json]\n"
+         "                         bring in another memory system's store: every memory, field, relation,\n"
+         "                         counter and date, secrets redacted; a second import creates nothing;\n"
+         "                         prints what went where (docs/import.md)\n"},
+        {"export", &run_export_command, kImportExport,
+         "  export collie|claude-memory|skill-master DIR [--format-version 1|2] [--json]\n"
+         "                         write every memory into the new or empty DIR in that system's format\n"
+         "                         (skill-master: NDJSON v1, or v2 with --format-version 2)\n"},
         {"install", &run_install_command, kAgents,
          "  install AGENT [--project DIR] [--dry-run] [--json]\n"
          "                         add Starling's hooks to the agent's configuration (claude-code, cursor, codex,\n"
@@ -138,7 +148,7 @@ Environment:
 
 std::string usage() {
     std::string text{kUsageHeader};
-    for (const auto group : {kMemories, kAgents, kPluginsAndConfiguration}) {
+    for (const auto group : {kMemories, kImportExport, kAgents, kPluginsAndConfiguration}) {
         text.append("\n").append(group).append(":\n");
         for (const auto &command : commands()) {
             if (command.group == group) {

@@ -59,6 +59,16 @@ std::optional<std::string> Arguments::value(std::string_view name) const {
     return std::nullopt;
 }
 
+std::vector<std::string> Arguments::values(std::string_view name) const {
+    std::vector<std::string> given;
+    for (const auto &[option, value] : values_) {
+        if (option == name) {
+            given.push_back(value);
+        }
+    }
+    return given;
+}
+
 void Arguments::expect_operands(std::size_t minimum, std::size_t maximum, std::string_view what) const {
     if (operands_.size() < minimum) {
         throw UsageError("missing " + std::string{what});

@@ -26,6 +26,8 @@ public:
 
     [[nodiscard]] bool flag(std::string_view name) const;
     [[nodiscard]] std::optional<std::string> value(std::string_view name) const;
+    /// Every value of an option that may be given more than once, in command-line order.
+    [[nodiscard]] std::vector<std::string> values(std::string_view name) const;
     [[nodiscard]] const std::vector<std::string> &operands() const noexcept { return operands_; }
     /// The operands, requiring between `minimum` and `maximum` of them; `what` names them in errors.
     void expect_operands(std::size_t minimum, std::size_t maximum, std::string_view what) const;

@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: Apache-2.0
+// `starling import FORMAT PATH` and `starling export FORMAT DIR`: arriving from collie, claude-memory
+// or skill_master, and leaving for them, with a report of what went where (docs/import.md).
+#include "commands.hpp"
+
+#include <starling/app/arguments.hpp>
+#include <starling/app/migration/claude_memory_store.hpp>
+#include <starling/app/migration/collie_store.hpp>
+#include <starling/app/migration/import_plan.hpp>
+#include <starling/app/migration/seed_format.hpp>
+#include <starling/app/migration/skill_master_file.hpp>
+#include <starling/app/migration/stored_memories.hpp>
+#include <starling/app/output.hpp>
+#include <starling/core/store/time_format.hpp>
+
+#include <unistd.h>
+
+#include <iostream>
+#include <map>
+
+namespace fs = std::filesystem;
+
+namespace starling::app {
+namespace {
+
+using migration::ImportAction;
+using migration::SeedFormat;
+
+/// Below this many memories an import is over before a progress line could be read.
+constexpr std::size_t progress_threshold = 200;
+
+SeedFormat format_operand(const std::string &name) {
+    const auto format = migration::seed_format_named(name);
+    if (!format) {
+        throw UsageError("unknown format '" + name + "': collie, claude-memory or skill-master");
+    }
+    return *format;
+}
+
+/// collie's `--project SLUG=DIR` options, each slug once.
+std::map<std::string, fs::path> collie_projects(const Arguments &arguments) {
+    std::map<std::string, fs::path> projects;
+    for (const auto &value : arguments.values("project")) {
+        const auto equals = value.find('=');
+        if (equals == std::string::npos || equals == 0 || equals + 1 == value.size()) {
+            throw UsageError("--project for collie is SLUG=DIR (a folder of projects/ and the directory it was), not '" +
+                             value + "'");
+        }
+        if (!projects.emplace(value.substr(0, equals), fs::absolute(value.substr(equals + 1))).second) {
+            throw UsageError("--project gives the slug '" + value.substr(0, equals) + "' twice");
+        }
+    }
+    return projects;
+}
+
+/// The one directory `--project DIR` names, if given.
+std::optional<fs::path> project_directory(const Arguments &arguments) {
+    const auto values = arguments.values("project");
+    if (values.size() > 1) {
+        throw UsageError("--project is given more than once; this format imports into one project");
+    }
+    return values.empty() ? std::nullopt : std::optional<fs::path>{fs::absolute(values.front())};
+}
+
+migration::SourceRead read_source(SeedFormat format, const fs::path &path, const Arguments &arguments) {
+    switch (format) {
+    case SeedFormat::collie:
+        return migration::read_collie_store(path, collie_projects(arguments));
+    case SeedFormat::claude_memory:
+        return migration::read_claude_memory_store(path, project_directory(arguments));
+    case SeedFormat::skill_master: {
+        auto project = project_directory(arguments);
+        return migration::read_skill_master_file(path, project ? project : migration::skill_master_repository_of(path));
+    }
+    }
+    return {};
+}
+
+std::string_view action_name(ImportAction action, bool dry_run) {
+    switch (action) {
+    case ImportAction::create:
+        return dry_run ? "would create" : "created";
+    case ImportAction::already_imported:
+        return "already imported";
+    case ImportAction::archived_before:
+        return "archived before";
+    case ImportAction::failed:
+        return "failed";
+    }
+    return "";
+}
+
+std::string scope_name(const core::Scope &scope) {
+    return scope.is_user() ? "user" : "project " + scope.project_id();
+}
+
+nlohmann::json fields_of(const core::Memory &memory) {
+    nlohmann::json fields{{"type", memory.type},
+                          {"summary", memory.summary},
+                          {"created", core::format_timestamp(memory.created)},
+                          {"last_accessed", core::format_timestamp(memory.last_accessed)},
+                          {"access_count", memory.access_count},
+                          {"tags", memory.tags},
+                          {"review", memory.review},
+                          {"pinned", memory.pinned}};
+    for (const auto &entry : memory.frontmatter) {
+        if (entry.is_field() && !core::is_typed_memory_field(entry.key)) {
+            fields[entry.key] = entry.value;
+        }
+    }
+    return fields;
+}
+
+using FieldMapping = std::vector<std::pair<std::string, std::string>>;
+
+nlohmann::json import_json(SeedFormat format, const fs::path &source, bool dry_run, const migration::ImportPlan &plan,
+                           const FieldMapping &field_mapping, std::size_t redacted) {
+    nlohmann::json mapping = nlohmann::json::array();
+    for (const auto &[from, to] : field_mapping) {
+        mapping.push_back({{"from", from}, {"to", to}});
+    }
+    nlohmann::json memories = nlohmann::json::array();
+    for (const auto &planned : plan.memories) {
+        nlohmann::json memory{{"location", planned.location},
+                              {"origin", planned.origin},
+                              {"action", action_name(planned.action, dry_run)},
+                              {"id", planned.id},
+                              {"scope", planned.scope.is_user() ? "user" : "project"},
+                              {"tier", core::to_string(planned.tier)},
+                              {"redacted", planned.redacted}};
+        if (!planned.scope.is_user()) {
+            memory["project_id"] = planned.scope.project_id();
+        }
+        if (!planned.key.empty()) {
+            memory["key"] = planned.key;
+        }
+        if (!planned.archive_id.empty()) {
+            memory["archive_id"] = planned.archive_id;
+        }
+        if (planned.action == ImportAction::create || planned.action == ImportAction::failed) {
+            memory["fields"] = fields_of(planned.memory);
+        }
+        memories.push_back(std::move(memory));
+    }
+    nlohmann::json problems = nlohmann::json::array();
+    for (const auto &problem : plan.problems) {
+        problems.push_back({{"location", problem.location}, {"message", problem.message}});
+    }
+    return {{"format", to_string(format)},
+            {"source", source.string()},
+            {"dry_run", dry_run},
+            {"counts",
+             {{"read", plan.memories.size()},
+              {dry_run ? "would_create" : "created", plan.count(ImportAction::create)},
+              {"already_imported", plan.count(ImportAction::already_imported)},
+              {"archived_before", plan.count(ImportAction::archived_before)},
+              {"failed", plan.count(ImportAction::failed)},
+              {"problems", plan.problems.size()},
+              {"secrets_redacted", redacted}}},
+            {"field_mapping", mapping},
+            {"memories", memories},
+            {"notes", plan.notes},
+            {"problems", problems}};
+}
+
+void print_import_report(SeedFormat format, const fs::path &source, bool dry_run, const migration::ImportPlan &plan,
+                         const FieldMapping &field_mapping, std::size_t redacted) {
+    std::cout << "Fields of " << to_string(format) << " → Starling:\n";
+    for (const auto &[from, to] : field_mapping) {
+        std::cout << "  " << from << " → " << to << '\n';
+    }
+    std::cout << '\n';
+    for (const auto &planned : plan.memories) {
+        std::cout << action_name(planned.action, dry_run) << "  " << planned.id << "  "
+                  << (planned.key.empty() ? scope_name(planned.scope) + "/" + std::string{core::to_string(planned.tier)}
+                                          : planned.key)
+                  << "  ← " << planned.location;
+        if (!planned.archive_id.empty()) {
+            std::cout << "  (starling restore " << planned.archive_id << " brings it back)";
+        }
+        if (!planned.redacted.empty()) {
+            std::cout << "  (" << planned.redacted.size() << " secret(s) redacted)";
+        }
+        std::cout << '\n';
+    }
+    for (const auto &note : plan.notes) {
+        std::cout << "note: " << note << '\n';
+    }
+    for (const auto &problem : plan.problems) {
+        // A parse error already starts with the file and line it names.
+        const bool names_location = problem.message.rfind(problem.location, 0) == 0;
+        std::cerr << "starling: " << (names_location ? "" : problem.location + ": ") << problem.message << '\n';
+    }
+    std::cout << to_string(format) << " " << source.string() << ": " << plan.memories.size() << " memories read, "
+              << plan.count(ImportAction::create) << (dry_run ? " would be created, " : " created, ")
+              << plan.count(ImportAction::already_imported) << " already imported, "
+              << plan.count(ImportAction::archived_before) << " archived since, " << redacted
+              << " secret(s) redacted, " << plan.problems.size() << " problem(s)"
+              << (dry_run ? "; nothing was written (--dry-run)" : "") << '\n';
+}
+
+} // namespace
+
+int run_import_command(Application &application, std::span<const std::string> words) {
+    const Arguments arguments{words, {"project"}, {"dry-run", "json"}};
+    arguments.expect_operands(2, 2, "FORMAT and PATH");
+    const SeedFormat format = format_operand(arguments.operands()[0]);
+    const fs::path source = fs::absolute(arguments.operands()[1]);
+    const bool dry_run = arguments.flag("dry-run");
+    migration::SourceRead read = read_source(format, source, arguments);
+    const FieldMapping mapping = read.field_mapping;
+    core::MemoryStore &store = application.store();
+    migration::ImportPlan plan = migration::plan_import(store, std::move(read));
+    if (!dry_run) {
+        const bool on_terminal = ::isatty(STDERR_FILENO) == 1;
+        migration::apply_import(store, plan, [&](std::size_t done, std::size_t total) {
+            if (on_terminal && total >= progress_threshold) {
+                std::cerr << "\rimporting " << done << '/' << total << (done == total ? "\n" : "") << std::flush;
+            }
+        });
+    }
+    std::size_t redacted = 0;
+    for (const auto &planned : plan.memories) {
+        redacted += planned.redacted.size();
+    }
+    if (arguments.flag("json")) {
+        print_json(import_json(format, source, dry_run, plan, mapping, redacted));
+    } else {
+        print_import_report(format, source, dry_run, plan, mapping, redacted);
+    }
+    return plan.problems.empty() ? 0 : 1;
+}
+
+int run_export_command(Application &application, std::span<const std::string> words) {
+    const Arguments arguments{words, {"format-version"}, {"json"}};
+    arguments.expect_operands(2, 2, "FORMAT and DIR");
+    const SeedFormat format = format_operand(arguments.operands()[0]);
+    const fs::path directory = fs::absolute(arguments.operands()[1]);
+    const std::string version = arguments.value("format-version").value_or("1");
+    if (version != "1" && version != "2") {
+        throw UsageError("--format-version is 1 or 2, not '" + version + "'");
+    }
+    if (arguments.value("format-version") && format != SeedFormat::skill_master) {
+        throw UsageError("--format-version is for skill-master only");
+    }
+    core::MemoryStore &store = application.store();
+    // Uses noted by hooks count: the exported counters are the ones Starling decides on.
+    static_cast<void>(store.apply_noted_accesses());
+    const migration::StoredMemories stored = migration::read_stored_memories(store);
+    migration::ExportFiles files{directory};
+    switch (format) {
+    case SeedFormat::collie:
+        migration::write_collie_store(stored.memories, files);
+        break;
+    case SeedFormat::claude_memory:
+        migration::write_claude_memory_store(stored.memories, files, store.clock().now());
+        break;
+    case SeedFormat::skill_master:
+        migration::write_skill_master_store(stored.memories, files, version == "2" ? 2 : 1);
+        break;
+    }
+    if (arguments.flag("json")) {
+        nlohmann::json written = nlohmann::json::array();
+        for (const auto &file : files.written()) {
+            written.push_back(file.lexically_relative(directory).generic_string());
+        }
+        print_json({{"format", to_string(format)},
+                    {"directory", directory.string()},
+                    {"memories", stored.memories.size()},
+                    {"files", written},
+                    {"unreadable", stored.unreadable}});
+    } else {
+        for (const auto &file : files.written()) {
+            std::cout << "wrote " << file.string() << '\n';
+        }
+        std::cout << stored.memories.size() << " memories exported as " << to_string(format) << " to "
+                  << directory.string() << '\n';
+    }
+    for (const auto &unreadable : stored.unreadable) {
+        std::cerr << "starling: not exported: " << unreadable << '\n';
+    }
+    return stored.unreadable.empty() ? 0 : 1;
+}
+
+} // namespace starling::app
