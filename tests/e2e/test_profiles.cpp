@@ -45,7 +45,7 @@ std::vector<fs::path> profile_files() {
 } // namespace
 
 TEST_CASE("every shipped profile passes config check, all at once", "[cli][profiles]") {
-    ScratchHome home;
+    ScratchHome home{"profiles"};
     std::vector<std::string> arguments{"config", "check"};
     for (const auto &file : profile_files()) {
         arguments.push_back(file.string());
@@ -60,7 +60,7 @@ TEST_CASE("every shipped profile passes config check, all at once", "[cli][profi
 }
 
 TEST_CASE("config check of several files reports each and fails if any fails", "[cli][profiles]") {
-    ScratchHome home;
+    ScratchHome home{"profiles"};
     const fs::path broken = home.path() / "broken.toml";
     std::ofstream{broken} << "[policies]\ndecay = 3\n";
     const auto result =
@@ -71,7 +71,7 @@ TEST_CASE("config check of several files reports each and fails if any fails", "
 }
 
 TEST_CASE("profile list names every shipped profile and marks the one in use", "[cli][profiles]") {
-    ScratchHome home;
+    ScratchHome home{"profiles"};
     auto listed = run_process(kStarling, {"profile", "list", "--json"}, home.options());
     REQUIRE(listed.exit_code == 0);
     auto profiles = nlohmann::json::parse(listed.stdout_text);
@@ -88,7 +88,7 @@ TEST_CASE("profile list names every shipped profile and marks the one in use", "
 }
 
 TEST_CASE("profile show prints the profile file, and an unknown name suggests the closest", "[cli][profiles]") {
-    ScratchHome home;
+    ScratchHome home{"profiles"};
     const auto shown = run_process(kStarling, {"profile", "show", "collie"}, home.options());
     CHECK(shown.exit_code == 0);
     CHECK(shown.stdout_text == read_text(kProfiles / "collie.toml"));
@@ -100,7 +100,7 @@ TEST_CASE("profile show prints the profile file, and an unknown name suggests th
 
 TEST_CASE("profile use writes the configuration, keeps the one it replaces, and the next command runs on it",
           "[cli][profiles]") {
-    ScratchHome home;
+    ScratchHome home{"profiles"};
     const fs::path config = home.path() / "starling.toml";
     std::ofstream{config} << "# mine\n[injection]\nmax_memories = 3\n";
 
@@ -174,7 +174,7 @@ std::string key_of(const ScratchHome &home, const std::string &id, const std::st
 TEST_CASE("the collie profile: promotion after reads in two sessions, review at 60 idle days, archive 30 later, "
           "merges of similar summaries, an unread role gone on day 8",
           "[cli][profiles][collie]") {
-    ScratchHome home;
+    ScratchHome home{"profiles"};
     REQUIRE(run_process(kStarling, {"profile", "use", "collie"}, home.options()).exit_code == 0);
     {
         std::ofstream config{home.path() / "starling.toml", std::ios::app};

@@ -48,6 +48,7 @@ std::vector<IndexRecordView> sample_with_ids_and_fields() {
     records[0].memory.id = "k3f9a2q";
     records[0].memory.fields = R"({"salience":"high","links":["m2x8p1r"]})";
     records[1].memory.pinned = true;
+    return records;
 }
 
 } // namespace
