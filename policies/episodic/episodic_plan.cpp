@@ -7,15 +7,15 @@
 
 #include <charconv>
 #include <optional>
+#include <set>
 #include <string>
+#include <tuple>
 
 namespace starling::episodic {
 namespace {
 
 using sdk::LifecycleAction;
 using Kind = LifecycleAction::Kind;
-
-constexpr std::int64_t seconds_per_day = 86'400;
 
 LifecycleAction set_field(const LayeredMemory &memory, std::string field, sdk::FieldValue value, std::string reason) {
     LifecycleAction action;
@@ -46,6 +46,7 @@ public:
     }
 
     std::vector<LifecycleAction> plan() {
+        plan_semantic_updates();
         for (const LayeredMemory &memory : memories_) {
             if (memory.layer == Layer::episodic) {
                 plan_episodic(memory);
@@ -109,7 +110,8 @@ private:
         for (const LayeredMemory &candidate : memories_) {
             const bool reachable = candidate.scope_directory == episodic.scope_directory ||
                                    (layer == Layer::procedural && candidate.scope_directory == "memory/user");
-            if (candidate.layer != layer || !reachable || candidate.index == episodic.index) {
+            if (candidate.layer != layer || !reachable || candidate.index == episodic.index ||
+                merged_away_.contains(candidate.index)) {
                 continue;
             }
             const std::size_t shared = shared_tags(episodic, candidate);
@@ -185,13 +187,72 @@ private:
         }
     }
 
+    /// Rule 3 of the layer tree: a new semantic memory that shares ≥ `duplicates.min_shared_tags` tags
+    /// with an older one of its scope updates it — merged into it, both texts kept — instead of
+    /// standing beside it. Judged here, on the layers and tags the decision chose, because the duplicate
+    /// judge of remembering sees only a message's text, and an episodic naming two of a fact's tags is
+    /// no restatement of that fact.
+    void plan_semantic_updates() {
+        for (const LayeredMemory &memory : memories_) {
+            const bool new_fact = memory.layer == Layer::semantic && !memory.pinned &&
+                                  today_ - day_of(memory.created) <= settings_.absorb_recent_days;
+            if (!new_fact) {
+                continue;
+            }
+            const LayeredMemory *best = nullptr;
+            std::size_t best_shared = 0;
+            for (const LayeredMemory &older : memories_) {
+                const bool earlier = older.created < memory.created ||
+                                     (older.created == memory.created && older.index < memory.index);
+                if (older.layer != Layer::semantic || !earlier || older.scope_directory != memory.scope_directory ||
+                    merged_away_.contains(older.index)) {
+                    continue;
+                }
+                const std::size_t shared = shared_tags(memory, older);
+                const auto rank = [](const LayeredMemory &candidate, std::size_t tags) {
+                    return std::tuple{tags, candidate.salience_rank, candidate.last_accessed};
+                };
+                if (shared >= settings_.min_shared_tags && (best == nullptr || rank(older, shared) > rank(*best, best_shared))) {
+                    best = &older;
+                    best_shared = shared;
+                }
+            }
+            if (best != nullptr) {
+                LifecycleAction merge = keyed(Kind::merge, memory.key,
+                                              "a new fact sharing " + std::to_string(best_shared) +
+                                                  " tags with a semantic memory updates it");
+                merge.into = best->key;
+                actions_.push_back(std::move(merge));
+                merged_away_.insert(memory.index);
+            }
+        }
+    }
+
+    /// The last day the memory was used: read (a use after it was written), or injected into a
+    /// session, which is what claude-memory's session tags recorded.
+    std::optional<std::int64_t> last_used_day(const LayeredMemory &memory) const {
+        std::optional<std::int64_t> used;
+        if (memory.last_accessed > memory.created) {
+            used = day_of(memory.last_accessed);
+        }
+        if (const auto injected = memory.field("last_injected")) {
+            if (const auto day = day_of_date(*injected); day && (!used || *day > *used)) {
+                used = day;
+            }
+        }
+        return used;
+    }
+
     void plan_salience(const LayeredMemory &memory) {
-        const std::int64_t idle = batch_.now() - memory.last_accessed;
-        const bool used_since_written = memory.last_accessed > memory.created;
+        if (merged_away_.contains(memory.index)) {
+            return;
+        }
+        const auto used = last_used_day(memory);
+        const std::int64_t idle_days = today_ - used.value_or(day_of(memory.last_accessed));
         std::string salience = "medium";
-        if (used_since_written && idle <= settings_.recent_use_days * seconds_per_day) {
+        if (used && idle_days <= settings_.recent_use_days) {
             salience = "high";
-        } else if (idle > settings_.unused_days * seconds_per_day) {
+        } else if (idle_days > settings_.unused_days) {
             salience = "low";
         }
         if (memory.salience != salience) {
@@ -207,6 +268,7 @@ private:
     const EpisodicSettings &settings_;
     std::int64_t today_;
     std::vector<LayeredMemory> memories_;
+    std::set<std::size_t> merged_away_; ///< new facts merged into older ones: no target, no salience
     std::vector<LifecycleAction> actions_;
 };
 

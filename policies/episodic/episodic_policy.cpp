@@ -28,7 +28,7 @@ public:
 
     void similarity(std::string_view text, const starling::sdk::MemoryBatch &memories,
                     std::span<double> similarities) override {
-        starling::episodic::restatement_similarities(text, memories, settings_, similarities);
+        starling::episodic::restatement_similarities(text, memories, similarities);
     }
 
 private:

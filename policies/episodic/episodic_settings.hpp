@@ -25,7 +25,7 @@ struct EpisodicSettings {
     std::size_t min_claim_length = 15;  ///< a sentence must be longer to be a claim of its own
     int recent_use_days = 1;            ///< used this recently: salience high
     int unused_days = 90;               ///< unused longer: salience low
-    std::size_t min_shared_tags = 2;    ///< a new fact sharing this many tags updates a semantic memory
+    std::size_t min_shared_tags = 2;    ///< a new fact sharing this many tags with an older one updates it
     BehaviouralCues behavioural;
 };
 

@@ -2,7 +2,6 @@
 #include "restatement.hpp"
 
 #include "claims.hpp"
-#include "layered_memory.hpp"
 
 #include <set>
 #include <string>
@@ -30,23 +29,10 @@ double jaccard(const WordSet &one, const WordSet &other) {
 
 } // namespace
 
-void restatement_similarities(std::string_view text, const sdk::MemoryBatch &memories,
-                              const EpisodicSettings &settings, std::span<double> similarities) {
+void restatement_similarities(std::string_view text, const sdk::MemoryBatch &memories, std::span<double> similarities) {
     const WordSet message_words = word_set(text);
-    const bool a_rule = is_behavioural(text, settings.behavioural);
     for (std::size_t index = 0; index < memories.size(); ++index) {
         const auto view = memories[index];
-        const LayeredMemory memory = read_layered_memory(view, index);
-        if (!a_rule && memory.layer == Layer::semantic) {
-            std::size_t shared = 0;
-            for (const auto &tag : memory.tags) {
-                shared += message_words.contains(tag) ? 1 : 0;
-            }
-            if (shared >= settings.min_shared_tags) {
-                similarities[index] = 1.0;
-                continue;
-            }
-        }
         std::string memory_text{memories.has_bodies() ? view.body() : view.summary()};
         if (!memories.has_bodies()) {
             view.for_each_tag([&](std::string_view tag) { (memory_text += ' ') += tag; });

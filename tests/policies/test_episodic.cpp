@@ -223,10 +223,15 @@ TEST_CASE("episodic: salience is high when used in the latest session day, low a
     DecayBatch::Memory written_today = layered("memory/user/short/new.md", "semantic", "e", "medium", now - 3600);
     written_today.created = now - 3600;
     batch.add(std::move(written_today));
+    // Injected into this morning's session, never read since it was written: used all the same.
+    DecayBatch::Memory injected = layered("memory/user/long/injected.md", "semantic", "f", "low", now - 200 * day);
+    injected.fields = R"({"layer":"semantic","salience":"low","last_injected":"2026-04-06T09:00:00Z"})";
+    batch.add(std::move(injected));
     const auto lines = lines_of(Episodic{}.plan(batch));
     CHECK(lines == std::vector<std::string>{"set_field memory/user/long/used.md salience=\"high\"",
                                             "set_field memory/user/long/idle.md salience=\"low\"",
-                                            "set_field memory/user/long/middling.md salience=\"medium\""});
+                                            "set_field memory/user/long/middling.md salience=\"medium\"",
+                                            "set_field memory/user/long/injected.md salience=\"high\""});
 }
 
 TEST_CASE("episodic: a pinned episodic is dated but never absorbed or archived", "[policies][episodic]") {
@@ -247,21 +252,55 @@ TEST_CASE("episodic: without texts in the batch nothing is absorbed or archived"
     CHECK(Episodic{}.plan(batch).empty());
 }
 
-TEST_CASE("episodic: a new fact sharing two tags with a semantic memory restates it (rule 3)", "[policies][episodic]") {
+TEST_CASE("episodic: a new fact sharing two tags with an older semantic memory updates it (rule 3)",
+          "[policies][episodic]") {
     DecayBatch batch{now, true};
     batch.add(layered("memory/projects/shop/long/facts.md", "semantic", "shopify\npagination\nsqlite"));
-    batch.add(layered("memory/user/long/rules.md", "procedural", "shopify\npagination"));
-    batch.add(layered("memory/projects/shop/long/one.md", "semantic", "shopify\nwarehouse"));
+    batch.add(layered("memory/projects/shop/long/close.md", "semantic", "shopify\npagination", "high"));
+    auto fact = layered("memory/projects/shop/short/new.md", "semantic", "shopify\npagination\nwebhook");
+    fact.created = now - 3600;
+    batch.add(std::move(fact));
+    auto one_tag = layered("memory/projects/shop/short/one.md", "semantic", "shopify\nwarehouse");
+    one_tag.created = now - 3600;
+    batch.add(std::move(one_tag));
+    auto other_project = layered("memory/projects/other/short/new.md", "semantic", "shopify\npagination");
+    other_project.created = now - 3600;
+    batch.add(std::move(other_project));
+    const auto plan = Episodic{}.plan(batch);
+    std::vector<std::string> merges;
+    for (const auto &action : plan) {
+        if (action.kind == Kind::merge) {
+            merges.push_back(action.key + " -> " + action.into);
+        }
+    }
+    // Two tags each: the higher salience wins.
+    CHECK(merges == std::vector<std::string>{"memory/projects/shop/short/new.md -> memory/projects/shop/long/close.md"});
+}
+
+TEST_CASE("episodic: an absorbed claim never goes to a fact merged away in the same plan", "[policies][episodic]") {
+    DecayBatch batch{now, true};
+    batch.add(episodic("memory/projects/shop/short/e.md", R"({"layer":"episodic","decay-after":"2026-03-01"})",
+                       "Shopify caps pagination at page 100.\n", now - 95 * day, "shopify\npagination\nwebhook"));
+    batch.add(layered("memory/projects/shop/long/facts.md", "semantic", "shopify\npagination", "low"));
+    auto fact = layered("memory/projects/shop/short/new.md", "semantic", "shopify\npagination\nwebhook", "high");
+    fact.created = now - 3600;
+    batch.add(std::move(fact));
+    const auto lines = lines_of(Episodic{}.plan(batch));
+    CHECK(holds(lines, "append memory/projects/shop/long/facts.md: Shopify caps pagination at page 100."));
+    CHECK_FALSE(holds(lines, "append memory/projects/shop/short/new.md: Shopify caps pagination at page 100."));
+}
+
+TEST_CASE("episodic: a restatement is judged by the word Jaccard of the texts", "[policies][episodic]") {
+    DecayBatch batch{now, true};
+    batch.add(layered("memory/projects/shop/long/facts.md", "semantic", "shopify\npagination"));
     const Episodic policy;
-    const auto fact = policy.similarity("Shopify pagination stops at page 100 for every store.", batch);
-    CHECK(fact[0] == 1.0);
-    CHECK(fact[1] < 1.0);
-    CHECK(fact[2] < 1.0);
-    // A rule is no fact to fold into a semantic memory, whatever tags it names.
-    CHECK(policy.similarity("Never trust Shopify pagination past page 100.", batch)[0] < 1.0);
-    // Otherwise: the word Jaccard of the message and the memory's text ("what it says").
-    CHECK(policy.similarity("what it says", batch)[2] == 1.0);
-    CHECK(policy.similarity("what it means", batch)[2] == Approx(0.5));
+    CHECK(policy.similarity("What it says", batch)[0] == 1.0);
+    CHECK(policy.similarity("what it means", batch)[0] == Approx(0.5));
+    CHECK(policy.similarity("Shopify pagination stops at page 100.", batch)[0] == 0.0);
+
+    DecayBatch summaries{now, false};
+    summaries.add({.key = "memory/user/long/a.md", .summary = "Deploys go through argo", .tags = "deploy"});
+    CHECK(policy.similarity("deploys go through argo", summaries)[0] == Approx(0.8));
 }
 
 TEST_CASE("episodic: settings are checked when the policy is created", "[policies][episodic]") {
