@@ -28,18 +28,19 @@ template <class Visit>
 void for_each_word(std::string_view message, Visit &&visit) {
     std::size_t start = 0;
     bool in_word = false;
-    for (std::size_t position = 0; position <= message.size();) {
-        const bool word_character =
-            position < message.size() &&
-            is_word_character(text::decode_utf8(message, position, text::Utf8Rules::strict).code_point);
+    for (std::size_t position = 0; position < message.size();) {
+        const auto decoded = text::decode_utf8(message, position, text::Utf8Rules::strict);
+        const bool word_character = decoded.valid && is_word_character(decoded.code_point);
         if (word_character && !in_word) {
             start = position;
-        }
-        if (!word_character && in_word) {
+        } else if (!word_character && in_word) {
             visit(message.substr(start, position - start));
         }
         in_word = word_character;
-        position += position < message.size() ? text::decode_utf8(message, position, text::Utf8Rules::strict).length : 1;
+        position += decoded.length;
+    }
+    if (in_word) {
+        visit(message.substr(start));
     }
 }
 

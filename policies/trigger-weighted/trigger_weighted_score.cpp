@@ -39,12 +39,21 @@ struct ScoredFields {
     bool superseded = false;
 };
 
+/// The fields are parsed once per memory: a prompt scores every memory of the store.
 ScoredFields scored_fields(const sdk::MemoryView &memory) {
+    const nlohmann::json fields = memory.fields();
+    const auto text = [&](const char *name, std::string fallback) {
+        const auto found = fields.find(name);
+        return found != fields.end() && found->is_string() ? found->get<std::string>() : fallback;
+    };
     ScoredFields read;
-    read.triggers = memory.field_list("trigger");
-    read.layer = memory.field("layer").value_or("");
-    read.salience = memory.field("salience").value_or("medium");
-    read.superseded = memory.field("status") == "superseded";
+    if (const auto trigger = fields.find("trigger"); trigger != fields.end()) {
+        read.triggers = trigger->is_string() ? std::vector<std::string>{trigger->get<std::string>()}
+                                             : trigger->get<std::vector<std::string>>();
+    }
+    read.layer = text("layer", "");
+    read.salience = text("salience", "medium");
+    read.superseded = text("status", "") == "superseded";
     return read;
 }
 
