@@ -134,6 +134,10 @@ TEST_CASE("layered: a timeless fact is semantic, the user's or the project's by 
     CHECK(text_field(role, "confidence") == "high");
     CHECK(text_field(role, "status") == "confirmed");
 
+    const auto place = layered().decide("I'm based in Berlin and work in CET.");
+    CHECK(place.type == "user");
+    CHECK(text_field(place, "layer") == "semantic");
+
     const auto stack = layered().decide("The project uses PostgreSQL 16 for billing data.");
     REQUIRE(stack.store);
     CHECK(stack.type == "project");
