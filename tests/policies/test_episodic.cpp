@@ -234,7 +234,7 @@ TEST_CASE("episodic: salience is high when used in the latest session day, low a
                                             "set_field memory/user/long/injected.md salience=\"high\""});
 }
 
-TEST_CASE("episodic: a pinned episodic is dated but never absorbed or archived", "[policies][episodic]") {
+TEST_CASE("episodic: a pinned episodic is never absorbed or archived", "[policies][episodic]") {
     DecayBatch batch{now, true};
     auto pinned = episodic("memory/projects/shop/short/e.md", R"({"layer":"episodic","decay-after":"2026-03-01"})",
                            "Shopify caps pagination at page 100.\n", now - 95 * day, "shopify");
