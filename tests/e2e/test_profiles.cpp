@@ -242,3 +242,178 @@ TEST_CASE("the collie profile: promotion after reads in two sessions, review at 
     CHECK(prompt.exit_code == 0);
     CHECK_THAT(prompt.stdout_text, !Catch::Contains("argo"));
 }
+
+namespace {
+
+const std::string kApp = "/work/app"; // the project of claude_payloads.hpp's hooks
+
+/// Each memory of the store, found by a phrase of its summary.
+nlohmann::json memory_saying(const ScratchHome &home, const std::string &now, const std::string &phrase) {
+    const auto listed = cli_json({"list", "--json", "--scope", "all", "--cwd", kApp}, at(home, now));
+    for (const auto &entry : listed) {
+        if (entry["summary"].get<std::string>().find(phrase) != std::string::npos) {
+            return cli_json({"show", "--json", entry["id"].get<std::string>()}, at(home, now));
+        }
+    }
+    FAIL("no memory says '" << phrase << "' in " << listed.dump(2));
+    return {};
+}
+
+std::string field_of(const nlohmann::json &memory, const std::string &field) {
+    const auto &fields = memory["other_fields"];
+    return fields.contains(field) ? fields[field].get<std::string>() : std::string{"(none)"};
+}
+
+double score_of(const nlohmann::json &injected, const std::string &key) {
+    for (const auto &memory : injected["memories"]) {
+        if (memory["key"] == key) {
+            return memory["score"].get<double>();
+        }
+    }
+    return 0.0;
+}
+
+/// Adds `links: [related:<to>]` to a memory file by hand, as a claude-memory user writes `related:`.
+void link_by_hand(const nlohmann::json &from, const std::string &to_id) {
+    const fs::path file = from["path"].get<std::string>();
+    std::string text = read_text(file);
+    REQUIRE(text.starts_with("---\n"));
+    text.insert(4, "links: [related:" + to_id + "]\n");
+    std::ofstream{file, std::ios::binary | std::ios::trunc} << text;
+}
+
+} // namespace
+
+// claude-memory 2.1 (seed-systems.md §2), step by step, on the controllable clock: the layer tree
+// at session end, rule 3's update in place, the retrieval score's test vectors and one-hop
+// expansion, the episodic's decay after 90 days with its claims absorbed, and salience from use.
+TEST_CASE("the claude-memory profile: layers chosen at Stop, facts updated in place, scores 6 and 3, one hop, "
+          "an episodic absorbed and archived after 90 days, salience from use",
+          "[cli][profiles][claude-memory]") {
+    ScratchHome home{"claude-memory"};
+    REQUIRE(run_process(kStarling, {"profile", "use", "claude-memory"}, home.options()).exit_code == 0);
+    {
+        std::ofstream config{home.path() / "starling.toml", std::ios::app};
+        config << "\n[hooks]\nbackground = false\n";
+    }
+
+    // §2.2: one message of each kind in a session; the tree runs on them when the session stops.
+    const std::vector<std::string> messages{
+        "The on-call dashboard can be found at https://grafana.example.com/d/payments",
+        "Don't mock the database in integration tests.",
+        "I am the tech lead of the payments team.",
+        "The project uses Shopify with SQLite, and pagination stops at page 100.",
+        "Today we moved the nightly Shopify export to the new queue.",
+        "What is the difference between a mutex and a semaphore?",
+        "The retry logic is in handle_request() of the worker.",
+        "## Solution: sqlite-database-locked\n**Symptom:** SQLite database is locked in pagination tests\n"
+        "**Failed:** Retrying the writes\n**Solution:** Run the suites one after another on one connection\n"};
+    int minute = 0;
+    for (const auto &message : messages) {
+        hook(home, "2026-01-05T09:0" + std::to_string(minute++) + ":00Z", "UserPromptSubmit",
+             starling::test::claude_prompt("s-1", message));
+    }
+    hook(home, "2026-01-05T09:30:00Z", "Stop", starling::test::claude_stop("s-1"));
+    const std::string day_1 = "2026-01-05T09:31:00Z";
+    CHECK(cli_json({"list", "--json", "--scope", "all", "--cwd", kApp}, at(home, day_1)).size() == 6);
+
+    const auto reference = memory_saying(home, day_1, "on-call dashboard");
+    CHECK(reference["type"] == "reference");
+    CHECK(field_of(reference, "layer") == "reference");
+    CHECK(field_of(reference, "source") == "referenced");
+    const auto rule = memory_saying(home, day_1, "Don't mock the database");
+    CHECK(rule["type"] == "feedback");
+    CHECK(field_of(rule, "layer") == "procedural");
+    CHECK(field_of(rule, "source") == "instructed");
+    const auto role = memory_saying(home, day_1, "tech lead");
+    CHECK(role["type"] == "user");
+    CHECK(field_of(role, "layer") == "semantic");
+    CHECK(field_of(role, "confidence") == "high");
+    const auto stack = memory_saying(home, day_1, "uses Shopify with SQLite");
+    CHECK(stack["type"] == "project");
+    CHECK_THAT(stack["key"].get<std::string>(), Catch::Contains("memory/projects/"));
+    CHECK(field_of(stack, "layer") == "semantic");
+    CHECK(field_of(stack, "salience") == "medium");
+    const auto episode = memory_saying(home, day_1, "nightly Shopify export");
+    CHECK(field_of(episode, "layer") == "episodic");
+    CHECK(field_of(episode, "status") == "open");
+    CHECK(field_of(episode, "retention") == "temporary");
+    // Dated by the consolidation of the same Stop: created + 90 days.
+    CHECK(field_of(episode, "decay-after") == "2026-04-05");
+    CHECK(field_of(episode, "retention-days") == "(none)");
+    CHECK(field_of(episode, "absorbed") == "2026-01-05");
+    const auto solution = memory_saying(home, day_1, "Solution: sqlite-database-locked");
+    CHECK(field_of(solution, "layer") == "procedural");
+    CHECK(field_of(solution, "trigger") == "[sqlite, database, locked, pagination, testing]");
+
+    // Rule 3: the next day, a fact sharing two tags (shopify, pagination) with the stack updates it.
+    hook(home, "2026-01-06T09:00:00Z", "UserPromptSubmit",
+         starling::test::claude_prompt("s-2", "The project uses Shopify webhooks to refresh pagination caches."));
+    hook(home, "2026-01-06T09:30:00Z", "Stop", starling::test::claude_stop("s-2"));
+    const std::string day_2 = "2026-01-06T09:31:00Z";
+    CHECK(cli_json({"list", "--json", "--scope", "all", "--cwd", kApp}, at(home, day_2)).size() == 6);
+    const auto updated = memory_saying(home, day_2, "uses Shopify with SQLite");
+    CHECK_THAT(updated["body"].get<std::string>(), Catch::Contains("Shopify webhooks to refresh pagination caches"));
+    // Injected into that session's prompt (its tags matched): used in the latest session day, so high.
+    CHECK(field_of(updated, "salience") == "high");
+
+    // §2.5's test vectors: tags {shopify, sqlite, pagination, …}, both keywords, high → 6; the episodic
+    // of three days ago, one keyword, medium, recent → 3. And one hop: the dashboard, linked from the
+    // stack by hand, ranks just below it.
+    link_by_hand(updated, reference["id"]);
+    static_cast<void>(cli_json({"list", "--json", "--scope", "all", "--cwd", kApp}, at(home, "2026-01-07T08:00:00Z")));
+    const auto injected = cli_json({"inject", "--event", "prompt", "--prompt", "shopify pagination", "--cwd", kApp,
+                                    "--json"},
+                                   at(home, "2026-01-07T08:01:00Z"));
+    CHECK(score_of(injected, updated["key"]) == 6.0);
+    CHECK(score_of(injected, episode["key"]) == 3.0);
+    const double linked = score_of(injected, reference["key"]);
+    CHECK(linked < 6.0);
+    CHECK(linked > 5.99);
+    CHECK(score_of(injected, role["key"]) == 0.0);
+
+    // §2.6 phase 2: on its decay-after day the episodic stays; the day after, its claim is absorbed
+    // into the semantic memory sharing a tag with it, and it is archived (restorable).
+    static_cast<void>(cli_json({"consolidate", "--json"}, at(home, "2026-04-05T12:00:00Z")));
+    CHECK(run_process(kStarling, {"show", episode["id"]}, at(home, "2026-04-05T12:00:01Z")).exit_code == 0);
+    const auto decayed = cli_json({"consolidate", "--json"}, at(home, "2026-04-06T00:30:00Z"));
+    INFO(decayed.dump(2));
+    CHECK(run_process(kStarling, {"show", episode["id"]}, at(home, "2026-04-06T00:30:01Z")).exit_code == 1);
+    const auto absorbing = memory_saying(home, "2026-04-06T00:30:02Z", "uses Shopify with SQLite");
+    CHECK_THAT(absorbing["body"].get<std::string>(),
+               Catch::Contains("Today we moved the nightly Shopify export to the new queue."));
+    const auto archived = cli_json({"archive", "--json"}, at(home, "2026-04-06T00:30:03Z"));
+    CHECK_THAT(archived.dump(), Catch::Contains(episode["key"].get<std::string>()));
+
+    // §2.6 phase 3: the rule read in a session on day 100 is high; the stack, unused for more than
+    // 90 days, low.
+    hook(home, "2026-04-15T10:00:00Z", "PostToolUse", starling::test::claude_read("s-3", rule["path"]));
+    hook(home, "2026-04-15T10:10:00Z", "Stop", starling::test::claude_stop("s-3"));
+    CHECK(field_of(memory_saying(home, "2026-04-15T10:11:00Z", "Don't mock the database"), "salience") == "high");
+    CHECK(field_of(memory_saying(home, "2026-04-15T10:11:00Z", "uses Shopify with SQLite"), "salience") == "low");
+    CHECK(field_of(memory_saying(home, "2026-04-15T10:11:00Z", "tech lead"), "salience") == "low");
+}
+
+// claude-memory's retrieval hook printed `additionalContext` at the top level, where Claude Code
+// drops it (§2.5, §2.9): nothing it found ever reached the model. Starling's adapter renders it
+// where the agent reads it.
+TEST_CASE("the claude-memory profile: what a prompt retrieves reaches the agent (seed defect: injection dropped)",
+          "[cli][profiles][claude-memory]") {
+    ScratchHome home{"claude-memory-injection"};
+    REQUIRE(run_process(kStarling, {"profile", "use", "claude-memory"}, home.options()).exit_code == 0);
+    {
+        std::ofstream config{home.path() / "starling.toml", std::ios::app};
+        config << "\n[hooks]\nbackground = false\n";
+    }
+    hook(home, "2026-01-05T09:00:00Z", "UserPromptSubmit",
+         starling::test::claude_prompt("s-1", "The project uses Shopify with SQLite, and pagination stops at page 100."));
+    hook(home, "2026-01-05T09:30:00Z", "Stop", starling::test::claude_stop("s-1"));
+    const auto prompt = run_process(kClaude, {"UserPromptSubmit"},
+                                    at(home, "2026-01-06T09:00:00Z",
+                                       starling::test::claude_prompt("s-2", "why is shopify pagination slow")));
+    REQUIRE(prompt.exit_code == 0);
+    const auto reply = nlohmann::json::parse(prompt.stdout_text);
+    CHECK_FALSE(reply.contains("additionalContext"));
+    CHECK_THAT(reply["hookSpecificOutput"]["additionalContext"].get<std::string>(),
+               Catch::Contains("pagination stops at page 100"));
+}

@@ -31,9 +31,15 @@ public:
         std::uint32_t access_count = 1;
         std::uint32_t session_count = 1;
         bool under_review = false;
+        // ABI 1.4 members: the stable id and the other frontmatter fields, as a JSON object's text.
+        std::string id{};
+        std::string fields = "{}";
+        bool pinned = false;
+        std::string body{}; ///< read by policies only when the batch has bodies
     };
 
-    explicit DecayBatch(std::int64_t now) : now_(now) {}
+    /// `has_bodies`: the batch carries each memory's text, as consolidation's batches do.
+    explicit DecayBatch(std::int64_t now, bool has_bodies = false) : now_(now), has_bodies_(has_bodies) {}
     // The views point into the memories: a copy would point into the original, a move keeps them valid.
     DecayBatch(const DecayBatch &) = delete;
     DecayBatch &operator=(const DecayBatch &) = delete;
@@ -61,7 +67,10 @@ public:
         view.last_accessed = stored.last_accessed;
         view.access_count = stored.access_count;
         view.session_count = stored.session_count;
-        view.flags = stored.under_review ? STARLING_MEMORY_UNDER_REVIEW : 0U;
+        view.flags = (stored.under_review ? STARLING_MEMORY_UNDER_REVIEW : 0U) | (stored.pinned ? STARLING_MEMORY_PINNED : 0U);
+        view.body = has_bodies_ ? sdk::as_bytes(stored.body) : starling_bytes{nullptr, 0};
+        view.id = sdk::as_bytes(stored.id);
+        view.fields = sdk::as_bytes(stored.fields);
         views_.push_back(view);
         return *this;
     }
@@ -76,7 +85,8 @@ public:
             pointers_.push_back(&view);
         }
         batch_ =
-            starling_memory_batch{sizeof(starling_memory_batch), 0, now_, pointers_.size(), pointers_.data()};
+            starling_memory_batch{sizeof(starling_memory_batch), has_bodies_ ? STARLING_BATCH_HAS_BODIES : 0U, now_,
+                                   pointers_.size(), pointers_.data()};
         return batch_;
     }
 
@@ -89,6 +99,7 @@ private:
     }
 
     std::int64_t now_;
+    bool has_bodies_ = false;
     std::deque<Memory> memories_; // deque: views point into memories, which must not move
     std::deque<starling_memory_view> views_;
     std::vector<const starling_memory_view *> pointers_;

@@ -51,6 +51,24 @@ bool names_another_memory(const sdk::LifecycleAction &action) {
     return action.kind == Kind::merge || action.kind == Kind::link || action.kind == Kind::unlink;
 }
 
+/// The text of each listed memory, in listing order; empty for one removed since it was listed (an
+/// action on it is then skipped as gone).
+std::vector<std::string> bodies_of(const MemoryStore &store, const IndexedMemories &memories) {
+    std::vector<std::string> bodies;
+    bodies.reserve(memories.size());
+    for (const IndexedMemory &memory : memories) {
+        try {
+            bodies.push_back(store.read(memory.key).body);
+        } catch (const StoreError &) {
+            if (store.contains(memory.key)) {
+                throw; // there and unreadable: a real error, reported like any other
+            }
+            bodies.emplace_back();
+        }
+    }
+    return bodies;
+}
+
 } // namespace
 
 ConsolidationReport consolidate(MemoryStore &store, const DecayPlanner &planner, bool dry_run) {
@@ -75,7 +93,11 @@ ConsolidationReport consolidate(MemoryStore &store, const DecayPlanner &planner,
             scopes_with_long.insert(scope_directory_of(memory.key));
         }
     }
-    const MemoryViewBatch batch{std::move(memories), store.clock().now()};
+    // A plan may move what a memory says into another (the `append` action: an expiring memory's
+    // claims absorbed one by one), so the policy plans over the memories' texts, not only their
+    // summaries.
+    std::vector<std::string> bodies = bodies_of(store, memories);
+    const MemoryViewBatch batch{std::move(memories), std::move(bodies), store.clock().now()};
     const auto plan = planner.plan(batch.batch());
 
     // A plan names memories by their keys in the listing it was made from; a memory the plan itself

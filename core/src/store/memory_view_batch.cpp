@@ -50,6 +50,10 @@ MemoryViewBatch::MemoryViewBatch(std::vector<IndexEntry> entries, std::vector<st
                                  std::chrono::sys_seconds now)
     : MemoryViewBatch(indexed(std::move(entries)), std::move(bodies), true, now) {}
 
+MemoryViewBatch::MemoryViewBatch(IndexedMemories memories, std::vector<std::string> bodies,
+                                 std::chrono::sys_seconds now)
+    : MemoryViewBatch(std::move(memories), std::move(bodies), true, now) {}
+
 MemoryViewBatch::MemoryViewBatch(IndexedMemories memories, std::vector<std::string> bodies, bool has_bodies,
                                  std::chrono::sys_seconds now)
     : storage_(std::make_unique<Storage>()) {

@@ -34,6 +34,10 @@ public:
     MemoryViewBatch(std::vector<IndexEntry> entries, std::vector<std::string> bodies,
                     std::chrono::sys_seconds now);
 
+    /// A batch with bodies over a listing read in place: `bodies[i]` belongs to `memories[i]`.
+    /// Throws std::invalid_argument if the sizes differ.
+    MemoryViewBatch(IndexedMemories memories, std::vector<std::string> bodies, std::chrono::sys_seconds now);
+
     /// A batch with each entry's body read from `store` and `now` from the store's clock. Throws
     /// StoreError if a memory cannot be read.
     [[nodiscard]] static MemoryViewBatch with_bodies(const MemoryStore &store,
