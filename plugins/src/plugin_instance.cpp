@@ -241,6 +241,11 @@ std::optional<std::vector<double>> DecayPolicyInstance::similarity(std::string_v
     return similarities;
 }
 
+bool DecayPolicyInstance::plans_with_bodies() const {
+    return STARLING_STRUCT_HAS(starling_decay_v1, table_->struct_size, flags) &&
+           (table_->flags & STARLING_DECAY_PLANS_WITH_BODIES) != 0;
+}
+
 std::vector<sdk::LifecycleAction> DecayPolicyInstance::plan(const starling_memory_batch &batch) const {
     sdk::StringSink out;
     call_plugin(info(), "plan",

@@ -16,6 +16,9 @@ namespace {
 
 class EpisodicPolicy final : public starling::sdk::DecayPolicy, public starling::sdk::DuplicateJudge {
 public:
+    /// An expiring episodic's claims are split from its text and absorbed one by one.
+    static constexpr bool plans_with_bodies = true;
+
     EpisodicPolicy(const starling::sdk::HostServices &host, const starling::sdk::Settings &settings)
         : host_(host), settings_(starling::episodic::read_episodic_settings(settings)) {}
 

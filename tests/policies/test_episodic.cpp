@@ -40,6 +40,7 @@ public:
     }
 
     std::vector<LifecycleAction> plan(DecayBatch &batch) const { return policy_->plan(batch.batch()); }
+    [[nodiscard]] bool plans_with_bodies() const { return policy_->plans_with_bodies(); }
     std::vector<double> similarity(const std::string &text, DecayBatch &batch) const {
         return *policy_->similarity(text, batch.batch());
     }
@@ -307,4 +308,12 @@ TEST_CASE("episodic: settings are checked when the policy is created", "[policie
     CHECK_THROWS(Episodic{nlohmann::json{{"decay", {{"retention_days", 0}}}}});
     CHECK_THROWS(Episodic{nlohmann::json{{"behavioural", {{"pairs", {"use instead"}}}}}});
     CHECK_THROWS(Episodic{nlohmann::json{{"salience", {{"unused_days", "ninety"}}}}});
+}
+
+TEST_CASE("episodic asks the host for the memories' texts; collie-tiers does not", "[episodic][abi-1-4]") {
+    CHECK(Episodic{}.plans_with_bodies());
+    starling::plugins::PluginRegistry registry{quiet_logger()};
+    registry.add_static_plugins(starling::plugins::linked_static_plugins());
+    const auto collie = registry.create_decay_policy("collie-tiers", registry.find("collie-tiers")->default_settings_json);
+    CHECK_FALSE(collie.plans_with_bodies());
 }

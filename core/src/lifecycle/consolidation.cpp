@@ -94,10 +94,11 @@ ConsolidationReport consolidate(MemoryStore &store, const DecayPlanner &planner,
         }
     }
     // A plan may move what a memory says into another (the `append` action: an expiring memory's
-    // claims absorbed one by one), so the policy plans over the memories' texts, not only their
-    // summaries.
-    std::vector<std::string> bodies = bodies_of(store, memories);
-    const MemoryViewBatch batch{std::move(memories), std::move(bodies), store.clock().now()};
+    // claims absorbed one by one); a policy that does so plans over the memories' texts. Every
+    // other plans from the index alone: a text read per memory per consolidation is not free.
+    const MemoryViewBatch batch = planner.plans_with_bodies()
+                                      ? MemoryViewBatch{memories, bodies_of(store, memories), store.clock().now()}
+                                      : MemoryViewBatch{std::move(memories), store.clock().now()};
     const auto plan = planner.plan(batch.batch());
 
     // A plan names memories by their keys in the listing it was made from; a memory the plan itself

@@ -239,3 +239,41 @@ TEST_CASE("append adds a claim to a memory's text once, however it is wrapped, a
     CHECK(body == "Body of release process.\n\nTag the release before\n  building the image.\n\n"
                   "The registry token is [REDACTED:github-token].\n");
 }
+
+namespace {
+
+/// Records whether the batch it planned over carried the memories' texts.
+class TextRecordingPlanner final : public core::DecayPlanner {
+public:
+    explicit TextRecordingPlanner(bool wants_texts) : wants_texts_(wants_texts) {}
+    std::vector<sdk::LifecycleAction> plan(const starling_memory_batch &batch) const override {
+        had_texts = (batch.flags & STARLING_BATCH_HAS_BODIES) != 0;
+        for (std::size_t index = 0; index < batch.count; ++index) {
+            texts.emplace_back(sdk::as_string_view(batch.items[index]->body));
+        }
+        return {};
+    }
+    [[nodiscard]] bool plans_with_bodies() const override { return wants_texts_; }
+    mutable bool had_texts = false;
+    mutable std::vector<std::string> texts;
+
+private:
+    bool wants_texts_;
+};
+
+} // namespace
+
+TEST_CASE("consolidation reads the memories' texts only for a policy that plans with them",
+          "[lifecycle][consolidation][abi-1-4]") {
+    PlanFixture fixture;
+    static_cast<void>(fixture.add("tabs are four spaces"));
+    TextRecordingPlanner from_index{false};
+    static_cast<void>(core::consolidate(fixture.store, from_index, true));
+    CHECK_FALSE(from_index.had_texts);
+    CHECK(from_index.texts == std::vector<std::string>{""});
+
+    TextRecordingPlanner from_texts{true};
+    static_cast<void>(core::consolidate(fixture.store, from_texts, true));
+    CHECK(from_texts.had_texts);
+    CHECK(from_texts.texts == std::vector<std::string>{"Body of tabs are four spaces.\n"});
+}

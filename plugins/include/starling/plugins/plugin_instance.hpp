@@ -80,6 +80,7 @@ class DecayPolicyInstance final : public core::DecayPlanner {
 public:
     explicit DecayPolicyInstance(PluginInstance instance);
     [[nodiscard]] std::vector<sdk::LifecycleAction> plan(const starling_memory_batch &batch) const override;
+    [[nodiscard]] bool plans_with_bodies() const override;
     [[nodiscard]] std::optional<std::vector<double>> similarity(std::string_view text,
                                                                 const starling_memory_batch &batch) const override;
     [[nodiscard]] const PluginInfo &info() const noexcept { return instance_.info(); }

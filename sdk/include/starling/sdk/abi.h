@@ -304,7 +304,17 @@ typedef struct starling_decay_v1 {
      */
     starling_status (*plan)(void *instance, const starling_memory_batch *batch, starling_sink actions_out,
                             starling_sink error);
+    /*
+     * Since ABI 1.4: read only when struct_size covers it. STARLING_DECAY_* bits saying what plan()
+     * needs. Without STARLING_DECAY_PLANS_WITH_BODIES the host plans from its index alone and hands
+     * a batch without bodies: reading every memory's text at every consolidation is what a policy
+     * that does not look at texts must not cost the store.
+     */
+    uint32_t flags;
 } starling_decay_v1;
+
+/* Since ABI 1.4. plan() reads the memories' texts: hand it a batch with STARLING_BATCH_HAS_BODIES. */
+#define STARLING_DECAY_PLANS_WITH_BODIES 1u
 
 /* Since ABI 1.3. Optional for decay policies. */
 #define STARLING_DUPLICATES_INTERFACE_V1 "starling.duplicates/1"

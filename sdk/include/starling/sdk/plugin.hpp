@@ -116,6 +116,10 @@ public:
 class DecayPolicy {
 public:
     static constexpr starling_plugin_kind kind = STARLING_KIND_DECAY_POLICY;
+    /// Whether plan() reads the memories' texts (ABI 1.4). A policy that does sets this to true in
+    /// its class; the host then reads every memory's file before it plans, which costs a store of
+    /// 10,000 memories 10,000 reads per consolidation, so leave it false unless the rules need texts.
+    static constexpr bool plans_with_bodies = false;
     virtual ~DecayPolicy() = default;
     virtual std::vector<LifecycleAction> plan(const MemoryBatch &memories) = 0;
 };
@@ -427,7 +431,8 @@ const void *get_interface(const char *interface_id) noexcept {
                                                 &decision_review_request<PluginClass>};
         return id == STARLING_DECISION_INTERFACE_V1 ? &table : nullptr;
     } else if constexpr (PluginClass::kind == STARLING_KIND_DECAY_POLICY) {
-        static const starling_decay_v1 table{sizeof(starling_decay_v1), &decay_plan<PluginClass>};
+        static const starling_decay_v1 table{sizeof(starling_decay_v1), &decay_plan<PluginClass>,
+                                             PluginClass::plans_with_bodies ? STARLING_DECAY_PLANS_WITH_BODIES : 0u};
         if (id == STARLING_DECAY_INTERFACE_V1) {
             return &table;
         }

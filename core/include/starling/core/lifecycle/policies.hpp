@@ -70,6 +70,8 @@ class DecayPlanner {
 public:
     virtual ~DecayPlanner() = default;
     [[nodiscard]] virtual std::vector<sdk::LifecycleAction> plan(const starling_memory_batch &batch) const = 0;
+    /// Whether plan() needs the memories' texts; consolidation reads them only then.
+    [[nodiscard]] virtual bool plans_with_bodies() const { return false; }
     /// How closely `text` restates each memory of the batch, each in [0, 1]; nullopt when the policy
     /// does not judge duplicates, and every remembered message is then a new memory.
     [[nodiscard]] virtual std::optional<std::vector<double>> similarity(std::string_view /*text*/,
