@@ -72,7 +72,7 @@ void rank_rules(std::string_view query, const sdk::MemoryBatch &memories, std::s
         }
         bool tag_named = false;
         memory.for_each_tag([&](std::string_view tag) { tag_named = tag_named || words.names(tag); });
-        const unsigned strength = std::min<unsigned>(memory.access_count(), max_strength - 1) + 1;
+        const unsigned strength = std::min<unsigned>(memory.access_count(), max_strength);
         scores[index] = (tag_named ? tag_match_weight : 0.0) + kind_weight * kind_rank(memory) + strength +
                         recency(memory.last_accessed(), memories.now());
     }

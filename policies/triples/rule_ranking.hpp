@@ -5,7 +5,8 @@
 //
 //   10000 × explicit tag match (a tag of the memory named in the prompt: 0 or 1)
 //   + 1000 × kind rank (constraint 4, rule 3, preference 2, a memory that is no rule 1)
-//   + strength (access_count + 1, at most 999)
+//   + strength (access_count, at most 999: the host counts a new memory's creation as its
+//     first use, so a rule stated once has 1, and each restatement adds 1, as skill_master's did)
 //   + recency (0.5 / (1 + days since last stated), in (0, 0.5])
 //
 // so each criterion only breaks the ties of the ones before it. A rule that lost a conflict

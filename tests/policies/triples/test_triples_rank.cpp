@@ -51,10 +51,10 @@ TEST_CASE("triples-rank: constraint > rule > preference, then strength, then rec
         .add({.id = "note", .stated = now, .access_count = 50});
     CHECK(ranking(memories, {"pref", "rule", "constraint", "strong-rule", "recent-rule", "note"}) ==
           std::vector<std::string>{"constraint", "strong-rule", "recent-rule", "rule", "pref", "note"});
-    // The score reads as digits: kind rank 3 (rule) and strength 1 (never reinforced), stated today.
+    // The score reads as digits: kind rank 3 (a rule), strength 0, stated a day ago.
     const auto scores = scores_of(memories);
-    CHECK(scores[4] == Approx(3001.25));
-    CHECK(scores[5] == Approx(1051.5)); // no rule: kind rank 1, strength 51
+    CHECK(scores[4] == Approx(3000.25));
+    CHECK(scores[5] == Approx(1050.5)); // no rule: kind rank 1, strength 50, stated now
 }
 
 TEST_CASE("triples-rank: an explicit tag match comes before every kind", "[policies][triples]") {
