@@ -39,7 +39,7 @@ sdk::FieldValue flag_value(std::vector<std::string> ids) {
 } // namespace
 
 std::vector<sdk::LifecycleAction> plan_conflicts(const sdk::MemoryBatch &memories) {
-    const auto rules = rules_of(memories);
+    const auto rules = rules_of(memories).rules;
     const auto conflicts = find_conflicts(rules);
     std::vector<sdk::LifecycleAction> actions;
     for (const auto &supersession : conflicts.supersessions) {

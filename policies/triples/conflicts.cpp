@@ -27,11 +27,11 @@ void settle(const std::vector<MemoryRule> &rules, std::size_t a, std::size_t b, 
         const bool newer_constraint = rules[newer].kind == RuleKind::constraint;
         if (!older_constraint) {
             out.supersessions.push_back(
-                {newer, older, false, "newer " + describe(rules[newer]) + " wins over " + describe(rules[older])});
+                {newer, older, "newer " + describe(rules[newer]) + " wins over " + describe(rules[older])});
             return;
         }
         if (!newer_constraint) {
-            out.supersessions.push_back({older, newer, false,
+            out.supersessions.push_back({older, newer,
                                          "older " + describe(rules[older]) + " is a constraint: wins over newer " +
                                              describe(rules[newer])});
             return;
@@ -41,7 +41,7 @@ void settle(const std::vector<MemoryRule> &rules, std::size_t a, std::size_t b, 
     if (links_to(first, second) != links_to(second, first)) {
         const std::size_t winner = links_to(first, second) ? a : b;
         const std::size_t loser = winner == a ? b : a;
-        out.supersessions.push_back({winner, loser, true, "settled by a supersedes link"});
+        out.supersessions.push_back({winner, loser, "settled by a supersedes link"});
         return;
     }
     const std::string why = first.stated == second.stated ? "stated at the same time" : "both constraints";

@@ -21,7 +21,6 @@ namespace starling::policies::triples {
 struct Supersession {
     std::size_t winner; ///< index into the rules
     std::size_t loser;
-    bool by_link = false; ///< an ambiguous pair that a written link settled
     std::string reason;
 };
 

@@ -73,7 +73,6 @@ std::vector<Language> read_languages(const sdk::Settings &settings) {
     for (const auto &[name, node] : *all) {
         const std::string root = "languages." + name;
         Language language;
-        language.name = name;
         add_cues(language, node, root, "constraint", RuleKind::constraint, false);
         add_cues(language, node, root, "constraint_negative", RuleKind::constraint, true);
         add_cues(language, node, root, "rule", RuleKind::rule, false);

@@ -27,7 +27,6 @@ struct Cue {
 };
 
 struct Language {
-    std::string name;
     std::vector<Cue> cues;                    ///< longest phrase first, so that "must not" wins over "must"
     std::vector<std::string> triggers;        ///< "add to memory that": the message asks to remember
     std::vector<std::string> global_scope;    ///< "global:", "in all projects": the user scope

@@ -37,17 +37,25 @@ struct MemoryRule {
     std::vector<std::string> conflict_ids;   ///< ids its `conflict` field names
 };
 
-/// The kind a memory's `kind` field names; nothing when absent or not one of the three.
-[[nodiscard]] std::optional<RuleKind> kind_of(const sdk::MemoryView &memory);
+/// What the triples policies read of one memory, from one parse of its fields.
+struct MemoryFacts {
+    std::optional<RuleKind> kind;          ///< its `kind` field, when one of the three
+    std::optional<MemoryRule> rule;        ///< when it carries a whole triple
+    std::vector<std::string> superseded_ids; ///< ids its `supersedes` links name
+};
 
-/// The memory as a rule, or nothing when it carries no triple (no valid kind, no subject or no
-/// predicate; a memory from a host older than ABI 1.4 carries none).
-[[nodiscard]] std::optional<MemoryRule> rule_of(const sdk::MemoryView &memory, std::size_t index);
+/// Reads one memory. A memory whose fields name no kind, link or conflict (most memories of a
+/// store that is not only rules) is not parsed at all; one from a host older than ABI 1.4 has no
+/// fields and reads as nothing. A rule needs a valid kind, a subject and a predicate.
+[[nodiscard]] MemoryFacts facts_of(const sdk::MemoryView &memory, std::size_t index);
 
-/// Every memory of the batch that is a rule, in batch order.
-[[nodiscard]] std::vector<MemoryRule> rules_of(const sdk::MemoryBatch &memories);
+/// The rules of a batch, and every id some memory of it supersedes (sorted, once each).
+struct BatchRules {
+    std::vector<std::optional<RuleKind>> kinds; ///< per memory of the batch
+    std::vector<MemoryRule> rules;              ///< in batch order
+    std::vector<std::string> superseded_ids;
+};
 
-/// The ids that some memory of the batch names with a `supersedes` link.
-[[nodiscard]] std::vector<std::string> superseded_ids_of(const sdk::MemoryBatch &memories);
+[[nodiscard]] BatchRules rules_of(const sdk::MemoryBatch &memories);
 
 } // namespace starling::policies::triples

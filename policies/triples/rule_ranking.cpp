@@ -44,10 +44,7 @@ private:
     std::set<std::string, std::less<>> singulars_;
 };
 
-int kind_rank(const sdk::MemoryView &memory) {
-    const auto kind = kind_of(memory);
-    return kind ? priority(*kind) + 1 : 1;
-}
+int kind_rank(const std::optional<RuleKind> &kind) { return kind ? priority(*kind) + 1 : 1; }
 
 double recency(std::int64_t last_stated, std::int64_t now) {
     const double idle_days = static_cast<double>(std::max<std::int64_t>(0, now - last_stated)) / seconds_per_day;
@@ -58,22 +55,22 @@ double recency(std::int64_t last_stated, std::int64_t now) {
 
 void rank_rules(std::string_view query, const sdk::MemoryBatch &memories, std::span<double> scores) {
     const QueryWords words{query};
-    const auto superseded = superseded_ids_of(memories);
+    const auto read = rules_of(memories);
     std::vector<bool> lost(memories.size(), false);
-    const auto rules = rules_of(memories);
-    for (const auto &supersession : find_conflicts(rules).supersessions) {
-        lost[rules[supersession.loser].index] = true;
+    for (const auto &supersession : find_conflicts(read.rules).supersessions) {
+        lost[read.rules[supersession.loser].index] = true;
     }
     for (std::size_t index = 0; index < memories.size(); ++index) {
         const auto memory = memories[index];
-        if (lost[index] || std::binary_search(superseded.begin(), superseded.end(), std::string{memory.id()})) {
+        if (lost[index] ||
+            std::binary_search(read.superseded_ids.begin(), read.superseded_ids.end(), std::string{memory.id()})) {
             scores[index] = 0.0;
             continue;
         }
         bool tag_named = false;
         memory.for_each_tag([&](std::string_view tag) { tag_named = tag_named || words.names(tag); });
         const unsigned strength = std::min<unsigned>(memory.access_count(), max_strength);
-        scores[index] = (tag_named ? tag_match_weight : 0.0) + kind_weight * kind_rank(memory) + strength +
+        scores[index] = (tag_named ? tag_match_weight : 0.0) + kind_weight * kind_rank(read.kinds[index]) + strength +
                         recency(memory.last_accessed(), memories.now());
     }
 }
