@@ -157,6 +157,13 @@ std::size_t find_phrase(std::string_view folded, std::string_view phrase, std::s
     return std::string_view::npos;
 }
 
+bool starts_with_phrase(std::string_view folded, std::string_view phrase) {
+    // A code point is at most four bytes: the bounded prefix holds whatever decides the boundary.
+    constexpr std::size_t boundary_bytes = 4;
+    return folded.starts_with(phrase) &&
+           find_phrase(folded.substr(0, phrase.size() + boundary_bytes), phrase) == 0;
+}
+
 std::string english_singular(std::string_view word) {
     if (word.size() <= 3 || word.ends_with("ss") || word.ends_with("us") || word.ends_with("is") ||
         !word.ends_with('s')) {

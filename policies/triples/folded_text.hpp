@@ -34,6 +34,10 @@ namespace starling::policies::triples {
 /// phrase begins or ends with a letter or digit of a spaced script; npos when there is none.
 [[nodiscard]] std::size_t find_phrase(std::string_view folded, std::string_view phrase, std::size_t from = 0);
 
+/// Whether `folded` begins with `phrase` as find_phrase() would find it there; reads no further
+/// than the phrase and the character after it.
+[[nodiscard]] bool starts_with_phrase(std::string_view folded, std::string_view phrase);
+
 /// The English singular of a plural noun by its ending: "builds" → "build", "dependencies" →
 /// "dependency", "branches" → "branch"; words of three letters or fewer, and words ending in
 /// "ss", "us" or "is", stay. A verb ending in "s" is changed too, which keeps keys stable because it

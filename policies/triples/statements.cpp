@@ -53,8 +53,6 @@ std::string_view without_list_marker(std::string_view text) {
     return text;
 }
 
-bool starts_with_phrase(std::string_view text, std::string_view phrase) { return find_phrase(text, phrase) == 0; }
-
 bool asks(std::string_view text, const std::vector<Language> &languages) {
     return std::any_of(languages.begin(), languages.end(), [&](const Language &language) {
         return std::any_of(language.questions.begin(), language.questions.end(),
@@ -73,14 +71,22 @@ std::vector<std::string> split_clauses(const std::string &sentence, const std::v
     }
     std::size_t clause_start = 0;
     std::size_t search_from = 0;
+    // Where each join occurs next, found again only once passed: a sentence of many commas is read
+    // once per join, not once per comma.
+    std::vector<std::size_t> next_at(joins.size(), 0);
+    for (std::size_t join = 0; join < joins.size(); ++join) {
+        next_at[join] = find_phrase(sentence, joins[join]);
+    }
     while (search_from < sentence.size()) {
         std::size_t best = std::string::npos;
         std::size_t best_length = 0;
-        for (const auto join : joins) {
-            const auto found = find_phrase(sentence, join, search_from);
-            if (found < best) {
-                best = found;
-                best_length = join.size();
+        for (std::size_t join = 0; join < joins.size(); ++join) {
+            if (next_at[join] != std::string::npos && next_at[join] < search_from) {
+                next_at[join] = find_phrase(sentence, joins[join], search_from);
+            }
+            if (next_at[join] < best) {
+                best = next_at[join];
+                best_length = joins[join].size();
             }
         }
         if (best == std::string::npos) {
@@ -106,11 +112,18 @@ std::vector<std::string> split_clauses(const std::string &sentence, const std::v
 } // namespace
 
 bool starts_rule_clause(std::string_view text, const std::vector<Language> &languages) {
-    const auto trimmed = trim_phrase(text);
+    // Views, not copies: a sentence of many clauses asks this once per clause of all that follows.
+    constexpr std::string_view blanks = " \t\r\n";
+    const auto start = text.find_first_not_of(blanks);
+    const auto rest = start == std::string_view::npos ? std::string_view{} : text.substr(start);
     return std::any_of(languages.begin(), languages.end(), [&](const Language &language) {
         return std::any_of(language.cues.begin(), language.cues.end(), [&](const Cue &cue) {
-            return starts_with_phrase(trimmed, cue.phrase) &&
-                   !trim_phrase(std::string_view{trimmed}.substr(cue.phrase.size())).empty();
+            if (!starts_with_phrase(rest, cue.phrase)) {
+                return false;
+            }
+            const auto after = rest.substr(cue.phrase.size());
+            const auto word = after.find_first_not_of(" \t\r\n,.;:!?");
+            return word != std::string_view::npos;
         });
     });
 }

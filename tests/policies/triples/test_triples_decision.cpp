@@ -170,3 +170,15 @@ TEST_CASE("triples: settings are checked", "[policies][triples]") {
     settings["max_rules_per_message"] = 1;
     CHECK(decide("Use pnpm. Never use npm for installs.", "p1", settings.dump()).claims.size() == 1);
 }
+
+TEST_CASE("triples: a long message of many clauses is read whole and gives at most the configured claims",
+          "[policies][triples]") {
+    std::string text;
+    for (int tool = 0; tool < 5'000; ++tool) {
+        text += "use tool" + std::to_string(tool) + ", ";
+    }
+    const auto decision = decide(text + "never use npm");
+    REQUIRE(decision.claims.size() == 8);
+    CHECK(decision.claims.front().dedupe_key == "tool0|use|");
+    CHECK(decision.claims.back().dedupe_key == "tool7|use|");
+}
