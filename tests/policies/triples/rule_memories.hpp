@@ -6,6 +6,7 @@
 
 #include <starling/plugins/plugin_registry.hpp>
 #include <starling/sdk/abi.h>
+#include <starling/sdk/abi_layout.h>
 #include <starling/sdk/bytes.hpp>
 
 #include "support/quiet_logger.hpp"
@@ -35,7 +36,8 @@ public:
         std::string project = "p1"; ///< empty: a user memory
     };
 
-    explicit RuleMemories(std::int64_t now) : now_(now) {}
+    /// `before_1_4`: views as a host older than ABI 1.4 passes them, without id and fields.
+    explicit RuleMemories(std::int64_t now, bool before_1_4 = false) : now_(now), before_1_4_(before_1_4) {}
     RuleMemories(const RuleMemories &) = delete;
     RuleMemories &operator=(const RuleMemories &) = delete;
 
@@ -66,7 +68,7 @@ public:
         memories_.push_back(std::move(stored));
         const Stored &kept = memories_.back();
         starling_memory_view view{};
-        view.struct_size = sizeof(starling_memory_view);
+        view.struct_size = before_1_4_ ? STARLING_MEMORY_VIEW_SIZE_1_0 : sizeof(starling_memory_view);
         view.key = sdk::as_bytes(kept.key);
         view.scope = sdk::as_bytes(kept.scope);
         view.tier = sdk::as_bytes(std::string_view{"short"});
@@ -107,6 +109,7 @@ private:
         std::string key, scope, id, tags, fields;
     };
     std::int64_t now_;
+    bool before_1_4_;
     std::deque<Stored> memories_;
     std::deque<starling_memory_view> views_;
     std::vector<const starling_memory_view *> pointers_;

@@ -124,3 +124,11 @@ TEST_CASE("triples-conflicts: rules of different scopes never conflict", "[polic
         .add({.id = "other-yarn", .kind = "rule", .subject = "install", .predicate = "use", .object = "yarn", .stated = now, .project = "p2"});
     CHECK(plan_of(memories).empty());
 }
+
+TEST_CASE("triples-conflicts: from a host older than ABI 1.4, which passes no fields, the plan is empty",
+          "[policies][triples]") {
+    RuleMemories memories{now, /*before_1_4=*/true};
+    memories.add({.id = "npm", .kind = "rule", .subject = "install", .predicate = "use", .object = "npm", .stated = now - 10 * day})
+        .add({.id = "pnpm", .kind = "rule", .subject = "install", .predicate = "use", .object = "pnpm", .stated = now - day});
+    CHECK(plan_of(memories).empty());
+}

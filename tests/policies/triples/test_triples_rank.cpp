@@ -99,3 +99,12 @@ TEST_CASE("triples-rank: an ambiguous pair keeps both, a superseded memory score
     CHECK(ranking(memories, {"tabs", "spaces", "old-note", "new-note"}) ==
           std::vector<std::string>{"spaces", "tabs", "new-note"});
 }
+
+TEST_CASE("triples-rank: from a host older than ABI 1.4 every memory ranks as a note, by strength and recency",
+          "[policies][triples]") {
+    RuleMemories memories{now, /*before_1_4=*/true};
+    memories.add({.id = "npm", .kind = "constraint", .subject = "install", .predicate = "use", .object = "npm", .stated = now - 10 * day})
+        .add({.id = "pnpm", .kind = "rule", .subject = "install", .predicate = "use", .object = "pnpm", .stated = now - day});
+    CHECK(ranking(memories, {"npm", "pnpm"}) == std::vector<std::string>{"pnpm", "npm"});
+    CHECK(scores_of(memories)[1] == Approx(1000.25));
+}
