@@ -91,6 +91,7 @@ std::vector<Language> read_languages(const sdk::Settings &settings) {
         language.articles = read_list(node, root + ".articles");
         language.qualifiers = read_list(node, root + ".qualifiers");
         language.fillers = read_list(node, root + ".fillers");
+        language.purposes = read_list(node, root + ".purposes");
         language.conjunctions = read_list(node, root + ".conjunctions");
         language.stopwords = read_list(node, root + ".stopwords");
         language.copulas = read_list(node, root + ".copulas");

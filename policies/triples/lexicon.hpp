@@ -38,6 +38,7 @@ struct Language {
     std::vector<std::string> articles;        ///< "the", "please": words a triple leaves out
     std::vector<std::string> qualifiers;      ///< "in", "after": where the thing a rule is about ends
     std::vector<std::string> fillers;         ///< "that", "to": words between two cues of one chain ("prefer that you never use")
+    std::vector<std::string> purposes;        ///< "for": names what an instruction is about ("use pnpm for installs")
     std::vector<std::string> conjunctions;    ///< "and": joins two rules when a cue follows it
     std::vector<std::string> stopwords;       ///< never a tag
     std::vector<std::string> copulas;         ///< "is": a remembered statement without a cue states a fact

@@ -164,137 +164,124 @@ std::optional<NotARule> RuleParser::sentence_veto(std::string_view sentence) con
     return std::nullopt;
 }
 
-std::variant<ParsedRule, NotARule> RuleParser::parse(std::string_view statement, const Language *asked_in) const {
-    std::string text = trim_phrase(statement);
-    ParsedRule rule;
-    // The reason is why the rule holds, not what it says: it stays out of the triple.
-    std::size_t reason_at = std::string::npos;
-    for (const auto &language : languages_) {
-        for (const auto &marker : language.reasons) {
-            const auto found = find_phrase(text, marker);
-            if (found != std::string::npos && found > 0 && found < reason_at) {
-                reason_at = found;
-                rule.reason = trim_phrase(std::string_view{text}.substr(found + marker.size()));
-            }
-        }
-    }
-    if (reason_at != std::string::npos) {
-        text = trim_phrase(std::string_view{text}.substr(0, reason_at));
-    }
-    const auto matches = cue_matches(text);
-    if (matches.empty() && asked_in == nullptr) {
-        return NotARule::no_cue;
-    }
+namespace {
 
-    // Where the rule's subject ends and its action begins: at the first cue and every cue that
-    // directly follows it ("should never use").
-    const Language *language = matches.empty() ? asked_in : matches.front().language;
+/// A clause cut where its cues are: what precedes them, the action after them, and what the cues say.
+struct RuleShape {
+    const Language *language = nullptr;
     std::string before;
     std::string after;
-    std::string verb;
+    std::string verb; ///< named by a verb cue or a copula; empty: the action's own
     bool negative = false;
-    rule.kind = RuleKind::rule;
-    if (matches.empty()) {
-        // Asked to remember, no cue: "the default branch is main" is a fact; else an instruction.
-        for (const auto &candidate : languages_) {
-            for (const auto &copula : candidate.copulas) {
-                const auto found = find_phrase(text, copula);
-                if (found != std::string::npos && found > 0 && verb.empty()) {
-                    language = &candidate;
-                    before = text.substr(0, found);
-                    after = text.substr(found + copula.size());
-                    verb = "be";
-                }
-            }
+    RuleKind kind = RuleKind::rule;
+};
+
+/// Cuts at the first cue and every cue that follows it with only fillers between ("should never
+/// use", "prefer that you never use"); the kind is that of the strongest cue of the clause.
+RuleShape shape_with_cues(const std::string &text, const std::vector<RuleParser::CueMatch> &matches) {
+    RuleShape shape;
+    shape.language = matches.front().language;
+    shape.kind = RuleKind::preference;
+    for (const auto &match : matches) {
+        shape.kind = priority(match.cue->kind) > priority(shape.kind) ? match.cue->kind : shape.kind;
+        shape.negative = shape.negative || match.cue->negative;
+    }
+    std::size_t chain_end = matches.front().end;
+    for (std::size_t next = 0; next < matches.size(); ++next) {
+        const auto gap = std::string_view{text}.substr(chain_end, matches[next].position - std::min(chain_end, matches[next].position));
+        const auto gap_words = split_words(gap);
+        const bool only_fillers = std::all_of(gap_words.begin(), gap_words.end(), [&](const std::string &word) {
+            return contains(shape.language->fillers, word);
+        });
+        if (next > 0 && !only_fillers) {
+            break;
         }
-        if (verb.empty()) {
-            after = text;
-        }
-    } else {
-        rule.kind = RuleKind::preference;
-        for (const auto &match : matches) {
-            rule.kind = priority(match.cue->kind) > priority(rule.kind) ? match.cue->kind : rule.kind;
-            negative = negative || match.cue->negative;
-        }
-        std::size_t chain_end = matches.front().end;
-        std::size_t next = 0;
-        for (; next < matches.size(); ++next) {
-            const auto gap = std::string_view{text}.substr(chain_end, matches[next].position - std::min(chain_end, matches[next].position));
-            const auto gap_words = split_words(gap);
-            const bool only_fillers = std::all_of(gap_words.begin(), gap_words.end(), [&](const std::string &word) {
-                return contains(matches.front().language->fillers, word);
-            });
-            if (next > 0 && !only_fillers) {
-                break;
-            }
-            chain_end = matches[next].end;
-            if (!matches[next].cue->verb.empty()) {
-                verb = matches[next].cue->verb;
-            }
-        }
-        before = text.substr(0, matches.front().position);
-        after = text.substr(chain_end);
-        if (verb.empty() && trim_phrase(after).empty()) {
-            // A cue that closes the sentence ("write tests first, always") qualifies what precedes it.
-            std::swap(before, after);
+        chain_end = matches[next].end;
+        if (!matches[next].cue->verb.empty()) {
+            shape.verb = matches[next].cue->verb;
         }
     }
-
-    if (has_unspaced_script(text) && language->qualifiers.empty()) {
-        // No words to parse: what precedes the cue is the subject, what follows the object.
-        before = trim_phrase(before);
-        after = trim_phrase(after);
-        if (contains(language->pronouns, before)) {
-            before.clear();
-        }
-        rule.triple.subject = before.empty() ? after : before;
-        rule.triple.predicate = std::string{negative ? negation_prefix : ""} + (verb == "be" ? "be" : "do");
-        rule.triple.object = before.empty() ? "" : after;
-        if (rule.triple.subject.empty()) {
-            return NotARule::nothing_to_be_about;
-        }
-        rule.canonical = text;
-        rule.tags = tags_of(rule.triple, *language);
-        return rule;
+    shape.before = text.substr(0, matches.front().position);
+    shape.after = text.substr(chain_end);
+    if (shape.verb.empty() && trim_phrase(shape.after).empty()) {
+        // A cue that closes the sentence ("write tests first, always") qualifies what precedes it.
+        std::swap(shape.before, shape.after);
     }
+    return shape;
+}
 
-    auto subject = key_words(before, *language);
-    if (contains(language->pronouns, join_words(subject))) {
+/// A clause the user asked to remember that has no cue: a fact when a copula joins a subject to
+/// what it is ("the default branch is main"), else an instruction.
+RuleShape shape_without_cue(const std::string &text, const Language &asked_in, const std::vector<Language> &languages) {
+    for (const auto &language : languages) {
+        for (const auto &copula : language.copulas) {
+            const auto found = find_phrase(text, copula);
+            if (found != std::string::npos && found > 0) {
+                return {&language, text.substr(0, found), text.substr(found + copula.size()), "be"};
+            }
+        }
+    }
+    return {&asked_in, "", text, ""};
+}
+
+/// A clause of a script without spaces has no words to parse: what precedes the cue is the
+/// subject and what follows the object (or the subject, when nothing precedes it).
+std::variant<ParsedRule, NotARule> unspaced_rule(RuleShape shape, const std::string &text, ParsedRule rule) {
+    shape.before = trim_phrase(shape.before);
+    shape.after = trim_phrase(shape.after);
+    if (contains(shape.language->pronouns, shape.before)) {
+        shape.before.clear();
+    }
+    rule.triple.subject = shape.before.empty() ? shape.after : shape.before;
+    rule.triple.predicate = std::string{shape.negative ? negation_prefix : ""} + (shape.verb == "be" ? "be" : "do");
+    rule.triple.object = shape.before.empty() ? "" : shape.after;
+    if (rule.triple.subject.empty()) {
+        return NotARule::nothing_to_be_about;
+    }
+    rule.canonical = text;
+    rule.tags = tags_of(rule.triple, *shape.language);
+    return rule;
+}
+
+/// A clause of words: a stated subject, or the thing (or purpose) an instruction is about.
+std::variant<ParsedRule, NotARule> worded_rule(RuleShape shape, const std::string &text, ParsedRule rule) {
+    const Language &language = *shape.language;
+    auto subject = key_words(shape.before, language);
+    if (contains(language.pronouns, join_words(subject))) {
         subject.clear();
     }
-    auto rest = key_words(after, *language);
-    if (verb.empty()) {
+    auto rest = key_words(shape.after, language);
+    if (shape.verb.empty()) {
         if (rest.empty()) {
             return NotARule::nothing_to_be_about;
         }
         // German closes a clause with its infinitive: "… müssen auf Englisch sein", "immer UTF-8 verwenden".
-        const bool verb_closes_clause = language->verb_last;
-        verb = verb_closes_clause ? rest.back() : rest.front();
-        rest.erase(verb_closes_clause ? rest.end() - 1 : rest.begin());
+        shape.verb = language.verb_last ? rest.back() : rest.front();
+        rest.erase(language.verb_last ? rest.end() - 1 : rest.begin());
     }
     const std::string display_rest = join_words(rest);
-    std::string predicate = verb;
+    const std::string ending = display_rest.empty() ? "." : " " + display_rest + ".";
+    std::string predicate = shape.verb;
     if (!subject.empty()) {
         rule.triple.subject = join_words(subject);
         rule.triple.object = display_rest;
-        rule.canonical = capitalized(rule.triple.subject + " " + std::string{modal_of(rule.kind, negative)} + " " + verb +
-                                     (display_rest.empty() ? "" : " " + display_rest)) + ".";
+        rule.canonical = capitalized(rule.triple.subject + " " + std::string{modal_of(rule.kind, shape.negative)} + " " +
+                                     shape.verb + ending);
     } else {
-        // What the instruction is about: the thing after the verb, up to the first qualifier,
-        // unless a purpose names it ("use pnpm for installs" is about installs).
+        // Qualifiers right after the verb belong to it ("reply in"); the thing runs up to the next.
         std::size_t first = 0;
-        while (first < rest.size() && contains(language->qualifiers, rest[first])) {
+        while (first < rest.size() && contains(language.qualifiers, rest[first])) {
             predicate += " " + rest[first];
             ++first;
         }
         std::size_t thing_end = first;
-        while (thing_end < rest.size() && !contains(language->qualifiers, rest[thing_end])) {
+        while (thing_end < rest.size() && !contains(language.qualifiers, rest[thing_end])) {
             ++thing_end;
         }
         const std::string thing = join_words(rest, first, thing_end);
-        const bool purpose = thing_end < rest.size() && rest[thing_end] == "for" && thing_end + 1 < rest.size();
+        const bool purpose = thing_end + 1 < rest.size() && contains(language.purposes, rest[thing_end]);
         if (thing.empty()) {
-            rule.triple.subject = verb;
+            rule.triple.subject = shape.verb;
             predicate = "do";
         } else if (purpose) {
             rule.triple.subject = join_words(rest, thing_end + 1);
@@ -303,19 +290,55 @@ std::variant<ParsedRule, NotARule> RuleParser::parse(std::string_view statement,
             rule.triple.subject = thing;
             rule.triple.object = join_words(rest, thing_end);
         }
-        rule.canonical = capitalized(std::string{lead_of(rule.kind, negative, verb)} + verb +
-                                     (display_rest.empty() ? "" : " " + display_rest)) + ".";
+        rule.canonical = capitalized(std::string{lead_of(rule.kind, shape.negative, shape.verb)} + shape.verb + ending);
     }
-    rule.triple.predicate = std::string{negative ? negation_prefix : ""} + predicate;
-    if (contains(language->pronouns, rule.triple.subject)) {
+    rule.triple.predicate = std::string{shape.negative ? negation_prefix : ""} + predicate;
+    if (contains(language.pronouns, rule.triple.subject)) {
         return NotARule::nothing_to_be_about; // "never commit it": what "it" is, another sentence said
     }
-    if (!language->rewrite_canonical) {
+    if (!language.rewrite_canonical) {
         // The templates are English: another language's canonical sentence is the statement.
         rule.canonical = capitalized(text) + ".";
     }
-    rule.tags = tags_of(rule.triple, *language);
+    rule.tags = tags_of(rule.triple, language);
     return rule;
+}
+
+} // namespace
+
+std::string RuleParser::cut_reason(std::string &text) const {
+    std::size_t reason_at = std::string::npos;
+    std::string reason;
+    for (const auto &language : languages_) {
+        for (const auto &marker : language.reasons) {
+            const auto found = find_phrase(text, marker);
+            if (found != std::string::npos && found > 0 && found < reason_at) {
+                reason_at = found;
+                reason = trim_phrase(std::string_view{text}.substr(found + marker.size()));
+            }
+        }
+    }
+    if (reason_at != std::string::npos) {
+        text = trim_phrase(std::string_view{text}.substr(0, reason_at));
+    }
+    return reason;
+}
+
+std::variant<ParsedRule, NotARule> RuleParser::parse(std::string_view statement, const Language *asked_in) const {
+    std::string text = trim_phrase(statement);
+    ParsedRule rule;
+    // The reason is why the rule holds, not what it says: it stays out of the triple.
+    rule.reason = cut_reason(text);
+    const auto matches = cue_matches(text);
+    if (matches.empty() && asked_in == nullptr) {
+        return NotARule::no_cue;
+    }
+    const RuleShape shape = matches.empty() ? shape_without_cue(text, *asked_in, languages_) : shape_with_cues(text, matches);
+    rule.kind = shape.kind;
+    if (has_unspaced_script(text) && shape.language->qualifiers.empty()) {
+        return unspaced_rule(shape, text, std::move(rule));
+    }
+    return worded_rule(shape, text, std::move(rule));
 }
 
 } // namespace starling::policies::triples

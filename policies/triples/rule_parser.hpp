@@ -50,7 +50,7 @@ public:
 
     [[nodiscard]] const std::vector<Language> &languages() const noexcept { return languages_; }
 
-private:
+    /// Where a cue occurs in a clause, and whose it is.
     struct CueMatch {
         std::size_t position;
         std::size_t end;
@@ -58,7 +58,11 @@ private:
         const Language *language;
     };
 
+private:
+    /// The cues of the clause, earliest first, none overlapping another.
     [[nodiscard]] std::vector<CueMatch> cue_matches(std::string_view text) const;
+    /// Cuts "because …" off `text` and returns what followed it.
+    [[nodiscard]] std::string cut_reason(std::string &text) const;
     [[nodiscard]] bool holds_secret(std::string_view text) const;
 
     std::vector<Language> languages_;
