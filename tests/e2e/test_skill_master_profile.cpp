@@ -79,6 +79,7 @@ public:
     }
 
     [[nodiscard]] const fs::path &repo() const noexcept { return repo_; }
+    [[nodiscard]] fs::path store() const { return home_.path(); }
 
 private:
     ScratchHome home_;
@@ -231,4 +232,22 @@ TEST_CASE("skill-master defect fixed: the prompt gets the seven best rules, howe
     }
     CHECK(home.listed("2026-03-02T09:01:00Z").size() == tools.size());
     CHECK(home.injected("plan the next change", "2026-03-02T09:02:00Z").size() == 7);
+}
+
+TEST_CASE("skill-master defect fixed: a damaged memory file is reported and skipped, the other rules still apply "
+          "(skill_master never validated its NDJSON lines)",
+          "[cli][profiles][skill-master]") {
+    const SkillMasterHome home{"skill-master-damaged"};
+    const auto pnpm = home.remember("Use pnpm for installs", "2026-03-02T09:00:00Z");
+    const auto build_id = id_of_claim(home.remember("Never run the build repeatedly", "2026-03-02T09:01:00Z"));
+    const fs::path folder = (home.store() / pnpm["claims"][0]["key"].get<std::string>()).parent_path();
+    std::ofstream{folder / "2026-03-02_damaged.md"} << R"({"k":"rule","t":["npm","use")";
+
+    const auto again = home.remember("Never run the build repeatedly", "2026-03-02T10:00:00Z");
+    CHECK(again["claims"][0]["action"] == "updated");
+    CHECK(home.show(build_id, "2026-03-02T10:01:00Z")["access_count"] == 2);
+    CHECK(home.injected("plan the next change", "2026-03-02T10:02:00Z") ==
+          std::vector<std::string>{build_id, id_of_claim(pnpm)});
+    const auto doctor = run_process(kStarling, {"doctor", "--json"}, home.at("2026-03-02T10:03:00Z"));
+    CHECK_THAT(doctor.stdout_text, Catch::Contains("2026-03-02_damaged.md") && Catch::Contains("cannot be read"));
 }
