@@ -127,6 +127,9 @@ TEST_CASE("triples: questions, chit-chat and what only holds now are discarded",
         CHECK(decision.claims.empty());
     }
     CHECK(decide("How do I run the tests?").reason == "a question, not a rule");
+    // "When" opens a condition as often as a question: only a question mark makes it one.
+    CHECK(decide("When deploying, always run the smoke tests").claims.at(0).dedupe_key == "smoke test|run|");
+    CHECK_FALSE(decide("When do we deploy?").store);
 }
 
 TEST_CASE("triples: a sentence that gives a secret is never made a rule", "[policies][triples]") {
