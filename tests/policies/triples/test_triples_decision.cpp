@@ -120,7 +120,8 @@ TEST_CASE("triples: scope is the project unless the user says global, and the us
 TEST_CASE("triples: questions, chit-chat and what only holds now are discarded", "[policies][triples]") {
     for (const char *text : {"How do I run the tests?", "Should we use pnpm?", "thanks, looks good",
                              "Could you fix the login bug", "For now, use the staging database.",
-                             "This time, skip the tests"}) {
+                             "This time, skip the tests", "Use the new client in this function",
+                             "Verwende in dieser Datei immer Tabs, nur diesmal"}) {
         INFO(text);
         const auto decision = decide(text);
         CHECK_FALSE(decision.store);
