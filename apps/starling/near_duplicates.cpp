@@ -61,19 +61,23 @@ ScopeWords rank_words(const std::vector<SurveyedMemory> &memories, std::vector<s
     return {std::move(members), std::move(sets), frequency.size()};
 }
 
-std::size_t overlap_of(const std::vector<std::uint32_t> &left, const std::vector<std::uint32_t> &right) {
+/// The words `left` and `right` share from positions `from_left` and `from_right` on (both sorted),
+/// or less once they can no longer share `wanted`: the caller only needs to know it falls short.
+std::size_t overlap_from(const std::vector<std::uint32_t> &left, std::size_t from_left,
+                         const std::vector<std::uint32_t> &right, std::size_t from_right, std::size_t wanted) {
     std::size_t shared = 0;
-    auto a = left.begin();
-    auto b = right.begin();
-    while (a != left.end() && b != right.end()) {
-        if (*a < *b) {
-            ++a;
-        } else if (*b < *a) {
-            ++b;
+    while (from_left < left.size() && from_right < right.size()) {
+        if (shared + std::min(left.size() - from_left, right.size() - from_right) < wanted) {
+            break;
+        }
+        if (left[from_left] < right[from_right]) {
+            ++from_left;
+        } else if (right[from_right] < left[from_left]) {
+            ++from_right;
         } else {
             ++shared;
-            ++a;
-            ++b;
+            ++from_left;
+            ++from_right;
         }
     }
     return shared;
@@ -81,6 +85,11 @@ std::size_t overlap_of(const std::vector<std::uint32_t> &left, const std::vector
 
 /// The words two near-identical sets share at least, when the smaller has `size`: ⌈2·size/3⌉.
 std::size_t least_overlap(std::size_t size) noexcept { return (2 * size + 2) / 3; }
+
+/// The words two sets of these sizes share at least for a Jaccard of 0.5: ⌈(left + right) / 3⌉.
+std::size_t least_overlap(std::size_t left_size, std::size_t right_size) noexcept {
+    return (left_size + right_size + 2) / 3;
+}
 
 double jaccard(std::size_t shared, std::size_t left_size, std::size_t right_size) noexcept {
     return static_cast<double>(shared) / static_cast<double>(left_size + right_size - shared);
@@ -103,10 +112,17 @@ std::vector<double> policy_similarities(const core::DecayPlanner &policy, const 
 void search_scope(const std::vector<SurveyedMemory> &memories, const ScopeWords &scope, const core::DecayPlanner *judge,
                   std::chrono::sys_seconds now, NearDuplicateSearch &search) {
     const auto &sets = scope.ranked;
-    std::vector<std::vector<std::size_t>> holders_of_rank(scope.distinct_words);
+    // Who holds each word, and where in their set: a memory is met first at the first word it
+    // shares, so the words before it there and here are not shared (unless a capped read skipped it).
+    struct Holder {
+        std::uint32_t position;
+        std::uint32_t at;
+    };
+    std::vector<std::vector<Holder>> holders_of_rank(scope.distinct_words);
     for (std::size_t position = 0; position < sets.size(); ++position) {
-        for (const auto rank : sets[position]) {
-            holders_of_rank[rank].push_back(position);
+        for (std::size_t at = 0; at < sets[position].size(); ++at) {
+            holders_of_rank[sets[position][at]].push_back(
+                {static_cast<std::uint32_t>(position), static_cast<std::uint32_t>(at)});
         }
     }
     constexpr auto kNotSeen = std::numeric_limits<std::size_t>::max();
@@ -125,21 +141,27 @@ void search_scope(const std::vector<SurveyedMemory> &memories, const ScopeWords 
         };
         std::vector<std::size_t> candidates;
         std::vector<double> jaccards;
+        bool read_capped = false;
         for (std::size_t word = 0; word < prefix; ++word) {
             const auto &holders = holders_of_rank[words[word]];
             const std::size_t depth = std::min(holders.size(), kBucketDepth);
             for (std::size_t at = 0; at < depth; ++at) {
-                const auto other = holders[at];
+                const auto [other, other_at] = holders[at];
                 if (seen_by[other] == position || other == position || !may_pair(other)) {
                     continue;
                 }
                 seen_by[other] = position;
-                const double similarity = jaccard(overlap_of(words, sets[other]), words.size(), sets[other].size());
-                if (similarity >= kJaccardThreshold) {
+                const auto &other_words = sets[other];
+                const std::size_t wanted = least_overlap(words.size(), other_words.size());
+                const std::size_t shared = read_capped
+                                               ? overlap_from(words, 0, other_words, 0, wanted)
+                                               : 1 + overlap_from(words, word + 1, other_words, other_at + 1, wanted - 1);
+                if (shared >= wanted) {
                     candidates.push_back(scope.members[other]);
-                    jaccards.push_back(similarity);
+                    jaccards.push_back(jaccard(shared, words.size(), other_words.size()));
                 }
             }
+            read_capped = read_capped || holders.size() > kBucketDepth;
         }
         if (candidates.empty()) {
             continue;

@@ -31,11 +31,12 @@ StoreSize measure_store(const std::filesystem::path &root) {
         return size;
     }
     for (const auto &entry : std::filesystem::recursive_directory_iterator(root)) {
-        const auto status = entry.symlink_status();
-        if (std::filesystem::is_directory(status)) {
+        // The type the directory listing gave: one stat per regular file for its size, none else.
+        const bool link = entry.is_symlink();
+        if (!link && entry.is_directory()) {
             continue;
         }
-        const std::uint64_t bytes = std::filesystem::is_regular_file(status) ? entry.file_size() : 0;
+        const std::uint64_t bytes = !link && entry.is_regular_file() ? entry.file_size() : 0;
         auto &folder = size.folders[folder_of(entry.path().lexically_relative(root))];
         ++folder.files;
         folder.bytes += bytes;
