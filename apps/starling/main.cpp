@@ -77,7 +77,9 @@ const std::vector<CommandSpec> &commands() {
          "                         each with what to do (exit 1 if something needs attention)\n"},
         {"consolidate", &run_consolidate_command, kMemories,
          "  consolidate [--dry-run] [--json]\n"
-         "                         run promotion, merging and decay now and print what was done\n"},
+         "                         run promotion, merging and decay now and print what was done, as the\n"
+         "                         consolidation skill's report: counts, then each memory promoted, merged,\n"
+         "                         forgotten (archived) and reviewed\n"},
         {"index", &run_index_command, kMemories,
          "  index [--json]         bring the relevance policy's index of your memories and this project's up\n"
          "                         to date now (hooks do it after their reply; prompts rank from it)\n"},
