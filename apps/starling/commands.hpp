@@ -28,6 +28,7 @@ int run_wait_command(Application &application, std::span<const std::string> word
 int run_install_command(Application &application, std::span<const std::string> words);
 int run_uninstall_command(Application &application, std::span<const std::string> words);
 int run_doctor_command(Application &application, std::span<const std::string> words);
+int run_health_command(Application &application, std::span<const std::string> words);
 int run_scan_command(Application &application, std::span<const std::string> words);
 int run_profile_command(Application &application, std::span<const std::string> words);
 int run_import_command(Application &application, std::span<const std::string> words);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// The commands that run the lifecycle by hand: consolidate, index and inject; and wait, for the part
-// of it that hooks leave running in the background.
+// The commands that run the lifecycle by hand: consolidate (its report: consolidation_report.hpp),
+// index and inject; and wait, for the part of it that hooks leave running in the background.
 #include "commands.hpp"
+#include "consolidation_report.hpp"
 #include "skipped_memories.hpp"
 
 #include <starling/app/arguments.hpp>
@@ -12,6 +13,7 @@
 #include <starling/core/lifecycle/relevance_index.hpp>
 #include <starling/core/lifecycle/session_log.hpp>
 
+#include <chrono>
 #include <filesystem>
 #include <iostream>
 
@@ -25,7 +27,14 @@ int run_consolidate_command(Application &application, std::span<const std::strin
         throw std::runtime_error("no decay policy is active (set policies.decay)");
     }
     const bool dry_run = arguments.flag("dry-run");
-    const auto report = core::consolidate(application.store(), *decay, dry_run);
+    auto &store = application.store();
+    // What the report says of each memory acted on is what it was before: an archived or merged
+    // memory is gone afterwards. The index alone, read in place: consolidate lists the files itself.
+    const auto before = store.list_indexed();
+    const auto started = std::chrono::steady_clock::now();
+    const auto report = core::consolidate(store, *decay, dry_run);
+    const ConsolidationRun run{report, dry_run, application.clock().now(), std::chrono::steady_clock::now() - started,
+                               before};
     report_skipped_memories(application);
     if (arguments.flag("json")) {
         nlohmann::json actions = nlohmann::json::array();
@@ -35,28 +44,15 @@ int run_consolidate_command(Application &application, std::span<const std::strin
             item["result"] = applied.result;
             actions.push_back(item);
         }
-        print_json({{"memories", report.memories},
-                    {"dry_run", dry_run},
-                    {"actions", actions},
-                    {"finished_merges", report.finished_merges}});
+        nlohmann::json out{{"memories", report.memories},
+                           {"dry_run", dry_run},
+                           {"actions", actions},
+                           {"finished_merges", report.finished_merges}};
+        out.update(consolidation_groups_json(run));
+        print_json(out);
         return 0;
     }
-    for (const auto &line : report.finished_merges) {
-        std::cout << "finished an interrupted " << line << '\n';
-    }
-    std::cout << (dry_run ? "would act on " : "acted on ") << report.actions.size() << " of " << report.memories
-              << " memories\n";
-    for (const auto &applied : report.actions) {
-        std::cout << "  " << sdk::to_string(applied.action.kind) << ' ' << applied.action.key;
-        if (!applied.action.into.empty()) {
-            std::cout << " into " << applied.action.into;
-        }
-        std::cout << "\n      " << applied.action.reason;
-        if (!dry_run) {
-            std::cout << (applied.applied ? " → " : " — ") << applied.result;
-        }
-        std::cout << '\n';
-    }
+    std::cout << consolidation_text(run);
     return 0;
 }
 

@@ -71,9 +71,16 @@ const std::vector<CommandSpec> &commands() {
         {"unpin", &run_unpin_command, kMemories, "  unpin MEMORY           let the decay policy decide again\n"},
         {"archive", &run_archive_command, kMemories, "  archive [--json]       list archived memories\n"},
         {"restore", &run_restore_command, kMemories, "  restore ID             put an archived memory back\n"},
+        {"health", &run_health_command, kMemories,
+         "  health [--json]        report on the memories of the whole store: counts by scope, tier, type and\n"
+         "                         layer; stale, pinned, near-duplicate, orphaned and isolated memories;\n"
+         "                         effectiveness; store size; index and file consistency; unreadable files;\n"
+         "                         each with what to do (exit 1 if something needs attention)\n"},
         {"consolidate", &run_consolidate_command, kMemories,
          "  consolidate [--dry-run] [--json]\n"
-         "                         run promotion, merging and decay now and print what was done\n"},
+         "                         run promotion, merging and decay now and print what was done, as the\n"
+         "                         consolidation skill's report: counts, then each memory promoted, merged,\n"
+         "                         forgotten (archived) and reviewed\n"},
         {"index", &run_index_command, kMemories,
          "  index [--json]         bring the relevance policy's index of your memories and this project's up\n"
          "                         to date now (hooks do it after their reply; prompts rank from it)\n"},

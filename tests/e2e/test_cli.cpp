@@ -161,7 +161,7 @@ TEST_CASE("every command explains itself with --help, and nothing is stored or c
     const ScratchHome home{"command-help"};
     for (const char *command : {"remember", "classify", "search", "list", "show", "forget", "archive", "restore",
                                 "consolidate", "index", "inject", "wait", "install", "uninstall", "plugins",
-                                "config", "doctor", "scan", "import", "export"}) {
+                                "config", "doctor", "scan", "import", "export", "health", "profile"}) {
         INFO(command);
         const auto help = run_process(kStarling, {command, "--help"}, home.options());
         CHECK(help.exit_code == 0);

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "index_consistency.hpp"
+
+#include <algorithm>
+#include <set>
+
+namespace starling::app {
+
+IndexRefresh compare_listings(const std::vector<ListedFile> &indexed, const std::vector<ListedFile> &listed,
+                              const std::vector<core::UnreadableMemory> &unreadable) {
+    std::set<std::string_view> unreadable_keys;
+    for (const auto &file : unreadable) {
+        unreadable_keys.insert(file.key);
+    }
+    IndexRefresh refresh;
+    auto before = indexed.begin();
+    auto after = listed.begin();
+    while (before != indexed.end() || after != listed.end()) {
+        if (after == listed.end() || (before != indexed.end() && before->key < after->key)) {
+            if (!unreadable_keys.contains(before->key)) {
+                refresh.gone.push_back(before->key);
+            }
+            ++before;
+        } else if (before == indexed.end() || after->key < before->key) {
+            refresh.unindexed.push_back(after->key);
+            ++after;
+        } else {
+            if (before->file != after->file) {
+                refresh.changed.push_back(after->key);
+            }
+            ++before;
+            ++after;
+        }
+    }
+    return refresh;
+}
+
+std::vector<std::string> differing_fields(const core::IndexEntry &entry, const core::Memory &memory) {
+    std::vector<std::string> fields;
+    const auto differs = [&](bool different, const char *field) {
+        if (different) {
+            fields.emplace_back(field);
+        }
+    };
+    differs(entry.id != core::memory_id_of(memory), "id");
+    differs(entry.type != memory.type, "type");
+    differs(entry.summary != memory.summary, "summary");
+    differs(entry.created != memory.created, "created");
+    differs(entry.last_accessed != memory.last_accessed, "last_accessed");
+    differs(entry.access_count != memory.access_count, "access_count");
+    differs(entry.tags != memory.tags, "tags");
+    differs(entry.session_count != memory.session_count(), "session_count");
+    differs(entry.review != memory.review, "review");
+    differs(entry.pinned != memory.pinned, "pinned");
+    return fields;
+}
+
+} // namespace starling::app
