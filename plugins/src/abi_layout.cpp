@@ -65,11 +65,6 @@ static_assert(offsetof(starling_memory_view, flags) == 144);
 static_assert(offsetof(starling_memory_view, id) == 152);     // 1.4
 static_assert(offsetof(starling_memory_view, fields) == 168); // 1.4
 
-static_assert(sizeof(starling_decay_v1) == 24);
-static_assert(STARLING_DECAY_V1_SIZE_1_0 == 16);
-static_assert(offsetof(starling_decay_v1, plan) == 8);
-static_assert(offsetof(starling_decay_v1, flags) == 16); // 1.4
-
 static_assert(sizeof(starling_memory_batch) == 32);
 static_assert(STARLING_MEMORY_BATCH_SIZE_1_0 == 32);
 static_assert(offsetof(starling_memory_batch, struct_size) == 0);
@@ -91,10 +86,11 @@ static_assert(offsetof(starling_decision_v1, struct_size) == 0);
 static_assert(offsetof(starling_decision_v1, decide) == 8);
 static_assert(offsetof(starling_decision_v1, review_request) == 16);
 
-static_assert(sizeof(starling_decay_v1) == 16);
+static_assert(sizeof(starling_decay_v1) == 24);
 static_assert(STARLING_DECAY_V1_SIZE_1_0 == 16);
 static_assert(offsetof(starling_decay_v1, struct_size) == 0);
 static_assert(offsetof(starling_decay_v1, plan) == 8);
+static_assert(offsetof(starling_decay_v1, flags) == 16); // 1.4
 
 static_assert(sizeof(starling_duplicates_v1) == 16);
 static_assert(STARLING_DUPLICATES_V1_SIZE_1_3 == 16);
