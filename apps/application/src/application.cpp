@@ -171,6 +171,8 @@ std::vector<sdk::LifecycleAction> LazyDecayPlanner::plan(const starling_memory_b
     return application_->decay_policy()->plan(batch);
 }
 
+bool LazyDecayPlanner::plans_with_bodies() const { return application_->decay_policy()->plans_with_bodies(); }
+
 std::optional<std::vector<double>> LazyDecayPlanner::similarity(std::string_view text,
                                                                 const starling_memory_batch &batch) const {
     return application_->decay_policy()->similarity(text, batch);

@@ -38,6 +38,7 @@ class LazyDecayPlanner final : public core::DecayPlanner {
 public:
     explicit LazyDecayPlanner(Application &application) : application_(&application) {}
     [[nodiscard]] std::vector<sdk::LifecycleAction> plan(const starling_memory_batch &batch) const override;
+    [[nodiscard]] bool plans_with_bodies() const override;
     [[nodiscard]] std::optional<std::vector<double>> similarity(std::string_view text,
                                                                 const starling_memory_batch &batch) const override;
 
