@@ -306,6 +306,10 @@ std::optional<Injection> ranked_prompt_injection(MemoryStore &store, const Relev
 Injection prompt_injection(MemoryStore &store, const RelevanceScorer &scorer, std::string_view prompt,
                            const std::string &project_id, const std::vector<std::string> &already_injected,
                            const InjectionSettings &settings) {
+    // A configuration that injects nothing per prompt (collie's profile) pays for no ranking.
+    if (settings.max_memories == 0 || settings.budget_tokens == 0) {
+        return Injection{};
+    }
     const bool keeps_index = scorer.keeps_index();
     if (keeps_index) {
         if (auto ranked = ranked_prompt_injection(store, scorer, prompt, project_id, already_injected, settings)) {

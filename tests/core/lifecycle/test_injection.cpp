@@ -60,6 +60,20 @@ TEST_CASE("prompt injection gives relevant memories above the threshold, best fi
     CHECK(again.context.empty());
 }
 
+TEST_CASE("a prompt that may get no memory ranks none", "[lifecycle][injection]") {
+    InjectionFixture fixture;
+    fixture.add(core::Scope::user(), core::Tier::long_term, "use bun for javascript", "Use bun.");
+    for (const auto &[max_memories, budget] : {std::pair<std::size_t, std::size_t>{0, 1500}, {5, 0}}) {
+        core::InjectionSettings settings;
+        settings.max_memories = max_memories;
+        settings.budget_tokens = budget;
+        const auto injection = core::prompt_injection(fixture.store, fixture.scorer, "javascript bun", {}, {}, settings);
+        CHECK(injection.memories.empty());
+        CHECK(injection.context.empty());
+    }
+    CHECK(fixture.scorer.calls == 0);
+}
+
 TEST_CASE("injection never exceeds its budget, whatever the memories", "[lifecycle][injection]") {
     InjectionFixture fixture;
     for (int index = 0; index < 30; ++index) {

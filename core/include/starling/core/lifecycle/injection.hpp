@@ -50,7 +50,8 @@ struct Injection {
 /// Prompt submit: the user's and the project's memories (both tiers) most relevant to the prompt,
 /// scoring at least `min_score`, never one already given in this session, within the budget. When
 /// the scorer keeps an index of the store's current version, it ranks from there without listing
-/// the store; the result is the same either way.
+/// the store; the result is the same either way. Nothing is ranked when `max_memories` or the
+/// budget is 0.
 [[nodiscard]] Injection prompt_injection(MemoryStore &store, const RelevanceScorer &scorer, std::string_view prompt,
                                          const std::string &project_id,
                                          const std::vector<std::string> &already_injected,
