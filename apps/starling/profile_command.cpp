@@ -46,7 +46,7 @@ std::filesystem::path configuration_file(Application &application) {
     if (application.config_file()) {
         return *application.config_file();
     }
-    return core::starling_home_dir(application.environment()) / "starling.toml";
+    return core::default_config_file(application.environment());
 }
 
 std::string first_line(std::string_view text) { return std::string{text.substr(0, text.find('\n'))}; }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "claims.hpp"
 
+#include <starling/sdk/text/blanks.hpp>
+
 #include <algorithm>
 
 namespace starling::episodic {
@@ -8,19 +10,8 @@ namespace {
 
 constexpr std::string_view curly_apostrophe = "\xE2\x80\x99";
 
-bool is_blank(char character) noexcept {
-    return character == ' ' || character == '\t' || character == '\r' || character == '\n';
-}
-
-std::string_view trimmed(std::string_view text) noexcept {
-    while (!text.empty() && is_blank(text.front())) {
-        text.remove_prefix(1);
-    }
-    while (!text.empty() && is_blank(text.back())) {
-        text.remove_suffix(1);
-    }
-    return text;
-}
+using sdk::text::is_blank;
+using sdk::text::trim_blanks;
 
 /// Paragraphs: runs of lines between lines that hold only blanks.
 std::vector<std::string_view> paragraphs_of(std::string_view text) {
@@ -29,10 +20,10 @@ std::vector<std::string_view> paragraphs_of(std::string_view text) {
     std::size_t line_start = 0;
     while (line_start <= text.size()) {
         const auto line_end = std::min(text.find('\n', line_start), text.size());
-        const bool blank_line = trimmed(text.substr(line_start, line_end - line_start)).empty();
+        const bool blank_line = trim_blanks(text.substr(line_start, line_end - line_start)).empty();
         if (blank_line || line_end == text.size()) {
             const auto end = blank_line ? line_start : line_end;
-            if (const auto paragraph = trimmed(text.substr(start, end - start)); !paragraph.empty()) {
+            if (const auto paragraph = trim_blanks(text.substr(start, end - start)); !paragraph.empty()) {
                 paragraphs.push_back(paragraph);
             }
             start = line_end + 1;
@@ -62,12 +53,12 @@ std::vector<std::string_view> sentences_of(std::string_view paragraph) {
             ++next;
         }
         if (next < paragraph.size() && opens_sentence(paragraph[next])) {
-            sentences.push_back(trimmed(paragraph.substr(start, position + 1 - start)));
+            sentences.push_back(trim_blanks(paragraph.substr(start, position + 1 - start)));
             start = next;
             position = next - 1;
         }
     }
-    sentences.push_back(trimmed(paragraph.substr(start)));
+    sentences.push_back(trim_blanks(paragraph.substr(start)));
     return sentences;
 }
 

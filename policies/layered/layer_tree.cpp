@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "layer_tree.hpp"
 
+#include <starling/sdk/text/blanks.hpp>
+
 #include <algorithm>
 #include <cctype>
 
@@ -9,9 +11,8 @@ namespace {
 
 bool is_capital(char character) noexcept { return character >= 'A' && character <= 'Z'; }
 bool is_digit(char character) noexcept { return character >= '0' && character <= '9'; }
-bool is_blank(char character) noexcept {
-    return character == ' ' || character == '\t' || character == '\r' || character == '\n';
-}
+using sdk::text::is_blank;
+using sdk::text::trim_blanks;
 
 std::string lower_ascii(std::string_view text) {
     std::string lower{text};
@@ -42,16 +43,6 @@ std::string without_urls(std::string_view lower) {
         position = end;
     }
     return kept;
-}
-
-std::string_view trimmed(std::string_view text) noexcept {
-    while (!text.empty() && is_blank(text.front())) {
-        text.remove_prefix(1);
-    }
-    while (!text.empty() && is_blank(text.back())) {
-        text.remove_suffix(1);
-    }
-    return text;
 }
 
 LayerChoice not_saved(std::string reason) {
@@ -113,7 +104,7 @@ bool LayerTree::holds_code(std::string_view message) const {
 LayerChoice LayerTree::choose(std::string_view message) const {
     const LayerCues &cues = settings_->cues;
     const CueText text{message};
-    const std::string_view body = trimmed(message);
+    const std::string_view body = trim_blanks(message);
     if (body.ends_with('?')) {
         return not_saved("do not save: a question, not something to remember");
     }

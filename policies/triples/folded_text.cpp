@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "folded_text.hpp"
 
+#include <starling/sdk/text/blanks.hpp>
 #include <starling/sdk/text/case_folding.hpp>
 #include <starling/sdk/text/unspaced_scripts.hpp>
 #include <starling/sdk/text/utf8.hpp>
@@ -19,9 +20,7 @@ bool is_unspaced(char32_t code_point) noexcept {
            sdk::text::is_hangul_syllable(code_point);
 }
 
-bool is_blank(char character) noexcept {
-    return character == ' ' || character == '\t' || character == '\n' || character == '\r';
-}
+using sdk::text::is_blank;
 
 /// ASCII punctuation a phrase or word is trimmed of; inner ones (".", "-", "/", "_") stay.
 bool is_ascii_punctuation(char character) noexcept {

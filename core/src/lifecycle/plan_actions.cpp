@@ -5,6 +5,7 @@
 #include <starling/core/store/memory_id.hpp>
 #include <starling/core/store/store_error.hpp>
 #include <starling/core/store/time_format.hpp>
+#include <starling/sdk/text/blanks.hpp>
 
 #include <algorithm>
 #include <array>
@@ -101,8 +102,7 @@ std::string collapsed_blanks(std::string_view text) {
     std::string collapsed;
     bool blank = false;
     for (const char character : text) {
-        const bool is_blank = character == ' ' || character == '\t' || character == '\n' || character == '\r';
-        if (is_blank) {
+        if (sdk::text::is_blank(character)) {
             blank = !collapsed.empty();
             continue;
         }
