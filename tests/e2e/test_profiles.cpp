@@ -2,6 +2,7 @@
 // `starling profile` and the shipped profiles, through the real binary.
 #include "support/claude_payloads.hpp"
 #include "support/process.hpp"
+#include "support/profile_home.hpp"
 #include "support/scratch_home.hpp"
 
 #include <catch2/catch.hpp>
@@ -173,17 +174,13 @@ std::string key_of(const ScratchHome &home, const std::string &id, const std::st
 } // namespace
 
 // collie's lifecycle (seed-systems.md §1.5), step by step, on the controllable clock. Hooks run
-// their background work in the foreground here (hooks.background = false is set below), so each
+// their background work in the foreground here (use_profile_in_foreground), so each
 // step's effect is there when the next one starts.
 TEST_CASE("the collie profile: promotion after reads in two sessions, review at 60 idle days, archive 30 later, "
           "merges of similar summaries, an unread role gone on day 8",
           "[cli][profiles][collie]") {
     ScratchHome home{"profiles"};
-    REQUIRE(run_process(kStarling, {"profile", "use", "collie"}, home.options()).exit_code == 0);
-    {
-        std::ofstream config{home.path() / "starling.toml", std::ios::app};
-        config << "\n[hooks]\nbackground = false\n";
-    }
+    starling::test::use_profile_in_foreground(home, "collie");
     const auto rule = written(home, "2026-01-05T09:00:00Z", "feedback", "Commit messages are written in English.");
     const auto role = written(home, "2026-01-05T09:00:00Z", "user", "The user is the tech lead of the payments team.");
     const std::string rule_id = rule["id"];
@@ -291,11 +288,7 @@ TEST_CASE("the claude-memory profile: layers chosen at Stop, facts updated in pl
           "an episodic absorbed and archived after 90 days, salience from use",
           "[cli][profiles][claude-memory]") {
     ScratchHome home{"claude-memory"};
-    REQUIRE(run_process(kStarling, {"profile", "use", "claude-memory"}, home.options()).exit_code == 0);
-    {
-        std::ofstream config{home.path() / "starling.toml", std::ios::app};
-        config << "\n[hooks]\nbackground = false\n";
-    }
+    starling::test::use_profile_in_foreground(home, "claude-memory");
 
     // §2.2: one message of each kind in a session; the tree runs on them when the session stops.
     const std::vector<std::string> messages{
@@ -400,11 +393,7 @@ TEST_CASE("the claude-memory profile: layers chosen at Stop, facts updated in pl
 TEST_CASE("the claude-memory profile: what a prompt retrieves reaches the agent (seed defect: injection dropped)",
           "[cli][profiles][claude-memory]") {
     ScratchHome home{"claude-memory-injection"};
-    REQUIRE(run_process(kStarling, {"profile", "use", "claude-memory"}, home.options()).exit_code == 0);
-    {
-        std::ofstream config{home.path() / "starling.toml", std::ios::app};
-        config << "\n[hooks]\nbackground = false\n";
-    }
+    starling::test::use_profile_in_foreground(home, "claude-memory");
     hook(home, "2026-01-05T09:00:00Z", "UserPromptSubmit",
          starling::test::claude_prompt("s-1", "The project uses Shopify with SQLite, and pagination stops at page 100."));
     hook(home, "2026-01-05T09:30:00Z", "Stop", starling::test::claude_stop("s-1"));

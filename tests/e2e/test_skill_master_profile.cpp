@@ -3,6 +3,7 @@
 // The skill-master profile through the real binaries, on the controllable clock: skill_master's
 // documented behaviour (seed-systems.md §4.1) step by step, and each of its defects fixed.
 #include "support/process.hpp"
+#include "support/profile_home.hpp"
 #include "support/scratch_home.hpp"
 
 #include <catch2/catch.hpp>
@@ -32,10 +33,7 @@ class SkillMasterHome {
 public:
     explicit SkillMasterHome(const std::string &name) : home_(name), repo_(home_.path().parent_path() / "repo") {
         fs::create_directories(repo_ / ".git");
-        const auto used = run_process(kStarling, {"profile", "use", "skill-master"}, home_.options());
-        INFO(used.stderr_text);
-        REQUIRE(used.exit_code == 0);
-        std::ofstream{home_.path() / "starling.toml", std::ios::app} << "\n[hooks]\nbackground = false\n";
+        starling::test::use_profile_in_foreground(home_, "skill-master");
     }
 
     [[nodiscard]] ProcessOptions at(const std::string &now, std::string stdin_text = {}) const {
