@@ -1,7 +1,8 @@
 # In-tree plugins: one source set, two artifacts.
 #
-# starling_add_plugin(<name> SOURCES <src>... [INCLUDE_DIRECTORIES <dir>...])
+# starling_add_plugin(<name> SOURCES <src>... [INCLUDE_DIRECTORIES <dir>...] [LINK_LIBRARIES <lib>...])
 #   <name> is the plugin id with '-' replaced by '_' (it is also the entry symbol suffix).
+#   LINK_LIBRARIES are static libraries the plugin's sources use (e.g. starling_cache_files).
 #   Builds starling_plugin_<name> (STATIC, linked into the Starling executables and tests) and,
 #   with STARLING_BUILD_PLUGIN_MODULES, the loadable module plugins/starling-<id>.so from the same objects
 #   (for the loader's tests; never installed, since the installed binaries already link every one).
@@ -15,20 +16,21 @@ include(StarlingPluginModule)
 set_property(GLOBAL PROPERTY STARLING_STATIC_PLUGINS "")
 
 function(starling_add_plugin name)
-    cmake_parse_arguments(ARG "" "" "SOURCES;INCLUDE_DIRECTORIES" ${ARGN})
+    cmake_parse_arguments(ARG "" "" "SOURCES;INCLUDE_DIRECTORIES;LINK_LIBRARIES" ${ARGN})
     add_library(${name}_objects OBJECT ${ARG_SOURCES})
-    target_link_libraries(${name}_objects PUBLIC starling::sdk PRIVATE starling_options starling_warnings)
+    target_link_libraries(${name}_objects PUBLIC starling::sdk ${ARG_LINK_LIBRARIES}
+        PRIVATE starling_options starling_warnings)
     target_include_directories(${name}_objects PUBLIC ${ARG_INCLUDE_DIRECTORIES})
 
     add_library(starling_plugin_${name} STATIC $<TARGET_OBJECTS:${name}_objects>)
-    target_link_libraries(starling_plugin_${name} PUBLIC starling::sdk)
+    target_link_libraries(starling_plugin_${name} PUBLIC starling::sdk ${ARG_LINK_LIBRARIES})
     target_include_directories(starling_plugin_${name} PUBLIC ${ARG_INCLUDE_DIRECTORIES})
     set_property(GLOBAL APPEND PROPERTY STARLING_STATIC_PLUGINS ${name})
 
     if(STARLING_BUILD_PLUGIN_MODULES)
         string(REPLACE "_" "-" id "${name}")
         starling_add_plugin_module(${name} SYMBOL ${name} SOURCES $<TARGET_OBJECTS:${name}_objects>)
-        target_link_libraries(${name} PRIVATE starling::sdk)
+        target_link_libraries(${name} PRIVATE starling::sdk ${ARG_LINK_LIBRARIES})
         set_target_properties(${name} PROPERTIES
             OUTPUT_NAME "starling-${id}"
             LIBRARY_OUTPUT_DIRECTORY "${PROJECT_BINARY_DIR}/plugins")

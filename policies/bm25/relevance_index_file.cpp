@@ -2,7 +2,7 @@
 #include "relevance_index_file.hpp"
 
 #include "relevance_index_format.hpp"
-#include "text_hash.hpp"
+#include "cache-files/text_hash.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -56,7 +56,7 @@ private:
 
 std::pair<RelevanceIndexFile::Opening, std::optional<RelevanceIndexFile>>
 RelevanceIndexFile::open(const std::filesystem::path &path, const IndexIdentity &identity, std::string &problem) {
-    FileDescriptor descriptor{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
+    cache_files::FileDescriptor descriptor{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
     if (descriptor.get() < 0) {
         if (errno == ENOENT) {
             return {Opening::missing, std::nullopt};
@@ -98,7 +98,7 @@ RelevanceIndexFile::open(const std::filesystem::path &path, const IndexIdentity 
     }
     std::string checked{as_text(header, format::header_checksum_at)};
     checked += as_text(header + format::header_size, names_size);
-    if (format::load<std::uint64_t>(header + format::header_checksum_at) != hash_text(checked)) {
+    if (format::load<std::uint64_t>(header + format::header_checksum_at) != cache_files::hash_text(checked)) {
         return damaged("header checksum mismatch");
     }
     if (as_text(header + format::header_size, identity.id.size()) != identity.id) {
@@ -163,7 +163,7 @@ std::vector<std::byte> RelevanceIndexFile::read_bytes(std::uint64_t at, std::uin
 }
 
 std::optional<IndexedTerm> RelevanceIndexFile::find(std::string_view term) const {
-    const std::uint64_t bucket = hash_text(term) & (bucket_count_ - 1);
+    const std::uint64_t bucket = cache_files::hash_text(term) & (bucket_count_ - 1);
     std::array<std::byte, 16> bounds{};
     read_exactly(buckets_at_ + 8 * bucket, bounds.size(), bounds.data());
     const auto block_at = format::load<std::uint64_t>(bounds.data());
@@ -201,7 +201,7 @@ std::optional<IndexedTerm> RelevanceIndexFile::find(std::string_view term) const
 
 void RelevanceIndexFile::read_postings(const IndexedTerm &term, std::vector<IndexedPosting> &out) const {
     const auto bytes = read_bytes(term.postings_at, std::uint64_t{term.memory_count} * format::posting_size);
-    if (hash_text(as_text(bytes.data(), bytes.size())) != term.postings_checksum) {
+    if (cache_files::hash_text(as_text(bytes.data(), bytes.size())) != term.postings_checksum) {
         throw DamagedIndex("relevance index: postings checksum mismatch");
     }
     out.resize(term.memory_count);
@@ -226,7 +226,7 @@ IndexedRecord RelevanceIndexFile::record(std::uint32_t memory) const {
     std::array<std::byte, format::record_size> bytes{};
     read_exactly(records_at_ + std::uint64_t{memory} * format::record_size, bytes.size(), bytes.data());
     if (format::load<std::uint64_t>(bytes.data() + format::record_checksum_at) !=
-        hash_text(as_text(bytes.data(), format::record_checksum_at))) {
+        cache_files::hash_text(as_text(bytes.data(), format::record_checksum_at))) {
         throw DamagedIndex("relevance index: record checksum mismatch");
     }
     IndexedRecord record;
@@ -248,7 +248,7 @@ IndexedTexts RelevanceIndexFile::texts(const IndexedRecord &record) const {
         throw DamagedIndex("relevance index: texts out of bounds");
     }
     const auto bytes = read_bytes(record.texts_at, record.texts_size);
-    if (hash_text(as_text(bytes.data(), bytes.size())) != record.texts_checksum) {
+    if (cache_files::hash_text(as_text(bytes.data(), bytes.size())) != record.texts_checksum) {
         throw DamagedIndex("relevance index: texts checksum mismatch");
     }
     FieldReader reader{bytes.data(), bytes.size()};
@@ -271,7 +271,7 @@ IndexedTexts RelevanceIndexFile::texts(const IndexedRecord &record) const {
 
 void RelevanceIndexFile::verify() const {
     const auto body = read_bytes(names_end_, file_size_ - names_end_);
-    if (hash_text(as_text(body.data(), body.size())) != body_checksum_) {
+    if (cache_files::hash_text(as_text(body.data(), body.size())) != body_checksum_) {
         throw DamagedIndex("relevance index: body checksum mismatch");
     }
 }

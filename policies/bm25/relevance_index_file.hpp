@@ -6,7 +6,7 @@
 // Everything read is checked before it is used; what does not check out throws DamagedIndex.
 #pragma once
 
-#include "file_descriptor.hpp"
+#include "cache-files/file_descriptor.hpp"
 #include "memory_fields.hpp"
 #include "relevance_index_writer.hpp"
 
@@ -91,11 +91,11 @@ public:
     void verify() const;
 
 private:
-    explicit RelevanceIndexFile(FileDescriptor descriptor) noexcept : descriptor_(std::move(descriptor)) {}
+    explicit RelevanceIndexFile(cache_files::FileDescriptor descriptor) noexcept : descriptor_(std::move(descriptor)) {}
     void read_exactly(std::uint64_t at, std::size_t size, std::byte *out) const;
     [[nodiscard]] std::vector<std::byte> read_bytes(std::uint64_t at, std::uint64_t size) const;
 
-    FileDescriptor descriptor_;
+    cache_files::FileDescriptor descriptor_;
     std::uint64_t file_size_ = 0;
     std::uint32_t memory_count_ = 0;
     std::uint32_t term_count_ = 0;

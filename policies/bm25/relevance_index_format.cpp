@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "relevance_index_format.hpp"
 
-#include "text_hash.hpp"
+#include "cache-files/text_hash.hpp"
 
 #include <cstring>
 #include <string>
@@ -12,7 +12,7 @@ std::uint64_t block_checksum(std::uint64_t bucket, std::string_view entries) {
     std::string covered(sizeof bucket, '\0');
     std::memcpy(covered.data(), &bucket, sizeof bucket);
     covered += entries;
-    return hash_text(covered);
+    return cache_files::hash_text(covered);
 }
 
 } // namespace starling::bm25::relevance_index_format

@@ -24,9 +24,9 @@
 //                          u8, size u32, bytes — the texts the index was built from, which feedback
 //                          tokenises again for the few memories it reads
 //
-// A term's bucket is hash_text(term) & (bucket count - 1). Checksums are hash_text of the bytes
-// they cover; the header checksum covers the header's first 112 bytes and the names; the body
-// checksum every byte after the names. A query checks the header, the size of the file, and the
+// A term's bucket is hash_text(term) & (bucket count - 1) (hash_text of cache-files). Checksums are
+// hash_text of the bytes they cover; the header checksum covers the header's first 112 bytes and
+// the names; the body checksum every byte after the names. A query checks the header, the size of the file, and the
 // checksum of every block, postings list, record and text it reads; check() reads it all. Offsets
 // are from the start of the file. Every integer is in the writing machine's byte order.
 #pragma once

@@ -3,7 +3,7 @@
 
 #include "memory_fields.hpp"
 #include "relevance_index_format.hpp"
-#include "text_hash.hpp"
+#include "cache-files/text_hash.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -152,7 +152,7 @@ std::string encode_relevance_index(const IndexIdentity &identity, const sdk::Mem
     bucketed.reserve(term_count);
     for (std::size_t term = 0; term < term_count; ++term) {
         const auto text = dictionary.text(postings.terms[term]);
-        bucketed.push_back({hash_text(text) & (bucket_count - 1), text, static_cast<std::uint32_t>(term)});
+        bucketed.push_back({cache_files::hash_text(text) & (bucket_count - 1), text, static_cast<std::uint32_t>(term)});
     }
     std::sort(bucketed.begin(), bucketed.end(), [](const BucketedTerm &left, const BucketedTerm &right) {
         return left.bucket != right.bucket ? left.bucket < right.bucket : left.text < right.text;
@@ -187,7 +187,7 @@ std::string encode_relevance_index(const IndexIdentity &identity, const sdk::Mem
             out.put_text(bucketed[next].text);
             out.put<std::uint32_t>(static_cast<std::uint32_t>(memory_count));
             out.put<std::uint64_t>(postings_at + std::uint64_t{postings.first[term]} * format::posting_size);
-            out.put<std::uint64_t>(hash_text(as_text(list)));
+            out.put<std::uint64_t>(cache_files::hash_text(as_text(list)));
         }
         out.put<std::uint64_t>(format::block_checksum(bucket, as_text(out.from(block_at))));
     }
@@ -227,9 +227,9 @@ std::string encode_relevance_index(const IndexIdentity &identity, const sdk::Mem
         format::store<std::uint64_t>(record.data() + format::record_texts_at, texts_at + first);
         format::store<std::uint32_t>(record.data() + format::record_texts_size_at,
                                      static_cast<std::uint32_t>(block_bytes.size()));
-        format::store<std::uint64_t>(record.data() + format::record_texts_checksum_at, hash_text(as_text(block_bytes)));
+        format::store<std::uint64_t>(record.data() + format::record_texts_checksum_at, cache_files::hash_text(as_text(block_bytes)));
         format::store<std::uint64_t>(record.data() + format::record_checksum_at,
-                                     hash_text(as_text(std::span<const std::byte>{record}.first(format::record_checksum_at))));
+                                     cache_files::hash_text(as_text(std::span<const std::byte>{record}.first(format::record_checksum_at))));
         out.put_text(as_text(record));
         max_access_count = std::max(max_access_count, view.access_count());
         max_session_count = std::max(max_session_count, view.session_count());
@@ -263,10 +263,10 @@ std::string encode_relevance_index(const IndexIdentity &identity, const sdk::Mem
     out.put_at<std::uint64_t>(format::buckets_at, buckets_at);
     out.put_at<std::uint64_t>(format::records_at, records_at);
     out.put_at<std::uint64_t>(format::file_size_at, out.size());
-    out.put_at<std::uint64_t>(format::body_checksum_at, hash_text(as_text(out.from(names_end))));
+    out.put_at<std::uint64_t>(format::body_checksum_at, cache_files::hash_text(as_text(out.from(names_end))));
     std::string header_and_names{as_text(out.from(0).first(format::header_checksum_at))};
     header_and_names += as_text(out.from(format::header_size).first(static_cast<std::size_t>(names_end - format::header_size)));
-    out.put_at<std::uint64_t>(format::header_checksum_at, hash_text(header_and_names));
+    out.put_at<std::uint64_t>(format::header_checksum_at, cache_files::hash_text(header_and_names));
     return out.take();
 }
 

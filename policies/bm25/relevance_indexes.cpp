@@ -1,15 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "relevance_indexes.hpp"
 
-#include "cache_file_io.hpp"
+#include "cache-files/collection_index_files.hpp"
 #include "index_term_source.hpp"
 #include "relevance_index_writer.hpp"
 #include "scoring_formula.hpp"
-#include "text_hash.hpp"
 
 #include <algorithm>
-#include <chrono>
-#include <cstdio>
 #include <span>
 #include <stdexcept>
 
@@ -36,9 +33,7 @@ RelevanceIndexes::RelevanceIndexes(std::filesystem::path directory, Bm25Scorer &
       evaluator_(scorer.settings(), scorer.tokenizer()) {}
 
 std::filesystem::path RelevanceIndexes::path_of(std::string_view collection_id) const {
-    char name[40];
-    std::snprintf(name, sizeof name, "index-%016llx.bin", static_cast<unsigned long long>(hash_text(collection_id)));
-    return directory_ / name;
+    return cache_files::index_file_path(directory_, collection_id);
 }
 
 IndexIdentity RelevanceIndexes::identity_of(const sdk::Collection &collection) const noexcept {
@@ -75,14 +70,7 @@ void RelevanceIndexes::build(const sdk::Collection &collection, const sdk::Memor
     scorer_->with_batch_terms(memories, [&](const BatchTerms &terms, const TermDictionary &dictionary) {
         bytes = encode_relevance_index(identity_of(collection), memories, terms, dictionary);
     });
-    if (const auto failure = replace_file(path_of(collection.id), std::as_bytes(std::span{bytes}))) {
-        throw std::runtime_error("cannot write the relevance index: " + *failure);
-    }
-    // Builds are rare and off the hook path: the moment to sweep what writers killed mid-write left.
-    constexpr std::chrono::hours abandoned_after{1};
-    if (const auto removed = remove_abandoned_partial_files(directory_, abandoned_after); removed > 0) {
-        host_.info("removed " + std::to_string(removed) + " abandoned partial file(s) from " + directory_.string());
-    }
+    cache_files::replace_index_file(directory_, path_of(collection.id), bytes, host_);
 }
 
 std::optional<std::vector<sdk::RankedMemory>> RelevanceIndexes::rank(std::string_view query,

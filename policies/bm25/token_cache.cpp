@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "token_cache.hpp"
 
-#include "cache_file_io.hpp"
+#include "cache-files/cache_file_io.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -18,17 +18,17 @@ void CachedTerms::copy_to(std::span<TermId> out) const noexcept {
 }
 
 TokenCache::TokenCache(std::filesystem::path file, std::uint64_t fingerprint, sdk::HostServices host,
-                       TextHash hash, TokenCacheLimits limits)
+                       cache_files::TextHash hash, TokenCacheLimits limits)
     : path_(std::move(file)), fingerprint_(fingerprint), host_(host), hash_(hash), limits_(limits) {}
 
 void TokenCache::load() {
     loaded_ = true;
-    FileRead read = read_whole_file(path_, limits_.max_file_bytes);
-    if (read.outcome == FileRead::Outcome::missing) {
+    cache_files::FileRead read = cache_files::read_whole_file(path_, limits_.max_file_bytes);
+    if (read.outcome == cache_files::FileRead::Outcome::missing) {
         host_.debug("token cache " + path_.string() + " does not exist yet; every text is tokenised");
         return;
     }
-    if (read.outcome != FileRead::Outcome::read) {
+    if (read.outcome != cache_files::FileRead::Outcome::read) {
         host_.warning("token cache ignored, will be rebuilt: " + read.error);
         return;
     }
@@ -133,7 +133,7 @@ void TokenCache::end_call(const TermDictionary &dictionary) {
                            std::to_string(limits_.max_file_bytes) + " bytes");
         return;
     }
-    if (const auto failure = replace_file(path_, *built)) {
+    if (const auto failure = cache_files::replace_file(path_, *built)) {
         note_write_failure(*failure);
     }
     // This process keeps using what it built even if others cannot see it: its texts stay cached.

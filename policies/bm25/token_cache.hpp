@@ -14,7 +14,7 @@
 #include "cached_term_table.hpp"
 #include "term_dictionary.hpp"
 #include "term_id.hpp"
-#include "text_hash.hpp"
+#include "cache-files/text_hash.hpp"
 #include "token_cache_builder.hpp"
 #include "token_cache_file.hpp"
 
@@ -66,7 +66,7 @@ public:
     /// The cache in `file`, for tokenizer settings `fingerprint`. Nothing is read before the first
     /// begin_call(). `hash` is replaceable so that tests can make texts collide.
     TokenCache(std::filesystem::path file, std::uint64_t fingerprint, sdk::HostServices host,
-               TextHash hash = &hash_text, TokenCacheLimits limits = {});
+               cache_files::TextHash hash = &cache_files::hash_text, TokenCacheLimits limits = {});
     // The file view points into the bytes the cache owns: a copy would point into the original's.
     TokenCache(const TokenCache &) = delete;
     TokenCache &operator=(const TokenCache &) = delete;
@@ -99,7 +99,7 @@ private:
     std::filesystem::path path_;
     std::uint64_t fingerprint_;
     sdk::HostServices host_;
-    TextHash hash_;
+    cache_files::TextHash hash_;
     TokenCacheLimits limits_;
 
     bool loaded_ = false;

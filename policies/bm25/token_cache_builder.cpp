@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "token_cache_builder.hpp"
 
-#include "text_hash.hpp"
+#include "cache-files/text_hash.hpp"
 #include "token_cache_format.hpp"
 
 #include <algorithm>
@@ -113,7 +113,7 @@ std::optional<std::vector<std::byte>> build_token_cache_file(std::vector<CacheEn
     format::store<std::uint32_t>(data + format::text_size_at, static_cast<std::uint32_t>(text_size));
     const std::string_view payload{reinterpret_cast<const char *>(data) + format::header_size,
                                    bytes.size() - format::header_size};
-    format::store<std::uint64_t>(data + format::checksum_at, hash_text(payload));
+    format::store<std::uint64_t>(data + format::checksum_at, cache_files::hash_text(payload));
     return bytes;
 }
 

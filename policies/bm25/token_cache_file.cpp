@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "token_cache_file.hpp"
 
-#include "text_hash.hpp"
+#include "cache-files/text_hash.hpp"
 #include "token_cache_format.hpp"
 
 #include <algorithm>
@@ -57,7 +57,7 @@ std::variant<TokenCacheFile, RejectedCacheFile> open_token_cache_file(std::span<
                        std::to_string(bytes.size() - format::header_size));
     }
     const std::string_view payload{reinterpret_cast<const char *>(data) + format::header_size, payload_size};
-    if (hash_text(payload) != format::load<std::uint64_t>(data + format::checksum_at)) {
+    if (cache_files::hash_text(payload) != format::load<std::uint64_t>(data + format::checksum_at)) {
         return damaged("checksum mismatch");
     }
 

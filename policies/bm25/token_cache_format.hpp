@@ -12,10 +12,11 @@
 //   term ids   4 bytes ea  each entry's terms, back to back; every id is below the term count
 //   text       bytes       the entries' and the terms' texts; offsets are relative to its start
 //
-// The payload is everything after the header; its checksum is hash_text over it. Integers are in
-// the byte order of the machine that wrote the file: on the other order the version reads wrong and
-// the file is rebuilt. Readers never trust a field before checking it (token_cache_file.hpp), and
-// read every field with memcpy (byte_fields.hpp), so the file needs no alignment.
+// The payload is everything after the header; its checksum is hash_text (cache-files) over it.
+// Integers are in the byte order of the machine that wrote the file: on the other order the version
+// reads wrong and the file is rebuilt. Readers never trust a field before checking it
+// (token_cache_file.hpp), and read every field with memcpy (byte_fields.hpp), so the file needs no
+// alignment.
 #pragma once
 
 #include "byte_fields.hpp"

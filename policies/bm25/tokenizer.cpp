@@ -3,7 +3,7 @@
 
 #include "english_stemmer.hpp"
 #include "term_characters.hpp"
-#include "text_hash.hpp"
+#include "cache-files/text_hash.hpp"
 
 #include <starling/sdk/text/case_folding.hpp>
 #include <starling/sdk/text/utf8.hpp>
@@ -212,7 +212,7 @@ std::uint64_t fingerprint(const TokenizerOptions &options) {
     describe(options.stop_words);
     described += "\nkept words";
     describe(options.kept_words);
-    return hash_text(described);
+    return cache_files::hash_text(described);
 }
 
 std::string fold_case(std::string_view text) {

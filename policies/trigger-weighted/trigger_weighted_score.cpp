@@ -13,8 +13,6 @@
 namespace starling::trigger_weighted {
 namespace {
 
-constexpr std::int64_t seconds_per_day = 86'400;
-
 double non_negative(const sdk::Settings &settings, const std::string &path) {
     const auto node = settings.get_child_optional(path);
     const auto value = node ? node->get_value_optional<double>() : boost::optional<double>{};
@@ -31,43 +29,9 @@ std::string lower_ascii(std::string_view text) {
     return lower;
 }
 
-/// What the score reads of one memory's fields.
-struct ScoredFields {
-    std::vector<std::string> triggers;
-    std::string layer;
-    std::string salience;
-    bool superseded = false;
-};
-
-/// The fields are parsed once per memory: a prompt scores every memory of the store.
-ScoredFields scored_fields(const sdk::MemoryView &memory) {
-    const nlohmann::json fields = memory.fields();
-    const auto text = [&](const char *name, std::string fallback) {
-        const auto found = fields.find(name);
-        return found != fields.end() && found->is_string() ? found->get<std::string>() : fallback;
-    };
-    ScoredFields read;
-    if (const auto trigger = fields.find("trigger"); trigger != fields.end()) {
-        read.triggers = trigger->is_string() ? std::vector<std::string>{trigger->get<std::string>()}
-                                             : trigger->get<std::vector<std::string>>();
-    }
-    read.layer = text("layer", "");
-    read.salience = text("salience", "medium");
-    read.superseded = text("status", "") == "superseded";
-    return read;
-}
-
 std::size_t matches(const Keywords &keywords, const std::vector<std::string> &items) {
-    return static_cast<std::size_t>(std::count_if(items.begin(), items.end(), [&](const std::string &item) {
-        return keywords.contains(lower_ascii(item));
-    }));
-}
-
-bool is_semantic(const sdk::MemoryView &memory, const ScoredFields &fields) {
-    if (!fields.layer.empty()) {
-        return fields.layer == "semantic";
-    }
-    return memory.type() == "user" || memory.type() == "project";
+    return static_cast<std::size_t>(std::count_if(items.begin(), items.end(),
+                                                  [&](const std::string &item) { return keywords.contains(item); }));
 }
 
 } // namespace
@@ -89,6 +53,33 @@ ScoreSettings read_score_settings(const sdk::Settings &settings) {
     return read;
 }
 
+ScoredFields scored_fields(const sdk::MemoryView &memory) {
+    const nlohmann::json fields = memory.fields();
+    const auto text = [&](const char *name, std::string fallback) {
+        const auto found = fields.find(name);
+        return found != fields.end() && found->is_string() ? found->get<std::string>() : fallback;
+    };
+    ScoredFields read;
+    memory.for_each_tag([&](std::string_view tag) { read.tags.push_back(lower_ascii(tag)); });
+    if (const auto trigger = fields.find("trigger"); trigger != fields.end()) {
+        if (trigger->is_string()) {
+            read.triggers.push_back(lower_ascii(trigger->get<std::string>()));
+        } else {
+            for (const auto &item : trigger->get<std::vector<std::string>>()) {
+                read.triggers.push_back(lower_ascii(item));
+            }
+        }
+    }
+    const std::string layer = text("layer", "");
+    const std::string salience = text("salience", "medium");
+    read.salience = salience == "high" ? Salience::high : salience == "low" ? Salience::low : Salience::medium;
+    read.episodic = layer == "episodic";
+    read.superseded = text("status", "") == "superseded";
+    const bool semantic = layer.empty() ? memory.type() == "user" || memory.type() == "project" : layer == "semantic";
+    read.fallback = !read.superseded && read.salience == Salience::high && semantic;
+    return read;
+}
+
 void score_memories(std::string_view query, const sdk::MemoryBatch &memories, const ScoreSettings &settings,
                     std::span<double> scores) {
     const Keywords keywords = prompt_keywords(query);
@@ -102,21 +93,13 @@ void score_memories(std::string_view query, const sdk::MemoryBatch &memories, co
         if (read.superseded) {
             continue;
         }
-        std::vector<std::string> tags;
-        memory.for_each_tag([&](std::string_view tag) { tags.emplace_back(tag); });
-        const double overlap = static_cast<double>(matches(keywords, tags)) +
-                               settings.trigger_weight * static_cast<double>(matches(keywords, read.triggers));
-        const double weight = read.salience == "high"  ? settings.high_weight
-                              : read.salience == "low" ? settings.low_weight
-                                                       : settings.medium_weight;
-        const bool recent = read.layer == "episodic" &&
-                            memories.now() - memory.created() <= settings.recency_days * seconds_per_day;
-        scores[index] = overlap * weight + (recent ? settings.recency_bonus : 0.0);
+        scores[index] = direct_score(matches(keywords, read.tags), matches(keywords, read.triggers), read.salience,
+                                     read.episodic && recent(memory.created(), memories.now(), settings), settings);
         any_scored = any_scored || scores[index] > 0.0;
     }
     if (!any_scored) {
         for (std::size_t index = 0; index < memories.size(); ++index) {
-            if (!fields[index].superseded && fields[index].salience == "high" && is_semantic(memories[index], fields[index])) {
+            if (fields[index].fallback) {
                 scores[index] = settings.fallback_score;
             }
         }
@@ -144,8 +127,7 @@ void score_memories(std::string_view query, const sdk::MemoryBatch &memories, co
                 fields[target->second].superseded) {
                 continue;
             }
-            const double just_below = std::nextafter(direct[index], 0.0);
-            scores[target->second] = std::max(scores[target->second], just_below);
+            scores[target->second] = std::max(scores[target->second], expanded_score(direct[index]));
         }
     }
 }

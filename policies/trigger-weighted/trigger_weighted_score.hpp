@@ -12,6 +12,9 @@
 #include <starling/sdk/memory_view.hpp>
 #include <starling/sdk/settings.hpp>
 
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
 #include <span>
 #include <string>
 #include <string_view>
@@ -35,5 +38,42 @@ struct ScoreSettings {
 
 void score_memories(std::string_view query, const sdk::MemoryBatch &memories, const ScoreSettings &settings,
                     std::span<double> scores);
+
+// The pieces of the score, shared with the relevance index (trigger_weighted_index.hpp) so that a
+// ranking from the index equals scoring to the last bit.
+
+enum class Salience : std::uint8_t { low, medium, high };
+
+/// What the score reads of one memory, from one parse of its fields.
+struct ScoredFields {
+    std::vector<std::string> tags;     ///< lower case (ASCII), as compared with the keywords
+    std::vector<std::string> triggers; ///< lower case (ASCII)
+    Salience salience = Salience::medium;
+    bool episodic = false;  ///< its layer is episodic: it earns the recency bonus
+    bool superseded = false;
+    bool fallback = false;  ///< high salience, semantic and not superseded: what scores when nothing does
+};
+
+[[nodiscard]] ScoredFields scored_fields(const sdk::MemoryView &memory);
+
+/// Whether an episodic memory created at `created` still earns the recency bonus at `now`.
+[[nodiscard]] inline bool recent(std::int64_t created, std::int64_t now, const ScoreSettings &settings) noexcept {
+    constexpr std::int64_t seconds_per_day = 86'400;
+    return now - created <= settings.recency_days * seconds_per_day;
+}
+
+/// The score of a memory that is not superseded, before expansion.
+[[nodiscard]] inline double direct_score(std::size_t tag_matches, std::size_t trigger_matches, Salience salience,
+                                         bool earns_recency, const ScoreSettings &settings) noexcept {
+    const double overlap =
+        static_cast<double>(tag_matches) + settings.trigger_weight * static_cast<double>(trigger_matches);
+    const double weight = salience == Salience::high  ? settings.high_weight
+                          : salience == Salience::low ? settings.low_weight
+                                                      : settings.medium_weight;
+    return overlap * weight + (earns_recency ? settings.recency_bonus : 0.0);
+}
+
+/// What a memory linked from one scoring `source` scores at least: just below it.
+[[nodiscard]] inline double expanded_score(double source) noexcept { return std::nextafter(source, 0.0); }
 
 } // namespace starling::trigger_weighted

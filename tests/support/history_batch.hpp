@@ -13,13 +13,19 @@ namespace starling::test {
 
 /// A memory as a relevance policy sees it: its texts, and the access history its boosts read.
 struct HistoryMemory {
-    std::string summary;
-    std::string tags; ///< '\n'-separated, as the ABI carries them
-    std::string body;
+    std::string summary{};
+    std::string tags{}; ///< '\n'-separated, as the ABI carries them
+    std::string body{};
     std::int64_t last_accessed = 0;
     std::uint32_t access_count = 0;
     std::uint32_t session_count = 0;
     std::string key = "memory.md";
+    // ABI 1.4 and what policies reading fields see.
+    std::string id{};
+    std::string fields = "{}"; ///< a JSON object's text
+    std::string type{};
+    std::string scope{};
+    std::int64_t created = 0;
 };
 
 /// Memories as the ABI batch a host hands a policy, in the given order; owns what the views borrow
@@ -37,6 +43,11 @@ public:
             view.last_accessed = memory->last_accessed;
             view.access_count = memory->access_count;
             view.session_count = memory->session_count;
+            view.id = sdk::as_bytes(memory->id);
+            view.fields = sdk::as_bytes(memory->fields);
+            view.type = sdk::as_bytes(memory->type);
+            view.scope = sdk::as_bytes(memory->scope);
+            view.created = memory->created;
             views_.push_back(view);
         }
         for (const auto &view : views_) {

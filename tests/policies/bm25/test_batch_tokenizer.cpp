@@ -5,7 +5,7 @@
 #include "support/test_batch.hpp"
 #include "token_cache_samples.hpp"
 
-#include "policies/bm25/cache_file_io.hpp"
+#include "policies/cache-files/cache_file_io.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -111,7 +111,7 @@ TEST_CASE("summaries and tags the cache knows are taken from it, bodies never", 
     const auto cached = starling::test::SampleEntries{}
                             .add("Release checklist", {"from", "cache"})
                             .build(starling::bm25::fingerprint(english_options()));
-    REQUIRE_FALSE(starling::bm25::replace_file(file, cached));
+    REQUIRE_FALSE(starling::cache_files::replace_file(file, cached));
 
     Tokenizer tokenizer{english_options()};
     BatchTokenizer batch_tokenizer{tokenizer};

@@ -9,9 +9,10 @@
 
 #include <catch2/catch.hpp>
 
-#include "support/temp_dir.hpp"
 #include "support/history_batch.hpp"
 #include "support/quiet_logger.hpp"
+#include "support/ranking_by_scoring.hpp"
+#include "support/temp_dir.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -99,26 +100,10 @@ std::vector<const Memory *> pointers_to(const std::vector<Memory> &memories) {
     return HistoryBatch::pointers_to(memories);
 }
 
-/// What score() over one batch of `memories` ranks: the `limit` best above 0, equal scores in order.
 std::vector<RankedMemory> ranking_by_scoring(const RelevancePolicyInstance &policy,
                                              const std::vector<const Memory *> &memories, std::string_view query,
                                              std::size_t limit) {
-    const HistoryBatch batch{memories, false, now};
-    const auto scores = policy.score(query, batch.get());
-    std::vector<std::size_t> order;
-    for (std::size_t index = 0; index < scores.size(); ++index) {
-        if (scores[index] > 0.0) {
-            order.push_back(index);
-        }
-    }
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t left, std::size_t right) {
-        return scores[left] > scores[right];
-    });
-    std::vector<RankedMemory> ranked;
-    for (std::size_t index = 0; index < std::min(limit, order.size()); ++index) {
-        ranked.push_back({memories[order[index]]->key, scores[order[index]]});
-    }
-    return ranked;
+    return starling::test::ranking_by_scoring(policy, memories, query, now, limit);
 }
 
 void build(const RelevancePolicyInstance &policy, const MemoryCollection &collection,

@@ -2,6 +2,7 @@
 #include "policies/bm25/token_cache.hpp"
 
 #include "policies/bm25/tokenizer.hpp"
+#include "support/captured_host_log.hpp"
 #include "support/temp_dir.hpp"
 
 #include <catch2/catch.hpp>
@@ -16,40 +17,17 @@
 
 using starling::bm25::TermDictionary;
 using starling::bm25::TermId;
-using starling::bm25::TextHash;
+using starling::cache_files::TextHash;
 using starling::bm25::TokenCache;
 using starling::bm25::TokenCacheFile;
 using starling::bm25::TokenCacheLimits;
 using starling::bm25::Tokenizer;
 using starling::bm25::TokenizerOptions;
 using starling::bm25::TokenList;
+using starling::test::CapturedLog;
 namespace fs = std::filesystem;
 
 namespace {
-
-/// The host log as a list of lines, by level.
-class CapturedLog {
-public:
-    starling_host host{STARLING_ABI_MAJOR, STARLING_ABI_MINOR, sizeof(starling_host), this, &CapturedLog::log,
-                       nullptr};
-
-    [[nodiscard]] std::size_t count(starling_log_level level, std::string_view part) const {
-        return static_cast<std::size_t>(std::count_if(lines_.begin(), lines_.end(), [&](const auto &line) {
-            return line.first == level && line.second.find(part) != std::string::npos;
-        }));
-    }
-    [[nodiscard]] std::size_t warnings() const {
-        return static_cast<std::size_t>(std::count_if(lines_.begin(), lines_.end(), [](const auto &line) {
-            return line.first >= STARLING_LOG_WARNING;
-        }));
-    }
-
-private:
-    static void log(void *context, starling_log_level level, starling_bytes message) {
-        static_cast<CapturedLog *>(context)->lines_.emplace_back(level, std::string{message.data, message.size});
-    }
-    std::vector<std::pair<starling_log_level, std::string>> lines_;
-};
 
 std::uint64_t constant_hash(std::string_view /*text*/) noexcept { return 1; }
 
@@ -65,7 +43,7 @@ TokenizerOptions plain_options() {
 class Instance {
 public:
     Instance(const fs::path &file, CapturedLog &log, TokenizerOptions options = plain_options(),
-             TextHash hash = &starling::bm25::hash_text, TokenCacheLimits limits = {})
+             TextHash hash = &starling::cache_files::hash_text, TokenCacheLimits limits = {})
         : tokenizer_(options),
           cache_(file, starling::bm25::fingerprint(options), starling::sdk::HostServices{&log.host}, hash, limits) {}
 
@@ -249,12 +227,12 @@ TEST_CASE("a file larger than allowed is neither read nor written", "[policy][bm
     limits.max_file_bytes = 256;
 
     std::ofstream(file) << std::string(300, 'x');
-    Instance reader{file, log, plain_options(), &starling::bm25::hash_text, limits};
+    Instance reader{file, log, plain_options(), &starling::cache_files::hash_text, limits};
     CHECK(reader.call({"short"}).empty());
     CHECK(log.count(STARLING_LOG_WARNING, "more than the 256") == 1);
-    CHECK(Instance{file, log, plain_options(), &starling::bm25::hash_text, limits}.call({"short"}) == Texts{"short"});
+    CHECK(Instance{file, log, plain_options(), &starling::cache_files::hash_text, limits}.call({"short"}) == Texts{"short"});
 
-    Instance writer{file, log, plain_options(), &starling::bm25::hash_text, limits};
+    Instance writer{file, log, plain_options(), &starling::cache_files::hash_text, limits};
     CHECK(writer.call({std::string(300, 'y')}).empty());
     CHECK(log.count(STARLING_LOG_WARNING, "would take more than 256 bytes") == 1);
     CHECK(entries_in(file) == 1); // the previous file stays
@@ -290,7 +268,7 @@ TEST_CASE("a rewrite keeps the call's entries and older ones up to the bound", "
     CapturedLog log;
     TokenCacheLimits limits;
     limits.min_entries = 4;
-    const auto instance = [&] { return Instance{file, log, plain_options(), &starling::bm25::hash_text, limits}; };
+    const auto instance = [&] { return Instance{file, log, plain_options(), &starling::cache_files::hash_text, limits}; };
 
     CHECK(instance().call({"t1", "t2", "t3", "t4", "t5", "t6"}).empty());
     CHECK(entries_in(file) == 6); // the call's own entries are never dropped

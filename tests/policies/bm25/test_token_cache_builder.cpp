@@ -19,7 +19,7 @@ using starling::test::sample_fingerprint;
 namespace {
 
 std::vector<std::string> cached_terms(const TokenCacheFile &file, std::string_view text) {
-    const auto entry = file.find(starling::bm25::hash_text(text), text);
+    const auto entry = file.find(starling::cache_files::hash_text(text), text);
     REQUIRE(entry.has_value());
     std::vector<TermId> ids(file.term_count(*entry));
     file.copy_terms(*entry, ids);

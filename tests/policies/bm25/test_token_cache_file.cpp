@@ -149,8 +149,8 @@ TEST_CASE("a lookup confirms the hash with the exact text", "[policy][bm25][cach
     CHECK(file.text(*beta) == "beta");
     CHECK_FALSE(file.find(7, "gamma")); // cached, but under its own hash
     CHECK_FALSE(file.find(7, "delta"));
-    CHECK(file.find(starling::bm25::hash_text("gamma"), "gamma").has_value());
-    CHECK_FALSE(file.find(starling::bm25::hash_text("delta"), "delta"));
+    CHECK(file.find(starling::cache_files::hash_text("gamma"), "gamma").has_value());
+    CHECK_FALSE(file.find(starling::cache_files::hash_text("delta"), "delta"));
 }
 
 TEST_CASE("every entry of a large file is found, and nothing else is", "[policy][bm25][cache]") {
@@ -173,7 +173,7 @@ TEST_CASE("every entry of a large file is found, and nothing else is", "[policy]
     REQUIRE(file.entry_count() == 1004);
 
     for (const auto &text : texts) {
-        const auto entry = file.find(starling::bm25::hash_text(text), text);
+        const auto entry = file.find(starling::cache_files::hash_text(text), text);
         REQUIRE(entry.has_value());
         CHECK(file.text(*entry) == text);
         CHECK(file.term_count(*entry) == 2);
@@ -190,7 +190,7 @@ TEST_CASE("every entry of a large file is found, and nothing else is", "[policy]
     }
     CHECK_FALSE(file.find(0, "last"));
     CHECK_FALSE(file.find(~std::uint64_t{0}, "absent"));
-    CHECK_FALSE(file.find(starling::bm25::hash_text("summary number 1000"), "summary number 1000"));
+    CHECK_FALSE(file.find(starling::cache_files::hash_text("summary number 1000"), "summary number 1000"));
 }
 
 TEST_CASE("a file without entries finds nothing", "[policy][bm25][cache]") {

@@ -4,9 +4,9 @@
 #pragma once
 
 #include "policies/bm25/term_dictionary.hpp"
-#include "policies/bm25/text_hash.hpp"
 #include "policies/bm25/token_cache_builder.hpp"
 #include "policies/bm25/token_cache_format.hpp"
+#include "policies/cache-files/text_hash.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -23,7 +23,7 @@ inline constexpr std::uint64_t sample_fingerprint = 0x0123456789abcdefULL;
 class SampleEntries {
 public:
     SampleEntries &add(std::string text, const std::vector<std::string> &terms,
-                       bm25::TextHash hash = &bm25::hash_text) {
+                       cache_files::TextHash hash = &cache_files::hash_text) {
         texts_.push_back(std::move(text));
         auto &ids = ids_.emplace_back();
         for (const auto &term : terms) {
@@ -85,7 +85,7 @@ inline void reseal(std::vector<std::byte> &bytes) {
     namespace format = bm25::token_cache_format;
     const std::string_view payload{reinterpret_cast<const char *>(bytes.data()) + format::header_size,
                                    bytes.size() - format::header_size};
-    poke<std::uint64_t>(bytes, format::checksum_at, bm25::hash_text(payload));
+    poke<std::uint64_t>(bytes, format::checksum_at, cache_files::hash_text(payload));
 }
 
 } // namespace starling::test

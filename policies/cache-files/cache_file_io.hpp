@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// The two file operations of the token cache: read a small file whole, and replace a file so that
+// The two file operations of a policy's cache files: read a small file whole, and replace a file so that
 // concurrent readers see either the old or the new one, never a mixture. Failures come back as
 // values, because a cache that cannot be read or written is a slower call, not a failed one.
 #pragma once
@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace starling::bm25 {
+namespace starling::cache_files {
 
 struct FileRead {
     enum class Outcome { read, missing, too_large, failed };
@@ -36,4 +36,4 @@ struct FileRead {
 std::size_t remove_abandoned_partial_files(const std::filesystem::path &directory,
                                            std::filesystem::file_time_type::duration age);
 
-} // namespace starling::bm25
+} // namespace starling::cache_files

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "policies/bm25/cache_file_io.hpp"
+#include "policies/cache-files/cache_file_io.hpp"
 
 #include "support/temp_dir.hpp"
 
@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
-using starling::bm25::FileRead;
-using starling::bm25::read_whole_file;
-using starling::bm25::replace_file;
+using starling::cache_files::FileRead;
+using starling::cache_files::read_whole_file;
+using starling::cache_files::replace_file;
 namespace fs = std::filesystem;
 
 namespace {
@@ -59,7 +59,7 @@ private:
 
 } // namespace
 
-TEST_CASE("a cache file is read whole", "[policy][bm25][cache-io]") {
+TEST_CASE("a cache file is read whole", "[policy][cache-files][io]") {
     starling::test::TempDir scratch{"cache-io"};
     std::ofstream(scratch / "cache.bin") << "cached bytes";
     const auto read = read_whole_file(scratch / "cache.bin", 1024);
@@ -67,7 +67,7 @@ TEST_CASE("a cache file is read whole", "[policy][bm25][cache-io]") {
     CHECK(read.bytes == bytes_of("cached bytes"));
 }
 
-TEST_CASE("a file that cannot be read says why", "[policy][bm25][cache-io]") {
+TEST_CASE("a file that cannot be read says why", "[policy][cache-files][io]") {
     starling::test::TempDir scratch{"cache-io"};
     SECTION("missing") {
         CHECK(read_whole_file(scratch / "absent.bin", 1024).outcome == FileRead::Outcome::missing);
@@ -96,7 +96,7 @@ TEST_CASE("a file that cannot be read says why", "[policy][bm25][cache-io]") {
     }
 }
 
-TEST_CASE("replacing a file creates its directory and leaves nothing else behind", "[policy][bm25][cache-io]") {
+TEST_CASE("replacing a file creates its directory and leaves nothing else behind", "[policy][cache-files][io]") {
     starling::test::TempDir scratch{"cache-io"};
     const auto path = scratch / "index" / "cache" / "bm25" / "tokens.bin";
     CHECK_FALSE(replace_file(path, bytes_of("first")));
@@ -106,7 +106,7 @@ TEST_CASE("replacing a file creates its directory and leaves nothing else behind
     CHECK(files_in(path.parent_path()) == std::vector<fs::path>{"tokens.bin"});
 }
 
-TEST_CASE("a file that cannot be replaced says why and leaves no partial file", "[policy][bm25][cache-io]") {
+TEST_CASE("a file that cannot be replaced says why and leaves no partial file", "[policy][cache-files][io]") {
     starling::test::TempDir scratch{"cache-io"};
     SECTION("the directory cannot be created") {
         std::ofstream(scratch / "index") << "a file where the directory should be";
@@ -140,7 +140,7 @@ TEST_CASE("a file that cannot be replaced says why and leaves no partial file", 
 }
 
 TEST_CASE("partial files writers abandoned are swept once they are old, and nothing else is",
-          "[policy][bm25][cache]") {
+          "[policy][cache-files][io]") {
     starling::test::TempDir scratch{"bm25-partials"};
     const auto old_partial = scratch / "index-1.bin.123-456.partial";
     const auto young_partial = scratch / "index-2.bin.789-012.partial";
@@ -152,9 +152,9 @@ TEST_CASE("partial files writers abandoned are swept once they are old, and noth
     std::filesystem::last_write_time(old_partial, two_hours_ago);
     std::filesystem::last_write_time(index, two_hours_ago);
 
-    CHECK(starling::bm25::remove_abandoned_partial_files(scratch.path(), std::chrono::hours{1}) == 1);
+    CHECK(starling::cache_files::remove_abandoned_partial_files(scratch.path(), std::chrono::hours{1}) == 1);
     CHECK_FALSE(std::filesystem::exists(old_partial));
     CHECK(std::filesystem::exists(young_partial));
     CHECK(std::filesystem::exists(index));
-    CHECK(starling::bm25::remove_abandoned_partial_files(scratch / "missing", std::chrono::hours{1}) == 0);
+    CHECK(starling::cache_files::remove_abandoned_partial_files(scratch / "missing", std::chrono::hours{1}) == 0);
 }

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "policies/bm25/text_hash.hpp"
+#include "policies/cache-files/text_hash.hpp"
 
 #include <catch2/catch.hpp>
 
 #include <set>
 #include <string>
 
-using starling::bm25::hash_text;
+using starling::cache_files::hash_text;
 
-TEST_CASE("the text hash is MurmurHash64A, stable across runs and builds", "[policy][bm25][hash]") {
+TEST_CASE("the text hash is MurmurHash64A, stable across runs and builds", "[policy][cache-files][hash]") {
     // Reference values of MurmurHash64A with the seed "Strlbm25": files written by one build are
     // read by the next, so these must never change without a new cache file version.
     CHECK(hash_text("") == 0xcd0133f31db053a3ULL);
@@ -18,7 +18,7 @@ TEST_CASE("the text hash is MurmurHash64A, stable across runs and builds", "[pol
     CHECK(hash_text("deploy the billing queue") == 0xde020e40cabc63d3ULL);
 }
 
-TEST_CASE("every byte of the text changes the hash", "[policy][bm25][hash]") {
+TEST_CASE("every byte of the text changes the hash", "[policy][cache-files][hash]") {
     const std::string text = "deploy the billing queue!";
     std::set<std::uint64_t> hashes{hash_text(text)};
     for (std::size_t position = 0; position < text.size(); ++position) {

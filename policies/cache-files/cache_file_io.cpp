@@ -12,7 +12,7 @@
 #include <string_view>
 #include <system_error>
 
-namespace starling::bm25 {
+namespace starling::cache_files {
 
 namespace {
 
@@ -132,4 +132,4 @@ std::size_t remove_abandoned_partial_files(const std::filesystem::path &director
     return removed;
 }
 
-} // namespace starling::bm25
+} // namespace starling::cache_files

@@ -7,7 +7,7 @@
 
 #include <utility>
 
-namespace starling::bm25 {
+namespace starling::cache_files {
 
 class FileDescriptor {
 public:
@@ -37,4 +37,4 @@ private:
     int descriptor_;
 };
 
-} // namespace starling::bm25
+} // namespace starling::cache_files

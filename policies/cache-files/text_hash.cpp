@@ -4,7 +4,7 @@
 #include <cstddef>
 #include <cstring>
 
-namespace starling::bm25 {
+namespace starling::cache_files {
 
 std::uint64_t hash_text(std::string_view text) noexcept {
     constexpr std::uint64_t multiplier = 0xc6a4a7935bd1e995ULL;
@@ -36,4 +36,4 @@ std::uint64_t hash_text(std::string_view text) noexcept {
     return hash;
 }
 
-} // namespace starling::bm25
+} // namespace starling::cache_files

@@ -1,0 +1,383 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "trigger_weighted_index.hpp"
+
+#include "prompt_keywords.hpp"
+
+#include "cache-files/text_hash.hpp"
+
+#include <algorithm>
+#include <iterator>
+#include <limits>
+#include <map>
+#include <stdexcept>
+#include <tuple>
+#include <unordered_map>
+
+namespace starling::trigger_weighted {
+
+namespace {
+
+/// The index's layout version; a file of another one is rebuilt.
+constexpr std::uint64_t format_fingerprint = 0x7472'6967'7774'0001; // "trigwt" 1
+
+enum Section : std::size_t { records, strings, terms, postings, recent_list, fallback_list, ids, links, section_count };
+
+enum RecordFlag : std::uint8_t { superseded_flag = 1, episodic_flag = 2 };
+
+struct Record {
+    std::int64_t created = 0;
+    std::uint32_t key_at = 0;
+    std::uint32_t id_at = 0;
+    std::uint32_t links_first = 0;
+    std::uint16_t key_size = 0;
+    std::uint16_t id_size = 0;
+    std::uint16_t link_count = 0;
+    std::uint8_t salience = 0;
+    std::uint8_t flags = 0;
+    std::uint32_t reserved = 0;
+};
+static_assert(sizeof(Record) == 32);
+
+struct Term {
+    std::uint64_t hash = 0;
+    std::uint32_t text_at = 0;
+    std::uint32_t text_size = 0;
+    std::uint32_t postings_first = 0;
+    std::uint32_t postings_count = 0;
+};
+static_assert(sizeof(Term) == 24);
+
+struct Posting {
+    std::uint32_t memory = 0;
+    std::uint32_t tag_matches = 0;
+    std::uint32_t trigger_matches = 0;
+};
+static_assert(sizeof(Posting) == 12);
+
+struct Dated {
+    std::int64_t created = 0;
+    std::uint32_t memory = 0;
+    std::uint32_t reserved = 0;
+};
+static_assert(sizeof(Dated) == 16);
+
+struct IdEntry {
+    std::uint64_t hash = 0;
+    std::uint32_t memory = 0;
+    std::uint32_t reserved = 0;
+};
+static_assert(sizeof(IdEntry) == 16);
+
+struct Link {
+    std::uint32_t relation_at = 0;
+    std::uint32_t id_at = 0;
+    std::uint16_t relation_size = 0;
+    std::uint16_t id_size = 0;
+};
+static_assert(sizeof(Link) == 12);
+
+/// Appends `text` to the strings section; returns where it starts.
+class Strings {
+public:
+    explicit Strings(std::string &bytes) : bytes_(&bytes) {}
+    std::uint32_t add(std::string_view text) {
+        if (bytes_->size() + text.size() > std::numeric_limits<std::uint32_t>::max()) {
+            throw std::length_error("the collection's texts exceed 4 GiB");
+        }
+        const auto at = static_cast<std::uint32_t>(bytes_->size());
+        bytes_->append(text);
+        return at;
+    }
+
+private:
+    std::string *bytes_;
+};
+
+template <class Size>
+Size checked_size(std::size_t size, const char *what) {
+    if (size > std::numeric_limits<Size>::max()) {
+        throw std::length_error(std::string{what} + " of " + std::to_string(size) + " is too long to index");
+    }
+    return static_cast<Size>(size);
+}
+
+/// A memory of the batch the host would score: collection, then position in build order.
+struct Place {
+    std::uint32_t collection = 0;
+    std::uint32_t memory = 0;
+    friend auto operator<=>(const Place &, const Place &) = default;
+};
+
+struct PlaceHash {
+    std::size_t operator()(const Place &place) const noexcept {
+        return std::hash<std::uint64_t>{}((std::uint64_t{place.collection} << 32) | place.memory);
+    }
+};
+
+/// A collection's file, with what ranking read of it.
+struct OpenIndex {
+    cache_files::SectionFile file;
+    std::optional<std::vector<Term>> term_table;
+
+    std::string text(std::uint32_t at, std::uint32_t size) { return file.bytes(strings, at, size); }
+    Record record(std::uint32_t memory) { return file.record<Record>(records, memory); }
+
+    /// The memory (first in build order) whose id is `id`, if any.
+    std::optional<std::uint32_t> find_id(std::string_view id) {
+        const auto hash = cache_files::hash_text(id);
+        std::uint64_t low = 0;
+        std::uint64_t high = file.count<IdEntry>(ids);
+        while (low < high) {
+            const auto middle = low + (high - low) / 2;
+            if (file.record<IdEntry>(ids, middle).hash < hash) {
+                low = middle + 1;
+            } else {
+                high = middle;
+            }
+        }
+        for (const auto count = file.count<IdEntry>(ids); low < count; ++low) {
+            const auto entry = file.record<IdEntry>(ids, low);
+            if (entry.hash != hash) {
+                break;
+            }
+            const auto found = record(entry.memory);
+            if (text(found.id_at, found.id_size) == id) {
+                return entry.memory;
+            }
+        }
+        return std::nullopt;
+    }
+
+    /// The postings of the term whose text is `keyword`, if any memory holds it.
+    std::vector<Posting> postings_of(std::string_view keyword) {
+        if (!term_table) {
+            term_table = file.records<Term>(terms, 0, file.count<Term>(terms));
+        }
+        const auto hash = cache_files::hash_text(keyword);
+        auto at = std::lower_bound(term_table->begin(), term_table->end(), hash,
+                                   [](const Term &term, std::uint64_t value) { return term.hash < value; });
+        for (; at != term_table->end() && at->hash == hash; ++at) {
+            if (text(at->text_at, at->text_size) == keyword) {
+                return file.records<Posting>(postings, at->postings_first, at->postings_count);
+            }
+        }
+        return {};
+    }
+};
+
+} // namespace
+
+TriggerWeightedIndexes::TriggerWeightedIndexes(std::filesystem::path directory, const ScoreSettings &settings,
+                                               sdk::HostServices host)
+    : settings_(&settings), files_(std::move(directory), format_fingerprint, section_count, host) {}
+
+void TriggerWeightedIndexes::build(const sdk::Collection &collection, const sdk::MemoryBatch &memories) const {
+    cache_files::SectionFileWriter writer{section_count};
+    Strings strings_of{writer.section(strings)};
+    // term text -> (memory -> tag and trigger matches), both ordered so that the file is too
+    std::map<std::string, std::map<std::uint32_t, std::pair<std::uint32_t, std::uint32_t>>, std::less<>> term_postings;
+    std::vector<Dated> episodic;
+    std::map<std::string, std::uint32_t, std::less<>> first_of_id;
+    std::uint32_t link_total = 0;
+    const auto count = checked_size<std::uint32_t>(memories.size(), "a collection");
+    for (std::uint32_t index = 0; index < count; ++index) {
+        const auto memory = memories[index];
+        const ScoredFields read = scored_fields(memory);
+        Record record;
+        record.created = memory.created();
+        record.key_size = checked_size<std::uint16_t>(memory.key().size(), "a key");
+        record.key_at = strings_of.add(memory.key());
+        record.id_size = checked_size<std::uint16_t>(memory.id().size(), "an id");
+        record.id_at = strings_of.add(memory.id());
+        record.salience = static_cast<std::uint8_t>(read.salience);
+        record.flags = static_cast<std::uint8_t>((read.superseded ? superseded_flag : 0) |
+                                                 (read.episodic ? episodic_flag : 0));
+        const auto memory_links = memory.links();
+        record.links_first = link_total;
+        record.link_count = checked_size<std::uint16_t>(memory_links.size(), "a list of links");
+        for (const auto &link : memory_links) {
+            Link stored;
+            stored.relation_size = checked_size<std::uint16_t>(link.relation.size(), "a link relation");
+            stored.relation_at = strings_of.add(link.relation);
+            stored.id_size = checked_size<std::uint16_t>(link.id.size(), "a linked id");
+            stored.id_at = strings_of.add(link.id);
+            writer.append(links, stored);
+            ++link_total;
+        }
+        writer.append(records, record);
+        if (!memory.id().empty()) {
+            first_of_id.emplace(std::string{memory.id()}, index);
+        }
+        if (read.superseded) {
+            continue;
+        }
+        for (const auto &tag : read.tags) {
+            ++term_postings[tag][index].first;
+        }
+        for (const auto &trigger : read.triggers) {
+            ++term_postings[trigger][index].second;
+        }
+        if (read.episodic) {
+            episodic.push_back({record.created, index, 0});
+        }
+        if (read.fallback) {
+            writer.append(fallback_list, index);
+        }
+    }
+
+    std::vector<Term> term_table;
+    std::uint32_t posting_total = 0;
+    for (const auto &[text, holders] : term_postings) {
+        Term term;
+        term.hash = cache_files::hash_text(text);
+        term.text_size = checked_size<std::uint32_t>(text.size(), "a tag");
+        term.text_at = strings_of.add(text);
+        term.postings_first = posting_total;
+        term.postings_count = static_cast<std::uint32_t>(holders.size());
+        for (const auto &[memory, counts] : holders) {
+            writer.append(postings, Posting{memory, counts.first, counts.second});
+            ++posting_total;
+        }
+        term_table.push_back(term);
+    }
+    std::stable_sort(term_table.begin(), term_table.end(),
+                     [](const Term &left, const Term &right) { return left.hash < right.hash; });
+    for (const auto &term : term_table) {
+        writer.append(terms, term);
+    }
+
+    std::sort(episodic.begin(), episodic.end(), [](const Dated &left, const Dated &right) {
+        return std::tie(right.created, left.memory) < std::tie(left.created, right.memory);
+    });
+    for (const auto &dated : episodic) {
+        writer.append(recent_list, dated);
+    }
+
+    std::vector<IdEntry> id_table;
+    for (const auto &[id, memory] : first_of_id) {
+        id_table.push_back({cache_files::hash_text(id), memory, 0});
+    }
+    std::sort(id_table.begin(), id_table.end(), [](const IdEntry &left, const IdEntry &right) {
+        return std::tie(left.hash, left.memory) < std::tie(right.hash, right.memory);
+    });
+    for (const auto &entry : id_table) {
+        writer.append(ids, entry);
+    }
+    files_.write(collection, writer);
+}
+
+std::optional<std::vector<sdk::RankedMemory>>
+TriggerWeightedIndexes::rank(std::string_view query, std::span<const sdk::Collection> collections, std::int64_t now,
+                             std::size_t limit) {
+    auto files = files_.open_all(collections);
+    if (!files) {
+        return std::nullopt;
+    }
+    std::vector<OpenIndex> indexes;
+    indexes.reserve(files->size());
+    for (auto &file : *files) {
+        indexes.push_back({std::move(file), std::nullopt});
+    }
+    std::vector<sdk::RankedMemory> ranked;
+    keys_.clear();
+    if (limit == 0) {
+        return ranked;
+    }
+    const ScoreSettings &settings = *settings_;
+    try {
+        const Keywords keywords = prompt_keywords(query);
+        std::unordered_map<Place, double, PlaceHash> direct;
+        for (std::uint32_t collection = 0; collection < indexes.size(); ++collection) {
+            auto &index = indexes[collection];
+            std::unordered_map<std::uint32_t, std::pair<std::size_t, std::size_t>> matched;
+            for (const auto &keyword : keywords) {
+                for (const auto &posting : index.postings_of(keyword)) {
+                    auto &counts = matched[posting.memory];
+                    counts.first += posting.tag_matches;
+                    counts.second += posting.trigger_matches;
+                }
+            }
+            for (const auto &[memory, counts] : matched) {
+                const Record record = index.record(memory);
+                const bool earns_recency = (record.flags & episodic_flag) != 0 && recent(record.created, now, settings);
+                direct[{collection, memory}] = direct_score(counts.first, counts.second,
+                                                            static_cast<Salience>(record.salience), earns_recency, settings);
+            }
+            // Newest first: the episodic memories still within the recency window are a prefix.
+            const auto recent_count = index.file.count<Dated>(recent_list);
+            for (std::uint64_t at = 0; at < recent_count; ++at) {
+                const auto dated = index.file.record<Dated>(recent_list, at);
+                if (!recent(dated.created, now, settings)) {
+                    break;
+                }
+                if (!matched.contains(dated.memory)) {
+                    const Record record = index.record(dated.memory);
+                    direct[{collection, dated.memory}] =
+                        direct_score(0, 0, static_cast<Salience>(record.salience), true, settings);
+                }
+            }
+        }
+        std::erase_if(direct, [](const auto &entry) { return !(entry.second > 0.0); });
+        if (direct.empty() && settings.fallback_score > 0.0) {
+            for (std::uint32_t collection = 0; collection < indexes.size(); ++collection) {
+                auto &file = indexes[collection].file;
+                for (const auto memory : file.records<std::uint32_t>(fallback_list, 0, file.count<std::uint32_t>(fallback_list))) {
+                    direct[{collection, memory}] = settings.fallback_score;
+                }
+            }
+        }
+
+        auto scores = direct;
+        if (!settings.expansion_relations.empty()) {
+            for (const auto &[source, score] : direct) {
+                const Record record = indexes[source.collection].record(source.memory);
+                if (record.link_count == 0) {
+                    continue;
+                }
+                auto &index = indexes[source.collection];
+                for (const auto &link : index.file.records<Link>(links, record.links_first, record.link_count)) {
+                    const auto relation = index.text(link.relation_at, link.relation_size);
+                    if (std::find(settings.expansion_relations.begin(), settings.expansion_relations.end(), relation) ==
+                        settings.expansion_relations.end()) {
+                        continue;
+                    }
+                    const auto id = index.text(link.id_at, link.id_size);
+                    for (std::uint32_t collection = 0; collection < indexes.size(); ++collection) {
+                        const auto target = indexes[collection].find_id(id);
+                        if (!target) {
+                            continue;
+                        }
+                        if ((indexes[collection].record(*target).flags & superseded_flag) == 0) {
+                            auto &target_score = scores[{collection, *target}];
+                            target_score = std::max(target_score, expanded_score(score));
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+
+        std::vector<std::pair<Place, double>> order;
+        std::copy_if(scores.begin(), scores.end(), std::back_inserter(order),
+                     [](const auto &entry) { return entry.second > 0.0; });
+        const auto better = [](const std::pair<Place, double> &left, const std::pair<Place, double> &right) {
+            return left.second != right.second ? left.second > right.second : left.first < right.first;
+        };
+        const auto kept = std::min(limit, order.size());
+        std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(kept), order.end(), better);
+        order.resize(kept);
+        for (const auto &[place, score] : order) {
+            const Record record = indexes[place.collection].record(place.memory);
+            keys_.push_back(indexes[place.collection].text(record.key_at, record.key_size));
+        }
+        for (std::size_t index = 0; index < order.size(); ++index) {
+            ranked.push_back({keys_[index], order[index].second});
+        }
+    } catch (const cache_files::DamagedFile &failure) {
+        files_.report_damage(failure);
+        return std::nullopt;
+    }
+    return ranked;
+}
+
+} // namespace starling::trigger_weighted

@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "rank_index.hpp"
+
+#include "rule_ranking.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <set>
+#include <stdexcept>
+#include <tuple>
+
+namespace starling::policies::triples {
+
+namespace {
+
+/// The index's layout version; a file of another one is rebuilt.
+constexpr std::uint64_t format_fingerprint = 0x7472'6970'6c65'0001; // "triple" 1
+
+enum Section : std::size_t { records, strings, tags, tag_postings, order, superseded, section_count };
+
+struct Record {
+    std::int64_t last_stated = 0;
+    std::uint32_t key_at = 0;
+    std::uint32_t id_at = 0;
+    std::uint16_t key_size = 0;
+    std::uint16_t id_size = 0;
+    std::uint16_t strength = 0;
+    std::uint8_t kind_rank = 0;
+    std::uint8_t lost = 0;
+};
+static_assert(sizeof(Record) == 24);
+
+/// A run of the strings section: a tag with its postings, or a superseded id (no postings).
+struct Text {
+    std::uint32_t at = 0;
+    std::uint32_t size = 0;
+    std::uint32_t postings_first = 0;
+    std::uint32_t postings_count = 0;
+};
+static_assert(sizeof(Text) == 16);
+
+template <class Size>
+Size checked_size(std::size_t size, const char *what) {
+    if (size > std::numeric_limits<Size>::max()) {
+        throw std::length_error(std::string{what} + " of " + std::to_string(size) + " is too long to index");
+    }
+    return static_cast<Size>(size);
+}
+
+struct Place {
+    std::uint32_t collection = 0;
+    std::uint32_t memory = 0;
+    friend auto operator<=>(const Place &, const Place &) = default;
+};
+
+struct Scored {
+    Place place;
+    double score = 0.0;
+    Record record;
+};
+
+bool better(const Scored &left, const Scored &right) noexcept {
+    return left.score != right.score ? left.score > right.score : left.place < right.place;
+}
+
+} // namespace
+
+RankIndexes::RankIndexes(std::filesystem::path directory, sdk::HostServices host)
+    : files_(std::move(directory), format_fingerprint, section_count, host) {}
+
+void RankIndexes::build(const sdk::Collection &collection, const sdk::MemoryBatch &memories) const {
+    cache_files::SectionFileWriter writer{section_count};
+    auto &strings_bytes = writer.section(strings);
+    const auto add_string = [&](std::string_view text) {
+        if (strings_bytes.size() + text.size() > std::numeric_limits<std::uint32_t>::max()) {
+            throw std::length_error("the collection's texts exceed 4 GiB");
+        }
+        const auto at = static_cast<std::uint32_t>(strings_bytes.size());
+        strings_bytes.append(text);
+        return at;
+    };
+    const auto standing = batch_standing(memories);
+    const auto count = checked_size<std::uint32_t>(memories.size(), "a collection");
+    std::map<std::string, std::set<std::uint32_t>, std::less<>> holders_of_tag;
+    std::vector<std::uint32_t> standing_order;
+    std::vector<Record> kept_records;
+    for (std::uint32_t index = 0; index < count; ++index) {
+        const auto memory = memories[index];
+        Record record;
+        record.last_stated = memory.last_accessed();
+        record.key_size = checked_size<std::uint16_t>(memory.key().size(), "a key");
+        record.key_at = add_string(memory.key());
+        record.id_size = checked_size<std::uint16_t>(memory.id().size(), "an id");
+        record.id_at = add_string(memory.id());
+        record.strength = static_cast<std::uint16_t>(strength_of(memory.access_count()));
+        record.kind_rank = static_cast<std::uint8_t>(standing.kind_ranks[index]);
+        record.lost = standing.lost[index] ? 1 : 0;
+        writer.append(records, record);
+        kept_records.push_back(record);
+        memory.for_each_tag([&](std::string_view tag) { holders_of_tag[std::string{tag}].insert(index); });
+        if (!standing.lost[index]) {
+            standing_order.push_back(index);
+        }
+    }
+    std::uint32_t postings_total = 0;
+    for (const auto &[tag, holders] : holders_of_tag) {
+        Text text;
+        text.size = checked_size<std::uint32_t>(tag.size(), "a tag");
+        text.at = add_string(tag);
+        text.postings_first = postings_total;
+        text.postings_count = static_cast<std::uint32_t>(holders.size());
+        writer.append(tags, text);
+        for (const auto holder : holders) {
+            writer.append(tag_postings, holder);
+            ++postings_total;
+        }
+    }
+    std::sort(standing_order.begin(), standing_order.end(), [&](std::uint32_t left, std::uint32_t right) {
+        const Record &a = kept_records[left];
+        const Record &b = kept_records[right];
+        return std::tie(b.kind_rank, b.strength, b.last_stated, left) < std::tie(a.kind_rank, a.strength, a.last_stated, right);
+    });
+    for (const auto memory : standing_order) {
+        writer.append(order, memory);
+    }
+    for (const auto &id : standing.superseded_ids) {
+        Text text;
+        text.size = checked_size<std::uint32_t>(id.size(), "a superseded id");
+        text.at = add_string(id);
+        writer.append(superseded, text);
+    }
+    files_.write(collection, writer);
+}
+
+std::optional<std::vector<sdk::RankedMemory>> RankIndexes::rank(std::string_view query,
+                                                                std::span<const sdk::Collection> collections,
+                                                                std::int64_t now, std::size_t limit) {
+    auto files = files_.open_all(collections);
+    if (!files) {
+        return std::nullopt;
+    }
+    std::vector<sdk::RankedMemory> ranked;
+    keys_.clear();
+    if (limit == 0) {
+        return ranked;
+    }
+    try {
+        const auto text_of = [&](cache_files::SectionFile &file, std::uint32_t at, std::uint32_t size) {
+            return file.bytes(strings, at, size);
+        };
+        std::set<std::string, std::less<>> superseded_ids;
+        for (auto &file : *files) {
+            for (const auto &text : file.records<Text>(superseded, 0, file.count<Text>(superseded))) {
+                superseded_ids.insert(text_of(file, text.at, text.size));
+            }
+        }
+        const auto scores = [&](cache_files::SectionFile &file, const Record &record) {
+            return record.lost == 0 && !superseded_ids.contains(text_of(file, record.id_at, record.id_size));
+        };
+
+        const QueryWords words{query};
+        std::vector<Scored> candidates;
+        std::vector<std::set<std::uint32_t>> named(files->size());
+        for (std::uint32_t collection = 0; collection < files->size(); ++collection) {
+            auto &file = (*files)[collection];
+            for (const auto &tag : file.records<Text>(tags, 0, file.count<Text>(tags))) {
+                if (!words.names(text_of(file, tag.at, tag.size))) {
+                    continue;
+                }
+                for (const auto memory : file.records<std::uint32_t>(tag_postings, tag.postings_first, tag.postings_count)) {
+                    if (!named[collection].insert(memory).second) {
+                        continue;
+                    }
+                    const auto record = file.record<Record>(records, memory);
+                    if (scores(file, record)) {
+                        candidates.push_back({{collection, memory},
+                                              rule_score(true, record.kind_rank, record.strength, record.last_stated, now),
+                                              record});
+                    }
+                }
+            }
+        }
+        // The order's scores never rise: each collection gives its `limit` best unnamed memories and
+        // every one tied with the last of them, which no memory after them can beat.
+        for (std::uint32_t collection = 0; collection < files->size(); ++collection) {
+            auto &file = (*files)[collection];
+            std::size_t taken = 0;
+            double last_taken = 0.0;
+            for (std::uint64_t at = 0, end = file.count<std::uint32_t>(order); at < end; ++at) {
+                const auto memory = file.record<std::uint32_t>(order, at);
+                if (named[collection].contains(memory)) {
+                    continue;
+                }
+                const auto record = file.record<Record>(records, memory);
+                if (!scores(file, record)) {
+                    continue;
+                }
+                const double score = rule_score(false, record.kind_rank, record.strength, record.last_stated, now);
+                if (taken >= limit && score != last_taken) {
+                    break;
+                }
+                candidates.push_back({{collection, memory}, score, record});
+                last_taken = score;
+                ++taken;
+            }
+        }
+        std::erase_if(candidates, [](const Scored &candidate) { return !(candidate.score > 0.0); });
+        const auto kept = std::min(limit, candidates.size());
+        std::partial_sort(candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(kept), candidates.end(),
+                          better);
+        candidates.resize(kept);
+        for (const auto &candidate : candidates) {
+            keys_.push_back(text_of((*files)[candidate.place.collection], candidate.record.key_at, candidate.record.key_size));
+        }
+        for (std::size_t index = 0; index < candidates.size(); ++index) {
+            ranked.push_back({keys_[index], candidates[index].score});
+        }
+    } catch (const cache_files::DamagedFile &failure) {
+        files_.report_damage(failure);
+        return std::nullopt;
+    }
+    return ranked;
+}
+
+} // namespace starling::policies::triples
