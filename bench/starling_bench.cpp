@@ -6,6 +6,9 @@
 // benchmark code. Exit codes as `starling`'s: 0 success, 1 the benchmark failed, 64 a bad command line.
 #include "decision_bench.hpp"
 #include "locomo_bench.hpp"
+#include "weeks_bench.hpp"
+
+#include "bench/child_process.hpp"
 
 #include <starling/app/application.hpp>
 #include <starling/app/arguments.hpp>
@@ -14,8 +17,14 @@
 
 #include <algorithm>
 #include <exception>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <optional>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
 
 namespace starling::bench {
 
@@ -35,8 +44,14 @@ Usage: starling-bench [--config FILE] BENCHMARK [ARGS...]
                          recall@k of the relevance policy over a LoCoMo file
   decisions --data FILE.jsonl [--json]
                          accuracy of the decision policy over labelled messages, misses listed
+  weeks [--profiles defaults,NAME,...] [--bin DIR] [--scratch DIR] [--json] [--json-out FILE]
+                         eight scripted weeks of two agents on two projects through the hook
+                         binaries of DIR (default: this tool's own), once per profile (default:
+                         the embedded defaults and every shipped profile): what each keeps,
+                         forgets, archives and injects, and the context it spends
 
-The configuration is Starling's own: $STARLING_HOME/starling.toml, or --config FILE.
+The configuration is Starling's own: $STARLING_HOME/starling.toml, or --config FILE (not read by
+weeks, which gives each profile a home of its own).
 )";
 
 std::vector<int> parse_ks(const std::string &text) {
@@ -95,6 +110,83 @@ int bench_decisions(Application &application, std::span<const std::string> words
     return 0;
 }
 
+std::filesystem::path own_directory() {
+    std::error_code error;
+    const auto self = std::filesystem::read_symlink("/proc/self/exe", error);
+    return error ? std::filesystem::current_path() : self.parent_path();
+}
+
+std::vector<std::string> split_names(const std::string &text) {
+    std::vector<std::string> names;
+    std::size_t position = 0;
+    while (position <= text.size()) {
+        const auto end = std::min(text.find(',', position), text.size());
+        if (end > position) {
+            names.push_back(text.substr(position, end - position));
+        }
+        position = end + 1;
+    }
+    return names;
+}
+
+/// "defaults" and every profile `starling profile list --json` names.
+std::vector<std::string> every_profile(const std::filesystem::path &binaries) {
+    const auto listed = run_process(binaries / "starling", {"profile", "list", "--json"});
+    if (listed.exit_code != 0) {
+        throw std::runtime_error("starling profile list failed: " + listed.stderr_text);
+    }
+    std::vector<std::string> names{"defaults"};
+    const auto parsed = nlohmann::json::parse(listed.stdout_text, nullptr, false);
+    const auto &profiles = parsed.is_object() && parsed.contains("profiles") ? parsed["profiles"] : parsed;
+    if (!profiles.is_array()) {
+        throw std::runtime_error("starling profile list --json printed no list of profiles");
+    }
+    for (const auto &profile : profiles) {
+        names.push_back(profile.at("name").get<std::string>());
+    }
+    return names;
+}
+
+int bench_weeks(std::span<const std::string> words) {
+    const Arguments arguments{words, {"profiles", "bin", "scratch", "json-out"}, {"json"}};
+    arguments.expect_operands(0, 0, "");
+    const std::filesystem::path binaries = arguments.value("bin").value_or(own_directory().string());
+    const auto profiles = arguments.value("profiles") ? split_names(*arguments.value("profiles")) : every_profile(binaries);
+    std::filesystem::path scratch;
+    if (const auto chosen = arguments.value("scratch")) {
+        scratch = *chosen;
+    } else {
+        std::string pattern = (std::filesystem::temp_directory_path() / "starling-weeks.XXXXXX").string();
+        if (::mkdtemp(pattern.data()) == nullptr) {
+            throw std::runtime_error("cannot create a scratch directory under " +
+                                     std::filesystem::temp_directory_path().string());
+        }
+        scratch = pattern;
+    }
+    std::vector<WeeksReport> reports;
+    const auto scenario = developer_weeks();
+    for (const auto &profile : profiles) {
+        std::cerr << "starling-bench weeks: " << profile << "\n";
+        reports.push_back(run_weeks(scenario, {binaries, scratch, profile}));
+    }
+    if (!arguments.value("scratch")) {
+        std::filesystem::remove_all(scratch);
+    }
+    if (const auto file = arguments.value("json-out")) {
+        std::ofstream out{*file};
+        out << weeks_report_json(reports).dump(2) << '\n';
+        if (!out) {
+            throw std::runtime_error("cannot write " + *file);
+        }
+    }
+    if (arguments.flag("json")) {
+        app::print_json(weeks_report_json(reports));
+    } else {
+        std::cout << format_weeks_table(reports);
+    }
+    return 0;
+}
+
 int run(std::span<const std::string> words) {
     std::optional<std::filesystem::path> config_file;
     if (!words.empty() && words.front() == "--config") {
@@ -108,6 +200,9 @@ int run(std::span<const std::string> words) {
         std::cout << kUsage;
         return words.empty() ? kExitUsage : 0;
     }
+    if (words.front() == "weeks") {
+        return bench_weeks(words.subspan(1));
+    }
     Application application{config_file};
     if (words.front() == "locomo") {
         return bench_locomo(application, words.subspan(1));
@@ -115,7 +210,7 @@ int run(std::span<const std::string> words) {
     if (words.front() == "decisions") {
         return bench_decisions(application, words.subspan(1));
     }
-    throw UsageError("unknown benchmark '" + words.front() + "' (expected locomo or decisions)");
+    throw UsageError("unknown benchmark '" + words.front() + "' (expected locomo, decisions or weeks)");
 }
 
 } // namespace

@@ -27,9 +27,10 @@ struct TiersSettings {
     double merge_min_similarity = 0.5;
     bool merge_include_tags = true;
     std::size_t merge_max_candidates_per_token = 512;
-    /// Types never archived or marked for review for being unused: a person's role and preferences
-    /// hold however long they go unread. collie kept none (its profile sets `keep.types = []`).
-    std::vector<std::string> keep_types{"user", "feedback"};
+    /// Types never archived or marked for review for being unused: a person's role and preferences,
+    /// a project's constraints and where its systems live hold however long they go unread. collie
+    /// kept none (its profile sets `keep.types = []`).
+    std::vector<std::string> keep_types{"user", "feedback", "project", "reference"};
 
     [[nodiscard]] bool keeps(std::string_view type) const noexcept {
         return std::find(keep_types.begin(), keep_types.end(), type) != keep_types.end();

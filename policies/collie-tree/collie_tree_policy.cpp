@@ -6,6 +6,7 @@
 // STEP 2, dedup against the store, is the host's, done with the relevance policy.
 #include "decision_tree.hpp"
 #include "evidence.hpp"
+#include "explicit_request.hpp"
 #include "language.hpp"
 #include "lexicon.hpp"
 #include "links.hpp"
@@ -56,7 +57,7 @@ public:
     CollieTree(const sdk::HostServices & /*host*/, const sdk::Settings &settings)
         : lexicon_(settings), detector_(settings), links_(settings),
           evidence_(lexicon_, detector_, links_, match_options(settings)), tree_(settings),
-          summarizer_(settings), tags_(settings),
+          summarizer_(settings), tags_(settings), explicit_request_(settings, match_options(settings)),
           review_template_(settings.get<std::string>("review.template", "")) {
         if (review_template_.empty()) {
             throw std::invalid_argument("setting 'review.template' is empty");
@@ -76,6 +77,7 @@ public:
             decision.reason = std::move(verdict.reason);
             decision.summary = summarizer_.summarize(message.text, evidence.languages_applied);
             decision.tags = tags_.extract(message.text, matched_cues(evidence));
+            decision.pin = decision.store && explicit_request_.asks_to_remember(message.text);
             decisions.push_back(std::move(decision));
         }
         return decisions;
@@ -93,6 +95,7 @@ private:
     DecisionTree tree_;
     Summarizer summarizer_;
     TagExtractor tags_;
+    ExplicitRequest explicit_request_;
     std::string review_template_;
 };
 

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -219,6 +220,8 @@ TEST_CASE("health refuses what it cannot do, and says why", "[e2e][health]") {
 
 TEST_CASE("consolidate reports in the skill's shape and keeps its original JSON keys", "[e2e][consolidate]") {
     const ScratchHome home{"consolidate-report"};
+    // Project notes expire when unread, as collie's did: something for the report to forget.
+    std::ofstream{home.path() / "starling.toml"} << "[settings.collie-tiers]\nkeep.types = [\"user\", \"feedback\"]\n";
     const std::string kept = remembered(home, {"--type", "project", "The staging cluster is called blue."})["id"];
     const std::string forgotten = remembered(home, {"--type", "project", "The old build server was jenkins-2."})["id"];
     REQUIRE(run_process(kStarling, {"unpin", forgotten}, home.options()).exit_code == 0);

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -81,8 +82,8 @@ TEST_CASE("a memory is named by its short id, a prefix of it, its key or the pat
     CHECK_FALSE(fs::exists(path));
 }
 
-TEST_CASE("what remember stores is pinned and survives months unread, and unpinned the default still keeps role "
-          "and preferences",
+TEST_CASE("what remember stores is pinned and survives months unread, and unpinned the default still keeps role, "
+          "preferences and project notes",
           "[e2e][pinning]") {
     const ScratchHome home{"pinning"};
     const std::string role = remembered(home, {"--type", "user", "I am the staff engineer on the payments team."})["id"];
@@ -102,6 +103,12 @@ TEST_CASE("what remember stores is pinned and survives months unread, and unpinn
         const auto unpinned = json_of({"unpin", "--json", id}, months_later);
         CHECK(unpinned["pinned"] == false);
     }
+    static_cast<void>(json_of({"consolidate", "--json"}, months_later));
+    for (const auto &id : {role, note, preference}) {
+        CHECK(run_process(kStarling, {"show", id}, months_later).exit_code == 0);
+    }
+    // A configuration that keeps only who the user is and how they work lets the note expire.
+    std::ofstream{home.path() / "starling.toml"} << "[settings.collie-tiers]\nkeep.types = [\"user\", \"feedback\"]\n";
     static_cast<void>(json_of({"consolidate", "--json"}, months_later));
     CHECK(run_process(kStarling, {"show", role}, months_later).exit_code == 0);
     CHECK(run_process(kStarling, {"show", preference}, months_later).exit_code == 0);
@@ -145,7 +152,8 @@ TEST_CASE("show and config show answer --json with the whole record", "[e2e][jso
     const ScratchHome home{"json-records"};
     const auto config = json_of({"config", "show", "--json"}, home.options());
     CHECK(config["policies"]["decay"] == "collie-tiers");
-    CHECK(config["settings"]["collie-tiers"]["keep"]["types"] == nlohmann::json::array({"user", "feedback"}));
+    CHECK(config["settings"]["collie-tiers"]["keep"]["types"] ==
+          nlohmann::json::array({"user", "feedback", "project", "reference"}));
     const std::string id = remembered(home, {"--tags", "git", "Commit messages are in English."})["id"];
     const auto shown = json_of({"show", "--json", id}, home.options());
     CHECK(shown["tags"] == nlohmann::json::array({"git"}));

@@ -511,7 +511,8 @@ TEST_CASE("a batch holding one key twice is refused", "[policy][collie-tiers]") 
     CHECK_THROWS_WITH(TiersPolicy{}.plan(batch), Catch::Contains("memory/user/long/twice.md"));
 }
 
-TEST_CASE("by default a user's role and preferences are never archived or reviewed for going unread",
+TEST_CASE("by default a user's role and preferences, and a project's constraints, are never archived or "
+          "reviewed for going unread",
           "[policy][collie-tiers]") {
     DecayBatch batch{now};
     auto role = memory("short", "role", 400 * day);
@@ -522,15 +523,18 @@ TEST_CASE("by default a user's role and preferences are never archived or review
     stale_flag.type = "user";
     auto note = memory("short", "note", 8 * day);
     note.type = "project";
-    batch.add(role).add(preference).add(stale_flag).add(note);
+    auto episode = memory("short", "episode", 8 * day);
+    episode.type = "episodic";
+    batch.add(role).add(preference).add(stale_flag).add(note).add(episode);
     CHECK(plan_lines(batch, TiersPolicy::defaults()) ==
-          Lines{"clear_review memory/user/long/flagged.md", "archive memory/user/short/note.md"});
+          Lines{"clear_review memory/user/long/flagged.md", "archive memory/user/short/episode.md"});
     CHECK(plan_lines(batch, TiersPolicy::collie_rules()) ==
           Lines{"archive memory/user/long/flagged.md", "mark_review memory/user/long/preference.md",
-                "archive memory/user/short/note.md", "archive memory/user/short/role.md"});
+                "archive memory/user/short/episode.md", "archive memory/user/short/note.md",
+                "archive memory/user/short/role.md"});
     CHECK(plan_lines(batch, defaults_with("/keep/types", {"project"})) ==
           Lines{"archive memory/user/long/flagged.md", "mark_review memory/user/long/preference.md",
-                "archive memory/user/short/role.md"});
+                "archive memory/user/short/episode.md", "archive memory/user/short/role.md"});
 }
 
 TEST_CASE("keep.types must be a list of strings", "[policy][collie-tiers]") {

@@ -483,3 +483,37 @@ store = 3
     CHECK_THROWS_AS(starling::core::effective_plugin_settings(typo, "collie-tree", defaults),
                     starling::core::ConfigError);
 }
+
+TEST_CASE("an explicit request to remember is stored pinned, in every language; other memories are not",
+          "[policy][collie-tree][pin]") {
+    for (const std::string text : {"Remember that the staging database is staging-db.internal on port 6543.",
+                                   "Please remember: the VPN drops every 8 hours, reconnect before deploys.",
+                                   "Merk dir: der Build braucht 16 GB RAM.",
+                                   "记住，生产环境的数据库只读。"}) {
+        INFO(text);
+        const auto decision = default_tree().decide(text);
+        REQUIRE(decision.store);
+        CHECK(decision.pin);
+    }
+    for (const std::string text : {"I prefer small pull requests over big ones.",
+                                   "Note that this service must never log card numbers.",
+                                   "remember to run the tests"}) {
+        INFO(text);
+        CHECK_FALSE(default_tree().decide(text).pin);
+    }
+    // Nothing is pinned that is not stored.
+    const auto question = default_tree().decide("Do you remember what the staging database is called?");
+    CHECK_FALSE(question.store);
+    CHECK_FALSE(question.pin);
+}
+
+TEST_CASE("pin.enabled false stores explicit requests unpinned, as collie did", "[policy][collie-tree][pin]") {
+    const CollieTree collie{R"({"pin": {"enabled": false}})"};
+    const auto decision = collie.decide("Remember that the staging database is staging-db.internal on port 6543.");
+    CHECK(decision.store);
+    CHECK_FALSE(decision.pin);
+}
+
+TEST_CASE("a malformed pin cue is a settings error naming it", "[policy][collie-tree][pin]") {
+    CHECK_THROWS_WITH(CollieTree{R"({"pin": {"cues": ["*"]}})"}, Catch::Contains("pin.cues"));
+}

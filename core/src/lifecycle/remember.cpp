@@ -237,7 +237,7 @@ RememberOutcome Rememberer::apply(const RememberRequest &request, const std::str
     memory.summary = decision.summary;
     memory.tags = decision.tags;
     memory.body = text + "\n";
-    memory.pinned = request.pin;
+    memory.pinned = request.pin || decision.pin;
     for (const auto &[name, value] : decision.fields) {
         set_memory_field(memory, name, value);
     }
@@ -285,7 +285,7 @@ std::optional<std::string> Rememberer::restate(const Duplicate &duplicate, const
                     memory.body += '\n' + redacted_text + '\n';
                 }
                 add_missing_items(memory.tags, decision.tags);
-                memory.pinned = memory.pinned || request.pin;
+                memory.pinned = memory.pinned || request.pin || decision.pin;
                 add_reads(memory, 1, now, session);
                 add_capture(memory, request.message_ref);
             });

@@ -337,3 +337,48 @@ TEST_CASE("decisions with fields, a dedupe key, a body and claims go through JSO
     CHECK_THROWS_WITH(sdk::decision_from_json({{"decision", "store"}, {"scope", "user"}, {"fields", {{"n", 1}}}}),
                       Catch::Contains("'n'"));
 }
+
+namespace {
+
+/// Stores every message, pinned when it says "pin me" (ABI 1.5).
+class PinningDecider final : public core::DecisionMaker {
+public:
+    std::vector<sdk::Decision> decide(const std::vector<sdk::Message> &messages) const override {
+        std::vector<sdk::Decision> decisions;
+        for (const auto &message : messages) {
+            sdk::Decision decision{true, "project", "user", "kept", message.text, {}};
+            decision.pin = message.text.find("pin me") != std::string::npos;
+            decisions.push_back(decision);
+        }
+        return decisions;
+    }
+    std::string review_request(const sdk::ReviewRequest & /*request*/) const override { return {}; }
+};
+
+} // namespace
+
+TEST_CASE("a decision that pins stores the memory pinned, and pins the memory a restatement reinforces",
+          "[lifecycle][remember][abi-1-5]") {
+    RememberFixture fixture;
+    PinningDecider decider;
+    core::Rememberer rememberer{fixture.store, core::ActivePolicies{&decider, &*fixture.decay.policy, &fixture.scorer}};
+
+    const auto pinned = rememberer.remember(fixture.request("The staging database is staging-db.internal, pin me"));
+    CHECK(fixture.store.read(pinned.key).pinned);
+    const auto plain = rememberer.remember(fixture.request("Releases go out on Tuesdays after the freeze"));
+    CHECK_FALSE(fixture.store.read(plain.key).pinned);
+    const auto again = rememberer.remember(fixture.request("Releases go out on Tuesdays after the freeze, pin me"));
+    REQUIRE(again.action == RememberOutcome::Action::updated);
+    CHECK(again.key == plain.key);
+    CHECK(fixture.store.read(plain.key).pinned);
+}
+
+TEST_CASE("a decision's pin goes through JSON, and a pin that is no boolean is refused", "[sdk][policy][abi-1-5]") {
+    sdk::Decision decision{true, "project", "user", "asked", "staging db", {}};
+    CHECK_FALSE(sdk::to_json(decision).contains("pin"));
+    CHECK_FALSE(sdk::decision_from_json(sdk::to_json(decision)).pin);
+    decision.pin = true;
+    CHECK(sdk::decision_from_json(sdk::to_json(decision)).pin);
+    CHECK_THROWS_WITH(sdk::decision_from_json({{"decision", "store"}, {"scope", "user"}, {"pin", "yes"}}),
+                      Catch::Contains("'pin'"));
+}

@@ -24,7 +24,7 @@
 #include <stdint.h>
 
 #define STARLING_ABI_MAJOR 1u
-#define STARLING_ABI_MINOR 4u
+#define STARLING_ABI_MINOR 5u
 
 #if defined(_WIN32)
 #define STARLING_EXPORT __declspec(dllexport)

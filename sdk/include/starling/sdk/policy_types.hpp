@@ -46,9 +46,13 @@ struct Decision {
     /// The memory's text when it is not the whole message (one claim of it); empty: the message.
     std::string body{};
     /// More than one memory from one message: each claim is stored as if it were a decision of its
-    /// own (store, type, scope, summary, tags, fields, dedupe_key, body), in order. When a decision
-    /// to store has claims, the claims are what is stored, not the decision itself.
+    /// own (store, type, scope, summary, tags, fields, dedupe_key, body, pin), in order. When a
+    /// decision to store has claims, the claims are what is stored, not the decision itself.
     std::vector<Decision> claims{};
+    // Since ABI 1.5.
+    /// The user asked in so many words for this to be remembered ("remember that …"): the memory is
+    /// pinned, as `starling remember` pins it, so that no plan archives, reviews or merges it away.
+    bool pin = false;
 };
 
 /// What the text that asks the model to review recent messages is about.
@@ -167,6 +171,9 @@ struct LifecycleAction {
     if (!decision.body.empty()) {
         json["body"] = decision.body;
     }
+    if (decision.pin) {
+        json["pin"] = true;
+    }
     if (!decision.claims.empty()) {
         nlohmann::json claims = nlohmann::json::array();
         for (const auto &claim : decision.claims) {
@@ -240,6 +247,12 @@ namespace detail {
     decision.fields = detail::field_values_from_json(json, "decision");
     decision.dedupe_key = detail::string_field(json, "dedupe_key");
     decision.body = detail::string_field(json, "body");
+    if (const auto pin = json.find("pin"); pin != json.end() && !pin->is_null()) {
+        if (!pin->is_boolean()) {
+            throw std::invalid_argument("decision field 'pin' must be true or false");
+        }
+        decision.pin = pin->get<bool>();
+    }
     if (const auto claims = json.find("claims"); claims != json.end() && !claims->is_null()) {
         if (!claims->is_array()) {
             throw std::invalid_argument("decision field 'claims' is not an array");
