@@ -91,12 +91,14 @@ const std::vector<CommandSpec> &commands() {
          "  wait                   return once the work hooks left running after their reply (judging a\n"
          "                         session's messages at stop, consolidation) has finished\n"},
         {"import", &run_import_command, kImportExport,
-         "  import collie|claude-memory|skill-master PATH [--project SLUG=DIR|DIR] [--dry-run] [--json]\n"
+         "  import collie|claude-memory|skill-master|consolidation|cognitive-layer PATH [--project NAME=DIR|DIR]\n"
+         "         [--graph FILE] [--dry-run] [--json]\n"
          "                         bring in another memory system's store: every memory, field, relation,\n"
          "                         counter and date, secrets redacted; a second import creates nothing;\n"
          "                         prints what went where (docs/import.md)\n"},
         {"export", &run_export_command, kImportExport,
-         "  export collie|claude-memory|skill-master DIR [--format-version 1|2] [--json]\n"
+         "  export collie|claude-memory|skill-master|consolidation|cognitive-layer DIR [--format-version 1|2]\n"
+         "         [--json]\n"
          "                         write every memory into the new or empty DIR in that system's format\n"
          "                         (skill-master: NDJSON v1, or v2 with --format-version 2)\n"},
         {"install", &run_install_command, kAgents,

@@ -5,7 +5,9 @@
 
 #include <starling/app/arguments.hpp>
 #include <starling/app/migration/claude_memory_store.hpp>
+#include <starling/app/migration/cognitive_layer_store.hpp>
 #include <starling/app/migration/collie_store.hpp>
+#include <starling/app/migration/consolidation_store.hpp>
 #include <starling/app/migration/import_plan.hpp>
 #include <starling/app/migration/seed_format.hpp>
 #include <starling/app/migration/skill_master_file.hpp>
@@ -32,22 +34,25 @@ constexpr std::size_t progress_threshold = 200;
 SeedFormat format_operand(const std::string &name) {
     const auto format = migration::seed_format_named(name);
     if (!format) {
-        throw UsageError("unknown format '" + name + "': collie, claude-memory or skill-master");
+        throw UsageError("unknown format '" + name +
+                         "': collie, claude-memory, skill-master, consolidation or cognitive-layer");
     }
     return *format;
 }
 
-/// collie's `--project SLUG=DIR` options, each slug once.
-std::map<std::string, fs::path> collie_projects(const Arguments &arguments) {
+/// The `--project NAME=DIR` options of a format that names projects (collie's slugs, the cognitive
+/// layer's project names), each name once; `what` says what NAME is.
+std::map<std::string, fs::path> named_projects(const Arguments &arguments, std::string_view format,
+                                               std::string_view what) {
     std::map<std::string, fs::path> projects;
     for (const auto &value : arguments.values("project")) {
         const auto equals = value.find('=');
         if (equals == std::string::npos || equals == 0 || equals + 1 == value.size()) {
-            throw UsageError("--project for collie is SLUG=DIR (a folder of projects/ and the directory it was), not '" +
-                             value + "'");
+            throw UsageError("--project for " + std::string{format} + " is NAME=DIR (" + std::string{what} +
+                             " and the directory it was), not '" + value + "'");
         }
         if (!projects.emplace(value.substr(0, equals), fs::absolute(value.substr(equals + 1))).second) {
-            throw UsageError("--project gives the slug '" + value.substr(0, equals) + "' twice");
+            throw UsageError("--project gives '" + value.substr(0, equals) + "' twice");
         }
     }
     return projects;
@@ -65,13 +70,23 @@ std::optional<fs::path> project_directory(const Arguments &arguments) {
 migration::SourceRead read_source(SeedFormat format, const fs::path &path, const Arguments &arguments) {
     switch (format) {
     case SeedFormat::collie:
-        return migration::read_collie_store(path, collie_projects(arguments));
+        return migration::read_collie_store(path, named_projects(arguments, "collie", "a folder of projects/"));
     case SeedFormat::claude_memory:
         return migration::read_claude_memory_store(path, project_directory(arguments));
     case SeedFormat::skill_master: {
         auto project = project_directory(arguments);
         return migration::read_skill_master_file(path, project ? project : migration::skill_master_repository_of(path));
     }
+    case SeedFormat::consolidation: {
+        if (!arguments.values("project").empty()) {
+            throw UsageError("--project is not for consolidation: the skill's memories are the user's, in every project");
+        }
+        const auto graph = arguments.value("graph");
+        return migration::read_consolidation_store(path, graph ? std::optional<fs::path>{*graph} : std::nullopt);
+    }
+    case SeedFormat::cognitive_layer:
+        return migration::read_cognitive_layer_buffer(
+            path, named_projects(arguments, "cognitive-layer", "a project name of the buffer's entries"));
     }
     return {};
 }
@@ -137,6 +152,9 @@ nlohmann::json import_json(SeedFormat format, const fs::path &source, bool dry_r
         if (!planned.archive_id.empty()) {
             memory["archive_id"] = planned.archive_id;
         }
+        if (planned.archive_reason) {
+            memory["archive_reason"] = *planned.archive_reason;
+        }
         if (planned.action == ImportAction::create || planned.action == ImportAction::failed) {
             memory["fields"] = fields_of(planned.memory);
         }
@@ -175,6 +193,10 @@ void print_import_report(SeedFormat format, const fs::path &source, bool dry_run
                   << (planned.key.empty() ? scope_name(planned.scope) + "/" + std::string{core::to_string(planned.tier)}
                                           : planned.key)
                   << "  ← " << planned.location;
+        if (planned.archive_reason) {
+            std::cout << "  (forgotten in the source: " << (dry_run ? "would be archived" : "archived") << ", "
+                      << *planned.archive_reason << ")";
+        }
         if (!planned.archive_id.empty()) {
             std::cout << "  (starling restore " << planned.archive_id << " brings it back)";
         }
@@ -202,9 +224,12 @@ void print_import_report(SeedFormat format, const fs::path &source, bool dry_run
 } // namespace
 
 int run_import_command(Application &application, std::span<const std::string> words) {
-    const Arguments arguments{words, {"project"}, {"dry-run", "json"}};
+    const Arguments arguments{words, {"project", "graph"}, {"dry-run", "json"}};
     arguments.expect_operands(2, 2, "FORMAT and PATH");
     const SeedFormat format = format_operand(arguments.operands()[0]);
+    if (arguments.value("graph") && format != SeedFormat::consolidation) {
+        throw UsageError("--graph is for consolidation only");
+    }
     const fs::path source = fs::absolute(arguments.operands()[1]);
     const bool dry_run = arguments.flag("dry-run");
     migration::SourceRead read = read_source(format, source, arguments);
@@ -248,6 +273,7 @@ int run_export_command(Application &application, std::span<const std::string> wo
     static_cast<void>(store.apply_noted_accesses());
     const migration::StoredMemories stored = migration::read_stored_memories(store);
     migration::ExportFiles files{directory};
+    std::vector<std::string> refused;
     switch (format) {
     case SeedFormat::collie:
         migration::write_collie_store(stored.memories, files);
@@ -257,6 +283,12 @@ int run_export_command(Application &application, std::span<const std::string> wo
         break;
     case SeedFormat::skill_master:
         migration::write_skill_master_store(stored.memories, files, version == "2" ? 2 : 1);
+        break;
+    case SeedFormat::consolidation:
+        migration::write_consolidation_store(stored, files);
+        break;
+    case SeedFormat::cognitive_layer:
+        refused = migration::write_cognitive_layer_buffer(stored, files);
         break;
     }
     if (arguments.flag("json")) {
@@ -268,7 +300,8 @@ int run_export_command(Application &application, std::span<const std::string> wo
                     {"directory", directory.string()},
                     {"memories", stored.memories.size()},
                     {"files", written},
-                    {"unreadable", stored.unreadable}});
+                    {"unreadable", stored.unreadable},
+                    {"not_exported", refused}});
     } else {
         for (const auto &file : files.written()) {
             std::cout << "wrote " << file.string() << '\n';
@@ -279,7 +312,10 @@ int run_export_command(Application &application, std::span<const std::string> wo
     for (const auto &unreadable : stored.unreadable) {
         std::cerr << "starling: not exported: " << unreadable << '\n';
     }
-    return stored.unreadable.empty() ? 0 : 1;
+    for (const auto &line : refused) {
+        std::cerr << "starling: not exported: " << line << '\n';
+    }
+    return stored.unreadable.empty() && refused.empty() ? 0 : 1;
 }
 
 } // namespace starling::app

@@ -4,6 +4,7 @@
 // that writes nothing; and every kind of bad input named by file and line.
 #include "support/process.hpp"
 #include "support/scratch_home.hpp"
+#include "support/sqlite_fixture.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -11,6 +12,7 @@
 
 #include <filesystem>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -250,6 +252,200 @@ TEST_CASE("skill_master: v1 and v2 files imported and exported again, line for l
     CHECK(ndjson_lines(only_project_file(out2, "docs/memory/memories.ndjson")) == ndjson_lines(v2));
 }
 
+/// The entity lines of a Memory MCP graph by name, and its relation lines, as JSON.
+struct Graph {
+    std::map<std::string, nlohmann::json> entities;
+    std::set<std::string> relations;
+};
+
+Graph graph_of(const std::string &text) {
+    Graph graph;
+    for (std::size_t start = 0; start < text.size();) {
+        const auto end = text.find('\n', start);
+        const auto line = nlohmann::json::parse(text.substr(start, end - start));
+        start = end == std::string::npos ? text.size() : end + 1;
+        if (line["type"] == "entity") {
+            graph.entities[line["name"]] = line;
+        } else {
+            graph.relations.insert(line.dump());
+        }
+    }
+    return graph;
+}
+
+TEST_CASE("consolidation: graph, core memory and archive imported and exported again, entity for entity",
+          "[e2e][import][consolidation]") {
+    const ScratchHome home{"import-consolidation"};
+    const fs::path source = kSeeds / "consolidation/memory";
+    const auto imported = run_starling(home, {"import", "consolidation", source.string(), "--json"});
+    INFO(imported.stderr_text);
+    REQUIRE(imported.exit_code == 0);
+    const auto report = nlohmann::json::parse(imported.stdout_text);
+    CHECK(report["counts"]["created"] == 32);
+    // The token once (an observation); the password three times: summary, body and core_value.
+    CHECK(report["counts"]["secrets_redacted"] == 4);
+    std::size_t archived = 0;
+    for (const auto &memory : report["memories"]) {
+        archived += memory.contains("archive_reason") && memory.contains("archive_id") ? 1 : 0;
+    }
+    CHECK(archived == 2);
+    check_no_secret_under(home.path());
+
+    const fs::path out = home.path().parent_path() / "out";
+    const auto exported = run_starling(home, {"export", "consolidation", out.string(), "--json"});
+    INFO(exported.stderr_text);
+    REQUIRE(exported.exit_code == 0);
+    CHECK(nlohmann::json::parse(exported.stdout_text)["memories"] == 30);
+
+    const Graph before = graph_of(redacted(read_text(source / "memory.jsonl")));
+    const Graph after = graph_of(read_text(out / "memory.jsonl"));
+    CHECK(after.entities.size() == before.entities.size());
+    for (const auto &[name, entity] : before.entities) {
+        INFO(name);
+        REQUIRE(after.entities.count(name) == 1);
+        CHECK(after.entities.at(name) == entity);
+    }
+    CHECK(after.relations == before.relations);
+    CHECK(nlohmann::json::parse(read_text(out / "core-memory.json")) ==
+          nlohmann::json::parse(redacted(read_text(source / "core-memory.json"))));
+    CHECK(nlohmann::json::parse(read_text(out / "archive/2026-01-27-forgotten.json")) ==
+          nlohmann::json::parse(read_text(source / "archive/2026-01-27-forgotten.json")));
+
+    const auto before_again = snapshot(home.path() / "memory");
+    const auto again = run_starling(home, {"import", "consolidation", source.string(), "--json"});
+    REQUIRE(again.exit_code == 0);
+    const auto second = nlohmann::json::parse(again.stdout_text);
+    CHECK(second["counts"]["created"] == 0);
+    CHECK(second["counts"]["already_imported"] == 30);
+    CHECK(second["counts"]["archived_before"] == 2);
+    CHECK(snapshot(home.path() / "memory") == before_again);
+    CHECK(fs::exists(home.path() / "archive"));
+}
+
+TEST_CASE("consolidation: a dry run writes nothing; bad input is named by file, line and entity",
+          "[e2e][import][consolidation]") {
+    const ScratchHome home{"import-consolidation-bad"};
+    const fs::path source = kSeeds / "consolidation/memory";
+    const auto dry = run_starling(home, {"import", "consolidation", source.string(), "--dry-run"});
+    REQUIRE(dry.exit_code == 0);
+    CHECK_THAT(dry.stdout_text, Catch::Contains("would create") && Catch::Contains("would be archived, decay") &&
+                                    Catch::Contains("nothing was written"));
+    CHECK_FALSE(fs::exists(home.path() / "memory"));
+    CHECK_FALSE(fs::exists(home.path() / "archive"));
+
+    const fs::path graph = home.write_file("elsewhere/graph.jsonl",
+                                           "{\"type\":\"entity\",\"name\":\"pattern:a\",\"entityType\":\"pattern\","
+                                           "\"observations\":[\"Fine\"]}\n"
+                                           "{\"type\":\"entity\",\"name\":\"pattern:b\",\"entityType\":\"pattern\","
+                                           "\"observations\":\"not a list\"}\n");
+    const fs::path directory = home.write_file("skill/core-memory.json", "{\"beliefs\": [\"One\"]}").parent_path();
+    const auto result = run_starling(home, {"import", "consolidation", directory.string(), "--graph", graph.string()});
+    CHECK(result.exit_code == 1);
+    CHECK_THAT(result.stderr_text, Catch::Contains(graph.string() + ":2: entity 'pattern:b': 'observations'"));
+    CHECK_THAT(result.stdout_text, Catch::Contains("2 created"));
+    CHECK(run_starling(home, {"import", "collie", directory.string(), "--graph", graph.string()}).exit_code == 64);
+    CHECK(run_starling(home, {"import", "consolidation", directory.string(), "--project", "/tmp"}).exit_code == 64);
+}
+
+/// Every row of `table` in `database`, ordered by `order`, each value typed (sqlite_rows).
+std::vector<std::vector<std::string>> table_rows(const fs::path &database, const std::string &table,
+                                                 const std::string &columns, const std::string &order) {
+    return starling::test::sqlite_rows(database, "SELECT " + columns + " FROM " + table + " ORDER BY " + order);
+}
+
+TEST_CASE("cognitive layer: the buffer imported and exported again, row for row, table for table",
+          "[e2e][import][cognitive-layer]") {
+    const ScratchHome home{"import-cognitive"};
+    const fs::path source = starling::test::build_sqlite_database(kSeeds / "cognitive-layer/buffer.sql",
+                                                                  home.path().parent_path() / "claude-mem/buffer.sqlite3");
+    const fs::path shop = home.path().parent_path() / "_RESEARCH" / "shop";
+    fs::create_directories(shop);
+    const auto imported = run_starling(
+        home, {"import", "cognitive-layer", source.string(), "--project", "shop=" + shop.string(), "--json"});
+    INFO(imported.stderr_text);
+    REQUIRE(imported.exit_code == 0);
+    const auto report = nlohmann::json::parse(imported.stdout_text);
+    CHECK(report["counts"]["created"] == 10);
+    // The token's line is the entry's first: redacted in its summary and its body.
+    CHECK(report["counts"]["secrets_redacted"] == 2);
+    check_no_secret_under(home.path());
+    std::size_t in_project = 0;
+    for (const auto &memory : report["memories"]) {
+        in_project += memory["scope"] == "project" ? 1 : 0;
+    }
+    CHECK(in_project == 4);
+
+    const fs::path out = home.path().parent_path() / "out";
+    const auto exported = run_starling(home, {"export", "cognitive-layer", out.string(), "--json"});
+    INFO(exported.stderr_text);
+    REQUIRE(exported.exit_code == 0);
+    const fs::path database = out / "buffer.sqlite3";
+
+    const std::string entry_columns = "id, text, state, created_at, recall_count, last_recalled_at, project, "
+                                      "entry_type, reprieve_count, source_session";
+    auto expected = table_rows(source, "buffer_entries", entry_columns, "id");
+    for (auto &row : expected) {
+        row[1] = redacted(row[1]);
+    }
+    CHECK(table_rows(database, "buffer_entries", entry_columns, "id") == expected);
+    // The hash is the layer's own of the text as exported: the same wherever no secret was redacted.
+    const auto hashes_before = table_rows(source, "buffer_entries", "id, text_hash", "id");
+    const auto hashes_after = table_rows(database, "buffer_entries", "id, text_hash", "id");
+    REQUIRE(hashes_after.size() == hashes_before.size());
+    for (std::size_t at = 0; at < hashes_before.size(); ++at) {
+        INFO(hashes_before[at][0]);
+        CHECK((hashes_after[at] == hashes_before[at]) == (hashes_before[at][0] != "integer:6"));
+    }
+    for (const auto &[table, order] : std::vector<std::pair<std::string, std::string>>{
+             {"connections", "entry_a, entry_b"},
+             {"routing_decisions", "entry_id"},
+             {"procedure_candidates", "id"},
+             {"cross_project_relevance", "id"},
+             {"system_meta", "key"}}) {
+        INFO(table);
+        CHECK(table_rows(database, table, "*", order) == table_rows(source, table, "*", order));
+    }
+    const std::string fingerprint_columns = "project, description, updated_at, curated, keywords";
+    CHECK(table_rows(database, "project_fingerprints", fingerprint_columns, "project") ==
+          table_rows(source, "project_fingerprints", fingerprint_columns, "project"));
+    CHECK(table_rows(database, "entry_embeddings", "*", "entry_id").empty());
+    CHECK(starling::test::sqlite_rows(database, "PRAGMA integrity_check") ==
+          std::vector<std::vector<std::string>>{{"text:ok"}});
+    CHECK(starling::test::sqlite_rows(database, "PRAGMA foreign_key_check").empty());
+
+    const auto before_again = snapshot(home.path() / "memory");
+    const auto again = run_starling(home, {"import", "cognitive-layer", source.string(), "--project",
+                                           "shop=" + shop.string(), "--json"});
+    REQUIRE(again.exit_code == 0);
+    const auto second = nlohmann::json::parse(again.stdout_text);
+    CHECK(second["counts"]["created"] == 0);
+    CHECK(second["counts"]["already_imported"] == 8);
+    CHECK(second["counts"]["archived_before"] == 2);
+    CHECK(snapshot(home.path() / "memory") == before_again);
+}
+
+TEST_CASE("cognitive layer: a dry run writes nothing; a bad row is named by table and row",
+          "[e2e][import][cognitive-layer]") {
+    const ScratchHome home{"import-cognitive-bad"};
+    const fs::path source = starling::test::build_sqlite_database(kSeeds / "cognitive-layer/buffer.sql",
+                                                                  home.path().parent_path() / "buffer.sqlite3");
+    const auto dry = run_starling(home, {"import", "cognitive-layer", source.string(), "--dry-run", "--json"});
+    REQUIRE(dry.exit_code == 0);
+    CHECK(nlohmann::json::parse(dry.stdout_text)["counts"]["would_create"] == 10);
+    CHECK_FALSE(fs::exists(home.path() / "memory"));
+    CHECK_FALSE(fs::exists(home.path() / "archive"));
+
+    // A state the schema's CHECK refuses: what a database written by another tool could hold.
+    starling::test::execute_sqlite(source, "PRAGMA ignore_check_constraints = ON;"
+                                           "INSERT INTO buffer_entries (id, text, text_hash, state, created_at) "
+                                           "VALUES (30, 'Odd state', 'h30', 'forgotten', '2026-03-01T00:00:00');");
+    const auto result = run_starling(home, {"import", "cognitive-layer", source.string()});
+    CHECK(result.exit_code == 1);
+    CHECK_THAT(result.stderr_text, Catch::Contains(source.string() + ":buffer_entries#30: column state is 'forgotten'"));
+    CHECK_THAT(result.stdout_text, Catch::Contains("10 created"));
+    CHECK(run_starling(home, {"import", "cognitive-layer", source.string(), "--project", "shop"}).exit_code == 64);
+}
+
 TEST_CASE("import: a second import creates and changes nothing; a dry run writes nothing", "[e2e][import]") {
     const ScratchHome home{"import-twice"};
     const fs::path source = kSeeds / "claude-memory/memory";
@@ -329,6 +525,6 @@ TEST_CASE("import: a large import shows its progress on a terminal and only ther
 TEST_CASE("starling --help lists import and export", "[e2e][import]") {
     const ScratchHome home{"import-help"};
     const auto help = run_starling(home, {"--help"});
-    CHECK_THAT(help.stdout_text, Catch::Contains("import collie|claude-memory|skill-master PATH") &&
-                                     Catch::Contains("export collie|claude-memory|skill-master DIR"));
+    CHECK_THAT(help.stdout_text, Catch::Contains("import collie|claude-memory|skill-master|consolidation|cognitive-layer PATH") &&
+                                     Catch::Contains("export collie|claude-memory|skill-master|consolidation|cognitive-layer DIR"));
 }

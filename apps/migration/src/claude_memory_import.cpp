@@ -86,7 +86,7 @@ SourceMemory read_file(const fs::path &file, const std::string &relative_path, s
             }
             for (const auto &path : paths) {
                 source.relations.push_back({std::string{default_relation},
-                                            origin_of(SeedFormat::claude_memory, normal_relative_path(path)), path});
+                                            origin_of(SeedFormat::claude_memory, normal_relative_path(path)), path, {}});
             }
             // Where the links go once the targets' ids are known.
             memory.frontmatter.push_back({std::string{links_field}, "[]", 0, {}});

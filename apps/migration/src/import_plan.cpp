@@ -124,6 +124,7 @@ ImportPlan plan_import(core::MemoryStore &store, SourceRead read) {
         } else {
             planned.action = ImportAction::create;
             planned.tier = source.tier;
+            planned.archive_reason = source.archive_reason;
             planned.project_directory = source.project_directory;
             try {
                 if (source.project_directory) {
@@ -151,10 +152,14 @@ ImportPlan plan_import(core::MemoryStore &store, SourceRead read) {
             continue;
         }
         std::vector<MemoryLink> links;
+        std::vector<std::string> details;
         std::vector<std::string> unresolved;
         for (const auto &relation : relations[at]) {
             if (const auto target = id_of_origin.find(relation.target_origin); target != id_of_origin.end()) {
                 links.push_back({relation.relation, target->second});
+                if (!relation.detail.empty()) {
+                    details.push_back(relation.relation + ":" + target->second + " " + relation.detail);
+                }
             } else {
                 unresolved.push_back(relation.as_written);
                 plan.notes.push_back(planned.location + ": its relation to '" + relation.as_written +
@@ -162,6 +167,9 @@ ImportPlan plan_import(core::MemoryStore &store, SourceRead read) {
             }
         }
         set_links(planned.memory, links);
+        if (!details.empty()) {
+            planned.memory.set_extra_list(link_details_field, details);
+        }
         if (!unresolved.empty()) {
             planned.memory.set_extra_list("related", unresolved);
         }
@@ -180,7 +188,9 @@ void apply_import(core::MemoryStore &store, ImportPlan &plan,
                     planned.scope = core::Scope::project(store.resolve_project(*planned.project_directory));
                 }
                 planned.key = store.create(planned.scope, planned.tier, planned.memory);
-                if (planned.tier == core::Tier::long_term &&
+                if (planned.archive_reason) {
+                    planned.archive_id = store.archive(planned.key, *planned.archive_reason).id;
+                } else if (planned.tier == core::Tier::long_term &&
                     std::find(indexed_scopes.begin(), indexed_scopes.end(), planned.scope) == indexed_scopes.end()) {
                     indexed_scopes.push_back(planned.scope);
                 }

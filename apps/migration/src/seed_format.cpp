@@ -13,12 +13,17 @@ std::string_view to_string(SeedFormat format) noexcept {
         return "claude-memory";
     case SeedFormat::skill_master:
         return "skill-master";
+    case SeedFormat::consolidation:
+        return "consolidation";
+    case SeedFormat::cognitive_layer:
+        return "cognitive-layer";
     }
     return "collie";
 }
 
 std::optional<SeedFormat> seed_format_named(std::string_view name) noexcept {
-    for (const auto format : {SeedFormat::collie, SeedFormat::claude_memory, SeedFormat::skill_master}) {
+    for (const auto format : {SeedFormat::collie, SeedFormat::claude_memory, SeedFormat::skill_master,
+                              SeedFormat::consolidation, SeedFormat::cognitive_layer}) {
         if (to_string(format) == name) {
             return format;
         }

@@ -2,6 +2,7 @@
 #include <starling/app/migration/stored_memories.hpp>
 
 #include <starling/core/store/file_io.hpp>
+#include <starling/core/store/memory_file.hpp>
 #include <starling/core/store/store_error.hpp>
 
 namespace starling::app::migration {
@@ -41,6 +42,18 @@ StoredMemories read_stored_memories(core::MemoryStore &store) {
             stored.project_path = recorded_project_path(store, entry.project_id);
         }
         found.memories.push_back(std::move(stored));
+    }
+    for (auto &entry : store.archived()) {
+        if (entry.restored_key) {
+            continue;
+        }
+        const std::filesystem::path copy = store.root() / entry.archived_path;
+        try {
+            core::Memory memory = core::parse_memory(core::read_file(copy), copy.string());
+            found.archived.push_back({std::move(entry), std::move(memory)});
+        } catch (const core::StoreError &error) {
+            found.unreadable.push_back(error.what());
+        }
     }
     return found;
 }

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // Starling's memories written in each seed format: the files, the indexes, and the NDJSON lines.
 #include "app/migration/seed_fixtures.hpp"
+#include "support/sqlite_fixture.hpp"
 #include "support/store_fixture.hpp"
 
 #include <starling/app/migration/claude_memory_index.hpp>
 #include <starling/app/migration/claude_memory_store.hpp>
+#include <starling/app/migration/cognitive_layer_store.hpp>
 #include <starling/app/migration/collie_store.hpp>
+#include <starling/app/migration/consolidation_store.hpp>
 #include <starling/app/migration/export_files.hpp>
 #include <starling/app/migration/skill_master_file.hpp>
 #include <starling/app/migration/stored_memories.hpp>
@@ -146,4 +149,44 @@ TEST_CASE("export: a memory Starling made becomes a skill_master line in v1 and 
             CHECK_FALSE(line.contains("id"));
         }
     }
+}
+
+TEST_CASE("export: a memory Starling made becomes an entity of the skill's graph", "[export][consolidation]") {
+    starling::test::StoreFixture fixture{"export-consolidation"};
+    StoredMemories stored;
+    stored.memories.push_back(native_memory(fixture.store, "feedback", "Always squash merge"));
+    stored.memories[0].memory.pinned = true;
+    ExportFiles files{fixture.root.path() / "out"};
+    write_consolidation_store(stored, files);
+    const auto line = nlohmann::json::parse(text_of(fixture.root.path() / "out/memory.jsonl"));
+    CHECK(line["type"] == "entity");
+    CHECK(line["name"] == "pattern:always-squash-merge");
+    CHECK(line["entityType"] == "pattern");
+    CHECK(line["observations"] ==
+          nlohmann::json::array({"Always squash merge", "Discovered: 2026-11-22", "critical: true"}));
+    CHECK_FALSE(fs::exists(fixture.root.path() / "out/core-memory.json"));
+}
+
+TEST_CASE("export: a memory Starling made becomes a buffer entry the layer would have written",
+          "[export][cognitive-layer]") {
+    starling::test::StoreFixture fixture{"export-cognitive"};
+    StoredMemories stored;
+    stored.memories.push_back(native_memory(fixture.store, "feedback", "#decision Always squash merge"));
+    StoredMemory twin = stored.memories[0];
+    twin.memory.id = "zzzzzzz";
+    twin.memory.body = "#decision   Always squash\nmerge\n";
+    stored.memories.push_back(twin);
+    ExportFiles files{fixture.root.path() / "out"};
+    const auto refused = write_cognitive_layer_buffer(stored, files);
+    REQUIRE(refused.size() == 1);
+    CHECK_THAT(refused[0], Catch::Contains("zzzzzzz") && Catch::Contains("UNIQUE text_hash"));
+    const auto rows = starling::test::sqlite_rows(
+        fixture.root.path() / "out/buffer.sqlite3",
+        "SELECT id, text, text_hash, state, created_at, recall_count, last_recalled_at, project, entry_type, "
+        "reprieve_count FROM buffer_entries");
+    REQUIRE(rows.size() == 1);
+    CHECK(rows[0] == std::vector<std::string>{"integer:1", "text:#decision Always squash merge",
+                                              "text:" + cognitive_layer_text_hash("#decision Always squash merge"),
+                                              "text:proven", "text:2026-11-22T10:00:00", "integer:3",
+                                              "text:2026-11-22T10:00:00", "NULL", "text:decision", "integer:0"});
 }

@@ -43,8 +43,11 @@ struct PlannedMemory {
     std::vector<std::string> redacted;
     /// Its key once written (or the existing memory's key, or the key it had when archived).
     std::string key;
-    /// For archived_before: the archive id that `starling restore` takes.
+    /// For archived_before, and for a memory created to be archived at once: the archive id that
+    /// `starling restore` takes.
     std::string archive_id;
+    /// Set for a memory the source had forgotten: it is archived with this reason once written.
+    std::optional<std::string> archive_reason;
 };
 
 struct ImportPlan {
@@ -64,7 +67,8 @@ struct ImportPlan {
 [[nodiscard]] ImportPlan plan_import(core::MemoryStore &store, SourceRead read);
 
 /// Writes the plan's new memories through the store (atomic writes under its lock, redacted again on
-/// the way in), records their projects, rewrites the INDEX.md of every scope that gained long-term
+/// the way in), archives at once those the source had forgotten (their archive id set), records
+/// their projects, rewrites the INDEX.md of every scope that gained long-term
 /// memories, and fills in each memory's key. `progress` is called after each memory with the number
 /// done so far.
 void apply_import(core::MemoryStore &store, ImportPlan &plan,

@@ -14,6 +14,8 @@ namespace starling::app::migration {
 inline constexpr std::string_view links_field = "links";
 /// The relation of an item written without one.
 inline constexpr std::string_view default_relation = "related";
+/// What a source said of a link beyond its relation: items `<relation>:<id> <detail>`.
+inline constexpr std::string_view link_details_field = "link_details";
 /// The field naming where an imported memory came from: `<format>:<identity>`.
 inline constexpr std::string_view imported_from_field = "imported_from";
 

@@ -7,9 +7,9 @@
 namespace starling::app::migration {
 
 /// The memory systems Starling imports from and exports to (docs/import.md).
-enum class SeedFormat { collie, claude_memory, skill_master };
+enum class SeedFormat { collie, claude_memory, skill_master, consolidation, cognitive_layer };
 
-/// `collie`, `claude-memory` or `skill-master`: the format's name on the command line and in the
+/// `collie`, `claude-memory`, `skill-master`, `consolidation` or `cognitive-layer`: the format's name on the command line and in the
 /// `imported_from` field of every memory imported from it.
 [[nodiscard]] std::string_view to_string(SeedFormat format) noexcept;
 

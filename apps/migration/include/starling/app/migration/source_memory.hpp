@@ -18,6 +18,9 @@ struct SourceRelation {
     std::string target_origin;
     /// How the source wrote the target (claude-memory: the path), kept when the target is not found.
     std::string as_written;
+    /// What the source says of the relation beyond its name (the cognitive layer's similarity and
+    /// date), kept in the memory's `link_details` as `<relation>:<target id> <detail>`.
+    std::string detail;
 };
 
 /// One memory read from another system's store, as Starling will hold it.
@@ -32,6 +35,10 @@ struct SourceMemory {
     core::Tier tier = core::Tier::short_term;
     core::Memory memory;
     std::vector<SourceRelation> relations;
+    /// Set for a memory the source had already forgotten (an archive file, an expired entry): the
+    /// import writes it and archives it at once with this reason, so it is in Starling's archive,
+    /// where `starling restore` can bring it back, and a second import finds it there.
+    std::optional<std::string> archive_reason;
 };
 
 /// Input that could not be read as a memory: reported, never skipped in silence.

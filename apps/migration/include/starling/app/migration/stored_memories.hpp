@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <starling/core/store/archive_entry.hpp>
 #include <starling/core/store/memory.hpp>
 #include <starling/core/store/memory_store.hpp>
 #include <starling/core/store/scope.hpp>
@@ -21,14 +22,23 @@ struct StoredMemory {
     core::Memory memory;
 };
 
+/// One memory of the store's archive that was not restored: what a format with an archive of its own
+/// (the consolidation skill's forgotten files, the cognitive layer's expired entries) exports.
+struct ArchivedMemory {
+    core::ArchiveEntry entry;
+    core::Memory memory;
+};
+
 struct StoredMemories {
     /// Sorted by key.
     std::vector<StoredMemory> memories;
+    /// Oldest first.
+    std::vector<ArchivedMemory> archived;
     /// Files that cannot be read as memories, each with the reason (naming file and line).
     std::vector<std::string> unreadable;
 };
 
-/// Every memory of the store, read from its file.
+/// Every memory of the store, read from its file, and every archived memory not restored since.
 [[nodiscard]] StoredMemories read_stored_memories(core::MemoryStore &store);
 
 } // namespace starling::app::migration
