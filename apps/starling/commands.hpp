@@ -18,6 +18,7 @@ int run_list_command(Application &application, std::span<const std::string> word
 int run_show_command(Application &application, std::span<const std::string> words);
 int run_forget_command(Application &application, std::span<const std::string> words);
 int run_pin_command(Application &application, std::span<const std::string> words);
+int run_feedback_command(Application &application, std::span<const std::string> words);
 int run_unpin_command(Application &application, std::span<const std::string> words);
 int run_restore_command(Application &application, std::span<const std::string> words);
 int run_archive_command(Application &application, std::span<const std::string> words);

@@ -69,6 +69,9 @@ const std::vector<CommandSpec> &commands() {
         {"pin", &run_pin_command, kMemories,
          "  pin MEMORY             keep a memory whatever the decay policy plans (remember pins what it stores)\n"},
         {"unpin", &run_unpin_command, kMemories, "  unpin MEMORY           let the decay policy decide again\n"},
+        {"feedback", &run_feedback_command, kMemories,
+         "  feedback [--session S] [--json] MEMORY helpful|unhelpful\n"
+         "                         judge one use of a memory: its effectiveness is helpful / judged uses\n"},
         {"archive", &run_archive_command, kMemories, "  archive [--json]       list archived memories\n"},
         {"restore", &run_restore_command, kMemories, "  restore ID             put an archived memory back\n"},
         {"health", &run_health_command, kMemories,
