@@ -32,6 +32,12 @@ static_assert(STARLING_HOST_CACHE_V1_SIZE_1_1 == 16);
 static_assert(offsetof(starling_host_cache_v1, struct_size) == 0);
 static_assert(offsetof(starling_host_cache_v1, directory) == 8);
 
+static_assert(sizeof(starling_host_similarity_v1) == 24);
+static_assert(STARLING_HOST_SIMILARITY_V1_SIZE_1_5 == 24);
+static_assert(offsetof(starling_host_similarity_v1, struct_size) == 0);
+static_assert(offsetof(starling_host_similarity_v1, memories) == 8);
+static_assert(offsetof(starling_host_similarity_v1, text) == 16);
+
 static_assert(sizeof(starling_plugin_descriptor) == 72);
 static_assert(STARLING_PLUGIN_DESCRIPTOR_SIZE_1_0 == 72);
 static_assert(offsetof(starling_plugin_descriptor, abi_major) == 0);

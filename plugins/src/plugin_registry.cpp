@@ -109,6 +109,7 @@ std::string kind_name(starling_plugin_kind kind) {
 
 PluginRegistry::PluginRegistry(const core::Logger &logger, PluginHostOptions options)
     : logger_(&logger), cache_root_(absolute_cache_root(options, logger)), probe_budget_(options.probe_modules_within),
+      similarity_from_(options.similarity_from),
       handshake_host_(std::make_shared<HostContext>(logger, "plugin-host")) {}
 
 PluginRegistry::~PluginRegistry() {
@@ -273,7 +274,7 @@ const PluginInfo &PluginRegistry::register_descriptor(const starling_plugin_desc
     registered.descriptor = descriptor;
     registered.host = std::make_shared<HostContext>(
         *logger_, "plugin " + std::string{descriptor->id},
-        cache_root_ ? std::optional{*cache_root_ / descriptor->id} : std::nullopt);
+        cache_root_ ? std::optional{*cache_root_ / descriptor->id} : std::nullopt, similarity_from_);
     registered.info_index = infos_.size() - 1;
     registered_.push_back(std::move(registered));
     return infos_.back();

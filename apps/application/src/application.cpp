@@ -56,6 +56,11 @@ plugins::PluginRegistry &Application::registry() {
     if (!registry_) {
         plugins::PluginHostOptions options;
         options.cache_root = core::plugin_cache_root(config().store.root);
+        // A decay policy may ask how similar memories are; the configured relevance policy judges,
+        // created only if one asks.
+        if (!config().policies.relevance.empty()) {
+            options.similarity_from = &lazy_relevance_;
+        }
         // A process that loads every module tries each in a child first; one that loads only those
         // in use runs them in a worker (the hooks) instead.
         if (!modules_in_use_) {

@@ -27,6 +27,10 @@ struct PluginHostOptions {
     /// and never loaded here. For processes without a worker of their own, which load modules
     /// they may not even use.
     std::optional<std::chrono::milliseconds> probe_modules_within;
+    /// The active relevance policy, from which every plugin is offered "starling.host.similarity/1"
+    /// (how similar memories are). Without it, no plugin is offered a similarity. Must outlive the
+    /// registry's instances.
+    const core::RelevanceScorer *similarity_from = nullptr;
 };
 
 /// A module in a plugin directory that repeats a plugin linked into the executable.
@@ -96,6 +100,7 @@ private:
     const core::Logger *logger_;
     std::optional<std::filesystem::path> cache_root_; // absolute
     std::optional<std::chrono::milliseconds> probe_budget_;
+    const core::RelevanceScorer *similarity_from_;
     std::shared_ptr<HostContext> handshake_host_;
     std::vector<Registered> registered_;
     std::vector<PluginInfo> infos_;

@@ -224,6 +224,46 @@ typedef struct starling_memory_batch {
 #define STARLING_BATCH_HAS_BODIES 1u
 
 /* ---------------------------------------------------------------------------------------------
+ * Host extensions over memories, fetched with starling_host.get_extension like the ones above.
+ * ------------------------------------------------------------------------------------------- */
+
+/* Since ABI 1.5. */
+#define STARLING_HOST_SIMILARITY_EXTENSION_V1 "starling.host.similarity/1"
+
+/*
+ * How similar memories are, as the active relevance policy judges them: so that a decay policy can
+ * link and cluster memories by what the user's chosen relevance policy finds in them, instead of
+ * by a similarity of its own. The host offers it when a relevance policy is configured.
+ *
+ * Each memory is asked as a query: its summary, its tags and, when the batch has bodies, its body,
+ * one per line. r_i = the relevance policy's scores of query i over the whole batch (one call per
+ * memory, so every score of a row comes from the same call). The directed similarity
+ * d(i,j) = r_i[j] / r_i[i] clamped into [0, 1] (0 when r_i[i] is not a positive finite number: a
+ * memory its own query does not find is similar to nothing), and the similarity of i and j is
+ * min(d(i,j), d(j,i)): symmetric, 1 for a memory and itself, and as deterministic as the policy.
+ * Costs batch->count (+1) calls of the relevance policy over the batch: quadratic, for decay
+ * planning, not for a hook's path.
+ */
+typedef struct starling_host_similarity_v1 {
+    uint32_t struct_size; /* sizeof(starling_host_similarity_v1) as the host was built */
+    /*
+     * [instance] Only during a call the host made into the plugin, on its thread. Writes
+     * batch->count * batch->count values to the plugin-owned similarities, row-major: entry
+     * [i * count + j] is the similarity of memories i and j. host_context is starling_host.context.
+     * On failure (the relevance policy failed, or the host was asked from within a similarity
+     * call) returns a failure status and writes why to error; the values are then unspecified.
+     */
+    starling_status (*memories)(void *host_context, const starling_memory_batch *batch, double *similarities,
+                                starling_sink error);
+    /*
+     * [instance] As memories(), for text as a memory not yet stored (its summary and body the
+     * text) against each memory of the batch: writes batch->count values.
+     */
+    starling_status (*text)(void *host_context, starling_bytes text, const starling_memory_batch *batch,
+                            double *similarities, starling_sink error);
+} starling_host_similarity_v1;
+
+/* ---------------------------------------------------------------------------------------------
  * Kind interfaces. Each table is grow-only and starts with its own size.
  * ------------------------------------------------------------------------------------------- */
 

@@ -43,6 +43,7 @@
 /* What the host hands a plugin. */
 #define STARLING_HOST_SIZE_1_0 STARLING_FIELD_END(starling_host, get_extension)
 #define STARLING_HOST_CACHE_V1_SIZE_1_1 STARLING_FIELD_END(starling_host_cache_v1, directory)
+#define STARLING_HOST_SIMILARITY_V1_SIZE_1_5 STARLING_FIELD_END(starling_host_similarity_v1, text)
 #define STARLING_MEMORY_VIEW_SIZE_1_0 STARLING_FIELD_END(starling_memory_view, flags)
 #define STARLING_MEMORY_BATCH_SIZE_1_0 STARLING_FIELD_END(starling_memory_batch, items)
 #define STARLING_COLLECTION_SIZE_1_2 STARLING_FIELD_END(starling_collection, version)

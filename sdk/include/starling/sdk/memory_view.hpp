@@ -145,6 +145,8 @@ public:
     [[nodiscard]] MemoryView operator[](std::size_t index) const noexcept { return MemoryView{*batch_->items[index]}; }
     [[nodiscard]] std::int64_t now() const noexcept { return batch_->now; }
     [[nodiscard]] bool has_bodies() const noexcept { return (batch_->flags & STARLING_BATCH_HAS_BODIES) != 0; }
+    /// The batch as the host passed it, to hand back to the host (HostServices::similarities).
+    [[nodiscard]] const starling_memory_batch &raw() const noexcept { return *batch_; }
 
 private:
     const starling_memory_batch *batch_;

@@ -78,7 +78,60 @@ public:
         return std::filesystem::path{directory};
     }
 
+    /// Whether the host can say how similar memories are ("starling.host.similarity/1", ABI 1.5): it
+    /// does when a relevance policy is active. A plugin must work without it.
+    [[nodiscard]] bool offers_similarity() const noexcept { return similarity_table() != nullptr; }
+
+    /// How similar each pair of `memories` is, as the active relevance policy judges them
+    /// (docs/plugin-abi.md, "Similarity"): count × count values in [0, 1], row-major, symmetric, 1 on
+    /// the diagonal. nullopt when the host offers no similarity. Throws std::runtime_error with the
+    /// host's reason when it offers one and fails.
+    [[nodiscard]] std::optional<std::vector<double>> similarities(const MemoryBatch &memories) const {
+        const auto *table = similarity_table();
+        if (table == nullptr) {
+            return std::nullopt;
+        }
+        std::vector<double> out(memories.size() * memories.size(), 0.0);
+        StringSink reason;
+        const starling_status status = table->memories(host_->context, &memories.raw(), out.data(), reason.sink());
+        throw_unless_ok(status, reason.text());
+        return out;
+    }
+
+    /// How similar `text`, as a memory not yet stored, is to each of `memories`: one value in [0, 1]
+    /// per memory. nullopt when the host offers no similarity; throws as similarities() does.
+    [[nodiscard]] std::optional<std::vector<double>> similarity_to(std::string_view text,
+                                                                   const MemoryBatch &memories) const {
+        const auto *table = similarity_table();
+        if (table == nullptr) {
+            return std::nullopt;
+        }
+        std::vector<double> out(memories.size(), 0.0);
+        StringSink reason;
+        const starling_status status =
+            table->text(host_->context, as_bytes(text), &memories.raw(), out.data(), reason.sink());
+        throw_unless_ok(status, reason.text());
+        return out;
+    }
+
 private:
+    [[nodiscard]] const starling_host_similarity_v1 *similarity_table() const noexcept {
+        const auto *table =
+            static_cast<const starling_host_similarity_v1 *>(extension(STARLING_HOST_SIMILARITY_EXTENSION_V1));
+        if (table == nullptr || table->struct_size < STARLING_HOST_SIMILARITY_V1_SIZE_1_5 ||
+            table->memories == nullptr || table->text == nullptr) {
+            return nullptr;
+        }
+        return table;
+    }
+
+    static void throw_unless_ok(starling_status status, const std::string &reason) {
+        if (status != STARLING_STATUS_OK) {
+            throw std::runtime_error("the host's similarity failed: " +
+                                     (reason.empty() ? "status " + std::to_string(status) : reason));
+        }
+    }
+
     const starling_host *host_;
 };
 

@@ -123,6 +123,11 @@ private:
     std::unique_ptr<core::Logger> logger_;
     std::optional<std::vector<std::string>> modules_in_use_;
     bool watch_calls_ = false;
+    // Before the registry and the policies: the relevance policy's stand-in answers the plugins'
+    // similarity requests (PluginHostOptions::similarity_from), so it outlives every instance.
+    LazyDecisionMaker lazy_decision_{*this};
+    LazyDecayPlanner lazy_decay_{*this};
+    LazyRelevanceScorer lazy_relevance_{*this};
     // Before the registry and the policies: destroyed after them, so their destroy() is watched.
     std::unique_ptr<plugins::CallWatchdog> watchdog_;
     std::unique_ptr<plugins::PluginRegistry> registry_;
@@ -131,9 +136,6 @@ private:
     std::optional<plugins::DecisionPolicyInstance> decision_policy_;
     std::optional<plugins::DecayPolicyInstance> decay_policy_;
     std::optional<plugins::RelevancePolicyInstance> relevance_policy_;
-    LazyDecisionMaker lazy_decision_{*this};
-    LazyDecayPlanner lazy_decay_{*this};
-    LazyRelevanceScorer lazy_relevance_{*this};
 };
 
 } // namespace starling::app
