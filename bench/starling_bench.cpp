@@ -6,6 +6,8 @@
 // benchmark code. Exit codes as `starling`'s: 0 success, 1 the benchmark failed, 64 a bad command line.
 #include "decision_bench.hpp"
 #include "locomo_bench.hpp"
+#include "locomo_product_path.hpp"
+#include "locomo_window_documents.hpp"
 #include "weeks_bench.hpp"
 
 #include "bench/child_process.hpp"
@@ -13,6 +15,7 @@
 #include <starling/app/application.hpp>
 #include <starling/app/arguments.hpp>
 #include <starling/app/output.hpp>
+#include <starling/core/config/config_environment.hpp>
 #include <starling/core/config/config_error.hpp>
 
 #include <algorithm>
@@ -40,8 +43,14 @@ constexpr const char *kUsage = R"(starling-bench — quality benchmarks of the c
 
 Usage: starling-bench [--config FILE] BENCHMARK [ARGS...]
 
-  locomo --data PATH [--k 5,10,25] [--json]
-                         recall@k of the relevance policy over a LoCoMo file
+  locomo --data PATH [--k 5,10] [--scratch DIR] [--json] [--window-documents]
+                         recall@k over a LoCoMo file on the product path: each turn stored
+                         as `starling remember --force` stores it, in a scratch store per
+                         conversation (under DIR, kept; default: a temporary one, removed),
+                         each question ranked as `starling search` ranks; the first half of
+                         the conversations (tuning) and the rest (check) reported apart.
+                         --window-documents: the earlier figures' documents, each turn with
+                         the turns around it, scored in memory: NOT the product path
   decisions --data FILE.jsonl [--json]
                          accuracy of the decision policy over labelled messages, misses listed
   weeks [--profiles defaults,NAME,...] [--bin DIR] [--scratch DIR] [--json] [--json-out FILE]
@@ -51,7 +60,8 @@ Usage: starling-bench [--config FILE] BENCHMARK [ARGS...]
                          forgets, archives and injects, and the context it spends
 
 The configuration is Starling's own: $STARLING_HOME/starling.toml, or --config FILE (not read by
-weeks, which gives each profile a home of its own).
+weeks, which gives each profile a home of its own; locomo reads it for each scratch store, so it
+must leave store.root to its default).
 )";
 
 std::vector<int> parse_ks(const std::string &text) {
@@ -65,22 +75,76 @@ std::vector<int> parse_ks(const std::string &text) {
     return ks;
 }
 
+/// --scratch DIR, which is kept; else a directory of its own under the system's temporary
+/// directory, removed when done.
+class ScratchDirectory {
+public:
+    ScratchDirectory(const std::optional<std::string> &chosen, const std::string &name) : temporary_(!chosen) {
+        if (chosen) {
+            path_ = *chosen;
+            return;
+        }
+        std::string pattern = (std::filesystem::temp_directory_path() / (name + ".XXXXXX")).string();
+        if (::mkdtemp(pattern.data()) == nullptr) {
+            throw std::runtime_error("cannot create a scratch directory under " +
+                                     std::filesystem::temp_directory_path().string());
+        }
+        path_ = pattern;
+    }
+    ~ScratchDirectory() {
+        if (temporary_) {
+            std::error_code ignored;
+            std::filesystem::remove_all(path_, ignored);
+        }
+    }
+    ScratchDirectory(const ScratchDirectory &) = delete;
+    ScratchDirectory &operator=(const ScratchDirectory &) = delete;
+
+    [[nodiscard]] const std::filesystem::path &path() const noexcept { return path_; }
+
+private:
+    bool temporary_;
+    std::filesystem::path path_;
+};
+
+/// The configuration `starling` would read: --config FILE, else $STARLING_HOME/starling.toml when
+/// there is one; nothing means the embedded defaults.
+std::optional<std::filesystem::path> configuration_of(Application &application) {
+    if (application.config_file()) {
+        return application.config_file();
+    }
+    const auto file = core::default_config_file(application.environment());
+    return std::filesystem::exists(file) ? std::optional{file} : std::nullopt;
+}
+
 int bench_locomo(Application &application, std::span<const std::string> words) {
-    const Arguments arguments{words, {"data", "k"}, {"json"}};
+    const Arguments arguments{words, {"data", "k", "scratch"}, {"json", "window-documents"}};
     arguments.expect_operands(0, 0, "");
     const auto data = arguments.value("data");
     if (!data) {
         throw UsageError("bench locomo needs --data PATH (e.g. shared/data/locomo/locomo-dev.json)");
     }
-    const auto *relevance = application.relevance_policy();
-    if (!relevance) {
-        throw std::runtime_error("no relevance policy is active (set policies.relevance)");
+    const auto ks = parse_ks(arguments.value("k").value_or("5,10"));
+    LocomoReport report;
+    if (arguments.flag("window-documents")) {
+        if (arguments.value("scratch")) {
+            throw UsageError("--scratch is for the product path's stores; --window-documents stores nothing");
+        }
+        const auto *relevance = application.relevance_policy();
+        if (!relevance) {
+            throw std::runtime_error("no relevance policy is active (set policies.relevance)");
+        }
+        WindowDocumentRetriever retriever{*relevance, LocomoWindow{}};
+        report = run_locomo_benchmark(*data, ks, retriever);
+    } else {
+        const ScratchDirectory scratch{arguments.value("scratch"), "starling-locomo"};
+        ProductPathRetriever retriever{configuration_of(application), scratch.path()};
+        report = run_locomo_benchmark(*data, ks, retriever);
     }
-    const auto report = run_locomo_benchmark(*data, parse_ks(arguments.value("k").value_or("5,10")), *relevance);
     if (arguments.flag("json")) {
         app::print_json(locomo_report_json(report));
     } else {
-        std::cout << "relevance policy: " << relevance->info().id << "\n" << format_locomo_report(report);
+        std::cout << format_locomo_report(report);
     }
     return 0;
 }
@@ -152,25 +216,12 @@ int bench_weeks(std::span<const std::string> words) {
     arguments.expect_operands(0, 0, "");
     const std::filesystem::path binaries = arguments.value("bin").value_or(own_directory().string());
     const auto profiles = arguments.value("profiles") ? split_names(*arguments.value("profiles")) : every_profile(binaries);
-    std::filesystem::path scratch;
-    if (const auto chosen = arguments.value("scratch")) {
-        scratch = *chosen;
-    } else {
-        std::string pattern = (std::filesystem::temp_directory_path() / "starling-weeks.XXXXXX").string();
-        if (::mkdtemp(pattern.data()) == nullptr) {
-            throw std::runtime_error("cannot create a scratch directory under " +
-                                     std::filesystem::temp_directory_path().string());
-        }
-        scratch = pattern;
-    }
+    const ScratchDirectory scratch{arguments.value("scratch"), "starling-weeks"};
     std::vector<WeeksReport> reports;
     const auto scenario = developer_weeks();
     for (const auto &profile : profiles) {
         std::cerr << "starling-bench weeks: " << profile << "\n";
-        reports.push_back(run_weeks(scenario, {binaries, scratch, profile}));
-    }
-    if (!arguments.value("scratch")) {
-        std::filesystem::remove_all(scratch);
+        reports.push_back(run_weeks(scenario, {binaries, scratch.path(), profile}));
     }
     if (const auto file = arguments.value("json-out")) {
         std::ofstream out{*file};

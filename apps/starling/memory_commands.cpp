@@ -6,12 +6,12 @@
 #include "skipped_memories.hpp"
 
 #include <starling/app/arguments.hpp>
+#include <starling/app/memory_search.hpp>
 #include <starling/app/output.hpp>
 #include <starling/core/lifecycle/remember.hpp>
 #include <starling/core/store/file_io.hpp>
 #include <starling/core/store/injection_record.hpp>
 #include <starling/core/store/memory_file.hpp>
-#include <starling/core/store/memory_view_batch.hpp>
 #include <starling/core/store/time_format.hpp>
 
 #include <nlohmann/json.hpp>
@@ -19,7 +19,6 @@
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
-#include <numeric>
 
 namespace starling::app {
 
@@ -260,31 +259,21 @@ int run_search_command(Application &application, std::span<const std::string> wo
     if (query.empty()) {
         throw UsageError("search needs a QUERY");
     }
-    const auto *relevance = application.relevance_policy();
-    if (!relevance) {
-        throw std::runtime_error("no relevance policy is active (set policies.relevance)");
-    }
     const std::size_t limit = parse_count(arguments.value("limit").value_or("10"), "--limit");
-    auto entries = entries_in(application, scopes_of(application, arguments));
-    const auto batch = core::MemoryViewBatch::with_bodies(application.store(), entries);
-    const auto scores = relevance->score(query, batch.batch());
-    std::vector<std::size_t> order(entries.size());
-    std::iota(order.begin(), order.end(), std::size_t{0});
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return scores[a] > scores[b]; });
+    const auto hits = search_memories(application, query, entries_in(application, scopes_of(application, arguments)));
     nlohmann::json results = nlohmann::json::array();
     std::size_t shown = 0;
-    for (const auto index : order) {
-        if (shown == limit || scores[index] <= 0.0) {
+    for (const auto &hit : hits) {
+        if (shown == limit) {
             break;
         }
         ++shown;
-        auto result = entry_json(entries[index]);
-        result["score"] = scores[index];
-        result["path"] = application.store().path_of(entries[index].key).string();
+        auto result = entry_json(hit.entry);
+        result["score"] = hit.score;
+        result["path"] = application.store().path_of(hit.entry.key).string();
         results.push_back(result);
         if (!arguments.flag("json")) {
-            std::cout << format_score(scores[index]) << "  " << entries[index].key << "\n        "
-                      << entries[index].summary << '\n';
+            std::cout << format_score(hit.score) << "  " << hit.entry.key << "\n        " << hit.entry.summary << '\n';
         }
     }
     if (arguments.flag("json")) {

@@ -1,18 +1,29 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "bench/locomo_bench.hpp"
 #include "bench/locomo_data.hpp"
+#include "bench/locomo_product_path.hpp"
+#include "bench/locomo_window_documents.hpp"
+
+#include "support/temp_dir.hpp"
 
 #include <starling/plugins/plugin_registry.hpp>
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 
 namespace fs = std::filesystem;
+using starling::bench::is_tuning_conversation;
 using starling::bench::LocomoDataError;
-using starling::bench::LocomoOptions;
+using starling::bench::LocomoWindow;
+using starling::bench::ProductPathRetriever;
 using starling::bench::run_locomo_benchmark;
+using starling::bench::WindowDocumentRetriever;
+using starling::test::TempDir;
 
 namespace {
 
@@ -30,71 +41,223 @@ starling::plugins::RelevancePolicyInstance bm25_without_feedback() {
     return registry.create_relevance_policy("bm25", settings.dump());
 }
 
+/// The configuration file of a product-path run with bm25's feedback off, as above.
+fs::path config_without_feedback(const TempDir &directory) {
+    const auto file = directory / "starling.toml";
+    std::ofstream{file} << "[settings.bm25]\nfeedback.documents = 0\n";
+    return file;
+}
+
+std::string text_of(const fs::path &file) {
+    std::ifstream in{file, std::ios::binary};
+    return {std::istreambuf_iterator<char>{in}, std::istreambuf_iterator<char>{}};
+}
+
+/// The memory files of a scratch store that contain `text`.
+std::vector<fs::path> memory_files_with(const fs::path &store, const std::string &text) {
+    std::vector<fs::path> files;
+    for (const auto &entry : fs::recursive_directory_iterator{store}) {
+        const auto &path = entry.path();
+        if (entry.is_regular_file() && path.extension() == ".md" && path.filename() != "INDEX.md" &&
+            text_of(path).find(text) != std::string::npos) {
+            files.push_back(path);
+        }
+    }
+    return files;
+}
+
 } // namespace
 
-// tiny.json, with bare turns (no context) ranked by bm25 without feedback:
-//   "What did Bob paint?"           evidence D1:2        rank 1                      → 1, 1, 1
+// tiny.json on the product path: each turn one memory "Speaker (date): text", bm25 without feedback.
+//   "What did Bob paint?"           evidence D1:2        only D1:2 paints, and it is Bob's → 1, 1, 1
 //   "Which zebra and kite things…"  evidence D1:2, D2:1  the only two matches        → ½, 1, 1
 //   "Who owns the yacht?"           evidence "D", D2:3   nothing matches; "D" ignored → 0, 0, 0
-//   "When did Ann buy a kite?"      evidence "D2:1; D1:1": D2:1 first, D1:1 is the longest of Ann's
-//                                   other three turns, so last of them               → ½, ½, 1
+//   "When did Ann buy a kite?"      evidence "D2:1; D1:1": D2:1 first ("bought" is "buy"); D1:1 is the
+//                                   longest of Ann's other three turns, so last of them → ½, ½, 1
 //   "Would Ann like sailing?"       no evidence: left out
-TEST_CASE("LoCoMo recall on a hand-made conversation", "[policy][bm25][locomo]") {
-    const auto policy = bm25_without_feedback();
-    const auto report =
-        run_locomo_benchmark(kFixtures / "tiny.json", {6, 1, 2, 2}, policy, LocomoOptions{0, 0});
+// One conversation: it is the tuning half, and the check half is empty.
+TEST_CASE("LoCoMo recall on the product path of a hand-made conversation", "[bench][locomo]") {
+    const TempDir scratch{"locomo-product"};
+    ProductPathRetriever retriever{config_without_feedback(scratch), scratch / "stores"};
+    const auto report = run_locomo_benchmark(kFixtures / "tiny.json", {6, 1, 2, 2}, retriever);
 
+    CHECK(report.method == "product");
     CHECK(report.ks == std::vector<int>{1, 2, 6});
-    CHECK(report.conversations == 1);
-    CHECK(report.memories == 6);
+    CHECK(report.all.conversations == std::vector<std::string>{"conv-tiny"});
+    CHECK(report.tuning.conversations == std::vector<std::string>{"conv-tiny"});
+    CHECK(report.check.conversations.empty());
+    CHECK(report.check.overall.questions == 0);
+    CHECK(report.all.memories == 6);
+    CHECK(report.turns_restated == 0);
     CHECK(report.questions_without_evidence == 1);
     CHECK(report.ignored_evidence == 1);
-    CHECK(report.overall.questions == 4);
-    CHECK(report.overall.recall.at(1) == Approx(2.0 / 4));
-    CHECK(report.overall.recall.at(2) == Approx(2.5 / 4));
-    CHECK(report.overall.recall.at(6) == Approx(3.0 / 4));
+    CHECK(report.all.overall.questions == 4);
+    CHECK(report.all.overall.recall.at(1) == Approx(2.0 / 4));
+    CHECK(report.all.overall.recall.at(2) == Approx(2.5 / 4));
+    CHECK(report.all.overall.recall.at(6) == Approx(3.0 / 4));
+    CHECK(report.tuning.overall.recall.at(2) == Approx(2.5 / 4));
 
-    REQUIRE(report.by_category.size() == 4);
-    CHECK(report.by_category.at(1).recall.at(1) == Approx(0.5));
-    CHECK(report.by_category.at(1).recall.at(2) == Approx(1.0));
-    CHECK(report.by_category.at(2).recall.at(2) == Approx(0.5));
-    CHECK(report.by_category.at(2).recall.at(6) == Approx(1.0));
-    CHECK(report.by_category.at(4).recall.at(1) == Approx(1.0));
-    CHECK(report.by_category.at(5).recall.at(6) == Approx(0.0));
+    REQUIRE(report.all.by_category.size() == 4);
+    CHECK(report.all.by_category.at(1).recall.at(1) == Approx(0.5));
+    CHECK(report.all.by_category.at(1).recall.at(2) == Approx(1.0));
+    CHECK(report.all.by_category.at(2).recall.at(2) == Approx(0.5));
+    CHECK(report.all.by_category.at(2).recall.at(6) == Approx(1.0));
+    CHECK(report.all.by_category.at(4).recall.at(1) == Approx(1.0));
+    CHECK(report.all.by_category.at(5).recall.at(6) == Approx(0.0));
+}
+
+TEST_CASE("the product path stores each turn alone, as remember --force does", "[bench][locomo]") {
+    const TempDir scratch{"locomo-stored"};
+    const auto stores = scratch / "stores";
+    {
+        ProductPathRetriever retriever{config_without_feedback(scratch), stores};
+        static_cast<void>(run_locomo_benchmark(kFixtures / "tiny.json", {1}, retriever));
+    }
+    const auto store = stores / "conversation-1";
+    const auto bob = memory_files_with(store, "I painted a zebra mural downtown last week.");
+    REQUIRE(bob.size() == 1);
+    const auto memory = text_of(bob.front());
+    CHECK_THAT(memory, Catch::Contains("Bob (3 March, 2023): I painted a zebra mural downtown last week. "
+                                       "[shares a photo: a photo of a zebra painting on a wall]"));
+    CHECK_THAT(memory, Catch::Contains("type: feedback") && Catch::Contains("pinned: true"));
+    // Nothing of the turns around it: not the one before, not the one after.
+    CHECK(memory.find("long time no see") == std::string::npos);
+    CHECK(memory.find("colourful") == std::string::npos);
+    CHECK(memory_files_with(store, "(10 April, 2023): ").size() == 3);
+}
+
+TEST_CASE("the product path restores the environment it changed", "[bench][locomo]") {
+    const TempDir scratch{"locomo-environment"};
+    const char *before = std::getenv("STARLING_HOME");
+    const std::string home_before = before == nullptr ? "" : before;
+    {
+        ProductPathRetriever retriever{config_without_feedback(scratch), scratch / "stores"};
+        static_cast<void>(run_locomo_benchmark(kFixtures / "captions.json", {1}, retriever));
+        CHECK(std::getenv("STARLING_HOME") == (scratch / "stores" / "conversation-1").string());
+    }
+    const char *after = std::getenv("STARLING_HOME");
+    CHECK((after == nullptr ? "" : std::string{after}) == home_before);
+}
+
+// restated.json: Ann says the same thing twice. remember folds the second into the first memory, as
+// it does for a user, and that memory stands for both turns: the question about the second finds it.
+TEST_CASE("a turn that restates an earlier memory is found through that memory", "[bench][locomo]") {
+    const TempDir scratch{"locomo-restated"};
+    ProductPathRetriever retriever{config_without_feedback(scratch), scratch / "stores"};
+    const auto report = run_locomo_benchmark(kFixtures / "restated.json", {1}, retriever);
+    CHECK(report.turns_restated == 1);
+    CHECK(report.all.memories == 2);
+    CHECK(report.all.overall.recall.at(1) == Approx(1.0));
+    CHECK_THAT(starling::bench::format_locomo_report(report), Catch::Contains("1 turns restated an earlier memory"));
+}
+
+TEST_CASE("the product path refuses a configuration that moves the store out of its scratch home",
+          "[bench][locomo]") {
+    const TempDir scratch{"locomo-store-root"};
+    const auto config = scratch / "moved.toml";
+    std::ofstream{config} << "[store]\nroot = \"" << (scratch / "elsewhere").string() << "\"\n";
+    ProductPathRetriever retriever{config, scratch / "stores"};
+    CHECK_THROWS_WITH(run_locomo_benchmark(kFixtures / "tiny.json", {1}, retriever),
+                      Catch::Contains("store.root") && Catch::Contains("scratch store"));
+    CHECK_FALSE(fs::exists(scratch / "elsewhere"));
+}
+
+TEST_CASE("the conversations split into a tuning half and a check half", "[bench][locomo]") {
+    CHECK(is_tuning_conversation(0, 5));
+    CHECK(is_tuning_conversation(2, 5));
+    CHECK_FALSE(is_tuning_conversation(3, 5));
+    CHECK_FALSE(is_tuning_conversation(4, 5));
+    CHECK(is_tuning_conversation(0, 1));
+    CHECK(is_tuning_conversation(0, 2));
+    CHECK_FALSE(is_tuning_conversation(1, 2));
+
+    // two.json: conv-first tunes, conv-second checks; each question finds its turn first.
+    const TempDir scratch{"locomo-halves"};
+    ProductPathRetriever retriever{config_without_feedback(scratch), scratch / "stores"};
+    const auto report = run_locomo_benchmark(kFixtures / "two.json", {1}, retriever);
+    CHECK(report.tuning.conversations == std::vector<std::string>{"conv-first"});
+    CHECK(report.check.conversations == std::vector<std::string>{"conv-second"});
+    CHECK(report.tuning.overall.questions == 1);
+    CHECK(report.check.overall.questions == 2);
+    CHECK(report.all.overall.questions == 3);
+    CHECK(report.tuning.memories == 2);
+    CHECK(report.check.memories == 2);
+    CHECK(report.all.memories == 4);
+    CHECK(report.check.by_category.at(1).recall.at(1) == Approx(1.0));
+    CHECK(report.check.overall.recall.at(1) == Approx(1.0));
+
+    const auto json = starling::bench::locomo_report_json(report);
+    CHECK(json.at("questions") == 3);
+    CHECK(json.at("halves").at("check").at("conversations") == nlohmann::json{"conv-second"});
+    CHECK(json.at("halves").at("check").at("questions") == 2);
+    CHECK(json.at("halves").at("tuning").at("recall").at("1").get<double>() == Approx(1.0));
+    const auto table = starling::bench::format_locomo_report(report);
+    CHECK(table.find("check half (the figures to quote): conv-second") < table.find("tuning half: conv-first"));
+}
+
+// The window documents of the earlier figures: tiny.json with bare turns (no window) ranks as the
+// product path does above, with the same hand-worked recalls.
+TEST_CASE("LoCoMo recall on window documents without a window", "[bench][locomo]") {
+    const auto policy = bm25_without_feedback();
+    WindowDocumentRetriever retriever{policy, LocomoWindow{0, 0}};
+    const auto report = run_locomo_benchmark(kFixtures / "tiny.json", {1, 2, 6}, retriever);
+    CHECK(report.method == "window-documents");
+    CHECK(report.all.memories == 6);
+    CHECK(report.all.overall.recall.at(1) == Approx(2.0 / 4));
+    CHECK(report.all.overall.recall.at(2) == Approx(2.5 / 4));
+    CHECK(report.all.overall.recall.at(6) == Approx(3.0 / 4));
+    CHECK_THAT(starling::bench::format_locomo_report(report), Catch::Contains("NOT the product path"));
 }
 
 // captions.json: "Who liked the zebra painting?" is answered by "Wow, so colourful.", the reply to
-// a photo whose caption alone names the zebra painting. With the turn before in the body, the reply
-// matches through that caption: second, after the turn with the photo.
-TEST_CASE("a neighbour's photo caption is part of a memory's context", "[policy][bm25][locomo]") {
-    const auto report =
-        run_locomo_benchmark(kFixtures / "captions.json", {1, 2}, bm25_without_feedback(), LocomoOptions{1, 0});
-    REQUIRE(report.overall.questions == 1);
-    CHECK(report.overall.recall.at(1) == Approx(0.0));
-    CHECK(report.overall.recall.at(2) == Approx(1.0));
+// a photo whose caption alone names the zebra painting. With the turn before in the window
+// document, the reply matches through that caption: second, after the turn with the photo. On the
+// product path it carries no other turn, so it is not found at all.
+TEST_CASE("a neighbour's photo caption is part of a window document, never of a stored memory",
+          "[bench][locomo]") {
+    const auto policy = bm25_without_feedback();
+    WindowDocumentRetriever window{policy, LocomoWindow{1, 0}};
+    const auto windowed = run_locomo_benchmark(kFixtures / "captions.json", {1, 2}, window);
+    REQUIRE(windowed.all.overall.questions == 1);
+    CHECK(windowed.all.overall.recall.at(1) == Approx(0.0));
+    CHECK(windowed.all.overall.recall.at(2) == Approx(1.0));
+
+    const TempDir scratch{"locomo-captions"};
+    ProductPathRetriever product{config_without_feedback(scratch), scratch / "stores"};
+    const auto stored = run_locomo_benchmark(kFixtures / "captions.json", {1, 2, 3}, product);
+    CHECK(stored.all.overall.recall.at(3) == Approx(0.0));
 }
 
-TEST_CASE("the LoCoMo report has the documented JSON shape", "[policy][bm25][locomo]") {
-    const auto report =
-        run_locomo_benchmark(kFixtures / "tiny.json", {1, 2}, bm25_without_feedback(), LocomoOptions{0, 0});
+TEST_CASE("the LoCoMo report has the documented JSON shape", "[bench][locomo]") {
+    const auto policy = bm25_without_feedback();
+    WindowDocumentRetriever retriever{policy, LocomoWindow{0, 0}};
+    const auto report = run_locomo_benchmark(kFixtures / "tiny.json", {1, 2}, retriever);
     const auto json = starling::bench::locomo_report_json(report);
-    CHECK(json.size() == 3);
+    CHECK(json.size() == 7);
+    CHECK(json.at("method") == "window-documents");
     CHECK(json.at("questions") == 4);
+    CHECK(json.at("memories") == 6);
+    CHECK(json.at("turns_restated") == 0);
     CHECK(json.at("recall").at("1").get<double>() == Approx(0.5));
     CHECK(json.at("recall").size() == 2);
     CHECK(json.at("by_category").at("4").at("2").get<double>() == Approx(1.0));
     CHECK_FALSE(json.at("by_category").contains("3")); // its only question has no evidence
+    CHECK(json.at("halves").at("tuning").at("questions") == 4);
+    CHECK(json.at("halves").at("check").at("questions") == 0);
+    CHECK(json.at("halves").at("check").at("recall").empty());
 
     const auto table = starling::bench::format_locomo_report(report);
-    CHECK_THAT(table, Catch::Contains("R@2") && Catch::Contains("single-hop") && Catch::Contains("50.0"));
+    CHECK_THAT(table, Catch::Contains("R@2") && Catch::Contains("single-hop") && Catch::Contains("50.0") &&
+                          Catch::Contains("check half (the figures to quote): no conversations"));
 }
 
-TEST_CASE("a malformed LoCoMo file names the file and the JSON path", "[policy][bm25][locomo]") {
+TEST_CASE("a malformed LoCoMo file names the file and the JSON path", "[bench][locomo]") {
     const auto policy = bm25_without_feedback();
-    CHECK_THROWS_WITH(run_locomo_benchmark(kFixtures / "bad_category.json", {5}, policy),
+    WindowDocumentRetriever retriever{policy, LocomoWindow{}};
+    CHECK_THROWS_WITH(run_locomo_benchmark(kFixtures / "bad_category.json", {5}, retriever),
                       Catch::Contains("bad_category.json") && Catch::Contains("$[0].qa[1].category"));
-    CHECK_THROWS_WITH(run_locomo_benchmark(kFixtures / "bad_dia_id.json", {5}, policy),
+    CHECK_THROWS_WITH(run_locomo_benchmark(kFixtures / "bad_dia_id.json", {5}, retriever),
                       Catch::Contains("$[0].conversation.session_2[1].dia_id"));
-    CHECK_THROWS_AS(run_locomo_benchmark(kFixtures / "missing.json", {5}, policy), LocomoDataError);
-    CHECK_THROWS_AS(run_locomo_benchmark(kFixtures / "tiny.json", {0}, policy), std::invalid_argument);
+    CHECK_THROWS_AS(run_locomo_benchmark(kFixtures / "missing.json", {5}, retriever), LocomoDataError);
+    CHECK_THROWS_AS(run_locomo_benchmark(kFixtures / "tiny.json", {0}, retriever), std::invalid_argument);
 }
