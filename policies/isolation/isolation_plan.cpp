@@ -137,6 +137,7 @@ public:
                 alive.push_back(at);
             }
         }
+        keep_newest(alive);
         std::vector<const starling_memory_view *> items;
         for (const std::size_t at : alive) {
             items.push_back(memories_.raw().items[group_.members[at]]);
@@ -159,6 +160,25 @@ private:
     static constexpr std::size_t npos = static_cast<std::size_t>(-1);
 
     [[nodiscard]] sdk::MemoryView memory(std::size_t at) const { return memories_[group_.members[at]]; }
+
+    /// Only the newest `window.memories` of the scope take part, in their original order: older ones
+    /// have been judged by every earlier run (a memory ages once 20 newer ones exist), and what
+    /// survived is in a cluster, protected or reprieved; comparing every pair of a large store on
+    /// every consolidation would cost minutes.
+    void keep_newest(std::vector<std::size_t> &alive) const {
+        if (alive.size() <= settings_.window_memories) {
+            return;
+        }
+        std::vector<std::size_t> newest = alive;
+        const auto cut = newest.begin() + static_cast<std::ptrdiff_t>(settings_.window_memories);
+        std::nth_element(newest.begin(), cut, newest.end(), [&](std::size_t left, std::size_t right) {
+            return std::pair{memory(right).created(), memory(left).key()} <
+                   std::pair{memory(left).created(), memory(right).key()};
+        });
+        newest.erase(cut, newest.end());
+        std::sort(newest.begin(), newest.end());
+        alive = std::move(newest);
+    }
     [[nodiscard]] bool gone(std::size_t at) const { return archived_[at] || absorbed_into_[at] != npos; }
 
     /// 0 for a decision, 1 for another protected memory (the user's thought), 2 for the rest.

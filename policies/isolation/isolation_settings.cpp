@@ -63,6 +63,7 @@ IsolationSettings read_isolation_settings(const sdk::Settings &settings) {
     }
     read.cluster_threshold = fraction(settings, "cluster.threshold");
     read.cluster_min_size = static_cast<std::size_t>(whole_number(settings, "cluster.min_size", 2, 1000));
+    read.window_memories = static_cast<std::size_t>(whole_number(settings, "window.memories", 10, 100'000));
     read.age_newer_memories = static_cast<std::size_t>(whole_number(settings, "age.newer_memories", 0, 1'000'000));
     read.age_min_days = whole_number(settings, "age.min_days", 0, century);
     read.substance_min_length = static_cast<std::size_t>(whole_number(settings, "substance.min_length", 0, 100'000));

@@ -16,6 +16,9 @@ struct IsolationSettings {
     std::string link_relation = "connected";
     double cluster_threshold = 0.80;       ///< memories this similar form a cluster's edges
     std::size_t cluster_min_size = 3;      ///< a cluster has at least this many memories
+    /// The newest memories of a scope that are linked, clustered and aged: the similarities of a scope
+    /// are all its pairs, so a consolidation costs the square of this, not of the store.
+    std::size_t window_memories = 500;
     std::size_t age_newer_memories = 20;   ///< a memory ages once this many memories of its scope are newer
     int age_min_days = 7;                  ///< ... and it is this many days old
     std::size_t substance_min_length = 50; ///< fewer characters: trivial

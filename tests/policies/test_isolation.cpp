@@ -468,3 +468,30 @@ TEST_CASE("isolation: calendar days are written as YYYY-MM-DD", "[policies][isol
     CHECK(starling::isolation::calendar_day(-1) == "1969-12-31");
     CHECK(starling::isolation::calendar_day(951'782'400) == "2000-02-29");
 }
+
+TEST_CASE("isolation: only the newest window.memories of a scope are linked, clustered and aged",
+          "[policies][isolation][window]") {
+    auto batch = batch_with_bodies();
+    // Two old trivial memories: past the window of 20, out of reach; within it, archived.
+    batch.add({.key = "memory/projects/p1/short/typo.md", .tags = "typo", .created = now - 30 * day, .id = "ttttttt",
+               .fields = R"({"entry_type":"insight"})", .body = trivial_text});
+    batch.add({.key = "memory/projects/p1/short/old-a.md", .tags = "shared", .created = now - 40 * day,
+               .id = "aaaaaaa", .fields = R"({"entry_type":"insight"})", .body = substantive_text});
+    batch.add({.key = "memory/projects/p1/short/old-b.md", .tags = "shared", .created = now - 41 * day,
+               .id = "bbbbbbb", .fields = R"({"entry_type":"insight"})", .body = substantive_text + " Again."});
+    add_newer(batch, 20);
+
+    const nlohmann::json twenty{{"window", {{"memories", 20}}}};
+    const auto windowed = Isolation{twenty}.plan(batch);
+    CHECK(only(windowed, Kind::archive).empty());
+    CHECK(only(windowed, Kind::link).empty());
+
+    const auto whole = Isolation{}.plan(batch);
+    CHECK(holds_line(only(whole, Kind::archive), "archive memory/projects/p1/short/typo.md"));
+    CHECK(holds_line(only(whole, Kind::link), "link memory/projects/p1/short/old-a.md > memory/projects/p1/short/old-b.md"));
+}
+
+TEST_CASE("isolation: a window below 10 memories is refused, naming the setting", "[policies][isolation][window]") {
+    const nlohmann::json too_small{{"window", {{"memories", 3}}}};
+    CHECK_THROWS_WITH(Isolation{too_small}, Catch::Contains("window.memories"));
+}
