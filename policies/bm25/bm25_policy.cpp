@@ -9,13 +9,13 @@
 #include "bm25_settings.hpp"
 #include "relevance_indexes.hpp"
 
+#include "cache-files/relevance_index_binding.hpp"
+
 #include <starling/bm25/default_settings.hpp>
 #include <starling/sdk/plugin.hpp>
 
 #include <cstdint>
 #include <memory>
-#include <optional>
-#include <stdexcept>
 
 namespace {
 
@@ -29,18 +29,8 @@ std::unique_ptr<starling::bm25::TokenCache> token_cache(const starling::sdk::Hos
                                                         tokens_fingerprint, host);
 }
 
-std::optional<starling::bm25::RelevanceIndexes> relevance_indexes(const starling::sdk::HostServices &host,
-                                                                  starling::bm25::Bm25Scorer &scorer,
-                                                                  std::uint64_t tokens_fingerprint) {
-    auto directory = host.cache_directory();
-    if (!directory) {
-        return std::nullopt;
-    }
-    return std::make_optional<starling::bm25::RelevanceIndexes>(std::move(*directory), scorer, host,
-                                                                tokens_fingerprint);
-}
-
-class Bm25Policy final : public starling::sdk::RelevancePolicy, public starling::sdk::RelevanceIndex {
+class Bm25Policy final : public starling::sdk::RelevancePolicy,
+                         public starling::cache_files::IndexedBy<starling::bm25::RelevanceIndexes> {
 public:
     Bm25Policy(const starling::sdk::HostServices &host, const starling::sdk::Settings &settings)
         : Bm25Policy(host, starling::bm25::read_bm25_settings(settings)) {}
@@ -50,38 +40,19 @@ public:
         scorer_.score(query, memories, scores);
     }
 
-    bool index_current(const starling::sdk::Collection &collection) override {
-        return indexes_ && indexes_->current(collection);
-    }
-
-    void build_index(const starling::sdk::Collection &collection,
-                     const starling::sdk::MemoryBatch &memories) override {
-        if (!indexes_) {
-            throw std::runtime_error("bm25 keeps no index: the host lends it no cache directory");
-        }
-        indexes_->build(collection, memories);
-    }
-
-    std::optional<std::vector<starling::sdk::RankedMemory>> rank(std::string_view query,
-                                                                 std::span<const starling::sdk::Collection> collections,
-                                                                 std::int64_t now, std::size_t limit) override {
-        if (!indexes_) {
-            return std::nullopt;
-        }
-        return indexes_->rank(query, collections, now, limit);
-    }
-
 private:
     // The token cache and the indexes both check what they read against the tokenizer's
     // fingerprint; it is computed once.
     Bm25Policy(const starling::sdk::HostServices &host, starling::bm25::Bm25Settings settings)
-        : tokens_fingerprint_(starling::bm25::fingerprint(settings.tokenizer)),
-          scorer_(std::move(settings), token_cache(host, tokens_fingerprint_)),
-          indexes_(relevance_indexes(host, scorer_, tokens_fingerprint_)) {}
+        : IndexedBy("bm25"), tokens_fingerprint_(starling::bm25::fingerprint(settings.tokenizer)),
+          scorer_(std::move(settings), token_cache(host, tokens_fingerprint_)) {
+        if (auto directory = host.cache_directory()) {
+            indexes_.emplace(std::move(*directory), scorer_, host, tokens_fingerprint_);
+        }
+    }
 
     std::uint64_t tokens_fingerprint_;
     starling::bm25::Bm25Scorer scorer_;
-    std::optional<starling::bm25::RelevanceIndexes> indexes_;
 };
 
 } // namespace

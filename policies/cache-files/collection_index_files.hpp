@@ -21,6 +21,15 @@
 
 namespace starling::cache_files {
 
+/// A memory of a ranking over several collections: the collection's place in the ranking's list and
+/// the memory's position in that collection's build order. Ordered as score() sees one batch of all
+/// of them, which is how equal scores are ordered.
+struct CollectionPosition {
+    std::uint32_t collection = 0;
+    std::uint32_t memory = 0;
+    friend auto operator<=>(const CollectionPosition &, const CollectionPosition &) = default;
+};
+
 /// The file of a collection's index in `directory`: `index-<hash of the id>.bin`. The file itself
 /// holds the id, which a reader compares.
 [[nodiscard]] std::filesystem::path index_file_path(const std::filesystem::path &directory,

@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
+#include <limits>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -48,6 +49,16 @@ struct FileIdentity {
     std::uint64_t fingerprint = 0;
 };
 
+/// `size` as the narrower type of a file's field; throws std::length_error naming `what` when it does
+/// not fit.
+template <class Size>
+[[nodiscard]] Size checked_size(std::size_t size, const char *what) {
+    if (size > std::numeric_limits<Size>::max()) {
+        throw std::length_error(std::string{what} + " of " + std::to_string(size) + " is too long to index");
+    }
+    return static_cast<Size>(size);
+}
+
 /// Collects the sections of one file, then encodes them.
 class SectionFileWriter {
 public:
@@ -64,6 +75,15 @@ public:
         const auto at = bytes.size();
         bytes.resize(at + sizeof(Record));
         std::memcpy(bytes.data() + at, &record, sizeof(Record));
+    }
+
+    /// Appends `text` to section `index` and returns where it starts, for a record to point at.
+    /// Throws std::length_error past 4 GiB, which a 32-bit offset cannot reach.
+    std::uint32_t append_text(std::size_t index, std::string_view text) {
+        auto &bytes = section(index);
+        const auto at = checked_size<std::uint32_t>(bytes.size() + text.size(), "a section of texts");
+        bytes.append(text);
+        return static_cast<std::uint32_t>(at - text.size());
     }
 
     /// The whole file. Throws std::length_error if the identity or a section is too large to encode.

@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <iterator>
-#include <limits>
 #include <map>
 #include <stdexcept>
 #include <tuple>
@@ -76,37 +75,7 @@ struct Link {
 };
 static_assert(sizeof(Link) == 12);
 
-/// Appends `text` to the strings section; returns where it starts.
-class Strings {
-public:
-    explicit Strings(std::string &bytes) : bytes_(&bytes) {}
-    std::uint32_t add(std::string_view text) {
-        if (bytes_->size() + text.size() > std::numeric_limits<std::uint32_t>::max()) {
-            throw std::length_error("the collection's texts exceed 4 GiB");
-        }
-        const auto at = static_cast<std::uint32_t>(bytes_->size());
-        bytes_->append(text);
-        return at;
-    }
-
-private:
-    std::string *bytes_;
-};
-
-template <class Size>
-Size checked_size(std::size_t size, const char *what) {
-    if (size > std::numeric_limits<Size>::max()) {
-        throw std::length_error(std::string{what} + " of " + std::to_string(size) + " is too long to index");
-    }
-    return static_cast<Size>(size);
-}
-
-/// A memory of the batch the host would score: collection, then position in build order.
-struct Place {
-    std::uint32_t collection = 0;
-    std::uint32_t memory = 0;
-    friend auto operator<=>(const Place &, const Place &) = default;
-};
+using Place = cache_files::CollectionPosition;
 
 struct PlaceHash {
     std::size_t operator()(const Place &place) const noexcept {
@@ -172,8 +141,8 @@ TriggerWeightedIndexes::TriggerWeightedIndexes(std::filesystem::path directory, 
     : settings_(&settings), files_(std::move(directory), format_fingerprint, section_count, host) {}
 
 void TriggerWeightedIndexes::build(const sdk::Collection &collection, const sdk::MemoryBatch &memories) const {
+    using cache_files::checked_size;
     cache_files::SectionFileWriter writer{section_count};
-    Strings strings_of{writer.section(strings)};
     // term text -> (memory -> tag and trigger matches), both ordered so that the file is too
     std::map<std::string, std::map<std::uint32_t, std::pair<std::uint32_t, std::uint32_t>>, std::less<>> term_postings;
     std::vector<Dated> episodic;
@@ -186,9 +155,9 @@ void TriggerWeightedIndexes::build(const sdk::Collection &collection, const sdk:
         Record record;
         record.created = memory.created();
         record.key_size = checked_size<std::uint16_t>(memory.key().size(), "a key");
-        record.key_at = strings_of.add(memory.key());
+        record.key_at = writer.append_text(strings, memory.key());
         record.id_size = checked_size<std::uint16_t>(memory.id().size(), "an id");
-        record.id_at = strings_of.add(memory.id());
+        record.id_at = writer.append_text(strings, memory.id());
         record.salience = static_cast<std::uint8_t>(read.salience);
         record.flags = static_cast<std::uint8_t>((read.superseded ? superseded_flag : 0) |
                                                  (read.episodic ? episodic_flag : 0));
@@ -198,9 +167,9 @@ void TriggerWeightedIndexes::build(const sdk::Collection &collection, const sdk:
         for (const auto &link : memory_links) {
             Link stored;
             stored.relation_size = checked_size<std::uint16_t>(link.relation.size(), "a link relation");
-            stored.relation_at = strings_of.add(link.relation);
+            stored.relation_at = writer.append_text(strings, link.relation);
             stored.id_size = checked_size<std::uint16_t>(link.id.size(), "a linked id");
-            stored.id_at = strings_of.add(link.id);
+            stored.id_at = writer.append_text(strings, link.id);
             writer.append(links, stored);
             ++link_total;
         }
@@ -231,7 +200,7 @@ void TriggerWeightedIndexes::build(const sdk::Collection &collection, const sdk:
         Term term;
         term.hash = cache_files::hash_text(text);
         term.text_size = checked_size<std::uint32_t>(text.size(), "a tag");
-        term.text_at = strings_of.add(text);
+        term.text_at = writer.append_text(strings, text);
         term.postings_first = posting_total;
         term.postings_count = static_cast<std::uint32_t>(holders.size());
         for (const auto &[memory, counts] : holders) {

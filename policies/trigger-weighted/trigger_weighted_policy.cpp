@@ -6,20 +6,20 @@
 #include "trigger_weighted_index.hpp"
 #include "trigger_weighted_score.hpp"
 
+#include "cache-files/relevance_index_binding.hpp"
+
 #include <starling/sdk/plugin.hpp>
 #include <starling/trigger_weighted/default_settings.hpp>
-
-#include <optional>
-#include <stdexcept>
 
 namespace {
 
 using starling::trigger_weighted::TriggerWeightedIndexes;
 
-class TriggerWeightedPolicy final : public starling::sdk::RelevancePolicy, public starling::sdk::RelevanceIndex {
+class TriggerWeightedPolicy final : public starling::sdk::RelevancePolicy,
+                                    public starling::cache_files::IndexedBy<TriggerWeightedIndexes> {
 public:
     TriggerWeightedPolicy(const starling::sdk::HostServices &host, const starling::sdk::Settings &settings)
-        : settings_(starling::trigger_weighted::read_score_settings(settings)) {
+        : IndexedBy("trigger-weighted"), settings_(starling::trigger_weighted::read_score_settings(settings)) {
         if (auto directory = host.cache_directory()) {
             indexes_.emplace(std::move(*directory), settings_, host);
         }
@@ -29,30 +29,8 @@ public:
         starling::trigger_weighted::score_memories(query, memories, settings_, scores);
     }
 
-    bool index_current(const starling::sdk::Collection &collection) override {
-        return indexes_ && indexes_->current(collection);
-    }
-
-    void build_index(const starling::sdk::Collection &collection,
-                     const starling::sdk::MemoryBatch &memories) override {
-        if (!indexes_) {
-            throw std::runtime_error("trigger-weighted keeps no index: the host lends it no cache directory");
-        }
-        indexes_->build(collection, memories);
-    }
-
-    std::optional<std::vector<starling::sdk::RankedMemory>> rank(std::string_view query,
-                                                                 std::span<const starling::sdk::Collection> collections,
-                                                                 std::int64_t now, std::size_t limit) override {
-        if (!indexes_) {
-            return std::nullopt;
-        }
-        return indexes_->rank(query, collections, now, limit);
-    }
-
 private:
     starling::trigger_weighted::ScoreSettings settings_;
-    std::optional<TriggerWeightedIndexes> indexes_;
 };
 
 } // namespace

@@ -4,7 +4,6 @@
 #include "rule_ranking.hpp"
 
 #include <algorithm>
-#include <limits>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -40,19 +39,7 @@ struct Text {
 };
 static_assert(sizeof(Text) == 16);
 
-template <class Size>
-Size checked_size(std::size_t size, const char *what) {
-    if (size > std::numeric_limits<Size>::max()) {
-        throw std::length_error(std::string{what} + " of " + std::to_string(size) + " is too long to index");
-    }
-    return static_cast<Size>(size);
-}
-
-struct Place {
-    std::uint32_t collection = 0;
-    std::uint32_t memory = 0;
-    friend auto operator<=>(const Place &, const Place &) = default;
-};
+using Place = cache_files::CollectionPosition;
 
 struct Scored {
     Place place;
@@ -70,16 +57,8 @@ RankIndexes::RankIndexes(std::filesystem::path directory, sdk::HostServices host
     : files_(std::move(directory), format_fingerprint, section_count, host) {}
 
 void RankIndexes::build(const sdk::Collection &collection, const sdk::MemoryBatch &memories) const {
+    using cache_files::checked_size;
     cache_files::SectionFileWriter writer{section_count};
-    auto &strings_bytes = writer.section(strings);
-    const auto add_string = [&](std::string_view text) {
-        if (strings_bytes.size() + text.size() > std::numeric_limits<std::uint32_t>::max()) {
-            throw std::length_error("the collection's texts exceed 4 GiB");
-        }
-        const auto at = static_cast<std::uint32_t>(strings_bytes.size());
-        strings_bytes.append(text);
-        return at;
-    };
     const auto standing = batch_standing(memories);
     const auto count = checked_size<std::uint32_t>(memories.size(), "a collection");
     std::map<std::string, std::set<std::uint32_t>, std::less<>> holders_of_tag;
@@ -90,9 +69,9 @@ void RankIndexes::build(const sdk::Collection &collection, const sdk::MemoryBatc
         Record record;
         record.last_stated = memory.last_accessed();
         record.key_size = checked_size<std::uint16_t>(memory.key().size(), "a key");
-        record.key_at = add_string(memory.key());
+        record.key_at = writer.append_text(strings, memory.key());
         record.id_size = checked_size<std::uint16_t>(memory.id().size(), "an id");
-        record.id_at = add_string(memory.id());
+        record.id_at = writer.append_text(strings, memory.id());
         record.strength = static_cast<std::uint16_t>(strength_of(memory.access_count()));
         record.kind_rank = static_cast<std::uint8_t>(standing.kind_ranks[index]);
         record.lost = standing.lost[index] ? 1 : 0;
@@ -107,7 +86,7 @@ void RankIndexes::build(const sdk::Collection &collection, const sdk::MemoryBatc
     for (const auto &[tag, holders] : holders_of_tag) {
         Text text;
         text.size = checked_size<std::uint32_t>(tag.size(), "a tag");
-        text.at = add_string(tag);
+        text.at = writer.append_text(strings, tag);
         text.postings_first = postings_total;
         text.postings_count = static_cast<std::uint32_t>(holders.size());
         writer.append(tags, text);
@@ -127,7 +106,7 @@ void RankIndexes::build(const sdk::Collection &collection, const sdk::MemoryBatc
     for (const auto &id : standing.superseded_ids) {
         Text text;
         text.size = checked_size<std::uint32_t>(id.size(), "a superseded id");
-        text.at = add_string(id);
+        text.at = writer.append_text(strings, id);
         writer.append(superseded, text);
     }
     files_.write(collection, writer);

@@ -6,18 +6,19 @@
 #include "rank_index.hpp"
 #include "rule_ranking.hpp"
 
-#include <starling/sdk/plugin.hpp>
+#include "cache-files/relevance_index_binding.hpp"
 
-#include <optional>
-#include <stdexcept>
+#include <starling/sdk/plugin.hpp>
 
 namespace {
 
 using starling::policies::triples::RankIndexes;
 
-class TriplesRankPolicy final : public starling::sdk::RelevancePolicy, public starling::sdk::RelevanceIndex {
+class TriplesRankPolicy final : public starling::sdk::RelevancePolicy,
+                                public starling::cache_files::IndexedBy<RankIndexes> {
 public:
-    TriplesRankPolicy(const starling::sdk::HostServices &host, const starling::sdk::Settings & /*settings*/) {
+    TriplesRankPolicy(const starling::sdk::HostServices &host, const starling::sdk::Settings & /*settings*/)
+        : IndexedBy("triples-rank") {
         if (auto directory = host.cache_directory()) {
             indexes_.emplace(std::move(*directory), host);
         }
@@ -26,30 +27,6 @@ public:
     void score(std::string_view query, const starling::sdk::MemoryBatch &memories, std::span<double> scores) override {
         starling::policies::triples::rank_rules(query, memories, scores);
     }
-
-    bool index_current(const starling::sdk::Collection &collection) override {
-        return indexes_ && indexes_->current(collection);
-    }
-
-    void build_index(const starling::sdk::Collection &collection,
-                     const starling::sdk::MemoryBatch &memories) override {
-        if (!indexes_) {
-            throw std::runtime_error("triples-rank keeps no index: the host lends it no cache directory");
-        }
-        indexes_->build(collection, memories);
-    }
-
-    std::optional<std::vector<starling::sdk::RankedMemory>> rank(std::string_view query,
-                                                                 std::span<const starling::sdk::Collection> collections,
-                                                                 std::int64_t now, std::size_t limit) override {
-        if (!indexes_) {
-            return std::nullopt;
-        }
-        return indexes_->rank(query, collections, now, limit);
-    }
-
-private:
-    std::optional<RankIndexes> indexes_;
 };
 
 } // namespace
