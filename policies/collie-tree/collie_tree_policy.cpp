@@ -77,7 +77,7 @@ public:
             decision.reason = std::move(verdict.reason);
             decision.summary = summarizer_.summarize(message.text, evidence.languages_applied);
             decision.tags = tags_.extract(message.text, matched_cues(evidence));
-            decision.pin = decision.store && explicit_request_.asks_to_remember(message.text);
+            decision.pin = decision.store && explicit_request_.asks_to_remember(evidence.sentences);
             decisions.push_back(std::move(decision));
         }
         return decisions;

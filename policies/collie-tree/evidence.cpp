@@ -37,6 +37,7 @@ Evidence EvidenceCollector::collect(std::string_view message) const {
         match_lexicons(languages, sentences, evidence);
     }
     evidence.languages_applied = languages;
+    evidence.sentences = sentences;
     return evidence;
 }
 

@@ -23,6 +23,7 @@ struct Evidence {
     std::array<std::vector<std::string>, kRuleCount> cues; ///< matched cues per rule, as written
     bool question_mark = false;
     std::vector<std::string> links;
+    std::vector<std::string> sentences; ///< the message folded for matching, split into sentences
 
     [[nodiscard]] std::size_t hits(Rule rule) const noexcept { return cues[index_of(rule)].size(); }
     [[nodiscard]] const std::vector<std::string> &cues_of(Rule rule) const noexcept {

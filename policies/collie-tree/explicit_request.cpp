@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "explicit_request.hpp"
 
-#include "sentences.hpp"
 #include "text_folding.hpp"
 
 #include <algorithm>
@@ -21,12 +20,11 @@ ExplicitRequest::ExplicitRequest(const sdk::Settings &settings, MatchOptions opt
     }
 }
 
-bool ExplicitRequest::asks_to_remember(std::string_view message) const {
-    if (!enabled_ || cues_.empty()) {
+bool ExplicitRequest::asks_to_remember(const std::vector<std::string> &folded_sentences) const {
+    if (!enabled_) {
         return false;
     }
-    const auto sentences = split_sentences(fold_for_matching(message));
-    return std::any_of(sentences.begin(), sentences.end(), [&](const std::string &sentence) {
+    return std::any_of(folded_sentences.begin(), folded_sentences.end(), [&](const std::string &sentence) {
         return std::any_of(cues_.begin(), cues_.end(),
                            [&](const CuePattern &cue) { return cue.matches(sentence, options_); });
     });

@@ -10,7 +10,7 @@
 
 #include <starling/sdk/settings.hpp>
 
-#include <string_view>
+#include <string>
 #include <vector>
 
 namespace starling::policies::collie_tree {
@@ -20,7 +20,8 @@ public:
     /// Throws std::invalid_argument naming the cue when one is malformed.
     ExplicitRequest(const sdk::Settings &settings, MatchOptions options);
 
-    [[nodiscard]] bool asks_to_remember(std::string_view message) const;
+    /// Whether any of a message's sentences, folded for matching (Evidence::sentences), asks.
+    [[nodiscard]] bool asks_to_remember(const std::vector<std::string> &folded_sentences) const;
 
 private:
     bool enabled_;

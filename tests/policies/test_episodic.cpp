@@ -9,6 +9,7 @@
 #include "policies/episodic/calendar_date.hpp"
 #include "policies/episodic/claims.hpp"
 #include "support/decay_batch.hpp"
+#include "support/linked_decay_policy.hpp"
 #include "support/quiet_logger.hpp"
 
 #include <catch2/catch.hpp>
@@ -30,24 +31,10 @@ constexpr std::int64_t day = starling::test::seconds_per_day;
 // 2026-04-06T12:00:00Z
 constexpr std::int64_t now = 20'549 * day + 12 * 3600;
 
-class Episodic {
-public:
-    explicit Episodic(const nlohmann::json &overrides = nlohmann::json::object()) : registry_{quiet_logger()} {
-        registry_.add_static_plugins(starling::plugins::linked_static_plugins());
-        auto settings = nlohmann::json::parse(registry_.find("episodic")->default_settings_json);
-        settings.merge_patch(overrides);
-        policy_.emplace(registry_.create_decay_policy("episodic", settings.dump()));
-    }
-
-    std::vector<LifecycleAction> plan(DecayBatch &batch) const { return policy_->plan(batch.batch()); }
-    [[nodiscard]] bool plans_with_bodies() const { return policy_->plans_with_bodies(); }
-    std::vector<double> similarity(const std::string &text, DecayBatch &batch) const {
-        return *policy_->similarity(text, batch.batch());
-    }
-
-private:
-    starling::plugins::PluginRegistry registry_;
-    std::optional<starling::plugins::DecayPolicyInstance> policy_;
+/// episodic with its defaults patched with `overrides`.
+struct Episodic : starling::test::LinkedDecayPolicy {
+    explicit Episodic(const nlohmann::json &overrides = nlohmann::json::object())
+        : LinkedDecayPolicy("episodic", overrides) {}
 };
 
 /// One line per action: "archive K", "append K: text", "set_field K field=value".

@@ -147,6 +147,20 @@ std::optional<std::string> read_text(const fs::path &file, SourceRead &read) {
     }
 }
 
+/// A whole JSON file, or nothing with the problem recorded against the file.
+std::optional<json> read_json_file(const fs::path &file, SourceRead &read) {
+    const auto text = read_text(file, read);
+    if (!text) {
+        return std::nullopt;
+    }
+    try {
+        return json::parse(*text);
+    } catch (const json::exception &failure) {
+        read.problems.push_back({file.string(), std::string{"not JSON: "} + failure.what()});
+        return std::nullopt;
+    }
+}
+
 struct GraphRelation {
     std::string location;
     std::string from;
@@ -289,17 +303,11 @@ SourceMemory core_memory(const fs::path &file, const json::json_pointer &pointer
 }
 
 void read_core_memory(const fs::path &file, SourceRead &read) {
-    const auto text = read_text(file, read);
-    if (!text) {
+    const auto parsed = read_json_file(file, read);
+    if (!parsed) {
         return;
     }
-    json document;
-    try {
-        document = json::parse(*text);
-    } catch (const json::exception &failure) {
-        read.problems.push_back({file.string(), std::string{"not JSON: "} + failure.what()});
-        return;
-    }
+    const json &document = *parsed;
     if (!document.is_object()) {
         read.problems.push_back({file.string(), "not a JSON object of sections"});
         return;
@@ -323,17 +331,11 @@ void read_core_memory(const fs::path &file, SourceRead &read) {
 /// `archive/YYYY-MM-DD-forgotten.json`: a JSON array of the entities forgotten that day, each with
 /// `forgottenAt` and `reason`.
 void read_archive_file(const fs::path &file, SourceRead &read) {
-    const auto text = read_text(file, read);
-    if (!text) {
+    const auto parsed = read_json_file(file, read);
+    if (!parsed) {
         return;
     }
-    json document;
-    try {
-        document = json::parse(*text);
-    } catch (const json::exception &failure) {
-        read.problems.push_back({file.string(), std::string{"not JSON: "} + failure.what()});
-        return;
-    }
+    const json &document = *parsed;
     if (!document.is_array()) {
         read.problems.push_back({file.string(), "not a JSON array of forgotten entities"});
         return;

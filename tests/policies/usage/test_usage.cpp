@@ -7,7 +7,7 @@
 
 #include "policies/usage/keyword_similarity.hpp"
 #include "support/decay_batch.hpp"
-#include "support/quiet_logger.hpp"
+#include "support/linked_decay_policy.hpp"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -19,7 +19,6 @@
 
 using starling::sdk::LifecycleAction;
 using starling::test::DecayBatch;
-using starling::test::quiet_logger;
 using Kind = LifecycleAction::Kind;
 
 namespace {
@@ -28,24 +27,10 @@ constexpr std::int64_t day = starling::test::seconds_per_day;
 // 2026-04-06T12:00:00Z
 constexpr std::int64_t now = 20'549 * day + 12 * 3600;
 
-class Usage {
-public:
-    explicit Usage(const nlohmann::json &overrides = nlohmann::json::object()) : registry_{quiet_logger()} {
-        registry_.add_static_plugins(starling::plugins::linked_static_plugins());
-        auto settings = nlohmann::json::parse(registry_.find("usage")->default_settings_json);
-        settings.merge_patch(overrides);
-        policy_.emplace(registry_.create_decay_policy("usage", settings.dump()));
-    }
-
-    std::vector<LifecycleAction> plan(DecayBatch &batch) const { return policy_->plan(batch.batch()); }
-    std::vector<double> similarity(const std::string &text, DecayBatch &batch) const {
-        return *policy_->similarity(text, batch.batch());
-    }
-    [[nodiscard]] bool plans_with_bodies() const { return policy_->plans_with_bodies(); }
-
-private:
-    starling::plugins::PluginRegistry registry_;
-    std::optional<starling::plugins::DecayPolicyInstance> policy_;
+/// usage with its defaults patched with `overrides`.
+struct Usage : starling::test::LinkedDecayPolicy {
+    explicit Usage(const nlohmann::json &overrides = nlohmann::json::object())
+        : LinkedDecayPolicy("usage", overrides) {}
 };
 
 std::vector<std::string> lines_of(const std::vector<LifecycleAction> &plan) {
