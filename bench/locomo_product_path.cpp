@@ -12,9 +12,12 @@ namespace starling::bench {
 
 namespace {
 
-/// The time every memory is stored and every question asked at: recency and reinforcement then
+/// The time every question is asked at, years after every session: recency and reinforcement then
 /// boost all memories alike, and two runs rank alike.
 constexpr const char *fixed_now = "2026-11-22T09:00:00Z";
+
+/// How far apart a session's turns are stored, as a person keeping up with a conversation would.
+constexpr std::chrono::minutes turn_interval{1};
 
 } // namespace
 
@@ -74,6 +77,11 @@ std::size_t ProductPathRetriever::load(const LocomoConversation &conversation) {
     std::filesystem::create_directories(home);
     Environment::set_home(home);
     application_ = std::make_unique<app::Application>(config_file_);
+    // Each turn is remembered when it was said, so that the memories of one session are stored
+    // minutes apart and those of different sessions days apart, as for a user.
+    auto clock = std::make_unique<core::FixedClock>(core::clock_from_environment()->now());
+    core::FixedClock &turn_clock = *clock;
+    application_->use_clock(std::move(clock));
     const auto &root = application_->config().store.root;
     if (std::filesystem::weakly_canonical(root) != std::filesystem::weakly_canonical(home)) {
         throw std::runtime_error("the configuration" + (config_file_ ? " " + config_file_->string() : std::string{}) +
@@ -85,7 +93,9 @@ std::size_t ProductPathRetriever::load(const LocomoConversation &conversation) {
     core::Rememberer rememberer{application_->store(), application_->active_policies(),
                                 application_->lifecycle_settings().remember};
     for (const auto &session : conversation.sessions) {
+        turn_clock.set(session_time(session.date_time));
         for (const auto &turn : session.turns) {
+            turn_clock.advance(turn_interval);
             core::RememberRequest request;
             request.text = remembered_turn_text(session, turn);
             request.agent = "cli";
@@ -107,6 +117,7 @@ std::size_t ProductPathRetriever::load(const LocomoConversation &conversation) {
             turns_of_memory_[outcome.key].push_back(turn.dia_id);
         }
     }
+    turn_clock.set(core::clock_from_environment()->now());
     core::ListFilter user_scope;
     user_scope.scope = core::Scope::user();
     memories_ = application_->store().list(user_scope);

@@ -9,6 +9,7 @@
 #include "tool_cli.hpp"
 #include "synthetic_memory.hpp"
 
+#include <starling/core/lifecycle/episode_links.hpp>
 #include <starling/core/store/clock.hpp>
 #include <starling/core/store/file_naming.hpp>
 #include <starling/core/store/memory_file.hpp>
@@ -16,6 +17,7 @@
 #include <starling/core/store/memory_store.hpp>
 #include <starling/core/store/time_format.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <chrono>
@@ -27,6 +29,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 #include <unistd.h>
 #include <unordered_map>
 
@@ -171,6 +174,10 @@ int generate(const Options &options) {
     std::unordered_map<std::string, bool> directories_made;
     Progress progress{options.memories, options.memories >= 10'000 && ::isatty(STDERR_FILENO) == 1};
     std::uint64_t in_project = 0;
+    // As `remember` does at its defaults (remember.episode_links = 2): each memory links to the two
+    // written just before it in its scope, so that what reads links (bm25's context) costs what it
+    // costs in a store people filled.
+    std::unordered_map<std::string, std::vector<std::string>> latest_ids_of_scope;
 
     for (std::uint64_t count = 1; count <= options.memories; ++count) {
         const auto generated = generator.next();
@@ -185,6 +192,12 @@ int generate(const Options &options) {
         // Shaped like what MemoryStore::create writes, id included; the count keeps ids distinct.
         core::Memory memory = generated.memory;
         memory.id = core::derive_memory_id(memory.created, memory.summary, static_cast<unsigned>(count));
+        auto &latest = latest_ids_of_scope[scope.directory()];
+        if (!latest.empty()) {
+            memory.set_extra_list("links", core::episode_link_items(latest));
+        }
+        latest.insert(latest.begin(), memory.id);
+        latest.resize(std::min<std::size_t>(latest.size(), 2));
         const std::string stem = core::memory_file_stem(memory.created, memory.summary, memory.id);
         const unsigned number = ++names_taken[directory_key + "/" + stem];
         const std::string name = core::numbered_file_name(stem, number);

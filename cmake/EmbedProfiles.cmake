@@ -9,6 +9,8 @@ function(embed_profiles output)
     set(index 0)
     foreach(file IN LISTS ARGN)
         get_filename_component(name "${file}" NAME_WE)
+        # An edited profile is embedded again: the configuration reruns when any of them changes.
+        set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${file}")
         file(READ "${file}" text)
         string(REGEX MATCH "^# Starling profile: ([a-z0-9-]+) — ([^\n]+)\n" header "${text}")
         if(NOT header OR NOT CMAKE_MATCH_1 STREQUAL name)

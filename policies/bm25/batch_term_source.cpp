@@ -35,7 +35,7 @@ void BatchTermSource::count_containing(std::span<const TermId> terms, std::span<
     match(terms);
     std::vector<std::uint32_t> by_matched(matched_terms_.size(), 0U);
     for (const auto &found : matcher_.matches()) {
-        ++by_matched[found.term];
+        by_matched[found.term] += contains_itself(found.counts) ? 1U : 0U;
     }
     for (std::size_t index = 0; index < terms.size(); ++index) {
         const auto matched = std::find(matched_terms_.begin(), matched_terms_.end(), terms[index]);

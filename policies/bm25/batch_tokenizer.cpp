@@ -7,21 +7,23 @@ void BatchTokenizer::tokenize(const sdk::MemoryBatch &batch, TermDictionary &dic
                               BatchTerms &out) {
     out.clear();
     out.reserve(batch.size());
-    const bool with_body = batch.has_bodies();
+    context_.build(batch, context_relations_);
     for (std::size_t memory = 0; memory < batch.size(); ++memory) {
         out.start_memory();
-        for_each_field(batch[memory], with_body, [&](Field field, std::string_view text) {
+        for_each_field(batch, memory, context_, [&](Field field, std::string_view text) {
             // Bodies are long, only searches over whole memories carry them, and cached they would
-            // make the file as large as the store: they are tokenised every time.
-            const bool cacheable = cache != nullptr && field != Field::body;
-            if (cacheable) {
+            // make the file as large as the store: they are tokenised every time. A context text
+            // is another memory's summary, which the cache knows by its text, or its body: it is
+            // looked up, never added.
+            const bool look_up = cache != nullptr && field != Field::body;
+            if (look_up) {
                 if (const auto cached = cache->find(text)) {
                     cached->copy_to(out.add_text(field, cached->size()));
                     return;
                 }
             }
             const auto ids = add_text(field, text, dictionary, out);
-            if (cacheable) {
+            if (look_up && field != Field::context) {
                 cache->add(text, ids);
             }
         });

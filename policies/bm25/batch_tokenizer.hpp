@@ -6,6 +6,7 @@
 #pragma once
 
 #include "batch_terms.hpp"
+#include "linked_context.hpp"
 #include "term_dictionary.hpp"
 #include "token_cache.hpp"
 #include "tokenizer.hpp"
@@ -13,18 +14,23 @@
 #include <starling/sdk/memory_view.hpp>
 
 #include <span>
+#include <string>
+#include <vector>
 #include <string_view>
 
 namespace starling::bm25 {
 
 class BatchTokenizer {
 public:
-    /// `tokenizer` must outlive this object.
-    explicit BatchTokenizer(Tokenizer &tokenizer) noexcept : tokenizer_(&tokenizer) {}
+    /// `tokenizer` must outlive this object; links of `context_relations` give memories context.
+    explicit BatchTokenizer(Tokenizer &tokenizer, std::vector<std::string> context_relations = {})
+        : tokenizer_(&tokenizer), context_relations_(std::move(context_relations)) {}
 
-    /// Replaces `out` with the terms of `batch`, interned into `dictionary`. `cache` may be null;
-    /// otherwise `dictionary` must start from its term table.
+    /// Replaces `out` with the terms of `batch`, interned into `dictionary`, and context() with the
+    /// batch's links. `cache` may be null; otherwise `dictionary` must start from its term table.
     void tokenize(const sdk::MemoryBatch &batch, TermDictionary &dictionary, TokenCache *cache, BatchTerms &out);
+    /// Which memories of the batch last tokenised lend which their texts (for_each_field).
+    [[nodiscard]] const LinkedContext &context() const noexcept { return context_; }
 
     /// Tokenises one text of `out`'s current memory into ids of `dictionary` and returns them
     /// (valid until `out` next changes).
@@ -32,6 +38,8 @@ public:
 
 private:
     Tokenizer *tokenizer_;
+    std::vector<std::string> context_relations_;
+    LinkedContext context_;
     TokenList tokens_;
 };
 

@@ -42,12 +42,14 @@ public:
     void score(std::string_view query, const sdk::MemoryBatch &batch, std::span<double> scores);
 
     /// Tokenises `batch` as score() does, through the token cache, and hands the terms to `use`
-    /// (as `use(const BatchTerms &, const TermDictionary &)`) before the cache is written back.
+    /// (as `use(const BatchTerms &, const TermDictionary &, const LinkedContext &)`) before the
+    /// cache is written back.
     template <class Use>
     void with_batch_terms(const sdk::MemoryBatch &batch, Use &&use) {
         dictionary_.clear(cache_ ? cache_->begin_call() : CachedTermTable{});
         batch_tokenizer_.tokenize(batch, dictionary_, cache_.get(), batch_terms_);
-        use(static_cast<const BatchTerms &>(batch_terms_), static_cast<const TermDictionary &>(dictionary_));
+        use(static_cast<const BatchTerms &>(batch_terms_), static_cast<const TermDictionary &>(dictionary_),
+            batch_tokenizer_.context());
         end_call();
     }
 
@@ -62,7 +64,7 @@ private:
     Bm25Settings settings_;
     Tokenizer tokenizer_;
     std::unique_ptr<TokenCache> cache_;
-    BatchTokenizer batch_tokenizer_{tokenizer_};
+    BatchTokenizer batch_tokenizer_{tokenizer_, settings_.context_relations};
     TermDictionary dictionary_;
     BatchTerms batch_terms_;
     QueryEvaluator evaluator_{settings_, tokenizer_};

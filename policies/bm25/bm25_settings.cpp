@@ -50,6 +50,17 @@ std::vector<std::string> read_stop_words(const sdk::Settings &settings) {
     return words;
 }
 
+std::vector<std::string> read_relations(const sdk::Settings &settings) {
+    auto relations = sdk::get_string_list(settings, "context.relations");
+    for (const auto &relation : relations) {
+        if (relation.empty() || relation.find_first_of(":,[] \t\n") != std::string::npos) {
+            throw std::invalid_argument("bm25 setting 'context.relations' holds '" + relation +
+                                        "', which is no link relation (a word without ':', ',', brackets or blanks)");
+        }
+    }
+    return relations;
+}
+
 } // namespace
 
 Bm25Settings read_bm25_settings(const sdk::Settings &settings) {
@@ -63,6 +74,9 @@ Bm25Settings read_bm25_settings(const sdk::Settings &settings) {
         read_number(settings, "fields.tags", read.field_weights[1], 0.0, unbounded);
     read.field_weights[static_cast<std::size_t>(Field::body)] =
         read_number(settings, "fields.body", read.field_weights[2], 0.0, unbounded);
+    read.field_weights[static_cast<std::size_t>(Field::context)] =
+        read_number(settings, "fields.context", read.field_weights[3], 0.0, unbounded);
+    read.context_relations = read_relations(settings);
 
     read.feedback_documents = read_count(settings, "feedback.documents", 5, 1000);
     read.feedback_terms = read_count(settings, "feedback.terms", 10, 1000);

@@ -12,6 +12,8 @@
 
 #include <array>
 #include <cstddef>
+#include <string>
+#include <vector>
 
 namespace starling::bm25 {
 
@@ -20,7 +22,10 @@ struct Bm25Settings {
     double k1 = 1.2;
     double b = 0.75;
     /// BM25F weight of each field's term frequency, indexed by Field.
-    std::array<double, field_count> field_weights{3.0, 2.0, 1.0};
+    std::array<double, field_count> field_weights{3.0, 2.0, 1.0, 0.35};
+    /// The relations of a memory's links whose memories lend it their texts as context
+    /// (linked_context.hpp); none turns context off.
+    std::vector<std::string> context_relations{"episode", "related"};
 
     /// Pseudo-relevance feedback (RM3): the best `feedback_documents` memories of a first pass
     /// lend their `feedback_terms` most distinctive terms to a second pass, weighted

@@ -44,7 +44,7 @@ void IndexTermSource::count_containing(std::span<const TermId> terms, std::span<
     for (std::size_t index = 0; index < terms.size(); ++index) {
         std::uint32_t count = 0;
         for (const auto &in_file : look_up(terms[index])) {
-            count += in_file ? in_file->memory_count : 0U;
+            count += in_file ? in_file->own_count : 0U;
         }
         containing[index] = count;
     }

@@ -107,9 +107,6 @@ RelevanceIndexFile::open(const std::filesystem::path &path, const IndexIdentity 
     if (as_text(header + format::header_size + identity.id.size(), identity.version.size()) != identity.version) {
         return {Opening::other_version, std::nullopt};
     }
-    if (format::load<std::uint64_t>(header + format::reserved_at) != 0) {
-        return damaged("reserved header bytes are not zero");
-    }
     if (format::load<std::uint64_t>(header + format::file_size_at) != file.file_size_) {
         return damaged("truncated or extended since it was written");
     }
@@ -185,12 +182,13 @@ std::optional<IndexedTerm> RelevanceIndexFile::find(std::string_view term) const
         const auto text = entries.next_text(text_size);
         IndexedTerm found;
         found.memory_count = entries.next<std::uint32_t>();
+        found.own_count = entries.next<std::uint32_t>();
         found.postings_at = entries.next<std::uint64_t>();
         found.postings_checksum = entries.next<std::uint64_t>();
         if (text == term) {
             if (found.postings_at > records_at_ ||
                 std::uint64_t{found.memory_count} * format::posting_size > records_at_ - found.postings_at ||
-                found.memory_count > memory_count_) {
+                found.memory_count > memory_count_ || found.own_count > found.memory_count) {
                 throw DamagedIndex("relevance index: postings out of bounds");
             }
             return found;

@@ -32,6 +32,8 @@ public:
 /// Where a term's postings are.
 struct IndexedTerm {
     std::uint32_t memory_count = 0;
+    /// Of those, the memories that contain the term in their own fields, not only in their context.
+    std::uint32_t own_count = 0;
     std::uint64_t postings_at = 0;
     std::uint64_t postings_checksum = 0;
 };

@@ -65,6 +65,7 @@ private:
 struct Postings {
     std::vector<TermId> terms;               ///< dictionary ids, in order of first occurrence
     std::vector<std::uint32_t> first;        ///< of each term's postings in `entries`
+    std::vector<std::uint32_t> own_counts;   ///< of each term: memories containing it outside their context
     std::vector<std::byte> entries;          ///< every posting, term after term
 };
 
@@ -100,6 +101,7 @@ Postings collect_postings(const BatchTerms &terms, std::size_t dictionary_size) 
     postings.entries.resize(total * format::posting_size);
 
     std::vector<std::uint32_t> filled(postings.terms.size(), 0);
+    postings.own_counts.assign(postings.terms.size(), 0);
     std::vector<FieldCounts> counts(postings.terms.size());
     std::vector<std::uint32_t> memory_terms;
     for (std::size_t memory = 0; memory < terms.memory_count(); ++memory) {
@@ -116,6 +118,7 @@ Postings collect_postings(const BatchTerms &terms, std::size_t dictionary_size) 
         const FieldCounts &lengths = terms.lengths(memory);
         check_fits_postings(lengths);
         for (const auto term : memory_terms) {
+            postings.own_counts[term] += contains_itself(counts[term]) ? 1U : 0U;
             std::byte *posting =
                 postings.entries.data() + (std::size_t{postings.first[term]} + filled[term]++) * format::posting_size;
             format::store<std::uint32_t>(posting + format::posting_memory_at, static_cast<std::uint32_t>(memory));
@@ -134,7 +137,8 @@ Postings collect_postings(const BatchTerms &terms, std::size_t dictionary_size) 
 } // namespace
 
 std::string encode_relevance_index(const IndexIdentity &identity, const sdk::MemoryBatch &batch,
-                                   const BatchTerms &terms, const TermDictionary &dictionary) {
+                                   const BatchTerms &terms, const TermDictionary &dictionary,
+                                   const LinkedContext &context) {
     if (terms.memory_count() != batch.size()) {
         throw std::invalid_argument("relevance index: the terms are not of this batch");
     }
@@ -186,6 +190,7 @@ std::string encode_relevance_index(const IndexIdentity &identity, const sdk::Mem
             out.put<std::uint32_t>(static_cast<std::uint32_t>(bucketed[next].text.size()));
             out.put_text(bucketed[next].text);
             out.put<std::uint32_t>(static_cast<std::uint32_t>(memory_count));
+            out.put<std::uint32_t>(postings.own_counts[term]);
             out.put<std::uint64_t>(postings_at + std::uint64_t{postings.first[term]} * format::posting_size);
             out.put<std::uint64_t>(cache_files::hash_text(as_text(list)));
         }
@@ -211,7 +216,7 @@ std::string encode_relevance_index(const IndexIdentity &identity, const sdk::Mem
         const std::uint64_t text_count_at = texts.size();
         texts.put<std::uint32_t>(0);
         std::uint32_t text_count = 0;
-        for_each_field(view, batch.has_bodies(), [&](Field field, std::string_view text) {
+        for_each_field(batch, memory, context, [&](Field field, std::string_view text) {
             texts.put<std::uint8_t>(static_cast<std::uint8_t>(field));
             texts.put<std::uint32_t>(static_cast<std::uint32_t>(text.size()));
             texts.put_text(text);

@@ -2,6 +2,7 @@
 #include "relevance_indexes.hpp"
 
 #include "cache-files/collection_index_files.hpp"
+#include "cache-files/text_hash.hpp"
 #include "index_term_source.hpp"
 #include "relevance_index_writer.hpp"
 #include "scoring_formula.hpp"
@@ -9,6 +10,7 @@
 #include <algorithm>
 #include <span>
 #include <stdexcept>
+#include <string>
 
 namespace starling::bm25 {
 
@@ -21,6 +23,16 @@ struct Kept {
     IndexedRecord record;
 };
 
+/// What an index's content depends on besides its memories: the tokens, and which links lend
+/// context (field weights and the rest apply at query time).
+std::uint64_t index_fingerprint(std::uint64_t tokens_fingerprint, const std::vector<std::string> &context_relations) {
+    std::string described = std::to_string(tokens_fingerprint);
+    for (const auto &relation : context_relations) {
+        described += '\n' + relation;
+    }
+    return cache_files::hash_text(described);
+}
+
 bool better(const ScoredMemory &left, const ScoredMemory &right) noexcept {
     return left.score != right.score ? left.score > right.score : left.memory < right.memory;
 }
@@ -29,7 +41,8 @@ bool better(const ScoredMemory &left, const ScoredMemory &right) noexcept {
 
 RelevanceIndexes::RelevanceIndexes(std::filesystem::path directory, Bm25Scorer &scorer, sdk::HostServices host,
                                    std::uint64_t tokens_fingerprint)
-    : directory_(std::move(directory)), scorer_(&scorer), host_(host), fingerprint_(tokens_fingerprint),
+    : directory_(std::move(directory)), scorer_(&scorer), host_(host),
+      fingerprint_(index_fingerprint(tokens_fingerprint, scorer.settings().context_relations)),
       evaluator_(scorer.settings(), scorer.tokenizer()) {}
 
 std::filesystem::path RelevanceIndexes::path_of(std::string_view collection_id) const {
@@ -67,8 +80,9 @@ bool RelevanceIndexes::current(const sdk::Collection &collection) const {
 
 void RelevanceIndexes::build(const sdk::Collection &collection, const sdk::MemoryBatch &memories) {
     std::string bytes;
-    scorer_->with_batch_terms(memories, [&](const BatchTerms &terms, const TermDictionary &dictionary) {
-        bytes = encode_relevance_index(identity_of(collection), memories, terms, dictionary);
+    scorer_->with_batch_terms(memories, [&](const BatchTerms &terms, const TermDictionary &dictionary,
+                                            const LinkedContext &context) {
+        bytes = encode_relevance_index(identity_of(collection), memories, terms, dictionary, context);
     });
     cache_files::replace_index_file(directory_, path_of(collection.id), bytes, host_);
 }

@@ -28,7 +28,8 @@ namespace starling::bm25 {
 class RelevanceIndexes {
 public:
     /// Indexes in `directory`, tokenised and scored as `scorer` does (`tokens_fingerprint` is
-    /// fingerprint() of its tokenizer options); `scorer` must outlive this.
+    /// fingerprint() of its tokenizer options; an index also names the context relations it was
+    /// built with); `scorer` must outlive this.
     RelevanceIndexes(std::filesystem::path directory, Bm25Scorer &scorer, sdk::HostServices host,
                      std::uint64_t tokens_fingerprint);
 

@@ -49,7 +49,8 @@ public:
     [[nodiscard]] virtual std::size_t memory_count() const = 0;
     /// The number of terms in each field, summed over every memory.
     [[nodiscard]] virtual std::array<std::uint64_t, field_count> length_totals() const = 0;
-    /// How many memories contain each of `terms` (in any field): containing[i] for terms[i].
+    /// How many memories contain each of `terms` themselves (contains_itself: in any field but their
+    /// context): containing[i] for terms[i].
     virtual void count_containing(std::span<const TermId> terms, std::span<std::uint32_t> containing) = 0;
     /// Calls visit(occurrence) for every memory that contains terms[i], with `term == indices[i]`:
     /// term after term in the order given, each term's memories in memory order. Occurrences are

@@ -212,8 +212,9 @@ TEST_CASE("LoCoMo recall on window documents without a window", "[bench][locomo]
 // captions.json: "Who liked the zebra painting?" is answered by "Wow, so colourful.", the reply to
 // a photo whose caption alone names the zebra painting. With the turn before in the window
 // document, the reply matches through that caption: second, after the turn with the photo. On the
-// product path it carries no other turn, so it is not found at all.
-TEST_CASE("a neighbour's photo caption is part of a window document, never of a stored memory",
+// product path the memory holds no other turn's text: it is found only because `remember` linked
+// it to the turn stored just before it (an episode link), whose text bm25 reads as its context.
+TEST_CASE("a neighbour's photo caption is part of a window document; a stored memory reaches it only through a link",
           "[bench][locomo]") {
     const auto policy = bm25_without_feedback();
     WindowDocumentRetriever window{policy, LocomoWindow{1, 0}};
@@ -223,9 +224,17 @@ TEST_CASE("a neighbour's photo caption is part of a window document, never of a 
     CHECK(windowed.all.overall.recall.at(2) == Approx(1.0));
 
     const TempDir scratch{"locomo-captions"};
-    ProductPathRetriever product{config_without_feedback(scratch), scratch / "stores"};
-    const auto stored = run_locomo_benchmark(kFixtures / "captions.json", {1, 2, 3}, product);
-    CHECK(stored.all.overall.recall.at(3) == Approx(0.0));
+    ProductPathRetriever linked{config_without_feedback(scratch), scratch / "linked"};
+    const auto with_links = run_locomo_benchmark(kFixtures / "captions.json", {1, 3}, linked);
+    CHECK(with_links.all.overall.recall.at(1) == Approx(0.0)); // the photo's own turn comes first
+    CHECK(with_links.all.overall.recall.at(3) == Approx(1.0));
+    CHECK(memory_files_with(scratch / "linked", "zebra").size() == 1); // the caption is in one memory only
+
+    const auto unlinked_config = scratch / "unlinked.toml";
+    std::ofstream{unlinked_config} << "[settings.bm25]\nfeedback.documents = 0\n[remember]\nepisode_links = 0\n";
+    ProductPathRetriever unlinked{unlinked_config, scratch / "unlinked"};
+    const auto without_links = run_locomo_benchmark(kFixtures / "captions.json", {1, 2, 3}, unlinked);
+    CHECK(without_links.all.overall.recall.at(3) == Approx(0.0));
 }
 
 TEST_CASE("the LoCoMo report has the documented JSON shape", "[bench][locomo]") {

@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "support/history_batch.hpp"
 #include "support/quiet_logger.hpp"
 #include <nlohmann/json.hpp>
 
@@ -252,4 +253,43 @@ TEST_CASE("feedback lifts memories that share terms with the best matches", "[po
     CHECK(expanded[2] > expanded[1]);
     CHECK(expanded[3] == 0.0); // shares only feedback terms, none of the query's
     CHECK(expanded[4] == 0.0);
+}
+
+TEST_CASE("a memory is found by what was said around it, through its links", "[policy][bm25][context]") {
+    using starling::test::HistoryBatch;
+    using starling::test::HistoryMemory;
+    const auto memory = [](std::string id, std::string summary, std::string fields = "{}") {
+        HistoryMemory made;
+        made.key = id + ".md";
+        made.id = std::move(id);
+        made.scope = "user";
+        made.summary = std::move(summary);
+        made.fields = std::move(fields);
+        made.last_accessed = now;
+        return made;
+    };
+    const std::vector<HistoryMemory> memories{
+        memory("aaaaaaa", "Caroline: I went to the support group yesterday"),
+        memory("bbbbbbb", "Melanie: how was the LGBTQ meeting?", R"({"links": ["episode:aaaaaaa"]})"),
+        memory("ccccccc", "Caroline: my painting class starts monday"),
+    };
+    const HistoryBatch batch{memories, false, now};
+    const auto scores = [&](const RelevancePolicyInstance &policy) { return policy.score("LGBTQ", batch.get()); };
+
+    const auto linked = scores(bm25_policy());
+    CHECK(linked[0] > 0.0);        // the group was the meeting the next turn named
+    CHECK(linked[1] > linked[0]);  // its own words count more than its context
+    CHECK(linked[2] == 0.0);
+
+    CHECK(scores(bm25_policy({{"context", {{"relations", nlohmann::json::array()}}}}))[0] == 0.0);
+    CHECK(scores(bm25_policy({{"context", {{"relations", {"supersedes"}}}}}))[0] == 0.0);
+    CHECK(scores(bm25_policy({{"fields", {{"context", 0.0}}}}))[0] == 0.0);
+    CHECK(scores(bm25_policy({{"fields", {{"context", 3.0}}}}))[0] > linked[0]);
+}
+
+TEST_CASE("context settings that are no relation or weight are refused, naming the key", "[policy][bm25][context]") {
+    CHECK_THROWS_WITH(bm25_policy({{"context", {{"relations", {"episode:x"}}}}}),
+                      Catch::Contains("context.relations") && Catch::Contains("episode:x"));
+    CHECK_THROWS_WITH(bm25_policy({{"context", {{"relations", {""}}}}}), Catch::Contains("context.relations"));
+    CHECK_THROWS_WITH(bm25_policy({{"fields", {{"context", -1.0}}}}), Catch::Contains("fields.context"));
 }

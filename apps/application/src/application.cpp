@@ -8,6 +8,7 @@
 #include <starling/plugins/static_plugins.hpp>
 
 #include <exception>
+#include <stdexcept>
 
 namespace starling::app {
 
@@ -110,6 +111,13 @@ const core::Clock &Application::clock() {
         clock_ = core::clock_from_environment();
     }
     return *clock_;
+}
+
+void Application::use_clock(std::unique_ptr<core::Clock> clock) {
+    if (clock_ || store_) {
+        throw std::logic_error("Application::use_clock: the clock is already in use");
+    }
+    clock_ = std::move(clock);
 }
 
 core::MemoryStore &Application::store() {
@@ -216,6 +224,8 @@ core::LifecycleSettings Application::lifecycle_settings() {
     lifecycle.injection.max_memories = static_cast<std::size_t>(settings.injection.max_memories);
     lifecycle.remember.duplicate_similarity = settings.remember.duplicate_similarity;
     lifecycle.remember.duplicate_candidates = static_cast<std::size_t>(settings.remember.duplicate_candidates);
+    lifecycle.remember.episode_links = static_cast<std::size_t>(settings.remember.episode_links);
+    lifecycle.remember.episode_window = std::chrono::minutes{settings.remember.episode_minutes};
     return lifecycle;
 }
 

@@ -257,6 +257,11 @@ std::vector<ConfigKey> build_schema() {
             "new memory is folded into an existing one instead of being written again."),
         integer_key<&Config::remember, &RememberConfig::duplicate_candidates>("remember.duplicate_candidates", 8,
             at_least(1), "How many of the best relevance candidates a new memory is compared with for duplicates."),
+        integer_key<&Config::remember, &RememberConfig::episode_links>("remember.episode_links", 2, at_least(0),
+            "How many of the memories stored just before a new one, in the same scope, it is linked with "
+            "(relation `episode`), so that what was said around a memory helps find it; 0 links none."),
+        integer_key<&Config::remember, &RememberConfig::episode_minutes>("remember.episode_minutes", 30, at_least(1),
+            "How recent, in minutes, a memory of the same scope must be to be linked with a new one as its episode."),
         pattern_list_key<&Config::redaction, &RedactionConfig::extra_patterns>("redaction.extra_patterns",
             "ECMAScript regular expressions for secrets of your own, redacted like the built-in formats "
             "before anything is stored; only the first capture group when the pattern has one."),

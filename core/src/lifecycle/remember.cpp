@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <starling/core/lifecycle/remember.hpp>
 
+#include <starling/core/lifecycle/episode_links.hpp>
 #include <starling/core/lifecycle/plan_actions.hpp>
 #include <starling/core/lifecycle/redaction.hpp>
 #include <starling/core/store/memory_id.hpp>
@@ -246,6 +247,10 @@ RememberOutcome Rememberer::apply(const RememberRequest &request, const std::str
     }
     add_sessions(memory, {listable_session_id(request.session_id)});
     add_capture(memory, request.message_ref);
+    if (const auto before = episode_predecessors(*store_, scope, settings_.episode_links, settings_.episode_window);
+        !before.empty()) {
+        memory.set_extra_list("links", episode_link_items(before));
+    }
     outcome.key = store_->create(scope, Tier::short_term, std::move(memory));
     outcome.action = RememberOutcome::Action::created;
     outcome.decision = std::move(decision);

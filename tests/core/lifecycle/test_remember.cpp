@@ -382,3 +382,63 @@ TEST_CASE("a decision's pin goes through JSON, and a pin that is no boolean is r
     CHECK_THROWS_WITH(sdk::decision_from_json({{"decision", "store"}, {"scope", "user"}, {"pin", "yes"}}),
                       Catch::Contains("'pin'"));
 }
+
+namespace {
+
+/// The `links` of the memory at `key`, as written.
+std::vector<std::string> links_of(core::MemoryStore &store, const std::string &key) {
+    const auto memory = store.read(key);
+    const auto *links = memory.extra_field("links");
+    return links == nullptr ? std::vector<std::string>{} : core::decode_list(*links, key);
+}
+
+std::string id_at(core::MemoryStore &store, const std::string &key) { return core::memory_id_of(store.read(key)); }
+
+} // namespace
+
+TEST_CASE("a new memory links to the memories of its scope stored just before it, within the episode window",
+          "[lifecycle][remember][episode]") {
+    RememberFixture fixture;
+    const auto remember = [&](std::string text, std::string project = {}) {
+        fixture.clock.advance(std::chrono::minutes{1});
+        const auto outcome = fixture.rememberer.remember(fixture.request(std::move(text), std::move(project)));
+        REQUIRE(outcome.action == RememberOutcome::Action::created);
+        return outcome.key;
+    };
+    const auto first = remember("remember: the staging database is postgres 15");
+    const auto second = remember("remember: deploys go out on tuesdays only");
+    const auto third = remember("remember: the on-call rota lives in the wiki");
+    const auto in_project = remember("remember: this project builds with bazel", "app");
+    REQUIRE(in_project.rfind("memory/projects/app/", 0) == 0);
+
+    CHECK(links_of(fixture.store, first).empty());
+    CHECK(links_of(fixture.store, second) == std::vector<std::string>{"episode:" + id_at(fixture.store, first)});
+    // The two newest, newest first; never more than remember.episode_links (2).
+    CHECK(links_of(fixture.store, third) == std::vector<std::string>{"episode:" + id_at(fixture.store, second),
+                                                                     "episode:" + id_at(fixture.store, first)});
+    CHECK(links_of(fixture.store, in_project).empty()); // another scope is another episode
+
+    SECTION("a memory stored after the window starts an episode of its own") {
+        fixture.clock.advance(std::chrono::minutes{30});
+        CHECK(links_of(fixture.store, remember("remember: lint with ruff, not flake8")).empty());
+    }
+    SECTION("a restatement reinforces the memory it restates and links nothing") {
+        const auto restated =
+            fixture.rememberer.remember(fixture.request("remember: deploys go out on tuesdays only"));
+        REQUIRE(restated.action == RememberOutcome::Action::updated);
+        CHECK(links_of(fixture.store, restated.key) == std::vector<std::string>{"episode:" + id_at(fixture.store, first)});
+    }
+}
+
+TEST_CASE("with remember.episode_links = 0 no memory is linked", "[lifecycle][remember][episode]") {
+    RememberFixture fixture;
+    core::RememberSettings settings;
+    settings.episode_links = 0;
+    core::Rememberer rememberer{fixture.store, core::ActivePolicies{&fixture.decider, &*fixture.decay.policy, &fixture.scorer},
+                                settings};
+    static_cast<void>(rememberer.remember(fixture.request("remember: the staging database is postgres 15")));
+    fixture.clock.advance(std::chrono::minutes{1});
+    const auto second = rememberer.remember(fixture.request("remember: deploys go out on tuesdays only"));
+    REQUIRE(second.action == RememberOutcome::Action::created);
+    CHECK(links_of(fixture.store, second.key).empty());
+}

@@ -49,7 +49,7 @@ TEST_CASE("a batch source counts memories and field lengths", "[policy][bm25][so
     TermDictionary dictionary;
     BatchTermSource source{batch, dictionary};
     CHECK(source.memory_count() == 3);
-    CHECK(source.length_totals() == std::array<std::uint64_t, 3>{4, 3, 2});
+    CHECK(source.length_totals() == std::array<std::uint64_t, 4>{4, 3, 2, 0});
 
     std::vector<std::uint32_t> containing(4, 99);
     const std::vector<TermId> terms{1, 4, 2, 7};

@@ -88,6 +88,19 @@ std::vector<Memory> generate_memories(const std::string &prefix, std::size_t cou
             memory.tags += (memory.tags.empty() ? "" : "\n") + words[pick(0, words.size() - 1)];
         }
         memory.body = sentence(pick(0, 20));
+        // Ids unique across collections; some memories link to earlier ones of their own
+        // collection, as `remember`'s episodes and decay policies' relations do.
+        memory.id = std::to_string(seed) + std::string(6 - std::to_string(index).size(), '0') + std::to_string(index);
+        memory.scope = prefix.find("/user/") != std::string::npos ? "user" : "project";
+        if (index > 0 && pick(0, 2) != 0) {
+            static const std::vector<std::string> relations{"episode", "related", "supersedes"};
+            std::string links;
+            for (std::size_t link = pick(1, 2); link > 0; --link) {
+                const auto target = memories[pick(0, index - 1)].id;
+                links += std::string{links.empty() ? "" : ", "} + "\"" + relations[pick(0, 2)] + ":" + target + "\"";
+            }
+            memory.fields = "{\"links\": [" + links + "]}";
+        }
         memory.last_accessed = now - static_cast<std::int64_t>(pick(0, 200)) * day;
         memory.access_count = static_cast<std::uint32_t>(pick(0, 40));
         memory.session_count = static_cast<std::uint32_t>(pick(0, 12));
@@ -133,7 +146,8 @@ TEST_CASE("a ranking from the indexes equals scoring one batch of every collecti
     }
     const std::vector<std::string> settings{
         "", R"({"feedback": {"documents": 0}})", R"({"fields": {"tags": 0.0}, "k1": 2.0, "b": 0.3})",
-        R"({"feedback": {"documents": 12, "terms": 3, "weight": 0.6}, "recency": {"weight": 3.0}})"};
+        R"({"feedback": {"documents": 12, "terms": 3, "weight": 0.6}, "recency": {"weight": 3.0}})",
+        R"({"context": {"relations": []}})", R"({"fields": {"context": 4.0}, "context": {"relations": ["supersedes"]}})"};
     for (const auto &setting : settings) {
         INFO("settings " << setting);
         const Bm25 bm25{scratch / "cache", setting};
@@ -190,6 +204,11 @@ TEST_CASE("an index of another version, or none, is stale", "[policy][bm25][inde
     const Bm25 unstemmed{scratch / "cache", R"({"stem_english": false})"};
     CHECK_FALSE(unstemmed.policy().index_current(v1[0]));
     CHECK_FALSE(unstemmed.policy().rank("kafka", v1, sys_now, 5));
+
+    // Other context relations lend memories other texts: the index is of another version too.
+    const Bm25 without_context{scratch / "cache", R"({"context": {"relations": []}})"};
+    CHECK_FALSE(without_context.policy().index_current(v1[0]));
+    CHECK_FALSE(without_context.policy().rank("kafka", v1, sys_now, 5));
 
     // One stale collection makes the whole ranking stale: it cannot be ranked without it.
     const std::vector<MemoryCollection> both{{"user", "v1"}, {"projects/app", "v1"}};

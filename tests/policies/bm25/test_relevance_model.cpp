@@ -15,7 +15,7 @@ using starling::bm25::TermId;
 
 namespace {
 
-constexpr std::array<double, 3> summary_tags_body{3.0, 2.0, 1.0};
+constexpr std::array<double, 4> summary_tags_body{3.0, 2.0, 1.0, 1.0}; // and context
 
 void add(BatchTerms &batch, Field field, const std::vector<TermId> &ids) {
     const auto slots = batch.add_text(field, ids.size());

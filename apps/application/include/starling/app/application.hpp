@@ -100,8 +100,11 @@ public:
     [[nodiscard]] std::vector<core::PluginDefaults> plugin_defaults();
     /// The effective settings (JSON text) a plugin is created with. Throws core::ConfigError.
     [[nodiscard]] std::string plugin_settings(std::string_view plugin_id);
-    /// $STARLING_NOW if set, else the system clock.
+    /// $STARLING_NOW if set, else the system clock, unless use_clock() gave another.
     [[nodiscard]] const core::Clock &clock();
+    /// Makes clock() — and so the store — read time from `clock`: a replay that stores what was
+    /// said at the times it was said. Call before clock() or store() is first used.
+    void use_clock(std::unique_ptr<core::Clock> clock);
     /// The store at the configured root.
     [[nodiscard]] core::MemoryStore &store();
     /// The configured policy of each kind, created on first use; nullptr when the kind is

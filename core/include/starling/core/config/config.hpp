@@ -75,6 +75,10 @@ struct RememberConfig {
     double duplicate_similarity = 0.0;
     /// How many of the best relevance candidates are compared with a new memory.
     std::int64_t duplicate_candidates = 0;
+    /// How many of the memories stored just before a new one it is linked with as its episode.
+    std::int64_t episode_links = 0;
+    /// How recent, in minutes, a memory must be to be linked with a new one as its episode.
+    std::int64_t episode_minutes = 0;
 };
 
 /// `[redaction]`: what is removed from text before it is stored, beyond the built-in formats.

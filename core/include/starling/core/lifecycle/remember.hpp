@@ -5,6 +5,7 @@
 #include <starling/core/store/memory_store.hpp>
 #include <starling/sdk/policy_types.hpp>
 
+#include <chrono>
 #include <functional>
 #include <optional>
 #include <string>
@@ -19,6 +20,11 @@ struct RememberSettings {
     /// How many of the best candidates (by the relevance policy, else the decay policy on summaries
     /// and tags) are read and compared for duplicates.
     std::size_t duplicate_candidates = 8;
+    /// A new memory is linked (relation `episode`) with the `episode_links` memories of its scope
+    /// created last, within `episode_window` before it: what was said around a memory is context a
+    /// relevance policy may read to find it.
+    std::size_t episode_links = 2;
+    std::chrono::minutes episode_window{30};
 };
 
 /// Something to remember, and where it was said.
