@@ -293,3 +293,32 @@ TEST_CASE("context settings that are no relation or weight are refused, naming t
     CHECK_THROWS_WITH(bm25_policy({{"context", {{"relations", {""}}}}}), Catch::Contains("context.relations"));
     CHECK_THROWS_WITH(bm25_policy({{"fields", {{"context", -1.0}}}}), Catch::Contains("fields.context"));
 }
+
+TEST_CASE("a link never makes a memory's words commoner: idf counts what memories say themselves",
+          "[policy][bm25][context]") {
+    using starling::test::HistoryBatch;
+    using starling::test::HistoryMemory;
+    const auto memory = [](std::string id, std::string summary, std::string fields = "{}") {
+        HistoryMemory made;
+        made.key = id + ".md";
+        made.id = std::move(id);
+        made.scope = "user";
+        made.summary = std::move(summary);
+        made.fields = std::move(fields);
+        made.last_accessed = now;
+        return made;
+    };
+    const std::vector<HistoryMemory> unlinked{memory("aaaaaaa", "kafka consumer lag alerts"),
+                                              memory("bbbbbbb", "use pnpm in every repository")};
+    const std::vector<HistoryMemory> linked{memory("aaaaaaa", "kafka consumer lag alerts"),
+                                            memory("bbbbbbb", "use pnpm in every repository",
+                                                   R"({"links": ["episode:aaaaaaa"]})")};
+    const auto policy = bm25_policy({{"feedback", {{"documents", 0}}}});
+    const HistoryBatch apart{unlinked, false, now};
+    const HistoryBatch together{linked, false, now};
+    const auto before = policy.score("kafka", apart.get());
+    const auto after = policy.score("kafka", together.get());
+    CHECK(after[0] == before[0]); // to the last bit: "kafka" is still said by one memory only
+    CHECK(before[1] == 0.0);
+    CHECK(after[1] > 0.0); // the linked memory is found through its context
+}
