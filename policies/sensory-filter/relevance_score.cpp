@@ -87,8 +87,7 @@ Learning assess(std::string_view text, double closest_similarity, const FilterSe
 
     // Novelty: a memory that says much the same costs the learning points. (A restatement closer
     // than the skill's 0.85 is the host's to fold into that memory: remember.duplicate_similarity.)
-    learning.similar_memory_exists = closest_similarity > settings.novelty_similarity;
-    if (learning.similar_memory_exists) {
+    if (closest_similarity > settings.novelty_similarity) {
         add(scores.novelty_penalty, "Similar memory exists");
     }
 

@@ -13,7 +13,6 @@
 namespace starling::sensory_filter {
 
 struct Learning {
-    bool similar_memory_exists = false;  ///< the closest memory is more similar than novelty.similarity
     std::vector<std::string> applies_to; ///< the items after an applies-to cue
     std::string severity;                ///< critical, high, medium, low, or empty
     std::string source;                  ///< explicit_user_feedback, mistake or implementation

@@ -206,6 +206,9 @@ TEST_CASE("a decision policy built against ABI 1.5 loads and decides, and is nev
 
     // Remembering through it costs no search for the closest memory; only the duplicate check searches.
     registry.add_static_plugins(starling::plugins::linked_static_plugins());
+    // Built against 1.6, a policy that does not weigh novelty asks for nothing either.
+    CHECK_FALSE(registry.create_decision_policy("collie-tree", registry.find("collie-tree")->default_settings_json)
+                    .wants_closest_similarity());
     const auto usage = registry.create_decay_policy("usage", registry.find("usage")->default_settings_json);
     const starling::test::CountingJudge judge{usage};
     starling::test::TempDir directory{"abi-1-5-decision"};
