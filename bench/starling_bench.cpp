@@ -161,6 +161,8 @@ int bench_decisions(Application &application, std::span<const std::string> words
         throw std::runtime_error("no decision policy is active (set policies.decision)");
     }
     const auto cases = read_labelled_decisions(*data);
+    // Judged without a store: a policy that weighs novelty is told of no similar memory
+    // (closest_similarity left negative), so that a case's verdict is the message's alone.
     std::vector<sdk::Message> messages;
     for (const auto &labelled : cases) {
         messages.push_back({labelled.text, "bench", "bench-project"});

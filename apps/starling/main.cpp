@@ -58,7 +58,9 @@ const std::vector<CommandSpec> &commands() {
          "                         run the decision policy on TEXT and store it (or update a similar memory);\n"
          "                         prints the file written or updated, or why it was discarded\n"},
         {"classify", &run_classify_command, kMemories,
-         "  classify [--json] TEXT the decision alone: store or discard, type, scope, reason; writes nothing\n"},
+         "  classify [--cwd DIR] [--json] TEXT\n"
+         "                         the decision alone, as capture would make it in the project of DIR: store or\n"
+         "                         discard, type, scope, reason; writes nothing\n"},
         {"search", &run_search_command, kMemories, "  search [--scope user|project|all] [--limit N] [--json] QUERY\n"},
         {"list", &run_list_command, kMemories, "  list [--scope user|project|all] [--tier short|long] [--json]\n"},
         {"show", &run_show_command, kMemories,

@@ -241,7 +241,11 @@ int run_classify_command(Application &application, std::span<const std::string> 
     core::RememberRequest request;
     request.text = text;
     request.agent = "cli";
-    core::Rememberer rememberer{application.store(), application.active_policies()};
+    // Judged as capture would judge it in the project of --cwd: its scope decided, and its novelty
+    // weighed against the project's memories as well as the user's. Writes nothing, records nothing.
+    request.project_id = current_project(application, arguments);
+    core::Rememberer rememberer{application.store(), application.active_policies(),
+                                application.lifecycle_settings().remember};
     const auto decision = rememberer.classify({request}).front();
     if (arguments.flag("json")) {
         print_json(decision_json(decision));

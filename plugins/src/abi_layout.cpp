@@ -86,11 +86,12 @@ static_assert(offsetof(starling_adapter_v1, parse) == 8);
 static_assert(offsetof(starling_adapter_v1, render) == 16);
 static_assert(offsetof(starling_adapter_v1, integration) == 24); // 1.3
 
-static_assert(sizeof(starling_decision_v1) == 24);
+static_assert(sizeof(starling_decision_v1) == 32);
 static_assert(STARLING_DECISION_V1_SIZE_1_0 == 24);
 static_assert(offsetof(starling_decision_v1, struct_size) == 0);
 static_assert(offsetof(starling_decision_v1, decide) == 8);
 static_assert(offsetof(starling_decision_v1, review_request) == 16);
+static_assert(offsetof(starling_decision_v1, flags) == 24); // 1.6
 
 static_assert(sizeof(starling_decay_v1) == 24);
 static_assert(STARLING_DECAY_V1_SIZE_1_0 == 16);

@@ -182,10 +182,21 @@ DecisionPolicyInstance::DecisionPolicyInstance(PluginInstance instance)
       table_(require_table(instance_, STARLING_DECISION_INTERFACE_V1, STARLING_DECISION_V1_SIZE_1_0,
                            &starling_decision_v1::decide, &starling_decision_v1::review_request)) {}
 
+bool DecisionPolicyInstance::wants_closest_similarity() const {
+    return STARLING_STRUCT_HAS(starling_decision_v1, table_->struct_size, flags) &&
+           (table_->flags & STARLING_DECISION_WANTS_CLOSEST_SIMILARITY) != 0;
+}
+
 std::vector<sdk::Decision> DecisionPolicyInstance::decide(const std::vector<sdk::Message> &messages) const {
+    const bool wants_similarity = wants_closest_similarity();
     nlohmann::json request{{"messages", nlohmann::json::array()}};
     for (const auto &message : messages) {
-        request["messages"].push_back(sdk::to_json(message));
+        auto item = sdk::to_json(message);
+        if (!wants_similarity) {
+            // A policy that did not ask (one built before 1.6 among them) never sees the field.
+            item.erase("closest_similarity");
+        }
+        request["messages"].push_back(std::move(item));
     }
     const std::string request_text = sdk::detail::dump_json(request);
     sdk::StringSink out;

@@ -35,13 +35,24 @@ int whole_number(const sdk::Settings &settings, const std::string &path, int lea
     return *value;
 }
 
+double fraction(const sdk::Settings &settings, const std::string &path) {
+    const auto node = settings.get_child_optional(path);
+    const auto value = node ? node->get_value_optional<double>() : boost::optional<double>{};
+    if (!value || !(*value >= 0.0 && *value <= 1.0)) {
+        throw std::invalid_argument("sensory-filter setting '" + path + "' must be a number from 0 to 1");
+    }
+    return *value;
+}
+
 } // namespace
 
 FilterSettings read_filter_settings(const sdk::Settings &settings) {
     FilterSettings read;
     read.threshold = whole_number(settings, "threshold", -100, 100);
+    read.novelty_similarity = fraction(settings, "novelty.similarity");
     SignalScores &scores = read.scores;
     const auto points = [&](const std::string &name) { return whole_number(settings, "scores." + name, -100, 100); };
+    scores.novelty_penalty = points("novelty_penalty");
     scores.applies_to_many = points("applies_to_many");
     scores.applies_to_two = points("applies_to_two");
     scores.critical = points("critical");

@@ -13,6 +13,7 @@ namespace starling::sensory_filter {
 
 /// The skill's points per signal (seed-systems.md §3.2).
 struct SignalScores {
+    int novelty_penalty = -2; ///< a memory more similar than FilterSettings::novelty_similarity exists
     int applies_to_many = 3; ///< more than two items
     int applies_to_two = 2;
     int critical = 5;
@@ -35,6 +36,9 @@ struct SignalCues {
 
 struct FilterSettings {
     int threshold = 5;
+    /// The similarity of the closest memory (as the host's duplicate judge sees it) above which a
+    /// learning is not novel: the skill's 0.6.
+    double novelty_similarity = 0.6;
     SignalScores scores;
     SignalCues cues;
     /// What the skill's core memory holds (its sections and their usual values): a learning that

@@ -75,7 +75,7 @@ std::vector<std::string> listed_items(std::string_view folded_text, std::size_t 
     return items;
 }
 
-Learning assess(std::string_view text, const FilterSettings &settings) {
+Learning assess(std::string_view text, double closest_similarity, const FilterSettings &settings) {
     const std::string message = folded(text);
     const SignalCues &cues = settings.cues;
     const SignalScores &scores = settings.scores;
@@ -84,6 +84,12 @@ Learning assess(std::string_view text, const FilterSettings &settings) {
         learning.score += points;
         learning.reasons.push_back(std::move(reason) + " (" + signed_points(points) + ")");
     };
+
+    // Novelty: a memory that says much the same costs the learning points. (A restatement closer
+    // than the skill's 0.85 is the host's to fold into that memory: remember.duplicate_similarity.)
+    if (closest_similarity > settings.novelty_similarity) {
+        add(scores.novelty_penalty, "Similar memory exists");
+    }
 
     // Generality: the items listed after "applies to", "works with", ...
     for (const auto &cue : cues.applies_to) {

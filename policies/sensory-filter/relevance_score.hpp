@@ -27,7 +27,9 @@ struct Learning {
 /// '&', " and " and " or ", up to the end of the sentence.
 [[nodiscard]] std::vector<std::string> listed_items(std::string_view folded_text, std::size_t after_cue);
 
-/// The learning's signals and score. `text` is the message as the user wrote it.
-[[nodiscard]] Learning assess(std::string_view text, const FilterSettings &settings);
+/// The learning's signals and score. `text` is the message as the user wrote it; `closest_similarity`
+/// how closely it restates the memory closest to it (sdk::Message::closest_similarity), negative
+/// when there is none.
+[[nodiscard]] Learning assess(std::string_view text, double closest_similarity, const FilterSettings &settings);
 
 } // namespace starling::sensory_filter

@@ -41,6 +41,16 @@ std::vector<std::string> tags_of(const Learning &learning, std::size_t max_tags)
     return tags;
 }
 
+/// 0.6 as "0.6", not "0.600000".
+std::string similarity_text(double similarity) {
+    std::string text = std::to_string(similarity);
+    text.erase(text.find_last_not_of('0') + 1);
+    if (text.back() == '.') {
+        text.pop_back();
+    }
+    return text;
+}
+
 std::string joined(const std::vector<std::string> &reasons) {
     std::string text;
     for (const auto &reason : reasons) {
@@ -51,6 +61,9 @@ std::string joined(const std::vector<std::string> &reasons) {
 
 class SensoryFilterPolicy final : public starling::sdk::DecisionPolicy {
 public:
+    /// The skill's novelty check needs the similarity of the closest memory, which only the host sees.
+    static constexpr bool wants_closest_similarity = true;
+
     SensoryFilterPolicy(const starling::sdk::HostServices & /*host*/, const starling::sdk::Settings &settings)
         : settings_(starling::sensory_filter::read_filter_settings(settings)) {}
 
@@ -65,7 +78,10 @@ public:
 
     std::string review_request(const starling::sdk::ReviewRequest &request) override {
         return "Review the last " + std::to_string(request.message_count) + " messages (" + request.session_log +
-               ") with the memory-consolidation skill's sensory filter: a learning scores +3 when it applies to "
+               ") with the memory-consolidation skill's sensory filter: a learning scores " +
+               std::to_string(settings_.scores.novelty_penalty) + " when a memory more than " +
+               similarity_text(settings_.novelty_similarity) +
+               " similar exists, +3 when it applies to "
                "more than two contexts (+2 for two), +5/+3/+2/+1 for critical/high/medium/low severity, +2 when "
                "learnt from a mistake, +3 when the user asked for it, +1 when it concerns what core memory holds, "
                "+2 when it comes up often; save it with `starling remember` only when it scores at least " +
@@ -74,7 +90,8 @@ public:
 
 private:
     Decision decide_one(const starling::sdk::Message &message) const {
-        const Learning learning = starling::sensory_filter::assess(message.text, settings_);
+        const Learning learning =
+            starling::sensory_filter::assess(message.text, message.closest_similarity, settings_);
         Decision decision;
         const bool saved = learning.score >= settings_.threshold;
         decision.reason = "relevance score " + std::to_string(learning.score) + (saved ? " >= " : " < ") +

@@ -129,6 +129,13 @@ const std::string kMigration = "Remember that the migration broke production: al
                                "This applies to postgres, mysql and sqlite.";
 const std::string kForcePush = "Never force-push main: it broke the build and we lost data that way.";
 const std::string kStaging = "Keep in mind that the staging server restarts nightly; this comes up whenever we deploy.";
+// User explicitly shared (+3), Common scenario (+2): exactly the threshold. The second restates the
+// first's keywords but one and adds two (10 of 13 shared: about 0.77 as `usage` judges it).
+const std::string kGermanLocale =
+    "Keep in mind that the invoice exporter writes CSV files with semicolons whenever the locale is German.";
+const std::string kFrenchOrPolishLocale =
+    "Keep in mind that the invoice exporter writes CSV files with semicolons whenever the locale is French or Polish.";
+const std::string kExactlyFive = "relevance score 5 >= 5: User explicitly shared (+3), Common scenario (+2)";
 
 } // namespace
 
@@ -146,8 +153,10 @@ TEST_CASE("the consolidation profile: the write gate at 5, duplicates not stored
     home.say(kStaging, "s-1", "2026-03-02T09:04:00Z");
     CHECK(home.classify("A minor tip about the logs.", "2026-03-02T09:05:00Z")["reason"] ==
           "relevance score 1 < 5: Severity: low (+1)");
+    // Said again, it is no longer novel: the skill's −2 for a memory more than 0.6 similar.
     CHECK(home.classify(kMigration, "2026-03-02T09:05:00Z")["reason"] ==
-          "relevance score 9 >= 5: Broadly applicable (+3), Severity: high (+3), User explicitly shared (+3)");
+          "relevance score 7 >= 5: Similar memory exists (-2), Broadly applicable (+3), Severity: high (+3), User "
+          "explicitly shared (+3)");
     REQUIRE(home.listed("2026-03-02T09:06:00Z").size() == 3);
     const auto migration = home.id_of("Remember that the migration", "2026-03-02T09:06:00Z");
     const auto force_push = home.id_of("Never force-push", "2026-03-02T09:06:00Z");
@@ -234,6 +243,35 @@ TEST_CASE("the consolidation profile: the write gate at 5, duplicates not stored
     for (const auto &kept : {force_push, pinned, migration}) {
         CHECK(home.show(kept, "2027-06-02T10:01:00Z")["id"] == kept);
     }
+}
+
+TEST_CASE("the consolidation profile's novelty: a learning scoring exactly 5 is stored when novel, and not when a "
+          "memory more than 0.6 (and less than 0.85) similar exists",
+          "[cli][profiles][consolidation][novelty]") {
+    const ConsolidationHome home{"consolidation-novelty"};
+    // §3.2: nothing in the store to compare it with, so nothing to take off: 5 >= 5.
+    CHECK(home.classify(kFrenchOrPolishLocale, "2026-03-02T08:59:00Z")["reason"] == kExactlyFive);
+    home.say(kGermanLocale, "s-1", "2026-03-02T09:00:00Z");
+    const auto german = home.id_of("Keep in mind that the invoice exporter", "2026-03-02T09:01:00Z");
+
+    // Now the most similar memory is about 0.77 similar (> 0.6): −2, and 3 < 5.
+    CHECK(home.classify(kFrenchOrPolishLocale, "2026-03-02T09:02:00Z")["reason"] ==
+          "relevance score 3 < 5: Similar memory exists (-2), User explicitly shared (+3), Common scenario (+2)");
+    home.say(kFrenchOrPolishLocale, "s-2", "2026-03-02T09:03:00Z");
+    const auto listed = home.listed("2026-03-02T09:04:00Z");
+    REQUIRE(listed.size() == 1);
+    CHECK(listed[0]["id"] == german);
+    // Discarded by the gate, not folded in as a duplicate (that takes 0.85): the memory is untouched.
+    const auto shown = home.show(german, "2026-03-02T09:04:00Z");
+    CHECK(shown["access_count"] == 1);
+    CHECK(shown["body"].get<std::string>().find("French") == std::string::npos);
+
+    // The same message in a store without the similar memory is novel, and stored.
+    const ConsolidationHome fresh{"consolidation-novelty-fresh"};
+    fresh.say(kFrenchOrPolishLocale, "s-1", "2026-03-02T09:00:00Z");
+    const auto stored = fresh.listed("2026-03-02T09:01:00Z");
+    REQUIRE(stored.size() == 1);
+    CHECK(field_of(fresh.show(stored[0]["id"].get<std::string>(), "2026-03-02T09:01:00Z"), "relevance_score") == "5");
 }
 
 TEST_CASE("consolidation defect fixed: 'NOT HELPFUL' is no helpful use; unhelpful uses make a memory forgettable",

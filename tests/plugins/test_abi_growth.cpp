@@ -3,11 +3,14 @@
 // The grow-only rule, held by the host against plugins built on other versions of the ABI: the
 // fixtures are relevance policies that know the ABI only as it was published (published_abi.h).
 #include <starling/core/lifecycle/consolidation.hpp>
+#include <starling/core/lifecycle/remember.hpp>
 #include <starling/core/store/clock.hpp>
 #include <starling/core/store/memory_store.hpp>
 #include <starling/plugins/plugin_registry.hpp>
+#include <starling/plugins/static_plugins.hpp>
 #include <starling/sdk/abi_layout.h>
 
+#include "support/fake_policies.hpp"
 #include "support/quiet_logger.hpp"
 #include "support/temp_dir.hpp"
 #include "support/test_batch.hpp"
@@ -181,4 +184,47 @@ TEST_CASE("a decay policy built against ABI 1.3 loads and plans over the views o
     CHECK(report.actions[0].applied);
     CHECK_FALSE(store.contains(old));
     CHECK(store.contains(current));
+}
+
+TEST_CASE("a decision policy built against ABI 1.5 loads and decides, and is never asked for a closest similarity",
+          "[plugins][abi][abi-1-6]") {
+    PluginRegistry registry{quiet_logger()};
+    const auto &info = registry.add_module(fixture("abi_1_5_decision"));
+    CHECK(info.abi_minor == 5);
+    CHECK(registry.problems().empty());
+    const auto decision = registry.create_decision_policy("abi-1-5-decision", "{}");
+    // Its call table ends before the flags of 1.6: it asks for nothing.
+    CHECK_FALSE(decision.wants_closest_similarity());
+
+    // A message that carries a similarity reaches it without one (the module fails a request that has it).
+    starling::sdk::Message near{"use bun, not npm", "claude-code", "shop"};
+    near.closest_similarity = 0.7;
+    const auto decided = decision.decide({near, starling::sdk::Message{"and pnpm never", "claude-code", ""}});
+    REQUIRE(decided.size() == 2);
+    CHECK(decided[0].store);
+    CHECK(decided[1].reason == "stored by a policy of ABI 1.5");
+
+    // Remembering through it costs no search for the closest memory; only the duplicate check searches.
+    registry.add_static_plugins(starling::plugins::linked_static_plugins());
+    // Built against 1.6, a policy that does not weigh novelty asks for nothing either.
+    CHECK_FALSE(registry.create_decision_policy("collie-tree", registry.find("collie-tree")->default_settings_json)
+                    .wants_closest_similarity());
+    const auto usage = registry.create_decay_policy("usage", registry.find("usage")->default_settings_json);
+    const starling::test::CountingJudge judge{usage};
+    starling::test::TempDir directory{"abi-1-5-decision"};
+    const starling::core::FixedClock clock{kNow};
+    starling::core::MemoryStore store{directory.path(), clock};
+    starling::core::Memory memory;
+    memory.type = "feedback";
+    memory.summary = "use bun, not npm";
+    memory.body = "use bun, not npm\n";
+    static_cast<void>(store.create(starling::core::Scope::user(), starling::core::Tier::short_term, std::move(memory)));
+    starling::core::Rememberer rememberer{store, starling::core::ActivePolicies{&decision, &judge, nullptr}};
+    const starling::core::RememberRequest request{"deploy the frontend with bun", "claude-code", "s-1", "", std::nullopt};
+    CHECK(rememberer.classify({request}).front().store);
+    CHECK(judge.calls == 0);
+    const auto outcome = rememberer.remember(request);
+    CHECK(outcome.action == starling::core::RememberOutcome::Action::created);
+    CHECK(outcome.reason == "stored by a policy of ABI 1.5");
+    CHECK(judge.calls == 2); // the duplicate check: candidates, then their texts
 }

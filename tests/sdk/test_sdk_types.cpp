@@ -78,6 +78,32 @@ TEST_CASE("decisions and lifecycle actions validate what plugins send back", "[s
     CHECK_THROWS_WITH(lifecycle_action_from_json({{"action", "vaporise"}, {"key", "a"}}), Catch::Contains("vaporise"));
 }
 
+TEST_CASE("a message's closest similarity (ABI 1.6) crosses the ABI only when computed, and is checked",
+          "[sdk][policy][abi-1-6]") {
+    Message message{"use bun", "claude-code", "shop"};
+    CHECK(message.closest_similarity < 0.0); // not computed, as every message written before 1.6
+    CHECK_FALSE(to_json(message).contains("closest_similarity"));
+    CHECK(message_from_json(to_json(message)).closest_similarity < 0.0);
+
+    message.closest_similarity = 0.6;
+    CHECK(to_json(message)["closest_similarity"] == 0.6);
+    const Message back = message_from_json(to_json(message));
+    CHECK(back.closest_similarity == 0.6);
+    CHECK(back.text == "use bun");
+    CHECK(back.project == "shop");
+
+    const auto with = [](nlohmann::json similarity) {
+        return nlohmann::json{{"text", "use bun"}, {"closest_similarity", std::move(similarity)}};
+    };
+    CHECK(message_from_json(with(0)).closest_similarity == 0.0);
+    CHECK(message_from_json(with(1)).closest_similarity == 1.0);
+    CHECK_THROWS_WITH(message_from_json(with("high")),
+                      "message field 'closest_similarity' must be a number in [0, 1], not \"high\"");
+    CHECK_THROWS_WITH(message_from_json(with(1.5)), Catch::Contains("'closest_similarity'"));
+    CHECK_THROWS_WITH(message_from_json(with(-0.5)), Catch::Contains("'closest_similarity'"));
+    CHECK_THROWS_WITH(message_from_json(with(nullptr)), Catch::Contains("'closest_similarity'"));
+}
+
 TEST_CASE("the plan actions of ABI 1.4 go through JSON and are checked", "[sdk][policy][abi-1-4]") {
     LifecycleAction set{LifecycleAction::Kind::set_field, "a", {}, "why"};
     set.field = "trigger";

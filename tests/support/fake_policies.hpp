@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cctype>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -86,6 +87,24 @@ public:
     }
     std::vector<sdk::LifecycleAction> actions;
     mutable std::size_t planned_over = 0;
+};
+
+/// A decay policy's duplicate judge, counted: what tells a test whether the host searched the store.
+class CountingJudge final : public core::DecayPlanner {
+public:
+    explicit CountingJudge(const core::DecayPlanner &judge) : judge_(&judge) {}
+    std::vector<sdk::LifecycleAction> plan(const starling_memory_batch &batch) const override {
+        return judge_->plan(batch);
+    }
+    std::optional<std::vector<double>> similarity(std::string_view text,
+                                                  const starling_memory_batch &batch) const override {
+        ++calls;
+        return judge_->similarity(text, batch);
+    }
+    mutable int calls = 0;
+
+private:
+    const core::DecayPlanner *judge_;
 };
 
 } // namespace starling::test

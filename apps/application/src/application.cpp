@@ -180,6 +180,10 @@ std::string LazyDecisionMaker::review_request(const sdk::ReviewRequest &request)
     return application_->decision_policy()->review_request(request);
 }
 
+bool LazyDecisionMaker::wants_closest_similarity() const {
+    return application_->decision_policy()->wants_closest_similarity();
+}
+
 std::vector<sdk::LifecycleAction> LazyDecayPlanner::plan(const starling_memory_batch &batch) const {
     return application_->decay_policy()->plan(batch);
 }

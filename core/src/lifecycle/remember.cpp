@@ -1,18 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <starling/core/lifecycle/remember.hpp>
 
+#include <starling/core/lifecycle/closest_memory.hpp>
 #include <starling/core/lifecycle/episode_links.hpp>
 #include <starling/core/lifecycle/plan_actions.hpp>
 #include <starling/core/lifecycle/redaction.hpp>
 #include <starling/core/store/memory_id.hpp>
-#include <starling/core/store/memory_view_batch.hpp>
 #include <starling/core/store/store_error.hpp>
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <limits>
-#include <numeric>
 #include <stdexcept>
 
 namespace starling::core {
@@ -113,6 +112,9 @@ std::vector<sdk::Decision> Rememberer::classify(const std::vector<RememberReques
     messages.reserve(requests.size());
     for (const auto &request : requests) {
         messages.push_back({store_->redactor().redact(request.text).text, request.agent, request.project_id});
+    }
+    if (policies_.decision->wants_closest_similarity()) {
+        add_closest_similarities(*store_, policies_, settings_.duplicate_candidates, messages);
     }
     return policies_.decision->decide(messages);
 }
@@ -343,62 +345,11 @@ std::optional<Rememberer::Duplicate> Rememberer::find_by_dedupe_key(const Scope 
 
 std::optional<Rememberer::Duplicate> Rememberer::find_duplicate(const Scope &scope, const std::string &text) {
     // What a duplicate is, the decay policy decides: it merges them at consolidation too.
-    if (policies_.decay == nullptr) {
+    const auto closest = find_closest_memory(*store_, policies_, settings_.duplicate_candidates, scope, text);
+    if (!closest || closest->similarity < settings_.duplicate_similarity) {
         return std::nullopt;
     }
-    ListFilter filter;
-    filter.scope = scope;
-    const auto entries = store_->list(filter);
-    if (entries.empty()) {
-        return std::nullopt;
-    }
-    // Rank by what the index already holds (summary and tags), then read only the best few files:
-    // a scope of 10,000 memories must not cost 10,000 file reads per remembered message.
-    const MemoryViewBatch listed{entries, store_->clock().now()};
-    auto ranking = policies_.relevance != nullptr
-                       ? std::optional<std::vector<double>>{policies_.relevance->score(text, listed.batch())}
-                       : policies_.decay->similarity(text, listed.batch());
-    if (!ranking) {
-        return std::nullopt;
-    }
-    std::vector<std::size_t> order(entries.size());
-    std::iota(order.begin(), order.end(), std::size_t{0});
-    std::stable_sort(order.begin(), order.end(),
-                     [&](std::size_t a, std::size_t b) { return (*ranking)[a] > (*ranking)[b]; });
-    order.resize(std::min(order.size(), settings_.duplicate_candidates));
-
-    std::vector<IndexEntry> candidates;
-    std::vector<std::string> bodies;
-    candidates.reserve(order.size());
-    bodies.reserve(order.size());
-    for (const auto index : order) {
-        // Listed without the lock: another process may have promoted, merged or archived it since.
-        // What is gone is no candidate; a memory still there that cannot be read is an error.
-        try {
-            bodies.push_back(store_->read(entries[index].key).body);
-            candidates.push_back(entries[index]);
-        } catch (const StoreError &) {
-            if (store_->contains(entries[index].key)) {
-                throw;
-            }
-        }
-    }
-    if (candidates.empty()) {
-        return std::nullopt;
-    }
-    const MemoryViewBatch read{candidates, std::move(bodies), store_->clock().now()};
-    const auto similarities = policies_.decay->similarity(text, read.batch());
-    if (!similarities) {
-        return std::nullopt;
-    }
-    std::optional<Duplicate> best;
-    for (std::size_t index = 0; index < candidates.size(); ++index) {
-        const double similarity = (*similarities)[index];
-        if (similarity >= settings_.duplicate_similarity && (!best || similarity > best->similarity)) {
-            best = Duplicate{candidates[index].key, candidates[index].id, similarity};
-        }
-    }
-    return best;
+    return Duplicate{closest->key, closest->id, closest->similarity};
 }
 
 } // namespace starling::core

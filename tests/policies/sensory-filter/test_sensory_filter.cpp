@@ -29,10 +29,20 @@ public:
     }
 
     Decision decide(const std::string &text, const std::string &project = "shop") const {
-        const auto decisions = policy_->decide({{text, "claude-code", project}});
+        return decide_near(text, -1.0, project);
+    }
+
+    /// The decision on `text` when the host found a memory `closest_similarity` similar to it
+    /// (negative: none).
+    Decision decide_near(const std::string &text, double closest_similarity, const std::string &project = "shop") const {
+        starling::sdk::Message message{text, "claude-code", project};
+        message.closest_similarity = closest_similarity;
+        const auto decisions = policy_->decide({message});
         REQUIRE(decisions.size() == 1);
         return decisions.front();
     }
+
+    [[nodiscard]] bool asks_for_similarity() const { return policy_->wants_closest_similarity(); }
 
 private:
     starling::plugins::PluginRegistry registry_;
@@ -141,4 +151,60 @@ TEST_CASE("sensory-filter: the items a learning applies to, as the sentence list
     CHECK(listed_items(text, std::string{"applies to"}.size()) ==
           std::vector<std::string>{"react", "vue", "svelte", "solid", "node.js", "deno"});
     CHECK(listed_items("works with", 10).empty());
+}
+
+namespace {
+// User explicitly shared (+3) and Common scenario (+2): exactly the threshold, with nothing else.
+const std::string kExactlyFive =
+    "Keep in mind that the invoice exporter writes CSV files with semicolons whenever the locale is German.";
+} // namespace
+
+TEST_CASE("sensory-filter: novelty — a memory more than 0.6 similar costs 2 points; exactly 0.6 costs nothing",
+          "[policies][sensory-filter][novelty]") {
+    const SensoryFilter filter;
+    // The skill's novelty needs the store: the policy asks the host for the closest memory.
+    CHECK(filter.asks_for_similarity());
+
+    const auto novel = filter.decide(kExactlyFive);
+    CHECK(novel.store);
+    CHECK(novel.reason == "relevance score 5 >= 5: User explicitly shared (+3), Common scenario (+2)");
+    CHECK(filter.decide_near(kExactlyFive, 0.3).reason == novel.reason);
+    // The skill's test is "more than 0.6": at 0.6 itself the learning is still novel.
+    CHECK(filter.decide_near(kExactlyFive, 0.6).store);
+    CHECK(filter.decide_near(kExactlyFive, 0.6).reason == novel.reason);
+
+    const auto similar = filter.decide_near(kExactlyFive, 0.6000001);
+    CHECK_FALSE(similar.store);
+    CHECK(similar.reason ==
+          "relevance score 3 < 5: Similar memory exists (-2), User explicitly shared (+3), Common scenario (+2)");
+    CHECK_FALSE(filter.decide_near(kExactlyFive, 0.77).store);
+    // A restatement (the host folds one at remember.duplicate_similarity) is penalised as well.
+    CHECK(filter.decide_near(kExactlyFive, 1.0).reason == similar.reason);
+
+    // A learning that scores well enough is kept though a similar memory exists, its score lowered.
+    const auto strong = filter.decide_near("Never force-push main: it broke the build and we lost data that way.", 0.7);
+    CHECK(strong.store);
+    CHECK(field(strong, "relevance_score") == "5");
+}
+
+TEST_CASE("sensory-filter: the novelty threshold and penalty are settings, checked", "[policies][sensory-filter][novelty]") {
+    const SensoryFilter stricter{nlohmann::json{{"novelty", {{"similarity", 0.5}}}}};
+    CHECK_FALSE(stricter.decide_near(kExactlyFive, 0.55).store);
+    CHECK(stricter.decide_near(kExactlyFive, 0.5).store);
+    const SensoryFilter harsher{nlohmann::json{{"scores", {{"novelty_penalty", -5}}}}};
+    CHECK(harsher.decide_near(kExactlyFive, 0.7).reason ==
+          "relevance score 0 < 5: Similar memory exists (-5), User explicitly shared (+3), Common scenario (+2)");
+
+    CHECK_THROWS_WITH((SensoryFilter{nlohmann::json{{"novelty", {{"similarity", 1.5}}}}}),
+                      Catch::Contains("'novelty.similarity' must be a number from 0 to 1"));
+    CHECK_THROWS_WITH((SensoryFilter{nlohmann::json{{"novelty", {{"similarity", -0.1}}}}}),
+                      Catch::Contains("novelty.similarity"));
+    CHECK_THROWS_WITH((SensoryFilter{nlohmann::json{{"novelty", {{"similarity", "high"}}}}}),
+                      Catch::Contains("novelty.similarity"));
+    CHECK_THROWS_WITH((SensoryFilter{nlohmann::json{{"novelty", {{"similarity", nullptr}}}}}),
+                      Catch::Contains("novelty.similarity"));
+    CHECK_THROWS_WITH((SensoryFilter{nlohmann::json{{"scores", {{"novelty_penalty", 1000}}}}}),
+                      Catch::Contains("'scores.novelty_penalty' must be a whole number from -100 to 100"));
+    CHECK_THROWS_WITH((SensoryFilter{nlohmann::json{{"scores", {{"novelty_penalty", -2.5}}}}}),
+                      Catch::Contains("scores.novelty_penalty"));
 }

@@ -68,6 +68,8 @@ public:
     explicit DecisionPolicyInstance(PluginInstance instance);
     [[nodiscard]] std::vector<sdk::Decision> decide(const std::vector<sdk::Message> &messages) const override;
     [[nodiscard]] std::string review_request(const sdk::ReviewRequest &request) const override;
+    /// Set by the plugin's STARLING_DECISION_WANTS_CLOSEST_SIMILARITY (ABI 1.6); never for an older one.
+    [[nodiscard]] bool wants_closest_similarity() const override;
     [[nodiscard]] const PluginInfo &info() const noexcept { return instance_.info(); }
 
 private:

@@ -24,7 +24,7 @@
 #include <stdint.h>
 
 #define STARLING_ABI_MAJOR 1u
-#define STARLING_ABI_MINOR 5u
+#define STARLING_ABI_MINOR 6u
 
 #if defined(_WIN32)
 #define STARLING_EXPORT __declspec(dllexport)
@@ -312,6 +312,11 @@ typedef struct starling_decision_v1 {
      * reinforced instead of stored again), "body" (the memory's text when it is not the whole
      * message) and "claims" (an array of decisions of this shape: one message, several memories).
      * docs/plugin-abi.md, "Decisions", has each; an older host ignores them.
+     * Since ABI 1.6, when the policy sets STARLING_DECISION_WANTS_CLOSEST_SIMILARITY, a message may
+     * also carry "closest_similarity": how closely it restates the memory it is closest to, in
+     * [0, 1], as the active decay policy's starling.duplicates/1 judges it, over the memories of
+     * the scopes the message could be stored in. Absent when there is no such memory or no judge.
+     * A policy that does not set the flag never receives it.
      */
     starling_status (*decide)(void *instance, starling_bytes request_json, starling_sink decisions_out,
                               starling_sink error);
@@ -321,7 +326,17 @@ typedef struct starling_decision_v1 {
      */
     starling_status (*review_request)(void *instance, starling_bytes request_json, starling_sink text_out,
                                       starling_sink error);
+    /*
+     * Since ABI 1.6: read only when struct_size covers it. STARLING_DECISION_* bits saying what
+     * decide() needs. Without STARLING_DECISION_WANTS_CLOSEST_SIMILARITY the host judges no message
+     * against the store: a duplicate search per message on every stop is what a policy that does not
+     * weigh novelty must not cost.
+     */
+    uint32_t flags;
 } starling_decision_v1;
+
+/* Since ABI 1.6. decide() weighs novelty: give each message its "closest_similarity". */
+#define STARLING_DECISION_WANTS_CLOSEST_SIMILARITY 1u
 
 #define STARLING_DECAY_INTERFACE_V1 "starling.decay/1"
 

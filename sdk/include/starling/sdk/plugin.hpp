@@ -163,6 +163,11 @@ public:
     virtual std::vector<Decision> decide(const std::vector<Message> &messages) = 0;
     /// The text asking the model to run this decision tree over the recent messages.
     virtual std::string review_request(const ReviewRequest &request) = 0;
+    /// Whether decide() weighs how closely each message restates an existing memory (ABI 1.6). A
+    /// policy that does sets this to true in its class; the host then searches the store for each
+    /// message's closest memory before every decision (Message::closest_similarity), which costs a
+    /// duplicate search per message on every stop, so leave it false unless the rules need it.
+    static constexpr bool wants_closest_similarity = false;
 };
 
 /// Base of decay policies: what to review, promote, merge and forget at a given time.
@@ -480,8 +485,9 @@ const void *get_interface(const char *interface_id) noexcept {
                                                &adapter_render<PluginClass>, &adapter_integration<PluginClass>};
         return id == STARLING_ADAPTER_INTERFACE_V1 ? &table : nullptr;
     } else if constexpr (PluginClass::kind == STARLING_KIND_DECISION_POLICY) {
-        static const starling_decision_v1 table{sizeof(starling_decision_v1), &decision_decide<PluginClass>,
-                                                &decision_review_request<PluginClass>};
+        static const starling_decision_v1 table{
+            sizeof(starling_decision_v1), &decision_decide<PluginClass>, &decision_review_request<PluginClass>,
+            PluginClass::wants_closest_similarity ? STARLING_DECISION_WANTS_CLOSEST_SIMILARITY : 0u};
         return id == STARLING_DECISION_INTERFACE_V1 ? &table : nullptr;
     } else if constexpr (PluginClass::kind == STARLING_KIND_DECAY_POLICY) {
         static const starling_decay_v1 table{sizeof(starling_decay_v1), &decay_plan<PluginClass>,

@@ -20,6 +20,11 @@ struct Message {
     std::string text;
     std::string agent;
     std::string project; ///< project id, empty outside a project
+    // Since ABI 1.6. Default member initializer: messages written before list only the above.
+    /// How closely the message restates the memory closest to it, in [0, 1], as the decay policy's
+    /// duplicate judge sees it; negative when not computed (the policy did not ask, see
+    /// DecisionPolicy::wants_closest_similarity) or when no memory could be compared.
+    double closest_similarity = -1.0;
 };
 
 /// The value a field is given: removed (monostate), a scalar, or an inline list.
@@ -111,16 +116,29 @@ struct LifecycleAction {
     return std::nullopt;
 }
 
+/// A message as a decision request carries it; "closest_similarity" only when it was computed.
 [[nodiscard]] inline nlohmann::json to_json(const Message &message) {
-    return {{"text", message.text}, {"agent", message.agent}, {"project", message.project}};
+    nlohmann::json json{{"text", message.text}, {"agent", message.agent}, {"project", message.project}};
+    if (message.closest_similarity >= 0.0) {
+        json["closest_similarity"] = message.closest_similarity;
+    }
+    return json;
 }
 
 [[nodiscard]] inline Message message_from_json(const nlohmann::json &json) {
     if (!json.is_object()) {
         throw std::invalid_argument("message is not a JSON object");
     }
-    return Message{detail::string_field(json, "text"), detail::string_field(json, "agent"),
-                   detail::string_field(json, "project")};
+    Message message{detail::string_field(json, "text"), detail::string_field(json, "agent"),
+                    detail::string_field(json, "project")};
+    if (const auto similarity = json.find("closest_similarity"); similarity != json.end()) {
+        if (!similarity->is_number() || !(similarity->get<double>() >= 0.0 && similarity->get<double>() <= 1.0)) {
+            throw std::invalid_argument("message field 'closest_similarity' must be a number in [0, 1], not " +
+                                        similarity->dump());
+        }
+        message.closest_similarity = similarity->get<double>();
+    }
+    return message;
 }
 
 

@@ -29,6 +29,7 @@ public:
     explicit LazyDecisionMaker(Application &application) : application_(&application) {}
     [[nodiscard]] std::vector<sdk::Decision> decide(const std::vector<sdk::Message> &messages) const override;
     [[nodiscard]] std::string review_request(const sdk::ReviewRequest &request) const override;
+    [[nodiscard]] bool wants_closest_similarity() const override;
 
 private:
     Application *application_;

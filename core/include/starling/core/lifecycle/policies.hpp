@@ -63,6 +63,10 @@ public:
     virtual ~DecisionMaker() = default;
     [[nodiscard]] virtual std::vector<sdk::Decision> decide(const std::vector<sdk::Message> &messages) const = 0;
     [[nodiscard]] virtual std::string review_request(const sdk::ReviewRequest &request) const = 0;
+    /// Whether decide() weighs each message's sdk::Message::closest_similarity. Only then does the
+    /// caller search the store for it: one duplicate judgement per message, which a policy that
+    /// does not weigh novelty must not cost.
+    [[nodiscard]] virtual bool wants_closest_similarity() const { return false; }
 };
 
 /// What the lifecycle needs from a decay policy.

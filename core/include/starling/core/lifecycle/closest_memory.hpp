@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Which stored memory a text restates most closely, as the active decay policy's duplicate judge
+// (starling.duplicates/1) sees it: what `remember` folds a restatement into, and what a decision
+// policy that weighs novelty is told about each message before it decides (ABI 1.6).
+#pragma once
+
+#include <starling/core/lifecycle/policies.hpp>
+#include <starling/core/store/memory_store.hpp>
+#include <starling/core/store/scope.hpp>
+#include <starling/sdk/policy_types.hpp>
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace starling::core {
+
+/// A stored memory and how closely a text restates it, in [0, 1].
+struct ClosestMemory {
+    std::string key;
+    std::string id;
+    double similarity = 0.0;
+};
+
+/// The memory of `scope` that `text` restates most closely, and how closely: the best `candidates`
+/// by the relevance policy (else by the decay policy on summaries and tags) are read and judged by
+/// the decay policy on what they say. Nothing when the scope holds no memory or no decay policy
+/// judges duplicates. Listed without the store's lock: a memory archived meanwhile is no candidate.
+[[nodiscard]] std::optional<ClosestMemory> find_closest_memory(MemoryStore &store, const ActivePolicies &policies,
+                                                               std::size_t candidates, const Scope &scope,
+                                                               std::string_view text);
+
+/// Sets each message's closest_similarity: the similarity of the memory it restates most closely
+/// among the scopes it could be stored in (the user's, and its project's when it names one), as
+/// find_closest_memory judges it; left negative when there is none. Each scope is listed once for
+/// all the messages.
+void add_closest_similarities(MemoryStore &store, const ActivePolicies &policies, std::size_t candidates,
+                              std::vector<sdk::Message> &messages);
+
+} // namespace starling::core
