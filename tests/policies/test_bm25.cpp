@@ -91,6 +91,18 @@ private:
     std::vector<const starling_memory_view *> pointers_;
 };
 
+/// A memory of the user's scope with an id and, in `fields`, its links (ABI 1.4).
+starling::test::HistoryMemory linked_memory(std::string id, std::string summary, std::string fields = "{}") {
+    starling::test::HistoryMemory made;
+    made.key = id + ".md";
+    made.id = std::move(id);
+    made.scope = "user";
+    made.summary = std::move(summary);
+    made.fields = std::move(fields);
+    made.last_accessed = now;
+    return made;
+}
+
 } // namespace
 
 TEST_CASE("bm25 is linked in and declares its settings", "[policy][bm25]") {
@@ -257,21 +269,10 @@ TEST_CASE("feedback lifts memories that share terms with the best matches", "[po
 
 TEST_CASE("a memory is found by what was said around it, through its links", "[policy][bm25][context]") {
     using starling::test::HistoryBatch;
-    using starling::test::HistoryMemory;
-    const auto memory = [](std::string id, std::string summary, std::string fields = "{}") {
-        HistoryMemory made;
-        made.key = id + ".md";
-        made.id = std::move(id);
-        made.scope = "user";
-        made.summary = std::move(summary);
-        made.fields = std::move(fields);
-        made.last_accessed = now;
-        return made;
-    };
-    const std::vector<HistoryMemory> memories{
-        memory("aaaaaaa", "Caroline: I went to the support group yesterday"),
-        memory("bbbbbbb", "Melanie: how was the LGBTQ meeting?", R"({"links": ["episode:aaaaaaa"]})"),
-        memory("ccccccc", "Caroline: my painting class starts monday"),
+    const std::vector<starling::test::HistoryMemory> memories{
+        linked_memory("aaaaaaa", "Caroline: I went to the support group yesterday"),
+        linked_memory("bbbbbbb", "Melanie: how was the LGBTQ meeting?", R"({"links": ["episode:aaaaaaa"]})"),
+        linked_memory("ccccccc", "Caroline: my painting class starts monday"),
     };
     const HistoryBatch batch{memories, false, now};
     const auto scores = [&](const RelevancePolicyInstance &policy) { return policy.score("LGBTQ", batch.get()); };
@@ -297,21 +298,10 @@ TEST_CASE("context settings that are no relation or weight are refused, naming t
 TEST_CASE("a link never makes a memory's words commoner: idf counts what memories say themselves",
           "[policy][bm25][context]") {
     using starling::test::HistoryBatch;
-    using starling::test::HistoryMemory;
-    const auto memory = [](std::string id, std::string summary, std::string fields = "{}") {
-        HistoryMemory made;
-        made.key = id + ".md";
-        made.id = std::move(id);
-        made.scope = "user";
-        made.summary = std::move(summary);
-        made.fields = std::move(fields);
-        made.last_accessed = now;
-        return made;
-    };
-    const std::vector<HistoryMemory> unlinked{memory("aaaaaaa", "kafka consumer lag alerts"),
-                                              memory("bbbbbbb", "use pnpm in every repository")};
-    const std::vector<HistoryMemory> linked{memory("aaaaaaa", "kafka consumer lag alerts"),
-                                            memory("bbbbbbb", "use pnpm in every repository",
+    const std::vector<starling::test::HistoryMemory> unlinked{linked_memory("aaaaaaa", "kafka consumer lag alerts"),
+                                              linked_memory("bbbbbbb", "use pnpm in every repository")};
+    const std::vector<starling::test::HistoryMemory> linked{linked_memory("aaaaaaa", "kafka consumer lag alerts"),
+                                            linked_memory("bbbbbbb", "use pnpm in every repository",
                                                    R"({"links": ["episode:aaaaaaa"]})")};
     const auto policy = bm25_policy({{"feedback", {{"documents", 0}}}});
     const HistoryBatch apart{unlinked, false, now};
