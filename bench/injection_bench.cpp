@@ -76,7 +76,10 @@ public:
         // repository does not make every project that repository.
         for (const auto &project : data.projects) {
             fs::create_directories(directory_of(project));
-            std::ofstream{directory_of(project) / ".starling-project"};
+            const auto marker = directory_of(project) / ".starling-project";
+            if (!std::ofstream{marker}) {
+                throw std::runtime_error("cannot create " + marker.string());
+            }
         }
         environment_.emplace(home());
         application_ = std::make_unique<app::Application>(options.config_file);
