@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// `starling-bench locomo` and `starling-bench decisions`: quality benchmarks of the active policies,
+// `starling-bench locomo`, `decisions` and `injection`: quality benchmarks of the active policies,
 // configured exactly as `starling` configures them, on labelled data read by path (the data sets are
 // never part of the repository). A tool of its own so that the installed `starling` carries no
 // benchmark code. Exit codes as `starling`'s: 0 success, 1 the benchmark failed, 64 a bad command line.
 #include "decision_bench.hpp"
+#include "injection_bench.hpp"
 #include "locomo_bench.hpp"
 #include "locomo_product_path.hpp"
 #include "locomo_window_documents.hpp"
@@ -53,6 +54,14 @@ Usage: starling-bench [--config FILE] BENCHMARK [ARGS...]
                          the turns around it, scored in memory: NOT the product path
   decisions --data FILE.jsonl [--json]
                          accuracy of the decision policy over labelled messages, misses listed
+  injection [--data DIR] [--sizes 0,10000] [--sweep T,...] [--scratch DIR] [--json] [--json-out FILE]
+                         injection precision on the product path: the labelled memories of
+                         DIR (default: the repository's bench/injection) stored as `starling
+                         remember --force` stores them, padded with synthetic memories to each
+                         size (0: none), and each labelled prompt injected as the prompt hook
+                         injects it, in its project's directory: how many unrelated prompts get
+                         nothing, how many relevant ones get their memory, on the tuning and
+                         the check half; --sweep: the tuning half at other thresholds too
   weeks [--profiles defaults,NAME,...] [--bin DIR] [--scratch DIR] [--json] [--json-out FILE]
                          eight scripted weeks of two agents on two projects through the hook
                          binaries of DIR (default: this tool's own), once per profile (default:
@@ -60,9 +69,20 @@ Usage: starling-bench [--config FILE] BENCHMARK [ARGS...]
                          forgets, archives and injects, and the context it spends
 
 The configuration is Starling's own: $STARLING_HOME/starling.toml, or --config FILE (not read by
-weeks, which gives each profile a home of its own; locomo reads it for each scratch store, so it
-must leave store.root to its default).
+weeks, which gives each profile a home of its own; locomo and injection read it for each scratch
+store, so it must leave store.root to its default).
 )";
+
+std::vector<std::string> split_list(const std::string &text) {
+    std::vector<std::string> items;
+    std::size_t position = 0;
+    while (position <= text.size()) {
+        const auto end = std::min(text.find(',', position), text.size());
+        items.push_back(text.substr(position, end - position));
+        position = end + 1;
+    }
+    return items;
+}
 
 std::vector<int> parse_ks(const std::string &text) {
     std::vector<int> ks;
@@ -145,6 +165,54 @@ int bench_locomo(Application &application, std::span<const std::string> words) {
         app::print_json(locomo_report_json(report));
     } else {
         std::cout << format_locomo_report(report);
+    }
+    return 0;
+}
+
+std::vector<double> parse_thresholds(const std::string &text) {
+    std::vector<double> thresholds;
+    for (const auto &item : split_list(text)) {
+        std::size_t used = 0;
+        double value = 0.0;
+        try {
+            value = std::stod(item, &used);
+        } catch (const std::exception &) {
+            used = 0;
+        }
+        if (used == 0 || used != item.size() || !(value >= 0.0)) {
+            throw UsageError("--sweep: '" + item + "' is not a number at or above 0");
+        }
+        thresholds.push_back(value);
+    }
+    return thresholds;
+}
+
+int bench_injection(Application &application, std::span<const std::string> words) {
+    const Arguments arguments{words, {"data", "sizes", "sweep", "scratch", "json-out"}, {"json"}};
+    arguments.expect_operands(0, 0, "");
+    InjectionBenchOptions options;
+    options.data = arguments.value("data").value_or(STARLING_INJECTION_DATA);
+    options.config_file = configuration_of(application);
+    for (const auto &size : split_list(arguments.value("sizes").value_or("0,10000"))) {
+        options.sizes.push_back(app::parse_count(size, "--sizes"));
+    }
+    if (const auto sweep = arguments.value("sweep")) {
+        options.sweep = parse_thresholds(*sweep);
+    }
+    const ScratchDirectory scratch{arguments.value("scratch"), "starling-injection"};
+    options.scratch = scratch.path();
+    const auto report = run_injection_benchmark(options);
+    if (const auto file = arguments.value("json-out")) {
+        std::ofstream out{*file};
+        out << injection_report_json(report).dump(2) << '\n';
+        if (!out) {
+            throw std::runtime_error("cannot write " + *file);
+        }
+    }
+    if (arguments.flag("json")) {
+        app::print_json(injection_report_json(report));
+    } else {
+        std::cout << format_injection_report(report);
     }
     return 0;
 }
@@ -263,7 +331,10 @@ int run(std::span<const std::string> words) {
     if (words.front() == "decisions") {
         return bench_decisions(application, words.subspan(1));
     }
-    throw UsageError("unknown benchmark '" + words.front() + "' (expected locomo, decisions or weeks)");
+    if (words.front() == "injection") {
+        return bench_injection(application, words.subspan(1));
+    }
+    throw UsageError("unknown benchmark '" + words.front() + "' (expected locomo, decisions, injection or weeks)");
 }
 
 } // namespace

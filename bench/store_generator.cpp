@@ -1,37 +1,26 @@
 // SPDX-License-Identifier: Apache-2.0
 // starling-bench-store: writes a realistic store of N memories for the benchmarks.
 //
-// The files are written directly, with the store's own serialiser and naming rules, but without the
-// store's write path: MemoryStore::create takes the lock, fsyncs and appends to the index once per
-// memory, which would make a 100,000-memory store take minutes to build. The index is then rebuilt
-// once, exactly as `starling` would rebuild a garbled one.
+// The files are written directly (synthetic_store.hpp says why), then the index is rebuilt once,
+// exactly as `starling` would rebuild a garbled one.
 
 #include "tool_cli.hpp"
 #include "synthetic_memory.hpp"
+#include "synthetic_store.hpp"
 
-#include <starling/core/lifecycle/episode_links.hpp>
 #include <starling/core/store/clock.hpp>
-#include <starling/core/store/file_naming.hpp>
-#include <starling/core/store/memory_file.hpp>
-#include <starling/core/store/memory_id.hpp>
 #include <starling/core/store/memory_store.hpp>
 #include <starling/core/store/time_format.hpp>
 
-#include <algorithm>
-#include <cerrno>
 #include <charconv>
 #include <chrono>
 #include <cstdlib>
-#include <cstring>
-#include <fcntl.h>
 #include <filesystem>
 #include <iostream>
 #include <stdexcept>
 #include <string>
 #include <string_view>
-#include <vector>
 #include <unistd.h>
-#include <unordered_map>
 
 namespace {
 
@@ -114,28 +103,6 @@ void prepare_empty_root(const fs::path &root) {
     fs::create_directories(root);
 }
 
-void write_new_file(const fs::path &path, std::string_view bytes) {
-    const int file = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    if (file < 0) {
-        throw std::runtime_error(path.string() + ": cannot create: " + std::strerror(errno));
-    }
-    while (!bytes.empty()) {
-        const ssize_t written = ::write(file, bytes.data(), bytes.size());
-        if (written < 0 && errno == EINTR) {
-            continue;
-        }
-        if (written <= 0) {
-            const int cause = errno;
-            ::close(file);
-            throw std::runtime_error(path.string() + ": cannot write: " + std::strerror(cause));
-        }
-        bytes.remove_prefix(static_cast<std::size_t>(written));
-    }
-    if (::close(file) != 0) {
-        throw std::runtime_error(path.string() + ": cannot close: " + std::strerror(errno));
-    }
-}
-
 /// Progress on a terminal only: in a log file, a carriage-return counter is noise.
 class Progress {
 public:
@@ -169,41 +136,15 @@ int generate(const Options &options) {
     const core::Scope project_scope = core::Scope::project(store.resolve_project(options.project_directory));
 
     starling::bench::SyntheticMemoryGenerator generator{options.seed, options.now};
-    // The store's collision rule (`_2`, `_3`, ...), kept in memory instead of probing the disk.
-    std::unordered_map<std::string, unsigned> names_taken;
-    std::unordered_map<std::string, bool> directories_made;
     Progress progress{options.memories, options.memories >= 10'000 && ::isatty(STDERR_FILENO) == 1};
     std::uint64_t in_project = 0;
-    // As `remember` does at its defaults (remember.episode_links = 2): each memory links to the two
-    // written just before it in its scope, so that what reads links (bm25's context) costs what it
-    // costs in a store people filled.
-    std::unordered_map<std::string, std::vector<std::string>> latest_ids_of_scope;
-
-    for (std::uint64_t count = 1; count <= options.memories; ++count) {
-        const auto generated = generator.next();
-        const core::Scope &scope = generated.in_project ? project_scope : user_scope;
-        in_project += generated.in_project ? 1 : 0;
-        const std::string directory_key = scope.directory() + "/" + std::string{core::to_string(generated.tier)};
-        const fs::path directory = store.root() / directory_key;
-        if (!directories_made[directory_key]) {
-            fs::create_directories(directory);
-            directories_made[directory_key] = true;
-        }
-        // Shaped like what MemoryStore::create writes, id included; the count keeps ids distinct.
-        core::Memory memory = generated.memory;
-        memory.id = core::derive_memory_id(memory.created, memory.summary, static_cast<unsigned>(count));
-        auto &latest = latest_ids_of_scope[scope.directory()];
-        if (!latest.empty()) {
-            memory.set_extra_list("links", core::episode_link_items(latest));
-        }
-        latest.insert(latest.begin(), memory.id);
-        latest.resize(std::min<std::size_t>(latest.size(), 2));
-        const std::string stem = core::memory_file_stem(memory.created, memory.summary, memory.id);
-        const unsigned number = ++names_taken[directory_key + "/" + stem];
-        const std::string name = core::numbered_file_name(stem, number);
-        write_new_file(directory / name, core::serialise_memory(memory, directory_key + "/" + name));
-        progress.update(count);
-    }
+    starling::bench::write_synthetic_memories(
+        store, generator, options.memories,
+        [&](const starling::bench::SyntheticMemory &generated) {
+            in_project += generated.in_project ? 1 : 0;
+            return generated.in_project ? project_scope : user_scope;
+        },
+        [&](std::uint64_t done) { progress.update(done); });
     const double writing_seconds = seconds_since(started);
 
     progress.finish("rebuilding the index");

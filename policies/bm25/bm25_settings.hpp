@@ -34,6 +34,11 @@ struct Bm25Settings {
     std::size_t feedback_terms = 10;
     double feedback_weight = 0.15;
 
+    /// Scores are normalised per query (QueryEvaluator::evaluate): over what a memory matching every
+    /// query term fully would score, where a query of fewer terms counts as `normalisation_min_terms`
+    /// terms as telling as its own, so one shared word of a two-word prompt is not half of it.
+    double normalisation_min_terms = 5.0;
+
     /// Boosts of a matching memory: score × (1 + recency + reinforcement), never of a non-match.
     double recency_weight = 0.1;
     double recency_half_life_days = 30.0;

@@ -40,6 +40,27 @@ void QueryEvaluator::evaluate(TermSource &source, std::vector<ScoredMemory> &sco
         expand_with_feedback(source, scored)) {
         score_terms(source, scored);
     }
+    normalise(scored);
+}
+
+double QueryEvaluator::full_match_score() const noexcept {
+    double full = 0.0;
+    for (std::size_t term = 0; term < terms_.original; ++term) {
+        full += saturated_contribution(terms_.weights[term], full_idf_[term], *settings_);
+    }
+    // A short query is measured as if it had `normalisation_min_terms` terms as telling as its own.
+    const auto terms = static_cast<double>(terms_.original);
+    return terms < settings_->normalisation_min_terms ? full * (settings_->normalisation_min_terms / terms) : full;
+}
+
+void QueryEvaluator::normalise(std::vector<ScoredMemory> &scored) const {
+    const double full = full_match_score();
+    if (!(full > 0.0)) {
+        return; // every query term weighted 0: no memory matched, nothing to scale
+    }
+    for (auto &memory : scored) {
+        memory.score /= full;
+    }
 }
 
 bool QueryEvaluator::set_query(std::string_view query, TermDictionary &dictionary) {
@@ -68,6 +89,14 @@ void QueryEvaluator::set_idf(TermSource &source, std::size_t first) {
     idf_.resize(terms_.ids.size());
     for (std::size_t index = 0; index < count; ++index) {
         idf_[first + index] = inverse_document_frequency(memory_count_, static_cast<double>(containing_[index]));
+    }
+    if (first == 0) {
+        // A term no memory contains counts as the rarest one a memory could contain: in a store of a
+        // few memories, its idf would otherwise outweigh every term the store shares with the query.
+        full_idf_.resize(count);
+        for (std::size_t index = 0; index < count; ++index) {
+            full_idf_[index] = containing_[index] == 0 ? inverse_document_frequency(memory_count_, 1.0) : idf_[index];
+        }
     }
 }
 

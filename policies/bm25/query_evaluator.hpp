@@ -44,7 +44,12 @@ public:
     /// when the query has no terms (only stop words, say): then every memory scores 0.
     bool set_query(std::string_view query, TermDictionary &dictionary);
     /// Replaces `scored` with the score, before boosts, of every memory of `source` that matches one
-    /// of the query's own terms, in memory order; every other memory scores 0.
+    /// of the query's own terms, in memory order; every other memory scores 0. Scores are on the
+    /// query's own scale: BM25F over what a memory saturating every one of the query's own terms
+    /// would score (feedback terms can lift a memory above 1). Dividing every score of a query by
+    /// one positive number leaves their order as it was, and takes out what depends on the store's
+    /// size — idf grows with the log of the number of memories — so a threshold means the same in
+    /// a store of a hundred memories and of ten thousand.
     void evaluate(TermSource &source, std::vector<ScoredMemory> &scored);
 
 private:
@@ -60,6 +65,12 @@ private:
     /// Scores every memory by the terms of weight above 0; each memory's terms are summed in term
     /// order.
     void score_terms(TermSource &source, std::vector<ScoredMemory> &scored);
+    /// What a memory saturating every one of the query's own terms would score, at their current
+    /// weights, a term no memory contains counted as if one did; summed in term order, so every
+    /// TermSource gets the same bits.
+    [[nodiscard]] double full_match_score() const noexcept;
+    /// Divides every score by full_match_score().
+    void normalise(std::vector<ScoredMemory> &scored) const;
     /// Adds the feedback terms of the best memories of `scored` to the query and reweights it. False
     /// when feedback adds nothing, so that the first pass stands.
     bool expand_with_feedback(TermSource &source, const std::vector<ScoredMemory> &scored);
@@ -71,6 +82,7 @@ private:
     double memory_count_ = 0.0;
     FieldAverages averages_{};
     std::vector<double> idf_;
+    std::vector<double> full_idf_; ///< the query's own terms' idf in full_match_score()
     std::vector<std::uint32_t> containing_;
     // score_terms()'s running sums, by memory, kept between calls.
     enum class SumState : std::uint8_t { untouched, summed, matches_query };

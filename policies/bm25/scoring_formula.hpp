@@ -57,6 +57,12 @@ using FieldAverages = std::array<double, field_count>;
     return weight * idf * frequency * (settings.k1 + 1.0) / (settings.k1 + frequency);
 }
 
+/// What one term would add to a memory that it saturates (frequency without bound): term_contribution()
+/// approaches it from below.
+[[nodiscard]] inline double saturated_contribution(double weight, double idf, const Bm25Settings &settings) noexcept {
+    return weight * idf * (settings.k1 + 1.0);
+}
+
 /// The factor a matching memory's score is multiplied by: 1 + recency + reinforcement.
 [[nodiscard]] inline double boost_factor(std::int64_t now, std::int64_t last_accessed, std::uint32_t access_count,
                                          std::uint32_t session_count, const Bm25Settings &settings) noexcept {

@@ -139,3 +139,36 @@ TEST_CASE("starling-bench explains itself and refuses what it does not know", "[
     CHECK(no_data.exit_code == 64);
     CHECK_THAT(no_data.stderr_text, Catch::Contains("--data PATH"));
 }
+
+TEST_CASE("starling-bench injection reports both halves of the shipped data, and names bad input", "[bench][injection]") {
+    const ScratchHome home{"bench-injection"};
+    const auto measured = run_process(kStarlingBench, {"injection", "--sizes", "0", "--sweep", "0.5", "--json"},
+                                      home.options());
+    INFO(measured.stderr_text);
+    REQUIRE(measured.exit_code == 0);
+    const auto report = nlohmann::json::parse(measured.stdout_text);
+    CHECK(report["relevance_policy"] == "bm25");
+    CHECK(report["labelled_memories"] == 200);
+    REQUIRE(report["sizes"].size() == 1);
+    const auto &store = report["sizes"][0];
+    for (const char *half : {"check", "tuning"}) {
+        INFO(half);
+        CHECK(store[half]["unrelated"] == 26);
+        CHECK(store[half]["quiet_rate"].get<double>() >= 0.0);
+        CHECK(store[half]["answered_rate"].get<double>() > 0.0);
+    }
+    CHECK(store["sweep"][0]["min_relevance"] == 0.5);
+    CHECK(store["prompts"].size() == 127);
+
+    const auto bad_sweep = run_process(kStarlingBench, {"injection", "--sweep", "0.2,high"}, home.options());
+    CHECK(bad_sweep.exit_code == 64);
+    CHECK_THAT(bad_sweep.stderr_text, Catch::Contains("--sweep: 'high' is not a number at or above 0"));
+    const auto data = home.path() / "data";
+    fs::create_directories(data);
+    std::ofstream{data / "memories.txt"} << "m-1 | user | note | - | A summary | A body.\n";
+    std::ofstream{data / "prompts.txt"} << "";
+    const auto bad_data = run_process(kStarlingBench, {"injection", "--data", data.string()}, home.options());
+    CHECK(bad_data.exit_code == 1);
+    CHECK_THAT(bad_data.stderr_text,
+               Catch::Contains("memories.txt:1: type 'note' is not one of user, feedback, project, reference"));
+}

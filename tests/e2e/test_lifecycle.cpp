@@ -304,7 +304,8 @@ TEST_CASE("prompts rank from an index the hooks keep current after their reply, 
     CHECK(relevance_index_files(home) == built);
 
     // A new memory makes the store's version move on; the next stop's background work reindexes.
-    REQUIRE(run_process(kBinaries / "starling", {"remember", "--force", "Billing deploys need a second reviewer"},
+    REQUIRE(run_process(kBinaries / "starling",
+                        {"remember", "--force", "Billing deploys and kafka lag alerts need a second reviewer"},
                         home.options())
                 .exit_code == 0);
     REQUIRE(run_process(kBinaries / "starling-claude", {"Stop"}, home.options(claude_stop("p-2"))).exit_code == 0);

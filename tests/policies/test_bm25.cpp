@@ -226,8 +226,24 @@ TEST_CASE("settings override the declared defaults", "[policy][bm25]") {
 TEST_CASE("out-of-range settings make creation fail with the key named", "[policy][bm25]") {
     CHECK_THROWS_AS(bm25_policy({{"b", 1.5}}), PluginLoadError);
     CHECK_THROWS_WITH(bm25_policy({{"k1", -1.0}}), Catch::Contains("k1"));
+    CHECK_THROWS_WITH(bm25_policy({{"normalisation", {{"min_terms", -1.0}}}}), Catch::Contains("normalisation.min_terms"));
     CHECK_THROWS_WITH(bm25_policy({{"stop_words", {{"languages", {"xx"}}}}}),
                       Catch::Contains("names 'xx'") && Catch::Contains("de, en, es, fr"));
+}
+
+TEST_CASE("a short query is measured against normalisation.min_terms terms, a longer one against its own",
+          "[policy][bm25][normalised]") {
+    Batch batch;
+    batch.add({"Works at Finlane, a fintech in Berlin"}).add({"Deploys run from CI"}).add({"Use pnpm, never npm"});
+    // Two terms, one matched: measured as five terms, every score of the query is two fifths.
+    const auto alone = batch.score(bm25_policy({{"normalisation", {{"min_terms", 0.0}}}}), "thanks, that worked!");
+    const auto floored = batch.score(bm25_policy(), "thanks, that worked!");
+    CHECK(alone[0] > 0.0);
+    CHECK(floored[0] == Approx(alone[0] * 2.0 / 5.0));
+    // Five terms or more: the query is measured against its own.
+    const std::string longer = "where does the fintech team in berlin work and deploy services today";
+    CHECK(batch.score(bm25_policy({{"normalisation", {{"min_terms", 0.0}}}}), longer) ==
+          batch.score(bm25_policy(), longer));
 }
 
 TEST_CASE("a Chinese query finds the Chinese memory", "[policy][bm25]") {

@@ -101,6 +101,8 @@ private:
             const std::string dotted = table_name + "." + std::string{leaf.str()};
             if (const ConfigKey *key = find_config_key(dotted)) {
                 read_key(config, *key, leaf, value);
+            } else if (auto renamed = renamed_key_problem(dotted)) {
+                report(position_of(leaf.source()), dotted, std::move(*renamed));
             } else {
                 report_unknown(leaf, "unknown key", key_names_, table_name + ".");
             }

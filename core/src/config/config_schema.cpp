@@ -247,8 +247,10 @@ std::vector<ConfigKey> build_schema() {
         integer_key<&Config::hooks, &HooksConfig::budget_ms>("hooks.budget_ms", 800, between(50, 60000),
             "Longest a hook waits for its reply, in milliseconds: when a plugin overruns it, crashes or ends "
             "the process, the agent gets the safe reply and the log names the plugin and its call."),
-        number_key<&Config::injection, &InjectionConfig::min_score>("injection.min_score", 0.2,
-            number_at_least(0.0), "Least relevance score of a memory injected when a prompt is submitted."),
+        number_key<&Config::injection, &InjectionConfig::min_relevance>("injection.min_relevance", 0.28,
+            number_at_least(0.0),
+            "Least relevance of a memory injected when a prompt is submitted, on the relevance policy's scale "
+            "(bm25: 1.0 is a memory matching every word of the prompt fully, whatever the store's size)."),
         integer_key<&Config::injection, &InjectionConfig::max_memories>("injection.max_memories", 5, at_least(0),
             "Most memories whose text is injected at once; 0 injects none."),
         number_key<&Config::remember, &RememberConfig::duplicate_similarity>("remember.duplicate_similarity", 0.6,
@@ -314,6 +316,17 @@ const ConfigKey *find_config_key(std::string_view name) {
         return key.name == name;
     });
     return found == schema.end() ? nullptr : &*found;
+}
+
+std::optional<std::string> renamed_key_problem(std::string_view name) {
+    if (name == "injection.min_score") {
+        return "renamed to injection.min_relevance, on a new scale: bm25's scores are now normalised per prompt "
+               "(1.0 is a memory matching every word of the prompt fully), so one threshold holds at any store "
+               "size, and a raw score from before means something else there; set injection.min_relevance "
+               "instead (default " + toml_float(std::get<double>(find_config_key("injection.min_relevance")->default_value)) +
+               ", docs/config.md)";
+    }
+    return std::nullopt;
 }
 
 std::vector<std::string> config_table_names() {

@@ -284,7 +284,7 @@ std::optional<Injection> ranked_prompt_injection(MemoryStore &store, const Relev
         bool below_minimum = false;
         for (; offered < ranked->size() && !sections.full(); ++offered) {
             const RankedMemory &memory = (*ranked)[offered];
-            if (memory.score < settings.min_score) {
+            if (memory.score < settings.min_relevance) {
                 below_minimum = true; // best first: every later one is lower still
                 break;
             }
@@ -331,7 +331,7 @@ Injection prompt_injection(MemoryStore &store, const RelevanceScorer &scorer, st
     const auto scores = scorer.score(prompt, memories.batch());
     std::vector<Candidate> candidates;
     for (std::size_t index = 0; index < memories.size(); ++index) {
-        if (scores[index] >= settings.min_score && scores[index] > 0.0 &&
+        if (scores[index] >= settings.min_relevance && scores[index] > 0.0 &&
             !contains(already_injected, memories.memory(index).key)) {
             candidates.push_back({index, scores[index]});
         }

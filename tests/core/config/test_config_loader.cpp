@@ -127,7 +127,7 @@ TEST_CASE("Without a configuration file the embedded defaults apply", "[config]"
     CHECK(config.capture.review_every == 20);
     CHECK(config.capture.on_stop);
     CHECK(config.consolidation.enabled);
-    CHECK(config.injection.min_score == 0.2);
+    CHECK(config.injection.min_relevance == 0.28);
     CHECK(config.injection.max_memories == 5);
     CHECK(config.remember.duplicate_similarity == 0.6);
     CHECK(config.remember.duplicate_candidates == 8);
@@ -197,7 +197,7 @@ TEST_CASE("A file setting every key is read into every field", "[config]") {
     CHECK(config.capture.review_every == 0);
     CHECK_FALSE(config.capture.on_stop);
     CHECK_FALSE(config.consolidation.enabled);
-    CHECK(config.injection.min_score == 0.25);
+    CHECK(config.injection.min_relevance == 0.25);
     CHECK(config.injection.max_memories == 12);
     CHECK(config.remember.duplicate_similarity == 1.0);
     CHECK(config.remember.duplicate_candidates == 3);
@@ -218,7 +218,7 @@ TEST_CASE("A file setting every key is read into every field", "[config]") {
     CHECK(config.plugin_settings.count("not-installed") == 1);
 
     CHECK(config.key_positions.at("capture.on_stop") == starling::core::SourcePosition{15, 1});
-    CHECK(config.key_positions.at("injection.min_score") == starling::core::SourcePosition{21, 1});
+    CHECK(config.key_positions.at("injection.min_relevance") == starling::core::SourcePosition{21, 1});
     CHECK(config.key_positions.at("budgets.index_lines") == starling::core::SourcePosition{30, 1});
 }
 
@@ -320,15 +320,15 @@ TEST_CASE("A number key takes a float, or an integer as the same float", "[confi
     const auto environment = injected_environment(dir);
 
     const Config from_floats = starling::core::parse_config(
-        "[injection]\nmin_score = 2.75\n[remember]\nduplicate_similarity = 0.125\n", "starling.toml", environment);
-    CHECK(from_floats.injection.min_score == 2.75);
+        "[injection]\nmin_relevance = 2.75\n[remember]\nduplicate_similarity = 0.125\n", "starling.toml", environment);
+    CHECK(from_floats.injection.min_relevance == 2.75);
     CHECK(from_floats.remember.duplicate_similarity == 0.125);
 
     const Config from_integers = starling::core::parse_config(
-        "[injection]\nmin_score = 3\n[remember]\nduplicate_similarity = 0\n", "starling.toml", environment);
-    CHECK(from_integers.injection.min_score == 3.0);
+        "[injection]\nmin_relevance = 3\n[remember]\nduplicate_similarity = 0\n", "starling.toml", environment);
+    CHECK(from_integers.injection.min_relevance == 3.0);
     CHECK(from_integers.remember.duplicate_similarity == 0.0);
-    CHECK(from_integers.key_positions.at("injection.min_score") == starling::core::SourcePosition{2, 1});
+    CHECK(from_integers.key_positions.at("injection.min_relevance") == starling::core::SourcePosition{2, 1});
 }
 
 TEST_CASE("A boolean key takes true and false", "[config]") {
@@ -350,10 +350,10 @@ TEST_CASE("A number or boolean of the wrong type is an error at its position", "
     ConfigTempDir dir;
     const auto environment = injected_environment(dir);
 
-    CHECK(std::string{parse_error_of("[injection]\nmin_score = \"high\"\n", environment).what()} ==
-          "starling.toml:2:13: injection.min_score: expected a number, got a string");
-    CHECK(std::string{parse_error_of("[injection]\nmin_score = true\n", environment).what()} ==
-          "starling.toml:2:13: injection.min_score: expected a number, got a boolean");
+    CHECK(std::string{parse_error_of("[injection]\nmin_relevance = \"high\"\n", environment).what()} ==
+          "starling.toml:2:17: injection.min_relevance: expected a number, got a string");
+    CHECK(std::string{parse_error_of("[injection]\nmin_relevance = true\n", environment).what()} ==
+          "starling.toml:2:17: injection.min_relevance: expected a number, got a boolean");
     CHECK(std::string{parse_error_of("[remember]\nduplicate_similarity = [0.5]\n", environment).what()} ==
           "starling.toml:2:24: remember.duplicate_similarity: expected a number, got an array");
     CHECK(std::string{parse_error_of("[capture]\non_stop = 1\n", environment).what()} ==
@@ -372,8 +372,8 @@ TEST_CASE("A number outside its range, or not finite, is an error, and the bound
     ConfigTempDir dir;
     const auto environment = injected_environment(dir);
 
-    CHECK(std::string{parse_error_of("[injection]\nmin_score = -0.5\n", environment).what()} ==
-          "starling.toml:2:13: injection.min_score: -0.5 is too small; the least allowed value is 0.0");
+    CHECK(std::string{parse_error_of("[injection]\nmin_relevance = -0.5\n", environment).what()} ==
+          "starling.toml:2:17: injection.min_relevance: -0.5 is too small; the least allowed value is 0.0");
     CHECK(std::string{parse_error_of("[remember]\nduplicate_similarity = 1.5\n", environment).what()} ==
           "starling.toml:2:24: remember.duplicate_similarity: 1.5 is too large; the greatest allowed value is 1.0");
     CHECK(std::string{parse_error_of("[remember]\nduplicate_similarity = 2\n", environment).what()} ==
@@ -381,14 +381,14 @@ TEST_CASE("A number outside its range, or not finite, is an error, and the bound
     CHECK(std::string{parse_error_of("[remember]\nduplicate_similarity = -1e-300\n", environment).what()} ==
           "starling.toml:2:24: remember.duplicate_similarity: -1e-300 is too small; the least allowed value "
           "is 0.0");
-    CHECK(std::string{parse_error_of("[injection]\nmin_score = nan\n", environment).what()} ==
-          "starling.toml:2:13: injection.min_score: nan is not allowed; expected a finite number");
-    CHECK(std::string{parse_error_of("[injection]\nmin_score = +inf\n", environment).what()} ==
-          "starling.toml:2:13: injection.min_score: inf is not allowed; expected a finite number");
+    CHECK(std::string{parse_error_of("[injection]\nmin_relevance = nan\n", environment).what()} ==
+          "starling.toml:2:17: injection.min_relevance: nan is not allowed; expected a finite number");
+    CHECK(std::string{parse_error_of("[injection]\nmin_relevance = +inf\n", environment).what()} ==
+          "starling.toml:2:17: injection.min_relevance: inf is not allowed; expected a finite number");
 
     const Config at_bounds = starling::core::parse_config(
-        "[injection]\nmin_score = 0.0\n[remember]\nduplicate_similarity = 1.0\n", "starling.toml", environment);
-    CHECK(at_bounds.injection.min_score == 0.0);
+        "[injection]\nmin_relevance = 0.0\n[remember]\nduplicate_similarity = 1.0\n", "starling.toml", environment);
+    CHECK(at_bounds.injection.min_relevance == 0.0);
     CHECK(at_bounds.remember.duplicate_similarity == 1.0);
 }
 
@@ -455,6 +455,18 @@ TEST_CASE("Unknown tables and keys are errors with the closest known name", "[co
           "starling.toml:3:1: log.files: unknown key; did you mean 'log.file'?");
 }
 
+TEST_CASE("injection.min_score, renamed when its scale changed, is an error naming the new key", "[config]") {
+    ConfigTempDir dir;
+    const auto environment = injected_environment(dir);
+
+    const std::string message{parse_error_of("[injection]\nmax_memories = 3\nmin_score = 0.2\n", environment).what()};
+    CHECK_THAT(message, Catch::StartsWith("starling.toml:3:1: injection.min_score: renamed to injection.min_relevance, "
+                                          "on a new scale"));
+    CHECK_THAT(message, Catch::Contains("set injection.min_relevance instead (default "));
+    CHECK(starling::core::renamed_key_problem("injection.min_relevance") == std::nullopt);
+    CHECK(starling::core::renamed_key_problem("injection.max_memories") == std::nullopt);
+}
+
 TEST_CASE("A suggestion is offered within two edits, a swap of neighbours counting as one", "[config]") {
     ConfigTempDir dir;
     const auto environment = injected_environment(dir);
@@ -495,7 +507,7 @@ TEST_CASE("The documented type of a number or boolean key shows its range", "[co
         REQUIRE(key != nullptr);
         return starling::core::describe_type(*key);
     };
-    CHECK(type_of("injection.min_score") == "number >= 0.0");
+    CHECK(type_of("injection.min_relevance") == "number >= 0.0");
     CHECK(type_of("remember.duplicate_similarity") == "number in [0.0, 1.0]");
     CHECK(type_of("capture.on_stop") == "boolean");
     CHECK(type_of("remember.duplicate_candidates") == "integer >= 1");

@@ -95,7 +95,7 @@ TEST_CASE("The rendered embedded defaults parse back to the same configuration",
     CHECK_THAT(rendered, Catch::Contains("\n[budgets]\n"));
     CHECK_THAT(rendered, Catch::Contains("\ninject_tokens = 1500\n"));
     CHECK_THAT(rendered, Catch::Contains("\n[injection]\n"));
-    CHECK_THAT(rendered, Catch::Contains("\nmin_score = 0.2\n"));
+    CHECK_THAT(rendered, Catch::Contains("\nmin_relevance = 0.28\n"));
     CHECK_THAT(rendered, Catch::Contains("\nduplicate_similarity = 0.6\n"));
     CHECK_THAT(rendered, Catch::Contains("\non_stop = true\n"));
     CHECK_THAT(rendered, Catch::Contains("\ndecision = \"collie-tree\"\n"));
@@ -113,7 +113,7 @@ TEST_CASE("A rendered file configuration parses back to the same configuration",
                                 "[policies]\ndecision = \"cue-words\"\nrelevance = \"\"\n"
                                 "[capture]\nreview_every = 7\non_stop = false\n"
                                 "[consolidation]\nenabled = false\n"
-                                "[injection]\nmin_score = 0.30000000000000004\nmax_memories = 0\n"
+                                "[injection]\nmin_relevance = 0.30000000000000004\nmax_memories = 0\n"
                                 "[remember]\nduplicate_similarity = 1\nduplicate_candidates = 2\n"
                                 "[budgets]\ninject_tokens = 0\n"
                                 "[log]\nlevel = \"warning\"\nfile = \"logs/x.log\"\n"
@@ -130,7 +130,7 @@ TEST_CASE("A rendered file configuration parses back to the same configuration",
     const Config reparsed = starling::core::parse_config(rendered, "/elsewhere/shown.toml", environment);
     require_same_configuration(original, reparsed);
     CHECK(reparsed.plugins.directories.at(0) == dir.path() / "conf" / "p");
-    CHECK(reparsed.injection.min_score == 0.30000000000000004);
+    CHECK(reparsed.injection.min_relevance == 0.30000000000000004);
     CHECK(reparsed.remember.duplicate_similarity == 1.0);
     CHECK_FALSE(reparsed.capture.on_stop);
     CHECK_FALSE(reparsed.consolidation.enabled);
@@ -145,7 +145,7 @@ TEST_CASE("A rendered number reads back as exactly the same double", "[config]")
                                      std::numeric_limits<double>::max()};
     for (const double value : values) {
         Config config = starling::core::default_config(environment);
-        config.injection.min_score = value;
+        config.injection.min_relevance = value;
         // duplicate_similarity must lie in [0, 1]: map the value into that range.
         config.remember.duplicate_similarity = value / (1.0 + value);
 
@@ -153,7 +153,7 @@ TEST_CASE("A rendered number reads back as exactly the same double", "[config]")
         INFO(rendered);
         const Config reparsed = starling::core::parse_config(rendered, dir.path() / "shown.toml", environment);
 
-        CHECK(reparsed.injection.min_score == config.injection.min_score);
+        CHECK(reparsed.injection.min_relevance == config.injection.min_relevance);
         CHECK(reparsed.remember.duplicate_similarity == config.remember.duplicate_similarity);
     }
 }

@@ -44,7 +44,7 @@ TEST_CASE("prompt injection gives relevant memories above the threshold, best fi
     const auto presets = fixture.add(core::Scope::project(project), core::Tier::short_term,
                                      "javascript builds use bun scripts", "npm scripts are forbidden.");
     core::InjectionSettings settings;
-    settings.min_score = 1.0;
+    settings.min_relevance = 1.0;
     const auto injection = core::prompt_injection(fixture.store, fixture.scorer, "how do I run javascript builds with bun",
                                                   project, {}, settings);
     REQUIRE(injection.memories.size() == 2);

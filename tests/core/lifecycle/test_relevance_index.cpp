@@ -174,7 +174,7 @@ TEST_CASE("a prompt's injection is the same ranked from bm25's index as scored f
 
     core::InjectionSettings settings;
     settings.budget_tokens = 300;
-    settings.min_score = 0.5;
+    settings.min_relevance = 0.1; // on bm25's scale, normalised per prompt
     const std::vector<std::string> prompts{"how do we deploy billing with terraform?", "kafka lag", "pnpm or npm",
                                            "nothing about anything", "retry the flaky deploy tests"};
     const auto check_alike = [&](const std::vector<std::string> &already, bool expect_stale) {

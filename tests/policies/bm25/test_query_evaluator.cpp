@@ -4,7 +4,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -40,6 +42,7 @@ BatchTerms summaries(const std::vector<std::string> &texts, Tokenizer &tokenizer
 TEST_CASE("one query term scores by BM25F's formula", "[policy][bm25][evaluator]") {
     Bm25Settings settings;
     settings.feedback_documents = 0;
+    settings.normalisation_min_terms = 0.0;
     settings.tokenizer.stop_words.clear();
     Tokenizer tokenizer{settings.tokenizer};
     TermDictionary dictionary;
@@ -56,11 +59,13 @@ TEST_CASE("one query term scores by BM25F's formula", "[policy][bm25][evaluator]
         const double frequency = 3.0 * count / (1.0 - 0.75 + 0.75 * length / (7.0 / 3.0));
         return idf * frequency * 2.2 / (1.2 + frequency);
     };
+    // Scores are on the query's scale: over what saturating the query's one term would score.
+    const double full = idf * 2.2;
     REQUIRE(scored.size() == 2);
     CHECK(scored[0].memory == 0);
-    CHECK(scored[0].score == Approx(expected(1, 2)));
+    CHECK(scored[0].score == Approx(expected(1, 2) / full));
     CHECK(scored[1].memory == 2);
-    CHECK(scored[1].score == Approx(expected(2, 2)));
+    CHECK(scored[1].score == Approx(expected(2, 2) / full));
 }
 
 TEST_CASE("a query of stop words has no terms and scores nothing", "[policy][bm25][evaluator]") {
@@ -96,4 +101,111 @@ TEST_CASE("feedback separates memories that the query's own terms cannot tell ap
         // told apart by the feedback terms they share with the best memories ("consumer" or "retention").
         CHECK((scored[2].score == scored[3].score) == !feedback);
     }
+}
+
+namespace {
+
+/// Scores `texts` (summaries) for `query`, feedback off and no stop words; short queries measured
+/// against their own terms only, unless `min_terms` says otherwise.
+std::vector<ScoredMemory> evaluated(const std::string &query, const std::vector<std::string> &texts,
+                                    double min_terms = 0.0) {
+    Bm25Settings settings;
+    settings.feedback_documents = 0;
+    settings.normalisation_min_terms = min_terms;
+    settings.tokenizer.stop_words.clear();
+    Tokenizer tokenizer{settings.tokenizer};
+    TermDictionary dictionary;
+    QueryEvaluator evaluator{settings, tokenizer};
+    REQUIRE(evaluator.set_query(query, dictionary));
+    const auto batch = summaries(texts, tokenizer, dictionary);
+    BatchTermSource source{batch, dictionary};
+    std::vector<ScoredMemory> scored;
+    evaluator.evaluate(source, scored);
+    return scored;
+}
+
+double score_of(const std::vector<ScoredMemory> &scored, std::uint32_t memory) {
+    const auto found = std::find_if(scored.begin(), scored.end(),
+                                    [&](const ScoredMemory &candidate) { return candidate.memory == memory; });
+    REQUIRE(found != scored.end());
+    return found->score;
+}
+
+} // namespace
+
+TEST_CASE("normalised scores are BM25F's divided by one number per query, so their order is BM25F's",
+          "[policy][bm25][evaluator][normalised]") {
+    const std::vector<std::string> texts{"kafka lag", "kafka kafka consumer", "lag lag lag billing", "pnpm", "kafka"};
+    const auto scored = evaluated("kafka lag", texts);
+    // Average summary length 11 / 5; kafka is in 3 memories, lag in 2.
+    const double average = 11.0 / 5.0;
+    const double idf_kafka = std::log(1.0 + (5.0 - 3.0 + 0.5) / (3.0 + 0.5));
+    const double idf_lag = std::log(1.0 + (5.0 - 2.0 + 0.5) / (2.0 + 0.5));
+    const auto contribution = [&](double idf, double count, double length) {
+        const double frequency = 3.0 * count / (1.0 - 0.75 + 0.75 * length / average);
+        return idf * frequency * 2.2 / (1.2 + frequency);
+    };
+    const double raw[] = {contribution(idf_kafka, 1, 2) + contribution(idf_lag, 1, 2), contribution(idf_kafka, 2, 3),
+                          contribution(idf_lag, 3, 4), 0.0, contribution(idf_kafka, 1, 1)};
+    const double full = 2.2 * (idf_kafka + idf_lag);
+    REQUIRE(scored.size() == 4);
+    for (const auto &memory : scored) {
+        INFO("memory " << memory.memory);
+        CHECK(memory.score == Approx(raw[memory.memory] / full));
+    }
+    std::vector<std::uint32_t> by_score;
+    for (const auto &memory : scored) {
+        by_score.push_back(memory.memory);
+    }
+    std::sort(by_score.begin(), by_score.end(),
+              [&](std::uint32_t left, std::uint32_t right) { return score_of(scored, left) > score_of(scored, right); });
+    std::vector<std::uint32_t> by_raw{0, 1, 2, 4};
+    std::sort(by_raw.begin(), by_raw.end(), [&](std::uint32_t left, std::uint32_t right) { return raw[left] > raw[right]; });
+    CHECK(by_score == by_raw);
+}
+
+TEST_CASE("a memory saturating every query term scores just under 1, one matching part of the query less",
+          "[policy][bm25][evaluator][normalised]") {
+    std::string saturated;
+    for (int repeat = 0; repeat < 200; ++repeat) {
+        saturated += "kafka lag ";
+    }
+    const auto scored = evaluated("kafka lag", {saturated, "kafka", "billing queue", "lag"});
+    CHECK(score_of(scored, 0) < 1.0);
+    CHECK(score_of(scored, 0) > 0.9);
+    CHECK(score_of(scored, 1) < 0.6);
+    CHECK(score_of(scored, 3) < 0.6);
+}
+
+TEST_CASE("normalised scores hardly change when the store grows fifty-fold, raw BM25F's do",
+          "[policy][bm25][evaluator][normalised]") {
+    const std::vector<std::string> labelled{"kafka consumer lag", "kafka retention", "billing queue runs",
+                                            "pnpm workspace", "deploy on monday"};
+    // Three words each, none of the query's: the average length stays about the same.
+    const auto padded_to = [&](std::size_t size) {
+        auto texts = labelled;
+        for (std::size_t pad = 0; texts.size() < size; ++pad) {
+            texts.push_back("note" + std::to_string(pad) + " about" + std::to_string(pad % 17) + " topic" +
+                            std::to_string(pad % 29));
+        }
+        return texts;
+    };
+    const std::string query = "kafka consumer lag";
+    const auto small = evaluated(query, padded_to(50));
+    const auto large = evaluated(query, padded_to(2500));
+    CHECK(score_of(large, 0) == Approx(score_of(small, 0)).epsilon(0.02)); // matches every query term
+    CHECK(score_of(large, 1) == Approx(score_of(small, 1)).epsilon(0.1));  // matches one of three
+    // What raw scores do meanwhile: the idf of a term in one memory more than doubles.
+    const double raw_growth = std::log(1.0 + (2500.0 - 0.5) / 1.5) / std::log(1.0 + (50.0 - 0.5) / 1.5);
+    CHECK(raw_growth > 2.0);
+}
+
+TEST_CASE("a query of fewer than normalisation.min_terms terms is measured as if it had that many",
+          "[policy][bm25][evaluator][normalised]") {
+    const std::vector<std::string> texts{"kafka lag", "billing queue", "pnpm workspace", "deploy on monday"};
+    // "kafka zzz": two terms, measured as four as telling as its own: every score halves.
+    const double own = score_of(evaluated("kafka zzz", texts), 0);
+    CHECK(score_of(evaluated("kafka zzz", texts, 4.0), 0) == Approx(own / 2.0));
+    // A query of at least that many terms is measured against its own.
+    CHECK(score_of(evaluated("kafka zzz yyy xxx", texts, 4.0), 0) == score_of(evaluated("kafka zzz yyy xxx", texts), 0));
 }

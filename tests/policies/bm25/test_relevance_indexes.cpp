@@ -184,6 +184,42 @@ TEST_CASE("a collection ranked alone, or with an empty one, ranks as its batch s
     }
 }
 
+TEST_CASE("normalised scores rank from the index as the batch scores, and hold as the store grows twenty-fold "
+          "(short queries measured against their own terms)",
+          "[policy][bm25][index][normalised]") {
+    starling::test::TempDir scratch{"bm25-index"};
+    const auto store_of = [](std::size_t size) {
+        std::vector<Memory> memories(size);
+        for (std::size_t index = 0; index < size; ++index) {
+            auto &memory = memories[index];
+            memory.key = "memory/user/short/" + std::to_string(10000 + index) + ".md";
+            memory.summary = index == 0   ? "kafka consumer lag"
+                             : index == 1 ? "kafka retention policy"
+                                          : "note" + std::to_string(index) + " about topic" + std::to_string(index % 31);
+            memory.last_accessed = now - 3 * day;
+            memory.access_count = 2;
+            memory.session_count = 1;
+        }
+        return memories;
+    };
+    const auto sys_now = std::chrono::sys_seconds{std::chrono::seconds{now}};
+    std::vector<double> best_scores;
+    for (const std::size_t size : {std::size_t{60}, std::size_t{1200}}) {
+        INFO("store of " << size);
+        const auto memories = store_of(size);
+        const Bm25 bm25{scratch / ("cache-" + std::to_string(size)), R"({"normalisation": {"min_terms": 0.0}})"};
+        const std::vector<MemoryCollection> collections{{"user", "v1"}};
+        build(bm25.policy(), collections[0], memories);
+        const auto ranked = bm25.policy().rank("kafka consumer lag", collections, sys_now, 5);
+        REQUIRE(ranked);
+        CHECK(*ranked == ranking_by_scoring(bm25.policy(), pointers_to(memories), "kafka consumer lag", 5));
+        REQUIRE(ranked->size() == 2);
+        CHECK(ranked->front().key == memories[0].key);
+        best_scores.push_back(ranked->front().score);
+    }
+    CHECK(best_scores[1] == Approx(best_scores[0]).epsilon(0.03));
+}
+
 TEST_CASE("an index of another version, or none, is stale", "[policy][bm25][index]") {
     starling::test::TempDir scratch{"bm25-index"};
     const auto user = generate_memories("memory/user/short/", 20, 4);

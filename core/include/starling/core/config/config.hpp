@@ -65,7 +65,8 @@ struct HooksConfig {
 
 /// `[injection]`: which memories are added to the context when a prompt is submitted.
 struct InjectionConfig {
-    double min_score = 0.0;        ///< Relevance below this is not injected.
+    /// Relevance below this is not injected, on the relevance policy's scale (bm25: normalised per prompt).
+    double min_relevance = 0.0;
     std::int64_t max_memories = 0; ///< Most memories whose text is injected at once.
 };
 

@@ -75,6 +75,10 @@ struct ConfigKey {
 /// The row for a dotted key, or nullptr.
 [[nodiscard]] const ConfigKey *find_config_key(std::string_view name);
 
+/// What to tell a configuration that sets a key since renamed (`injection.min_score`): the new
+/// name and why its value cannot simply be carried over. Nothing for any other name.
+[[nodiscard]] std::optional<std::string> renamed_key_problem(std::string_view name);
+
 /// The top-level tables a file may contain: the schema's tables, in order, then `settings`.
 [[nodiscard]] std::vector<std::string> config_table_names();
 

@@ -14,7 +14,7 @@ namespace starling::core {
 struct InjectionSettings {
     std::size_t budget_tokens = 1500; ///< hard cap on what one injection adds to the context
     std::size_t index_lines = 200;    ///< most lines shown of each INDEX.md
-    double min_score = 0.2;           ///< relevance below this is not injected at prompt time
+    double min_relevance = 0.28;      ///< relevance below this is not injected at prompt time
     std::size_t max_memories = 5;     ///< most memories whose text is injected at once
 };
 
@@ -48,7 +48,7 @@ struct Injection {
                                                 const InjectionSettings &settings);
 
 /// Prompt submit: the user's and the project's memories (both tiers) most relevant to the prompt,
-/// scoring at least `min_score`, never one already given in this session, within the budget. When
+/// scoring at least `min_relevance`, never one already given in this session, within the budget. When
 /// the scorer keeps an index of the store's current version, it ranks from there without listing
 /// the store; the result is the same either way. Nothing is ranked when `max_memories` or the
 /// budget is 0.

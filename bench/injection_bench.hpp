@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// `starling-bench injection`: how precisely the prompt hook injects. The labelled store of
+// bench/injection/ is written as `starling remember --force` writes each memory, optionally padded
+// with synthetic memories to a larger size, indexed as the hook indexes it, and every labelled
+// prompt is injected as the prompt hook injects it (core::prompt_injection through the configured
+// relevance policy, ranked from its index), in its project's working directory, at the
+// configuration `starling` reads. Two rates answer the question: of the prompts no memory bears on,
+// how many get nothing (quiet); of the prompts with a relevant memory, how many get one (answered).
+#pragma once
+
+#include "injection_data.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cstddef>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace starling::bench {
+
+/// One prompt's injection, judged against its labels.
+struct PromptOutcome {
+    std::string id;
+    bool tuning = false;
+    bool has_relevant = false;
+    std::size_t injected = 0;          ///< memories injected
+    std::size_t relevant_injected = 0; ///< of them, labelled relevant to the prompt
+    std::size_t tokens = 0;
+    double best_score = 0.0; ///< of the first memory injected; 0 when none was
+};
+
+/// What one half of the prompts got.
+struct HalfFigures {
+    std::size_t unrelated = 0; ///< prompts no memory bears on
+    std::size_t quiet = 0;     ///< of them, those that got nothing
+    std::size_t relevant = 0;  ///< prompts with a relevant memory
+    std::size_t answered = 0;  ///< of them, those that got at least one relevant memory
+    std::size_t tokens_unrelated = 0;
+    std::size_t tokens_relevant = 0;
+    std::size_t injected_for_relevant = 0; ///< memories injected for prompts with a relevant one
+    std::size_t relevant_injected = 0;     ///< of them, labelled relevant
+
+    void add(const PromptOutcome &outcome);
+    [[nodiscard]] double quiet_rate() const noexcept;
+    [[nodiscard]] double answered_rate() const noexcept;
+    /// Of the memories injected for prompts that have relevant ones, the share labelled relevant.
+    [[nodiscard]] double precision() const noexcept;
+};
+
+struct ThresholdFigures {
+    double min_relevance = 0.0;
+    HalfFigures tuning;
+};
+
+struct StoreSizeReport {
+    std::size_t memories = 0;  ///< in the store, padding included
+    std::size_t restated = 0;  ///< labelled memories folded into another as duplicates when remembered
+    std::vector<PromptOutcome> outcomes;
+    HalfFigures tuning;
+    HalfFigures check;
+    std::vector<ThresholdFigures> sweep; ///< the tuning half at each --sweep threshold
+};
+
+struct InjectionReport {
+    std::string relevance_policy;
+    double min_relevance = 0.0;
+    std::size_t max_memories = 0;
+    std::size_t budget_tokens = 0;
+    std::size_t labelled_memories = 0;
+    std::vector<StoreSizeReport> sizes;
+};
+
+struct InjectionBenchOptions {
+    std::filesystem::path data; ///< holds memories.txt and prompts.txt
+    std::optional<std::filesystem::path> config_file;
+    std::filesystem::path scratch; ///< a store per size is made under it
+    /// Store sizes: each the labelled memories, padded with synthetic ones up to the size (a size
+    /// at or below the number of memories the labelled ones made is the labelled store alone).
+    std::vector<std::size_t> sizes;
+    std::vector<double> sweep; ///< further thresholds to report on the tuning half
+};
+
+/// Throws InjectionDataError for bad data, std::runtime_error when the configuration puts the store
+/// outside the scratch directory, has no relevance policy, or a memory is not stored.
+[[nodiscard]] InjectionReport run_injection_benchmark(const InjectionBenchOptions &options);
+
+[[nodiscard]] std::string format_injection_report(const InjectionReport &report);
+[[nodiscard]] nlohmann::json injection_report_json(const InjectionReport &report);
+
+} // namespace starling::bench

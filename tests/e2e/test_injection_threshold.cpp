@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: Apache-2.0
+// The calibrated injection threshold through the real prompt hook: a prompt no memory bears on
+// gets nothing, one that a memory answers gets it, and the old key is refused by name.
+#include "support/claude_payloads.hpp"
+#include "support/process.hpp"
+#include "support/scratch_home.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace fs = std::filesystem;
+using starling::test::claude_prompt;
+using starling::test::run_process;
+using starling::test::ScratchHome;
+
+namespace {
+
+const fs::path kBinaries{STARLING_TEST_BINARY_DIR};
+
+/// The memories the issue's `kubectl` prompt drew four of: rules, a deploy note, references.
+void remember_developer_notes(const ScratchHome &home) {
+    struct Note {
+        const char *summary;
+        const char *tags;
+        const char *body;
+    };
+    for (const Note &note :
+         {Note{"Production deploys only Monday to Thursday", "deploy,schedule",
+               "No deploys on Fridays; hotfixes need the on-call engineer's approval."},
+          Note{"Never force-push to shared branches", "git,push",
+               "Use git push --force-with-lease only on your own feature branch."},
+          Note{"Use pnpm, never npm or yarn", "pnpm,packages", "The lockfile is pnpm-lock.yaml."},
+          Note{"Staging runs in the finlane-staging AWS account", "aws,staging,accounts",
+               "Access through IAM Identity Center."},
+          Note{"Payments is deployed with nomad job run from CI", "deploy,nomad",
+               "Jobs in deploy/nomad/*.hcl; production needs a manual approval."},
+          Note{"Commit messages in the imperative with a Conventional Commits prefix", "git,commits",
+               "Subject at most 72 characters."}}) {
+        const auto stored = run_process(kBinaries / "starling",
+                                        {"remember", "--force", "--summary", note.summary, "--tags", note.tags, note.body},
+                                        home.options());
+        INFO(stored.stderr_text);
+        REQUIRE(stored.exit_code == 0);
+    }
+}
+
+/// What the prompt hook gave the model for a prompt in a fresh session.
+std::string context_for_prompt(const ScratchHome &home, const std::string &session, const std::string &prompt) {
+    const auto result =
+        run_process(kBinaries / "starling-claude", {"UserPromptSubmit"}, home.options(claude_prompt(session, prompt)));
+    REQUIRE(result.exit_code == 0);
+    if (result.stdout_text.empty()) {
+        return ""; // nothing to add: the hook prints nothing
+    }
+    const auto reply = nlohmann::json::parse(result.stdout_text);
+    return reply.contains("hookSpecificOutput") ? reply["hookSpecificOutput"].value("additionalContext", "") : "";
+}
+
+} // namespace
+
+TEST_CASE("the default threshold keeps an unrelated prompt quiet through the real hook, and answers a related one",
+          "[e2e][injection]") {
+    const ScratchHome home{"injection-threshold"};
+    remember_developer_notes(home);
+    // Once scored from a listing, and once ranked from the index the first hook built after its reply.
+    for (const std::string session : {"k-1", "k-2"}) {
+        INFO(session);
+        CHECK(context_for_prompt(home, session,
+                                 "kubectl get pods shows CrashLoopBackOff in the staging namespace, how do I see why?")
+                  .empty());
+        CHECK(context_for_prompt(home, session + "-chat", "thanks, that worked!").empty());
+        REQUIRE(home.wait_for_background_work() == 0);
+    }
+    const auto answered = context_for_prompt(home, "k-3", "can I deploy to production on a Friday?");
+    CHECK_THAT(answered, Catch::Contains("Production deploys only Monday to Thursday"));
+    CHECK_THAT(answered, !Catch::Contains("force-push"));
+}
+
+TEST_CASE("a configuration that still sets injection.min_score is told the key's new name, and the hook fails open",
+          "[e2e][injection][config]") {
+    const ScratchHome home{"injection-renamed-key"};
+    remember_developer_notes(home);
+    std::ofstream{home.path() / "starling.toml"} << "[injection]\nmin_score = 0.2\n";
+    const auto checked = run_process(kBinaries / "starling",
+                                     {"config", "check", (home.path() / "starling.toml").string()}, home.options());
+    CHECK(checked.exit_code != 0);
+    CHECK_THAT(checked.stdout_text + checked.stderr_text,
+               Catch::Contains("injection.min_score: renamed to injection.min_relevance"));
+    const auto hook = run_process(kBinaries / "starling-claude", {"UserPromptSubmit"},
+                                  home.options(claude_prompt("r-1", "can I deploy to production on a Friday?")));
+    CHECK(hook.exit_code == 0);
+}
