@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "bench/child_process.hpp"
+#include <starling/app/child_process.hpp>
 
 #include <fcntl.h>
 #include <poll.h>
@@ -14,7 +14,7 @@
 
 extern char **environ;
 
-namespace starling::bench {
+namespace starling::app {
 
 namespace {
 
@@ -138,4 +138,4 @@ ProcessResult run_process(const std::filesystem::path &program, const std::vecto
     return result;
 }
 
-} // namespace starling::bench
+} // namespace starling::app

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "sync_steps.hpp"
+
+#include <starling/app/sharing/wire_memory.hpp>
+
+#include <starling/core/store/atomic_file.hpp>
+#include <starling/core/store/store_error.hpp>
+
+namespace starling::app::sharing::detail {
+namespace {
+
+bool travels(const core::IndexEntry &entry, const std::set<std::string> &project_ids) {
+    return entry.scope_kind == core::ScopeKind::user || project_ids.contains(entry.project_id);
+}
+
+core::Scope scope_of(const core::IndexEntry &entry) {
+    return entry.scope_kind == core::ScopeKind::user ? core::Scope::user() : core::Scope::project(entry.project_id);
+}
+
+void write_if_changed(const std::filesystem::path &file, const std::string &text, std::size_t &count) {
+    if (core::read_file_if_exists(file) == std::optional<std::string>{text}) {
+        return;
+    }
+    std::filesystem::create_directories(file.parent_path());
+    core::write_file_atomically(file, text);
+    ++count;
+}
+
+} // namespace
+
+void export_store(SyncContext &context, const std::set<std::string> &project_ids) {
+    auto &store = context.store;
+    const auto &tree = context.repository.work_tree();
+    static_cast<void>(store.apply_noted_accesses());
+    SyncState exported;
+    exported.imported = context.state.imported;
+    for (const auto &entry : store.list()) {
+        if (!travels(entry, project_ids)) {
+            continue;
+        }
+        const auto known = context.state.memories.find(entry.id);
+        if (known != context.state.memories.end() && known->second.key == entry.key && known->second.stamp == entry.file) {
+            exported.memories.insert(*known);
+            continue;
+        }
+        core::Memory memory;
+        try {
+            memory = store.read(entry.key);
+        } catch (const core::StoreError &) {
+            continue; // removed since the listing: the next sync withdraws it
+        }
+        if (is_private(memory)) {
+            continue;
+        }
+        const auto scope = scope_of(entry);
+        SyncedMemory synced{entry.key, entry.file, wire_name_of(scope, entry.id), {}};
+        synced.own.uses = memory.access_count - std::min(memory.access_count, uses_elsewhere(memory));
+        synced.own.last_used = memory.last_accessed;
+        write_if_changed(tree / wire_path_of(synced.wire_name), to_wire_text(memory, entry.tier), context.report.exported);
+        if (!scope.is_user()) {
+            const auto recorded = store.root() / scope.directory() / "PROJECT_PATH";
+            const auto wire_record = tree / "memories" / "projects" / scope.project_id() / "PROJECT_PATH";
+            if (const auto text = core::read_file_if_exists(recorded); text && !std::filesystem::exists(wire_record)) {
+                std::size_t ignored = 0;
+                write_if_changed(wire_record, *text, ignored);
+            }
+        }
+        exported.memories.insert_or_assign(entry.id, std::move(synced));
+    }
+    for (const auto &[id, synced] : context.state.memories) {
+        if (!exported.memories.contains(id) && std::filesystem::remove(tree / wire_path_of(synced.wire_name))) {
+            ++context.report.withdrawn;
+        }
+    }
+    std::size_t ignored = 0;
+    write_if_changed(tree / usage_path_of(context.machine_id), serialise_usage(own_usage(exported)), ignored);
+    context.state = std::move(exported);
+    reached_step("exported");
+}
+
+} // namespace starling::app::sharing::detail
