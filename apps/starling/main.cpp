@@ -110,6 +110,9 @@ const std::vector<CommandSpec> &commands() {
          "                         carry your memories (user scope, and the projects of sync.projects) to and from\n"
          "                         your private git remote, merging what each machine changed: no conflict to\n"
          "                         resolve, both texts of a concurrent edit kept, uses summed (docs/sharing.md)\n"},
+        {"private", &run_private_command, kSharing,
+         "  private MEMORY         keep a memory on this machine: sync and share never carry it\n"},
+        {"unprivate", &run_unprivate_command, kSharing, "  unprivate MEMORY       let a private memory travel again\n"},
         {"install", &run_install_command, kAgents,
          "  install AGENT [--project DIR] [--dry-run] [--json]\n"
          "                         add Starling's hooks to the agent's configuration (claude-code, cursor, codex,\n"

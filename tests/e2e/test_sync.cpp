@@ -340,3 +340,56 @@ TEST_CASE("the sync remote is taken from sync.remote in the configuration", "[e2
     CHECK(remote.history().find("Configured remotes need no flag.") != std::string::npos);
     CHECK(remote.history().find(id) != std::string::npos);
 }
+
+TEST_CASE("a secret written into a memory by hand is refused by sync, naming file and format, and never pushed",
+          "[e2e][sync][privacy]") {
+    const BareRemote remote;
+    Machine a{"sync-secret"};
+    const auto id = a.remember("The deploy bot reads its token from the environment.");
+    a.sync({"--remote", remote.url()});
+    const std::string token = "ghp_1a2B3c4D5e6F7g8H9i0J1k2L3m4N5o6P7q8R";
+    edit_file(a.file_of(id), "from the environment.", "from the environment, e.g. " + token);
+    const auto key = a.memories().at(id).at("key").get<std::string>();
+
+    const auto refused = a.starling({"sync"});
+    CHECK(refused.exit_code == 1);
+    CHECK(refused.stderr_text.find("refusing to write " + key) != std::string::npos);
+    CHECK(refused.stderr_text.find("github") != std::string::npos);
+    CHECK(refused.stderr_text.find(token) == std::string::npos);
+    CHECK(remote.history().find(token) == std::string::npos);
+    CHECK(read_text(a.store() / "sync" / "repo" / "memories" / "user" / (id + ".md")).find(token) == std::string::npos);
+
+    // Once redacted, the memory travels, still without the secret.
+    a.ok({"scan", "--fix"});
+    CHECK(a.sync().at("pushed") == true);
+    const auto history = remote.history();
+    CHECK(history.find(token) == std::string::npos);
+    CHECK(history.find("[REDACTED:") != std::string::npos);
+}
+
+TEST_CASE("a private memory never travels, and one made private later is withdrawn and archived elsewhere",
+          "[e2e][sync][privacy]") {
+    const BareRemote remote;
+    Machine a{"sync-private-a"};
+    Machine b{"sync-private-b"};
+    const auto secret_plan = a.remember("My salary negotiation is on Friday.");
+    a.ok({"private", secret_plan});
+    const auto later = a.remember("I review pull requests after lunch.");
+    a.sync({"--remote", remote.url()});
+    b.sync({"--remote", remote.url()});
+    CHECK(ids_of(b) == std::set<std::string>{later});
+    CHECK(remote.history().find("salary") == std::string::npos);
+
+    a.ok({"private", later});
+    CHECK(a.sync().at("withdrawn") == 1);
+    CHECK(b.sync().at("archived") == 1);
+    CHECK(ids_of(b).empty());
+    CHECK(ids_of(a) == std::set<std::string>{secret_plan, later});
+
+    // Unmarked, it travels again.
+    a.ok({"unprivate", later});
+    a.sync();
+    b.sync();
+    CHECK(ids_of(b) == std::set<std::string>{later});
+    CHECK(a.starling({"private", "nosuchid"}).exit_code == 1);
+}

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "sync_steps.hpp"
 
+#include <starling/app/sharing/outgoing_check.hpp>
 #include <starling/app/sharing/wire_memory.hpp>
 
 #include <starling/core/store/atomic_file.hpp>
@@ -49,20 +50,23 @@ void export_store(SyncContext &context, const std::set<std::string> &project_ids
         } catch (const core::StoreError &) {
             continue; // removed since the listing: the next sync withdraws it
         }
-        if (is_private(memory)) {
+        if (!may_leave_machine(memory)) {
             continue;
         }
         const auto scope = scope_of(entry);
         SyncedMemory synced{entry.key, entry.file, wire_name_of(scope, entry.id), {}};
         synced.own.uses = memory.access_count - std::min(memory.access_count, uses_elsewhere(memory));
         synced.own.last_used = memory.last_accessed;
-        write_if_changed(tree / wire_path_of(synced.wire_name), to_wire_text(memory, entry.tier), context.report.exported);
+        const auto text = to_wire_text(memory, entry.tier);
+        refuse_secrets(text, entry.key, "the sync repository", store.redactor());
+        write_if_changed(tree / wire_path_of(synced.wire_name), text, context.report.exported);
         if (!scope.is_user()) {
             const auto recorded = store.root() / scope.directory() / "PROJECT_PATH";
             const auto wire_record = tree / "memories" / "projects" / scope.project_id() / "PROJECT_PATH";
-            if (const auto text = core::read_file_if_exists(recorded); text && !std::filesystem::exists(wire_record)) {
+            if (const auto path = core::read_file_if_exists(recorded); path && !std::filesystem::exists(wire_record)) {
+                refuse_secrets(*path, recorded.string(), "the sync repository", store.redactor());
                 std::size_t ignored = 0;
-                write_if_changed(wire_record, *text, ignored);
+                write_if_changed(wire_record, *path, ignored);
             }
         }
         exported.memories.insert_or_assign(entry.id, std::move(synced));

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <starling/app/sharing/memory_merge.hpp>
+#include <starling/app/sharing/outgoing_check.hpp>
 #include <starling/app/sharing/sharing_error.hpp>
 #include <starling/app/sharing/usage_ledger.hpp>
 #include <starling/app/sharing/wire_memory.hpp>
@@ -145,3 +146,29 @@ TEST_CASE("usage files hold a machine's uses and add up", "[sharing][usage]") {
                       Catch::Contains("machines/m/usage.tsv:2") && Catch::Contains("many"));
     CHECK_THROWS_AS(sharing::parse_usage("user/k3f9a2q 3\n", "u.tsv"), sharing::SharingError);
 }
+
+TEST_CASE("the outgoing checks refuse secrets and user memories in team folders, naming them", "[sharing][privacy]") {
+    const auto redactor = core::builtin_redactor();
+    const std::string clean = wire("Deploys", "Tuesdays.\n");
+    CHECK_NOTHROW(sharing::refuse_secrets(clean, "memory/user/short/a.md", "the sync repository", *redactor));
+    const std::string token = "ghp_1a2B3c4D5e6F7g8H9i0J1k2L3m4N5o6P7q8R";
+    const std::string leaking = wire("Deploys", "Tuesdays.\nToken: " + token + "\n");
+    try {
+        sharing::refuse_secrets(leaking, "memory/user/short/a.md", "the sync repository", *redactor);
+        FAIL("a secret went through");
+    } catch (const sharing::SharingError &refused) {
+        const std::string message = refused.what();
+        CHECK(message.find("memory/user/short/a.md") != std::string::npos);
+        CHECK(message.find("line 10") != std::string::npos);
+        CHECK(message.find("github") != std::string::npos);
+        CHECK(message.find(token) == std::string::npos);
+    }
+    CHECK_THROWS_WITH(sharing::refuse_user_scope_in_team_folder(core::Scope::user(), "memory/user/short/a.md"),
+                      Catch::Contains("memory/user/short/a.md") && Catch::Contains("user memories"));
+    CHECK_NOTHROW(sharing::refuse_user_scope_in_team_folder(core::Scope::project("app-0123456789ab"), "k"));
+    auto memory = core::parse_memory(kLocal, "local.md");
+    CHECK(sharing::may_leave_machine(memory));
+    memory.set_extra_field("private", "true");
+    CHECK_FALSE(sharing::may_leave_machine(memory));
+}
+
