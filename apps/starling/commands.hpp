@@ -35,6 +35,7 @@ int run_profile_command(Application &application, std::span<const std::string> w
 int run_import_command(Application &application, std::span<const std::string> words);
 int run_export_command(Application &application, std::span<const std::string> words);
 int run_sync_command(Application &application, std::span<const std::string> words);
+int run_share_command(Application &application, std::span<const std::string> words);
 int run_private_command(Application &application, std::span<const std::string> words);
 int run_unprivate_command(Application &application, std::span<const std::string> words);
 

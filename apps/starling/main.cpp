@@ -110,6 +110,12 @@ const std::vector<CommandSpec> &commands() {
          "                         carry your memories (user scope, and the projects of sync.projects) to and from\n"
          "                         your private git remote, merging what each machine changed: no conflict to\n"
          "                         resolve, both texts of a concurrent edit kept, uses summed (docs/sharing.md)\n"},
+        {"share", &run_share_command, kSharing,
+         "  share [--cwd DIR] [--json]\n"
+         "                         keep the project's memories in its repository's team folder, .starling/memory/:\n"
+         "                         writes what changed here for you to review and commit, takes in what teammates\n"
+         "                         committed (after git pull); never commits or pushes; private memories and your\n"
+         "                         user memories stay out\n"},
         {"private", &run_private_command, kSharing,
          "  private MEMORY         keep a memory on this machine: sync and share never carry it\n"},
         {"unprivate", &run_unprivate_command, kSharing, "  unprivate MEMORY       let a private memory travel again\n"},

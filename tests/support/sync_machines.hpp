@@ -54,6 +54,8 @@ public:
     [[nodiscard]] std::filesystem::path store() const { return home_.path(); }
 
     void set_time(std::string now) { now_ = std::move(now); }
+    /// The project whose memories memories() lists besides the user's.
+    void set_project(std::filesystem::path directory) { project_ = std::move(directory); }
 
     [[nodiscard]] ProcessOptions options(const std::map<std::string, std::string> &environment = {}) const {
         auto options = home_.options();
@@ -89,7 +91,11 @@ public:
     /// `starling list --scope all --json`, by id.
     [[nodiscard]] std::map<std::string, nlohmann::json> memories() const {
         std::map<std::string, nlohmann::json> by_id;
-        for (const auto &memory : nlohmann::json::parse(ok({"list", "--scope", "all", "--json"}))) {
+        std::vector<std::string> arguments{"list", "--scope", "all", "--json"};
+        if (!project_.empty()) {
+            arguments.insert(arguments.end(), {"--cwd", project_.string()});
+        }
+        for (const auto &memory : nlohmann::json::parse(ok(arguments))) {
             const auto id = memory.at("id").get<std::string>();
             INFO("memory " << id << " listed twice");
             REQUIRE(by_id.emplace(id, memory).second);
@@ -126,6 +132,7 @@ public:
 private:
     ScratchHome home_;
     std::string now_ = "2026-11-22T09:00:00Z";
+    std::filesystem::path project_;
 };
 
 } // namespace starling::test

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include <starling/app/sharing/conflict_markers.hpp>
 #include <starling/app/sharing/memory_merge.hpp>
 #include <starling/app/sharing/outgoing_check.hpp>
 #include <starling/app/sharing/sharing_error.hpp>
@@ -172,3 +173,17 @@ TEST_CASE("the outgoing checks refuse secrets and user memories in team folders,
     CHECK_FALSE(sharing::may_leave_machine(memory));
 }
 
+TEST_CASE("a file git left with conflict markers splits into its versions", "[sharing][merge]") {
+    const std::string text = "---\nid: k3f9a2q\n---\nfirst\n<<<<<<< HEAD\nours line\n||||||| base\nbase line\n=======\n"
+                             "theirs line\n>>>>>>> origin/main\nlast\n";
+    const auto sides = sharing::split_conflict_markers(text);
+    REQUIRE(sides);
+    CHECK(sides->ours == "---\nid: k3f9a2q\n---\nfirst\nours line\nlast\n");
+    CHECK(sides->theirs == "---\nid: k3f9a2q\n---\nfirst\ntheirs line\nlast\n");
+    CHECK(sides->base == std::optional<std::string>{"---\nid: k3f9a2q\n---\nfirst\nbase line\nlast\n"});
+    const auto two_way = sharing::split_conflict_markers("a\n<<<<<<< HEAD\nb\n=======\nc\n>>>>>>> x\n");
+    REQUIRE(two_way);
+    CHECK_FALSE(two_way->base);
+    CHECK_FALSE(sharing::split_conflict_markers("no markers\n"));
+    CHECK_FALSE(sharing::split_conflict_markers("<<<<<<< HEAD\nunfinished\n"));
+}
