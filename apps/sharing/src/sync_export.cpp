@@ -7,6 +7,9 @@
 #include <starling/core/store/atomic_file.hpp>
 #include <starling/core/store/store_error.hpp>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 namespace starling::app::sharing::detail {
 namespace {
 
@@ -23,7 +26,10 @@ void write_if_changed(const std::filesystem::path &file, const std::string &text
         return;
     }
     std::filesystem::create_directories(file.parent_path());
-    core::write_file_atomically(file, text);
+    // The clone holds copies of the store's memories: one syncfs before the commit (export_store)
+    // makes them durable at once, where an fsync per file made a first sync of 10,000 memories
+    // take twenty seconds.
+    core::write_file_atomically(file, text, core::Durability::survives_crash);
     ++count;
 }
 
@@ -79,6 +85,10 @@ void export_store(SyncContext &context, const std::set<std::string> &project_ids
     std::size_t ignored = 0;
     write_if_changed(tree / usage_path_of(context.machine_id), serialise_usage(own_usage(exported)), ignored);
     context.state = std::move(exported);
+    if (const int folder = ::open(tree.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); folder >= 0) {
+        static_cast<void>(::syncfs(folder));
+        ::close(folder);
+    }
     reached_step("exported");
 }
 
