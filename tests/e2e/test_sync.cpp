@@ -127,6 +127,8 @@ TEST_CASE("concurrent remember, reinforce, edit and forget on two machines merge
     a.ok({"forget", forgotten_and_edited});
     edit_file(b.file_of(forgotten_and_edited), "at the root.", "at the root, one per environment.");
     b.ok({"forget", forgotten});
+    // Restating a memory folds the restatement into it (remember's merge) and counts one more use.
+    CHECK(b.remember("Run the linter before every commit.") == used);
     const auto only_a = a.remember("Benchmarks run on the quiet machine only.");
     const auto only_b = b.remember("Screenshots in docs are PNG, never JPEG.");
 
@@ -140,9 +142,9 @@ TEST_CASE("concurrent remember, reinforce, edit and forget on two machines merge
     const std::set<std::string> expected{used, edited, forgotten_and_edited, only_a, only_b};
     CHECK(ids_of(a) == expected);
     CHECK(ids_of(b) == expected);
-    // Counters are the sum of both sides' uses (1 for writing it, 3 on a, 2 on b).
-    CHECK(access_count(a, used) == 6);
-    CHECK(access_count(b, used) == 6);
+    // Counters are the sum of both sides' uses (1 for writing it, 3 on a, 2 and a restatement on b).
+    CHECK(access_count(a, used) == 7);
+    CHECK(access_count(b, used) == 7);
     // Both texts of the concurrent edit, the same on both machines, and no conflict marker anywhere.
     for (const Machine *machine : {&a, &b}) {
         const auto text = read_text(machine->file_of(edited));
