@@ -98,6 +98,8 @@ TEST_CASE("what each machine remembers reaches the other once, whichever syncs f
     const auto history = remote.history();
     CHECK(history.find("access_count") == std::string::npos);
     CHECK(history.find("sessions:") == std::string::npos);
+    // The sync folder holds nothing `starling scan` takes for a secret.
+    a.ok({"scan"});
 }
 
 TEST_CASE("concurrent remember, reinforce, edit and forget on two machines merge without a conflict",

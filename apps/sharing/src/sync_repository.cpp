@@ -46,7 +46,8 @@ std::vector<std::string> SyncRepository::prepare(const std::filesystem::path &dr
     const auto git_dir = work_tree() / ".git";
     if (!std::filesystem::exists(git_dir / "HEAD")) {
         std::filesystem::create_directories(work_tree());
-        git_.checked({"init", "--quiet", "--initial-branch=" + std::string{sync_branch}});
+        // No template: git's sample hooks hold words `starling scan` rightly takes for credentials.
+        git_.checked({"init", "--quiet", "--template=", "--initial-branch=" + std::string{sync_branch}});
     }
     // Only starling sync works in this repository, under its lock: a lock file found now was left
     // by a git that was killed, and would stop every later command.
