@@ -11,10 +11,10 @@
 #include "locomo_window_documents.hpp"
 #include "weeks_bench.hpp"
 
-#include "bench/child_process.hpp"
 
 #include <starling/app/application.hpp>
 #include <starling/app/arguments.hpp>
+#include <starling/app/child_process.hpp>
 #include <starling/app/output.hpp>
 #include <starling/core/config/config_environment.hpp>
 #include <starling/core/config/config_error.hpp>
@@ -36,6 +36,7 @@ namespace {
 
 using app::Application;
 using app::Arguments;
+using app::run_process;
 using app::UsageError;
 
 constexpr int kExitUsage = 64;

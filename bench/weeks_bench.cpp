@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "bench/weeks_bench.hpp"
 
-#include "bench/child_process.hpp"
+#include <starling/app/child_process.hpp>
 
 #include <algorithm>
 #include <cctype>
@@ -19,6 +19,8 @@ namespace starling::bench {
 namespace {
 
 namespace fs = std::filesystem;
+using app::ProcessOptions;
+using app::run_process;
 
 /// The first Monday of the weeks: 2026-01-05 00:00 UTC.
 constexpr std::time_t first_monday = 1'767'571'200;

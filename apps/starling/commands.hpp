@@ -34,5 +34,9 @@ int run_scan_command(Application &application, std::span<const std::string> word
 int run_profile_command(Application &application, std::span<const std::string> words);
 int run_import_command(Application &application, std::span<const std::string> words);
 int run_export_command(Application &application, std::span<const std::string> words);
+int run_sync_command(Application &application, std::span<const std::string> words);
+int run_share_command(Application &application, std::span<const std::string> words);
+int run_private_command(Application &application, std::span<const std::string> words);
+int run_unprivate_command(Application &application, std::span<const std::string> words);
 
 } // namespace starling::app

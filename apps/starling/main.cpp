@@ -42,6 +42,7 @@ struct CommandSpec {
 
 constexpr std::string_view kMemories = "Memories";
 constexpr std::string_view kImportExport = "Other memory systems";
+constexpr std::string_view kSharing = "Beyond this machine";
 constexpr std::string_view kAgents = "Agents";
 constexpr std::string_view kPluginsAndConfiguration = "Plugins and configuration";
 
@@ -106,6 +107,20 @@ const std::vector<CommandSpec> &commands() {
          "         [--json]\n"
          "                         write every memory into the new or empty DIR in that system's format\n"
          "                         (skill-master: NDJSON v1, or v2 with --format-version 2)\n"},
+        {"sync", &run_sync_command, kSharing,
+         "  sync [--remote URL] [--json]\n"
+         "                         carry your memories (user scope, and the projects of sync.projects) to and from\n"
+         "                         your private git remote, merging what each machine changed: no conflict to\n"
+         "                         resolve, both texts of a concurrent edit kept, uses summed (docs/sharing.md)\n"},
+        {"share", &run_share_command, kSharing,
+         "  share [--cwd DIR] [--json]\n"
+         "                         keep the project's memories in its repository's team folder, .starling/memory/:\n"
+         "                         writes what changed here for you to review and commit, takes in what teammates\n"
+         "                         committed (after git pull); never commits or pushes; private memories and your\n"
+         "                         user memories stay out\n"},
+        {"private", &run_private_command, kSharing,
+         "  private MEMORY         keep a memory on this machine: sync and share never carry it\n"},
+        {"unprivate", &run_unprivate_command, kSharing, "  unprivate MEMORY       let a private memory travel again\n"},
         {"install", &run_install_command, kAgents,
          "  install AGENT [--project DIR] [--dry-run] [--json]\n"
          "                         add Starling's hooks to the agent's configuration (claude-code, cursor, codex,\n"
@@ -162,7 +177,7 @@ Environment:
 
 std::string usage() {
     std::string text{kUsageHeader};
-    for (const auto group : {kMemories, kImportExport, kAgents, kPluginsAndConfiguration}) {
+    for (const auto group : {kMemories, kImportExport, kSharing, kAgents, kPluginsAndConfiguration}) {
         text.append("\n").append(group).append(":\n");
         for (const auto &command : commands()) {
             if (command.group == group) {

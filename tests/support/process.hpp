@@ -3,12 +3,12 @@
 // The end-to-end tests run Starling's binaries with the benchmarks' process runner.
 #pragma once
 
-#include "bench/child_process.hpp"
+#include <starling/app/child_process.hpp>
 
 namespace starling::test {
 
-using bench::ProcessOptions;
-using bench::ProcessResult;
-using bench::run_process;
+using app::ProcessOptions;
+using app::ProcessResult;
+using app::run_process;
 
 } // namespace starling::test

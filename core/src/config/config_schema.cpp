@@ -267,6 +267,10 @@ std::vector<ConfigKey> build_schema() {
         pattern_list_key<&Config::redaction, &RedactionConfig::extra_patterns>("redaction.extra_patterns",
             "ECMAScript regular expressions for secrets of your own, redacted like the built-in formats "
             "before anything is stored; only the first capture group when the pattern has one."),
+        string_key<&Config::sync, &SyncConfig::remote>("sync.remote", "",
+            "Git URL of your private repository that `starling sync` pushes to and pulls from; \"\" until set."),
+        path_list_key<&Config::sync, &SyncConfig::projects>("sync.projects", {},
+            "Project directories whose memories `starling sync` carries besides your user memories."),
         integer_key<&Config::budgets, &BudgetsConfig::inject_tokens>("budgets.inject_tokens", 1500, at_least(0),
             "Most tokens of memory added to an agent's context at once; 0 adds none."),
         integer_key<&Config::budgets, &BudgetsConfig::index_lines>("budgets.index_lines", 200, at_least(1),

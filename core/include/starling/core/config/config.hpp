@@ -88,6 +88,14 @@ struct RedactionConfig {
     std::vector<std::string> extra_patterns;
 };
 
+/// `[sync]`: what `starling sync` carries between the user's machines (docs/sharing.md).
+struct SyncConfig {
+    /// The git URL of the user's private sync repository; empty until one is given.
+    std::string remote;
+    /// Project directories whose memories travel besides the user scope's.
+    std::vector<std::filesystem::path> projects;
+};
+
 /// `[budgets]`: limits on what Starling adds to an agent's context.
 struct BudgetsConfig {
     std::int64_t inject_tokens = 0;
@@ -128,6 +136,7 @@ struct Config {
     InjectionConfig injection;
     RememberConfig remember;
     RedactionConfig redaction;
+    SyncConfig sync;
     BudgetsConfig budgets;
     LogConfig log;
     /// `[settings.<plugin-id>]` tables by plugin id; see effective_plugin_settings().

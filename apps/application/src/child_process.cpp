@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "bench/child_process.hpp"
+#include <starling/app/child_process.hpp>
 
 #include <fcntl.h>
 #include <poll.h>
@@ -14,7 +14,7 @@
 
 extern char **environ;
 
-namespace starling::bench {
+namespace starling::app {
 
 namespace {
 
@@ -86,6 +86,9 @@ ProcessResult run_process(const std::filesystem::path &program, const std::vecto
     close_quietly(in[0]);
     close_quietly(out[1]);
     close_quietly(err[1]);
+    // A blocking write of a large stdin would wait for the child to read it all while the child
+    // waits for us to read its output: written without blocking, a piece whenever poll allows.
+    ::fcntl(in[1], F_SETFL, ::fcntl(in[1], F_GETFL) | O_NONBLOCK);
 
     // Feed stdin and drain both outputs together, so a child that writes a lot before reading
     // everything cannot deadlock against us.
@@ -121,7 +124,7 @@ ProcessResult run_process(const std::filesystem::path &program, const std::vecto
             if (count > 0) {
                 written += static_cast<std::size_t>(count);
             }
-            if (count < 0 || written == options.stdin_text.size()) {
+            if ((count < 0 && errno != EAGAIN && errno != EINTR) || written == options.stdin_text.size()) {
                 close_quietly(in[1]);
             }
         }
@@ -138,4 +141,4 @@ ProcessResult run_process(const std::filesystem::path &program, const std::vecto
     return result;
 }
 
-} // namespace starling::bench
+} // namespace starling::app

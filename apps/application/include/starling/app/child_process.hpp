@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Runs a program to completion with a given stdin and environment, capturing its outputs: how the
-// benchmarks drive Starling's real binaries, and how the end-to-end tests do.
+// Runs a program to completion with a given stdin and environment, capturing its outputs: how
+// `starling sync` and `share` run git, how the benchmarks drive Starling's real binaries, and how the
+// end-to-end tests do.
 #pragma once
 
 #include <filesystem>
@@ -9,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace starling::bench {
+namespace starling::app {
 
 struct ProcessResult {
     int exit_code = -1;   ///< -1 when the process was killed by a signal
@@ -31,4 +32,4 @@ struct ProcessOptions {
 ProcessResult run_process(const std::filesystem::path &program, const std::vector<std::string> &arguments,
                           const ProcessOptions &options = {});
 
-} // namespace starling::bench
+} // namespace starling::app

@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "sync_steps.hpp"
+
+#include <starling/app/sharing/memory_merge.hpp>
+#include <starling/app/sharing/wire_memory.hpp>
+
+#include <starling/core/store/atomic_file.hpp>
+#include <starling/core/store/memory_key.hpp>
+#include <starling/core/store/store_error.hpp>
+
+#include <algorithm>
+#include <map>
+
+namespace starling::app::sharing::detail {
+namespace {
+
+constexpr std::string_view forgotten_elsewhere = "forgotten on another machine (starling sync)";
+
+/// The uses every other machine's usage file in `commit` records, summed.
+UsageTable uses_elsewhere_in(const SyncContext &context, const std::string &commit) {
+    UsageTable total;
+    if (commit.empty()) {
+        return total;
+    }
+    std::vector<std::string> files;
+    for (auto &path : context.repository.list_files(commit, "machines")) {
+        if (path.ends_with("/usage.tsv") && path != usage_path_of(context.machine_id)) {
+            files.push_back(std::move(path));
+        }
+    }
+    for (const auto &[path, text] : context.repository.read_files(commit, files)) {
+        add_usage(total, parse_usage(text, commit.substr(0, 12) + ":" + path));
+    }
+    return total;
+}
+
+class Importer {
+public:
+    Importer(SyncContext &context, const std::string &commit) : context_(context), commit_(commit) {
+        for (const auto &entry : context_.store.list()) {
+            keys_by_id_.insert_or_assign(entry.id, entry.key);
+        }
+        // A memory edited here since it was exported merges with what the pull brings, from the
+        // version this machine last committed: the merge's first parent, or the imported commit.
+        const auto parents = context_.repository.parents(commit_);
+        base_commit_ = parents.size() > 1 ? parents.front() : context_.state.imported;
+    }
+
+    void memories() {
+        std::vector<std::pair<char, std::string>> changes;
+        if (context_.state.imported.empty()) {
+            for (auto &path : context_.repository.list_files(commit_, "memories")) {
+                changes.emplace_back('A', std::move(path));
+            }
+        } else {
+            changes = context_.repository.changed_files(context_.state.imported, commit_, "memories");
+        }
+        std::vector<std::string> wanted;
+        for (const auto &[status, path] : changes) {
+            if (status != 'D' && parse_wire_path(path)) {
+                wanted.push_back(path);
+            }
+        }
+        const auto texts = context_.repository.read_files(commit_, wanted);
+        others_ = uses_elsewhere_in(context_, commit_);
+        for (const auto &[status, path] : changes) {
+            const auto named = parse_wire_path(path);
+            if (!named) {
+                continue;
+            }
+            const auto &[scope, id] = *named;
+            try {
+                if (status == 'D') {
+                    forget(id);
+                } else if (const auto text = texts.find(path); text != texts.end()) {
+                    take(scope, id, path, text->second);
+                }
+            } catch (const core::StoreError &problem) {
+                context_.report.notes.push_back("skipped " + path + " of the sync repository: " + problem.what());
+            }
+        }
+    }
+
+    void uses() {
+        const auto changed = context_.state.imported.empty()
+                                 ? std::vector<std::pair<char, std::string>>{{'A', "machines"}}
+                                 : context_.repository.changed_files(context_.state.imported, commit_, "machines");
+        const bool others_changed = std::any_of(changed.begin(), changed.end(), [&](const auto &change) {
+            return change.second != usage_path_of(context_.machine_id);
+        });
+        if (!others_changed) {
+            return;
+        }
+        const auto before = uses_elsewhere_in(context_, context_.state.imported);
+        std::vector<std::string> names;
+        for (const auto &[name, usage] : others_) {
+            const auto old = before.find(name);
+            if (old == before.end() || old->second != usage) {
+                names.push_back(name);
+            }
+        }
+        for (const auto &[name, usage] : before) {
+            if (!others_.contains(name)) {
+                names.push_back(name);
+            }
+        }
+        for (const auto &name : names) {
+            const auto named = parse_wire_path(wire_path_of(name));
+            const auto key = named ? keys_by_id_.find(named->second) : keys_by_id_.end();
+            if (key == keys_by_id_.end() || !context_.store.contains(key->second)) {
+                continue;
+            }
+            const auto found = others_.find(name);
+            const Usage elsewhere = found == others_.end() ? Usage{} : found->second;
+            bool changed_count = false;
+            context_.store.update(key->second, [&](core::Memory &memory) {
+                const auto own = memory.access_count - std::min(memory.access_count, uses_elsewhere(memory));
+                changed_count = uses_elsewhere(memory) != elsewhere.uses;
+                memory.access_count = own + elsewhere.uses;
+                memory.last_accessed = std::max(memory.last_accessed, elsewhere.last_used);
+                memory.set_extra_field(uses_elsewhere_field, std::to_string(elsewhere.uses));
+            });
+            context_.report.counted += changed_count ? 1 : 0;
+            record(named->second, key->second, name);
+        }
+    }
+
+private:
+    void wrote_one() {
+        if (!wrote_any_) {
+            wrote_any_ = true;
+            reached_step("imported-one");
+        }
+    }
+
+    void record(const std::string &id, const std::string &key, const std::string &wire_name) {
+        const auto stamp = core::stamp_file(context_.store.path_of(key));
+        if (!stamp) {
+            return;
+        }
+        auto &synced = context_.state.memories[id];
+        const auto memory = context_.store.read(key);
+        synced = {key, *stamp, wire_name,
+                  {memory.access_count - std::min(memory.access_count, uses_elsewhere(memory)), memory.last_accessed}};
+    }
+
+    void note_scope(const core::Scope &scope) {
+        if (std::find(context_.report.changed_scopes.begin(), context_.report.changed_scopes.end(), scope) ==
+            context_.report.changed_scopes.end()) {
+            context_.report.changed_scopes.push_back(scope);
+        }
+    }
+
+    void forget(const std::string &id) {
+        const auto key = keys_by_id_.find(id);
+        if (key == keys_by_id_.end() || !context_.store.contains(key->second)) {
+            return;
+        }
+        const auto location = *core::parse_memory_key(key->second);
+        context_.store.archive(key->second, forgotten_elsewhere);
+        wrote_one();
+        context_.state.memories.erase(id);
+        ++context_.report.archived;
+        note_scope(location.scope);
+    }
+
+    void take(const core::Scope &scope, const std::string &id, const std::string &path, const std::string &text) {
+        const auto wire = from_wire_text(text, path);
+        const auto name = wire_name_of(scope, id);
+        const auto known = keys_by_id_.find(id);
+        if (known == keys_by_id_.end() || !context_.store.contains(known->second)) {
+            create(scope, id, wire, name);
+            return;
+        }
+        std::string key = known->second;
+        const auto tier = core::parse_memory_key(key)->tier;
+        const auto synced = context_.state.memories.find(id);
+        const bool edited_here = synced == context_.state.memories.end() ||
+                                 core::stamp_file(context_.store.path_of(key)) != std::optional{synced->second.stamp};
+        if (to_wire_text(context_.store.read(key), tier) != text) {
+            std::optional<std::string> base;
+            if (edited_here && !base_commit_.empty()) {
+                const auto read = context_.repository.read_files(base_commit_, {path});
+                if (const auto found = read.find(path); found != read.end()) {
+                    base = found->second;
+                }
+            }
+            context_.store.update(key, [&](core::Memory &memory) {
+                const auto mine = to_wire_text(memory, tier);
+                // Edited here since the last sync: both edits are kept (without a known base, every
+                // field that differs counts as changed on both sides).
+                if (edited_here && (!base || mine != *base)) {
+                    take_wire_content(memory, from_wire_text(merge_wire_texts(base, mine, text, path), path).memory);
+                } else {
+                    take_wire_content(memory, wire.memory);
+                }
+            });
+            wrote_one();
+            ++context_.report.updated;
+        }
+        if (tier != wire.tier) {
+            key = context_.store.move_to_tier(key, wire.tier);
+            wrote_one();
+        }
+        note_scope(scope);
+        record(id, key, name);
+    }
+
+    void create(const core::Scope &scope, const std::string &id, const WireMemory &wire, const std::string &name) {
+        core::Memory memory = wire.memory;
+        memory.id = id;
+        const auto elsewhere = others_.find(name);
+        memory.access_count = elsewhere == others_.end() ? 0 : elsewhere->second.uses;
+        memory.last_accessed = elsewhere == others_.end() ? memory.created : std::max(memory.created, elsewhere->second.last_used);
+        memory.set_extra_field(uses_elsewhere_field, std::to_string(memory.access_count));
+        if (!scope.is_user()) {
+            const auto recorded = context_.store.root() / scope.directory() / "PROJECT_PATH";
+            const auto texts = context_.repository.read_files(commit_, {"memories/" + scope.directory().substr(7) + "/PROJECT_PATH"});
+            if (!texts.empty() && !std::filesystem::exists(recorded)) {
+                std::filesystem::create_directories(recorded.parent_path());
+                core::write_file_atomically(recorded, texts.begin()->second);
+            }
+        }
+        const auto key = context_.store.create(scope, wire.tier, std::move(memory));
+        keys_by_id_.insert_or_assign(id, key);
+        wrote_one();
+        ++context_.report.created;
+        note_scope(scope);
+        record(id, key, name);
+    }
+
+    SyncContext &context_;
+    const std::string &commit_;
+    std::string base_commit_;
+    std::map<std::string, std::string, std::less<>> keys_by_id_;
+    UsageTable others_;
+    bool wrote_any_ = false;
+};
+
+} // namespace
+
+void import_commit(SyncContext &context, const std::string &commit) {
+    if (commit == context.state.imported) {
+        return;
+    }
+    Importer importer{context, commit};
+    importer.memories();
+    importer.uses();
+    context.state.imported = commit;
+    write_sync_state(context.state_file, context.state);
+    reached_step("imported");
+}
+
+} // namespace starling::app::sharing::detail

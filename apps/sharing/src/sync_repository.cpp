@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <starling/app/sharing/sharing_error.hpp>
+#include <starling/app/sharing/sync_repository.hpp>
+
+#include <starling/app/child_process.hpp>
+#include <starling/core/store/atomic_file.hpp>
+#include <starling/core/store/file_io.hpp>
+
+#include <algorithm>
+#include <utility>
+
+namespace starling::app::sharing {
+namespace {
+
+constexpr std::string_view attributes = "# Memories merge field by field, keeping both texts of a concurrent edit (starling sync).\n"
+                                        "memories/**/*.md merge=starling\n";
+
+/// Splits git's NUL-terminated output.
+std::vector<std::string> split_nul(const std::string &text) {
+    std::vector<std::string> parts;
+    std::size_t start = 0;
+    while (start < text.size()) {
+        const auto end = std::min(text.find('\0', start), text.size());
+        parts.emplace_back(text, start, end - start);
+        start = end + 1;
+    }
+    return parts;
+}
+
+/// Single quotes for git's shell, which runs the merge driver's command line.
+std::string shell_quoted(const std::string &text) {
+    std::string quoted = "'";
+    for (const char character : text) {
+        quoted += character == '\'' ? std::string{"'\\''"} : std::string(1, character);
+    }
+    return quoted + "'";
+}
+
+} // namespace
+
+SyncRepository::SyncRepository(std::filesystem::path work_tree, std::string machine_id)
+    : git_(std::move(work_tree), std::move(machine_id)) {}
+
+std::vector<std::string> SyncRepository::prepare(const std::filesystem::path &driver_program) {
+    std::vector<std::string> repaired;
+    const auto git_dir = work_tree() / ".git";
+    if (!std::filesystem::exists(git_dir / "HEAD")) {
+        std::filesystem::create_directories(work_tree());
+        // No template: git's sample hooks hold words `starling scan` rightly takes for credentials.
+        git_.checked({"init", "--quiet", "--template=", "--initial-branch=" + std::string{sync_branch}});
+    }
+    // Only starling sync works in this repository, under its lock: a lock file found now was left
+    // by a git that was killed, and would stop every later command.
+    for (const auto &lock : {git_dir / "index.lock", git_dir / "HEAD.lock", git_dir / "config.lock",
+                             git_dir / "packed-refs.lock", git_dir / "ORIG_HEAD.lock", git_dir / "MERGE_HEAD.lock"}) {
+        if (std::filesystem::remove(lock)) {
+            repaired.push_back("removed " + lock.string() + ", left by a git process that was killed");
+        }
+    }
+    if (std::filesystem::exists(git_dir / "refs")) {
+        for (const auto &entry : std::filesystem::recursive_directory_iterator(git_dir / "refs")) {
+            if (entry.path().extension() == ".lock" && std::filesystem::remove(entry.path())) {
+                repaired.push_back("removed " + entry.path().string() + ", left by a git process that was killed");
+            }
+        }
+    }
+    if (std::filesystem::exists(git_dir / "MERGE_HEAD")) {
+        if (!git_.run({"merge", "--abort"}).succeeded()) {
+            git_.checked({"reset", "--merge"});
+        }
+        repaired.push_back("undid the merge an interrupted sync left unfinished; this sync merges again");
+    }
+    const auto attributes_file = work_tree() / ".gitattributes";
+    if (core::read_file_if_exists(attributes_file) != std::optional<std::string>{std::string{attributes}}) {
+        core::write_file_atomically(attributes_file, attributes);
+    }
+    const std::string driver = shell_quoted(driver_program.string()) + " sync merge-driver %O %A %B %P";
+    if (trimmed(git_.run({"config", "--local", "--get", "merge.starling.driver"}).out) != driver) {
+        git_.checked({"config", "--local", "merge.starling.name", "Starling memory merge"});
+        git_.checked({"config", "--local", "merge.starling.driver", driver});
+    }
+    return repaired;
+}
+
+std::optional<std::string> SyncRepository::origin() const {
+    const auto result = git_.run({"remote", "get-url", "origin"});
+    return result.succeeded() ? std::optional<std::string>{trimmed(result.out)} : std::nullopt;
+}
+
+void SyncRepository::set_origin(const std::string &url) {
+    const auto current = origin();
+    if (current == url) {
+        return;
+    }
+    git_.checked({"remote", current ? "set-url" : "add", "origin", url});
+}
+
+std::optional<std::string> SyncRepository::head() const {
+    const auto result = git_.run({"rev-parse", "--verify", "--quiet", "HEAD^{commit}"});
+    return result.succeeded() ? std::optional<std::string>{trimmed(result.out)} : std::nullopt;
+}
+
+std::optional<std::string> SyncRepository::remote_head() const {
+    const auto result =
+        git_.run({"rev-parse", "--verify", "--quiet", "refs/remotes/origin/" + std::string{sync_branch} + "^{commit}"});
+    return result.succeeded() ? std::optional<std::string>{trimmed(result.out)} : std::nullopt;
+}
+
+bool SyncRepository::is_ancestor(const std::string &ancestor, const std::string &descendant) const {
+    return git_.run({"merge-base", "--is-ancestor", ancestor, descendant}).succeeded();
+}
+
+std::vector<std::string> SyncRepository::parents(const std::string &commit) const {
+    const auto line = trimmed(git_.checked({"rev-list", "--parents", "-n", "1", commit}));
+    std::vector<std::string> words;
+    std::size_t start = 0;
+    while (start < line.size()) {
+        const auto end = std::min(line.find(' ', start), line.size());
+        words.emplace_back(line, start, end - start);
+        start = end + 1;
+    }
+    if (!words.empty()) {
+        words.erase(words.begin());
+    }
+    return words;
+}
+
+bool SyncRepository::commit_all(const std::string &message) {
+    git_.checked({"add", "--all", "--", "."});
+    if (git_.run({"diff", "--cached", "--quiet"}).succeeded() && head()) {
+        return false;
+    }
+    git_.checked({"commit", "--quiet", "--no-verify", "-m", message});
+    return true;
+}
+
+std::map<std::string, std::string> SyncRepository::read_files(const std::string &commit,
+                                                              const std::vector<std::string> &paths) const {
+    std::map<std::string, std::string> contents;
+    if (paths.empty()) {
+        return contents;
+    }
+    app::ProcessOptions options;
+    options.working_directory = work_tree();
+    for (const auto &path : paths) {
+        options.stdin_text += commit + ":" + path + "\n";
+    }
+    const auto result = app::run_process(find_git(), {"cat-file", "--batch"}, options);
+    if (result.exit_code != 0) {
+        throw SharingError("'git cat-file --batch' failed in " + work_tree().string() + ": " + trimmed(result.stderr_text));
+    }
+    const std::string &out = result.stdout_text;
+    std::size_t position = 0;
+    for (const auto &path : paths) {
+        const auto header_end = out.find('\n', position);
+        if (header_end == std::string::npos) {
+            throw SharingError("'git cat-file --batch' in " + work_tree().string() + " ended early at " + path);
+        }
+        const std::string header = out.substr(position, header_end - position);
+        position = header_end + 1;
+        if (header.ends_with(" missing")) {
+            continue;
+        }
+        const auto size_start = header.rfind(' ');
+        const auto size = std::stoull(header.substr(size_start + 1));
+        contents.emplace(path, out.substr(position, size));
+        position += size + 1;
+    }
+    return contents;
+}
+
+std::vector<std::string> SyncRepository::list_files(const std::string &commit, const std::string &folder) const {
+    return split_nul(git_.checked({"ls-tree", "-r", "-z", "--name-only", commit, "--", folder}));
+}
+
+std::vector<std::pair<char, std::string>> SyncRepository::changed_files(const std::string &from, const std::string &to,
+                                                                        const std::string &folder) const {
+    const auto parts = split_nul(git_.checked({"diff", "--name-status", "-z", "--no-renames", from, to, "--", folder}));
+    std::vector<std::pair<char, std::string>> changes;
+    for (std::size_t index = 0; index + 1 < parts.size(); index += 2) {
+        changes.emplace_back(parts[index].empty() ? 'M' : parts[index].front(), parts[index + 1]);
+    }
+    return changes;
+}
+
+std::vector<UnmergedPath> SyncRepository::unmerged_paths() const {
+    // `git ls-files -u -z`: "<mode> <object> <stage>\t<path>" per version of each unmerged path.
+    std::vector<UnmergedPath> paths;
+    for (const auto &line : split_nul(git_.checked({"ls-files", "--unmerged", "-z"}))) {
+        const auto tab = line.find('\t');
+        if (tab == std::string::npos || tab < 2) {
+            continue;
+        }
+        const std::string path = line.substr(tab + 1);
+        const char stage = line[tab - 1];
+        if (paths.empty() || paths.back().path != path) {
+            paths.push_back({path, {}, {}, {}});
+        }
+        auto text = git_.checked({"cat-file", "blob", ":" + std::string(1, stage) + ":" + path});
+        (stage == '1' ? paths.back().base : stage == '2' ? paths.back().ours : paths.back().theirs) = std::move(text);
+    }
+    return paths;
+}
+
+} // namespace starling::app::sharing

@@ -1,0 +1,399 @@
+// SPDX-License-Identifier: Apache-2.0
+// `starling sync` between "machines" (scratch homes) and a local bare repository, through the real
+// binary and the real git: what each machine does reaches the others once, concurrent edits keep
+// both texts, uses add up, forgetting travels as an archive entry, and a sync killed at any step is
+// completed by the next one.
+#include "support/sync_machines.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <csignal>
+#include <fstream>
+#include <set>
+
+namespace fs = std::filesystem;
+using starling::test::BareRemote;
+using starling::test::Machine;
+using starling::test::read_text;
+
+namespace {
+
+std::set<std::string> ids_of(const Machine &machine) {
+    std::set<std::string> ids;
+    for (const auto &[id, memory] : machine.memories()) {
+        ids.insert(id);
+    }
+    return ids;
+}
+
+/// Replaces the last `from` with `to` in a memory file (in its body, where the summary repeats
+/// it), as a person editing it by hand would.
+void edit_file(const fs::path &file, const std::string &from, const std::string &to) {
+    auto text = read_text(file);
+    const auto at = text.rfind(from);
+    REQUIRE(at != std::string::npos);
+    text.replace(at, from.size(), to);
+    std::ofstream(file, std::ios::binary | std::ios::trunc) << text;
+}
+
+/// A memory file's text after its frontmatter: what the memory says, the same on every machine.
+std::string body_of(const fs::path &file) {
+    const auto text = read_text(file);
+    const auto end = text.find("\n---\n", 4);
+    REQUIRE(end != std::string::npos);
+    return text.substr(end + 5);
+}
+
+bool has_conflict_markers(const std::string &text) {
+    return text.find("<<<<<<<") != std::string::npos || text.find(">>>>>>>") != std::string::npos ||
+           text.find("\n=======\n") != std::string::npos;
+}
+
+/// Every memory file of a machine, none with a conflict marker.
+void require_no_conflict_markers(const Machine &machine) {
+    for (const auto &[id, memory] : machine.memories()) {
+        INFO(id);
+        CHECK_FALSE(has_conflict_markers(read_text(machine.store() / memory.at("key").get<std::string>())));
+    }
+}
+
+int access_count(const Machine &machine, const std::string &id) {
+    return machine.memories().at(id).at("access_count").get<int>();
+}
+
+} // namespace
+
+TEST_CASE("what each machine remembers reaches the other once, whichever syncs first", "[e2e][sync]") {
+    const bool a_first = GENERATE(true, false);
+    const BareRemote remote;
+    Machine a{"sync-a"};
+    Machine b{"sync-b"};
+    const auto a1 = a.remember("Deploys go out on Tuesdays after the freeze.");
+    const auto a2 = a.remember("The staging database is rebuilt every night at two.");
+    const auto b1 = b.remember("Use tabs in Makefiles and four spaces everywhere else.");
+    const auto b2 = b.remember("Release notes are written in the past tense.");
+    Machine &first = a_first ? a : b;
+    Machine &second = a_first ? b : a;
+    first.sync({"--remote", remote.url()});
+    second.sync({"--remote", remote.url()});
+    first.sync();
+    second.sync();
+    const std::set<std::string> all{a1, a2, b1, b2};
+    CHECK(ids_of(a) == all);
+    CHECK(ids_of(b) == all);
+
+    // Nothing changed: another round sends, receives and counts nothing.
+    for (const Machine *machine : {&first, &second}) {
+        const auto report = machine->sync();
+        CHECK(report.at("exported") == 0);
+        CHECK(report.at("created") == 0);
+        CHECK(report.at("updated") == 0);
+        CHECK(report.at("archived") == 0);
+        CHECK(report.at("pushed") == false);
+    }
+    CHECK(ids_of(a) == all);
+    CHECK(ids_of(b) == all);
+    // The text on both machines is the same, and only what the memory says travelled.
+    CHECK(read_text(a.file_of(b1)).find("Use tabs in Makefiles") != std::string::npos);
+    const auto history = remote.history();
+    CHECK(history.find("access_count") == std::string::npos);
+    CHECK(history.find("sessions:") == std::string::npos);
+    // The sync folder holds nothing `starling scan` takes for a secret.
+    a.ok({"scan"});
+}
+
+TEST_CASE("concurrent remember, reinforce, edit and forget on two machines merge without a conflict",
+          "[e2e][sync]") {
+    const bool a_first = GENERATE(true, false);
+    const BareRemote remote;
+    Machine a{"sync-a"};
+    Machine b{"sync-b"};
+    const auto used = a.remember("Run the linter before every commit.");
+    const auto edited = a.remember("The API answers in JSON with snake_case keys.");
+    const auto forgotten_and_edited = a.remember("Feature flags live in flags.yaml at the root.");
+    const auto forgotten = a.remember("The CI cache is cleared on Mondays.");
+    a.sync({"--remote", remote.url()});
+    b.sync({"--remote", remote.url()});
+    REQUIRE(ids_of(b) == ids_of(a));
+
+    a.set_time("2026-11-23T10:00:00Z");
+    b.set_time("2026-11-23T11:00:00Z");
+    for (int use = 0; use < 3; ++use) {
+        a.use(used, "a-session-" + std::to_string(use));
+    }
+    for (int use = 0; use < 2; ++use) {
+        b.use(used, "b-session-" + std::to_string(use));
+    }
+    edit_file(a.file_of(edited), "with snake_case keys.", "with snake_case keys, dates in ISO-8601.");
+    edit_file(b.file_of(edited), "The API answers in JSON", "The public API answers in JSON (v2)");
+    a.ok({"forget", forgotten_and_edited});
+    edit_file(b.file_of(forgotten_and_edited), "at the root.", "at the root, one per environment.");
+    b.ok({"forget", forgotten});
+    // Restating a memory folds the restatement into it (remember's merge) and counts one more use.
+    CHECK(b.remember("Run the linter before every commit.") == used);
+    const auto only_a = a.remember("Benchmarks run on the quiet machine only.");
+    const auto only_b = b.remember("Screenshots in docs are PNG, never JPEG.");
+
+    Machine &first = a_first ? a : b;
+    Machine &second = a_first ? b : a;
+    first.sync();
+    const auto report = second.sync();
+    first.sync();
+    second.sync();
+
+    const std::set<std::string> expected{used, edited, forgotten_and_edited, only_a, only_b};
+    CHECK(ids_of(a) == expected);
+    CHECK(ids_of(b) == expected);
+    // Counters are the sum of both sides' uses (1 for writing it, 3 on a, 2 and a restatement on b).
+    CHECK(access_count(a, used) == 7);
+    CHECK(access_count(b, used) == 7);
+    // Both texts of the concurrent edit, the same on both machines, and no conflict marker anywhere.
+    for (const Machine *machine : {&a, &b}) {
+        const auto text = read_text(machine->file_of(edited));
+        CHECK(text.find("dates in ISO-8601") != std::string::npos);
+        CHECK(text.find("The public API answers in JSON (v2)") != std::string::npos);
+        require_no_conflict_markers(*machine);
+        // The edit wins over the forgetting, and says where it was kept.
+        CHECK(read_text(machine->file_of(forgotten_and_edited)).find("one per environment") != std::string::npos);
+    }
+    CHECK(body_of(a.file_of(edited)) == body_of(b.file_of(edited)));
+    CHECK(report.at("notes").dump().find("kept the edited version") != std::string::npos);
+
+    // The memory forgotten on b is archived on a, and restore brings it back there.
+    const auto archive = nlohmann::json::parse(a.ok({"archive", "--json"}));
+    std::string archive_id;
+    for (const auto &entry : archive) {
+        if (entry.at("reason").get<std::string>().find("another machine") != std::string::npos) {
+            archive_id = entry.at("id").get<std::string>();
+        }
+    }
+    REQUIRE_FALSE(archive_id.empty());
+    a.ok({"restore", archive_id});
+    CHECK(ids_of(a).contains(forgotten));
+    // ... and the restored memory travels back to b with the next syncs.
+    a.sync();
+    b.sync();
+    CHECK(ids_of(b).contains(forgotten));
+}
+
+TEST_CASE("three machines: every memory once everywhere, uses summed over all three", "[e2e][sync]") {
+    const BareRemote remote;
+    std::vector<std::unique_ptr<Machine>> machines;
+    std::set<std::string> ids;
+    for (const char *name : {"sync-a", "sync-b", "sync-c"}) {
+        machines.push_back(std::make_unique<Machine>(name));
+        ids.insert(machines.back()->remember(std::string{"Machine "} + name + " keeps its builds in /var/tmp/" + name));
+    }
+    for (const auto &machine : machines) {
+        machine->sync({"--remote", remote.url()});
+    }
+    const std::string shared = *ids.begin();
+    int uses = 1;
+    for (std::size_t index = 0; index < machines.size(); ++index) {
+        machines[index]->sync();
+        for (std::size_t use = 0; use <= index; ++use) {
+            machines[index]->use(shared, "session-" + std::to_string(index) + "-" + std::to_string(use));
+            ++uses;
+        }
+    }
+    for (int round = 0; round < 2; ++round) {
+        for (const auto &machine : machines) {
+            machine->sync();
+        }
+    }
+    for (const auto &machine : machines) {
+        CHECK(ids_of(*machine) == ids);
+        CHECK(access_count(*machine, shared) == uses);
+    }
+}
+
+TEST_CASE("a sync killed after any of its steps leaves a store and repository the next sync completes",
+          "[e2e][sync][recovery]") {
+    const std::string step = GENERATE("recovered", "exported", "committed", "fetched", "merge-started", "merged",
+                                      "imported-one", "imported", "pushed");
+    const BareRemote remote;
+    Machine a{"sync-a"};
+    Machine b{"sync-b"};
+    const auto shared = a.remember("The changelog is kept in CHANGELOG.md, newest first.");
+    a.sync({"--remote", remote.url()});
+    b.sync({"--remote", remote.url()});
+    edit_file(a.file_of(shared), "newest first.", "newest first, one line per change.");
+    edit_file(b.file_of(shared), "The changelog", "The project changelog");
+    const auto from_a = a.remember("Integration tests need the docker daemon.");
+    const auto from_b = b.remember("Pull requests need two approvals.");
+    a.use(shared, "a-1");
+    b.use(shared, "b-1");
+    a.sync();
+
+    INFO("killed after " << step);
+    const auto killed = b.starling({"sync"}, {{"STARLING_SYNC_KILL_AFTER", step}});
+    CHECK(killed.signal == SIGKILL);
+    b.sync();
+    a.sync();
+    b.sync();
+    const std::set<std::string> expected{shared, from_a, from_b};
+    CHECK(ids_of(a) == expected);
+    CHECK(ids_of(b) == expected);
+    CHECK(access_count(a, shared) == 3);
+    CHECK(access_count(b, shared) == 3);
+    for (const Machine *machine : {&a, &b}) {
+        const auto text = read_text(machine->file_of(shared));
+        CHECK(text.find("one line per change") != std::string::npos);
+        CHECK(text.find("The project changelog") != std::string::npos);
+        require_no_conflict_markers(*machine);
+    }
+    CHECK(body_of(a.file_of(shared)) == body_of(b.file_of(shared)));
+}
+
+TEST_CASE("a sync killed inside any write of the store or the repository is completed by the next one",
+          "[e2e][sync][recovery]") {
+    bool completed = false;
+    for (int step = 1; step <= 60 && !completed; ++step) {
+        const BareRemote remote;
+        Machine a{"sync-a"};
+        Machine b{"sync-b"};
+        const auto shared = a.remember("Logs rotate daily and are kept for a week.");
+        a.sync({"--remote", remote.url()});
+        b.sync({"--remote", remote.url()});
+        edit_file(a.file_of(shared), "for a week.", "for a week, compressed.");
+        const auto from_b = b.remember("Secrets live in the vault, never in the repository.");
+        b.use(shared, "b-1");
+        a.sync();
+
+        INFO("killed at write step " << step);
+        const auto run = b.starling({"sync"}, {{"STARLING_FAULT_INJECTION", "kill-at=any:" + std::to_string(step)}});
+        completed = run.signal != SIGKILL;
+        if (completed) {
+            CHECK(run.exit_code == 0);
+        }
+        b.sync();
+        a.sync();
+        CHECK(ids_of(a) == std::set<std::string>{shared, from_b});
+        CHECK(ids_of(b) == std::set<std::string>{shared, from_b});
+        CHECK(access_count(a, shared) == 2);
+        CHECK(read_text(b.file_of(shared)).find("compressed") != std::string::npos);
+    }
+    CHECK(completed);
+}
+
+TEST_CASE("a lock file left by a killed git does not stop the next sync", "[e2e][sync][recovery]") {
+    const BareRemote remote;
+    Machine a{"sync-a"};
+    a.remember("Docs are built with mkdocs.");
+    a.sync({"--remote", remote.url()});
+    std::ofstream(a.store() / "sync" / "repo" / ".git" / "index.lock") << "";
+    a.remember("The docs site deploys from main.");
+    const auto report = a.sync();
+    CHECK(report.at("pushed") == true);
+    CHECK(report.at("notes").dump().find("index.lock") != std::string::npos);
+}
+
+TEST_CASE("sync says what is wrong and where when it cannot work", "[e2e][sync][errors]") {
+    Machine a{"sync-errors"};
+    a.remember("Errors name what and where.");
+
+    SECTION("no remote configured") {
+        const auto result = a.starling({"sync"});
+        CHECK(result.exit_code == 1);
+        CHECK(result.stderr_text.find("no sync remote is configured") != std::string::npos);
+        CHECK(result.stderr_text.find("sync.remote") != std::string::npos);
+        CHECK(result.stderr_text.find((a.store() / "starling.toml").string()) != std::string::npos);
+    }
+    SECTION("an unreachable remote") {
+        const auto result = a.starling({"sync", "--remote", "http://127.0.0.1:9/memories.git"});
+        CHECK(result.exit_code == 1);
+        CHECK(result.stderr_text.find("cannot fetch from the sync remote http://127.0.0.1:9/memories.git") !=
+              std::string::npos);
+    }
+    SECTION("a remote that is not a git repository") {
+        const starling::test::TempDir plain{"not-a-repository"};
+        const auto result = a.starling({"sync", "--remote", plain.path().string()});
+        CHECK(result.exit_code == 1);
+        CHECK(result.stderr_text.find("cannot fetch from the sync remote " + plain.path().string()) != std::string::npos);
+        CHECK(result.stderr_text.find("not appear to be a git repository") != std::string::npos);
+    }
+    SECTION("git missing from PATH") {
+        const auto result = a.starling({"sync", "--remote", "/tmp/anything.git"}, {{"PATH", "/nonexistent-bin"}});
+        CHECK(result.exit_code == 1);
+        CHECK(result.stderr_text.find("git program was not found in PATH (/nonexistent-bin)") != std::string::npos);
+    }
+    SECTION("an empty remote URL") {
+        CHECK(a.starling({"sync", "--remote", ""}).exit_code == 64);
+    }
+    SECTION("a damaged sync state names its file and line") {
+        const BareRemote remote;
+        a.sync({"--remote", remote.url()});
+        std::ofstream(a.store() / "sync" / "state.tsv", std::ios::app) << "garbage line\n";
+        const auto result = a.starling({"sync"});
+        CHECK(result.exit_code == 1);
+        CHECK(result.stderr_text.find((a.store() / "sync" / "state.tsv").string() + ":") != std::string::npos);
+    }
+    SECTION("the merge driver's arguments") {
+        CHECK(a.starling({"sync", "merge-driver", "only-one"}).exit_code == 64);
+    }
+}
+
+TEST_CASE("the sync remote is taken from sync.remote in the configuration", "[e2e][sync]") {
+    const BareRemote remote;
+    Machine a{"sync-config"};
+    a.home().write_file("home/starling.toml", "[sync]\nremote = \"" + remote.url() + "\"\n");
+    const auto id = a.remember("Configured remotes need no flag.");
+    const auto report = a.sync();
+    CHECK(report.at("remote") == remote.url());
+    CHECK(report.at("pushed") == true);
+    CHECK(remote.history().find("Configured remotes need no flag.") != std::string::npos);
+    CHECK(remote.history().find(id) != std::string::npos);
+}
+
+TEST_CASE("a secret written into a memory by hand is refused by sync, naming file and format, and never pushed",
+          "[e2e][sync][privacy]") {
+    const BareRemote remote;
+    Machine a{"sync-secret"};
+    const auto id = a.remember("The deploy bot reads its token from the environment.");
+    a.sync({"--remote", remote.url()});
+    const std::string token = "ghp_1a2B3c4D5e6F7g8H9i0J1k2L3m4N5o6P7q8R";
+    edit_file(a.file_of(id), "from the environment.", "from the environment, e.g. " + token);
+    const auto key = a.memories().at(id).at("key").get<std::string>();
+
+    const auto refused = a.starling({"sync"});
+    CHECK(refused.exit_code == 1);
+    CHECK(refused.stderr_text.find("refusing to write " + key) != std::string::npos);
+    CHECK(refused.stderr_text.find("github") != std::string::npos);
+    CHECK(refused.stderr_text.find(token) == std::string::npos);
+    CHECK(remote.history().find(token) == std::string::npos);
+    CHECK(read_text(a.store() / "sync" / "repo" / "memories" / "user" / (id + ".md")).find(token) == std::string::npos);
+
+    // Once redacted, the memory travels, still without the secret.
+    a.ok({"scan", "--fix"});
+    CHECK(a.sync().at("pushed") == true);
+    const auto history = remote.history();
+    CHECK(history.find(token) == std::string::npos);
+    CHECK(history.find("[REDACTED:") != std::string::npos);
+}
+
+TEST_CASE("a private memory never travels, and one made private later is withdrawn and archived elsewhere",
+          "[e2e][sync][privacy]") {
+    const BareRemote remote;
+    Machine a{"sync-private-a"};
+    Machine b{"sync-private-b"};
+    const auto secret_plan = a.remember("My salary negotiation is on Friday.");
+    a.ok({"private", secret_plan});
+    const auto later = a.remember("I review pull requests after lunch.");
+    a.sync({"--remote", remote.url()});
+    b.sync({"--remote", remote.url()});
+    CHECK(ids_of(b) == std::set<std::string>{later});
+    CHECK(remote.history().find("salary") == std::string::npos);
+
+    a.ok({"private", later});
+    CHECK(a.sync().at("withdrawn") == 1);
+    CHECK(b.sync().at("archived") == 1);
+    CHECK(ids_of(b).empty());
+    CHECK(ids_of(a) == std::set<std::string>{secret_plan, later});
+
+    // Unmarked, it travels again.
+    a.ok({"unprivate", later});
+    a.sync();
+    b.sync();
+    CHECK(ids_of(b) == std::set<std::string>{later});
+    CHECK(a.starling({"private", "nosuchid"}).exit_code == 1);
+}
