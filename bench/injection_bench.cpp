@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "injection_bench.hpp"
+#include "scoped_environment.hpp"
 #include "synthetic_store.hpp"
 
 #include <starling/app/application.hpp>
@@ -28,38 +29,6 @@ constexpr const char *fixed_now = "2026-11-22T09:00:00Z";
 /// The synthetic padding's seed: the same store at every run.
 constexpr std::uint64_t padding_seed = 1;
 
-/// Sets STARLING_HOME and STARLING_NOW for the applications the benchmark makes, and puts back what
-/// was there before.
-class ScratchEnvironment {
-public:
-    explicit ScratchEnvironment(const fs::path &home) : home_(saved("STARLING_HOME")), now_(saved("STARLING_NOW")) {
-        ::setenv("STARLING_HOME", home.c_str(), 1);
-        ::setenv("STARLING_NOW", fixed_now, 1);
-    }
-    ~ScratchEnvironment() {
-        restore("STARLING_HOME", home_);
-        restore("STARLING_NOW", now_);
-    }
-    ScratchEnvironment(const ScratchEnvironment &) = delete;
-    ScratchEnvironment &operator=(const ScratchEnvironment &) = delete;
-
-private:
-    static std::optional<std::string> saved(const char *name) {
-        const char *value = std::getenv(name);
-        return value == nullptr ? std::nullopt : std::optional<std::string>{value};
-    }
-    static void restore(const char *name, const std::optional<std::string> &value) {
-        if (value) {
-            ::setenv(name, value->c_str(), 1);
-        } else {
-            ::unsetenv(name);
-        }
-    }
-
-    std::optional<std::string> home_;
-    std::optional<std::string> now_;
-};
-
 double share(std::size_t part, std::size_t whole) noexcept {
     return whole == 0 ? 0.0 : static_cast<double>(part) / static_cast<double>(whole);
 }
@@ -81,7 +50,8 @@ public:
                 throw std::runtime_error("cannot create " + marker.string());
             }
         }
-        environment_.emplace(home());
+        environment_.set("STARLING_HOME", home().string());
+        environment_.set("STARLING_NOW", fixed_now);
         application_ = std::make_unique<app::Application>(options.config_file);
         const auto &root = application_->config().store.root;
         if (fs::weakly_canonical(root) != fs::weakly_canonical(home())) {
@@ -223,7 +193,7 @@ private:
     [[nodiscard]] fs::path home() const { return root_ / "home"; }
 
     fs::path root_;
-    std::optional<ScratchEnvironment> environment_;
+    ScopedEnvironment environment_;
     std::unique_ptr<app::Application> application_;
     std::map<std::string, std::set<std::string>> ids_of_key_; ///< memory key → the labelled ids stored as it
 };

@@ -21,39 +21,6 @@ constexpr std::chrono::minutes turn_interval{1};
 
 } // namespace
 
-/// Sets STARLING_HOME and STARLING_NOW for the applications the retriever makes, and puts back what
-/// was there before.
-class ProductPathRetriever::Environment {
-public:
-    Environment() : home_(saved("STARLING_HOME")), now_(saved("STARLING_NOW")) {
-        ::setenv("STARLING_NOW", fixed_now, 1);
-    }
-    ~Environment() {
-        restore("STARLING_HOME", home_);
-        restore("STARLING_NOW", now_);
-    }
-    Environment(const Environment &) = delete;
-    Environment &operator=(const Environment &) = delete;
-
-    static void set_home(const std::filesystem::path &home) { ::setenv("STARLING_HOME", home.c_str(), 1); }
-
-private:
-    static std::optional<std::string> saved(const char *name) {
-        const char *value = std::getenv(name);
-        return value == nullptr ? std::nullopt : std::optional<std::string>{value};
-    }
-    static void restore(const char *name, const std::optional<std::string> &value) {
-        if (value) {
-            ::setenv(name, value->c_str(), 1);
-        } else {
-            ::unsetenv(name);
-        }
-    }
-
-    std::optional<std::string> home_;
-    std::optional<std::string> now_;
-};
-
 std::string remembered_turn_text(const LocomoSession &session, const LocomoTurn &turn) {
     return turn.speaker + " (" + std::string{session_date(session.date_time)} + "): " + said_and_shown(turn);
 }
@@ -61,7 +28,9 @@ std::string remembered_turn_text(const LocomoSession &session, const LocomoTurn 
 ProductPathRetriever::ProductPathRetriever(std::optional<std::filesystem::path> config_file,
                                            std::filesystem::path scratch)
     : config_file_(std::move(config_file)), scratch_(std::move(scratch)),
-      environment_(std::make_unique<Environment>()) {}
+      environment_(std::make_unique<ScopedEnvironment>()) {
+    environment_->set("STARLING_NOW", fixed_now);
+}
 
 ProductPathRetriever::~ProductPathRetriever() {
     // The application reads the environment it was made in: it goes before the environment does.
@@ -75,7 +44,7 @@ std::size_t ProductPathRetriever::load(const LocomoConversation &conversation) {
     const auto home = scratch_ / ("conversation-" + std::to_string(++conversations_));
     std::filesystem::remove_all(home);
     std::filesystem::create_directories(home);
-    Environment::set_home(home);
+    environment_->set("STARLING_HOME", home.string());
     application_ = std::make_unique<app::Application>(config_file_);
     // Each turn is remembered when it was said, so that the memories of one session are stored
     // minutes apart and those of different sessions days apart, as for a user.

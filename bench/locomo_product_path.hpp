@@ -8,6 +8,7 @@
 #pragma once
 
 #include "locomo_bench.hpp"
+#include "scoped_environment.hpp"
 
 #include <starling/app/application.hpp>
 
@@ -42,10 +43,9 @@ public:
     [[nodiscard]] std::size_t turns_restated() const override { return turns_restated_; }
 
 private:
-    class Environment;
     std::optional<std::filesystem::path> config_file_;
     std::filesystem::path scratch_;
-    std::unique_ptr<Environment> environment_;
+    std::unique_ptr<ScopedEnvironment> environment_;
     std::size_t conversations_ = 0;
     std::size_t turns_restated_ = 0;
     std::unique_ptr<app::Application> application_;
