@@ -21,6 +21,8 @@
 #include <fstream>
 #include <map>
 #include <string>
+#include <sys/wait.h>
+#include <unistd.h>
 
 using starling::core::FixedClock;
 using starling::core::IndexEntry;
@@ -320,17 +322,35 @@ TEST_CASE("the journal is compacted into a new snapshot once it grows", "[store]
     check_index_matches_files(store);
 }
 
+namespace {
+
+/// The id of a process that has ended: a child that exits at once, waited for. A fixed number
+/// (4242) was sometimes a live process on a busy machine.
+std::string dead_process_id() {
+    const pid_t child = ::fork();
+    if (child == 0) {
+        ::_exit(0);
+    }
+    REQUIRE(child > 0);
+    int status = 0;
+    REQUIRE(::waitpid(child, &status, 0) == child);
+    return std::to_string(child);
+}
+
+} // namespace
+
 TEST_CASE("rebuild_index removes temporary files left by dead writers", "[store][index]") {
     StoreFixture fixture;
+    const std::string dead = dead_process_id();
     const std::string key = fixture.store.create(Scope::user(), Tier::short_term, make_memory("Keep me"));
     static_cast<void>(fixture.store.rebuild_index());
-    write_bytes(fixture.root / "memory/user/short/.2026-11-22_keep.md.tmp-4242-deadbeef", "half a memory");
-    write_bytes(fixture.root / "index/.snapshot.bin.tmp-4242-deadbeef", "half an index");
+    write_bytes(fixture.root / "memory/user/short" / (".2026-11-22_keep.md.tmp-" + dead + "-deadbeef"), "half a memory");
+    write_bytes(fixture.root / ("index/.snapshot.bin.tmp-" + dead + "-deadbeef"), "half an index");
     write_bytes(fixture.root / "archive/x/memory/user/long/.y.md.tmp-1-2", "half an archive");
     write_bytes(fixture.root / "memory/user/short/notes.txt", "not a memory, left alone");
     CHECK(keys_of(fixture.store.list()) == std::vector<std::string>{key});
     // A listing already removes what dead writers left in the folders it lists.
-    CHECK_FALSE(std::filesystem::exists(fixture.root / "memory/user/short/.2026-11-22_keep.md.tmp-4242-deadbeef"));
+    CHECK_FALSE(std::filesystem::exists(fixture.root / "memory/user/short" / (".2026-11-22_keep.md.tmp-" + dead + "-deadbeef")));
 
     const auto report = fixture.store.rebuild_index();
     CHECK(report.memories == 1);
