@@ -27,12 +27,6 @@ namespace {
 
 const fs::path kStarling = fs::path{STARLING_TEST_BINARY_DIR} / "starling";
 
-ProcessOptions at(const ScratchHome &home, const std::string &now) {
-    auto options = home.options();
-    options.environment["STARLING_NOW"] = now;
-    return options;
-}
-
 nlohmann::json cli_json(const std::vector<std::string> &arguments, const ProcessOptions &options) {
     const auto result = run_process(kStarling, arguments, options);
     INFO(arguments.front() << ": " << result.stderr_text);
@@ -47,7 +41,7 @@ struct Entry {
 
 /// `memory-buffer.py add <text>`: an entry the agent hands the buffer, which nobody pinned.
 Entry added_entry(const ScratchHome &home, const std::string &now, const std::string &text) {
-    const auto options = at(home, now);
+    const auto options = home.options_at(now);
     const auto stored = cli_json({"remember", "--force", "--json", "--type", "project", "--scope", "user", text}, options);
     const std::string id = stored["id"];
     static_cast<void>(cli_json({"unpin", "--json", id}, options));
@@ -61,7 +55,7 @@ std::string added(const ScratchHome &home, const std::string &now, const std::st
 /// The original keys of the archive's entries.
 std::vector<std::string> archived_keys(const ScratchHome &home, const std::string &now) {
     std::vector<std::string> keys;
-    for (const auto &entry : cli_json({"archive", "--json"}, at(home, now))) {
+    for (const auto &entry : cli_json({"archive", "--json"}, home.options_at(now))) {
         keys.push_back(entry["key"]);
     }
     std::sort(keys.begin(), keys.end());
@@ -74,12 +68,12 @@ std::vector<std::string> sorted(std::vector<std::string> keys) {
 }
 
 void consolidate(const ScratchHome &home, const std::string &now) {
-    static_cast<void>(cli_json({"consolidate", "--json"}, at(home, now)));
+    static_cast<void>(cli_json({"consolidate", "--json"}, home.options_at(now)));
 }
 
 /// The memory as `starling show --json` gives it; nothing when it is no longer in the store.
 std::optional<nlohmann::json> shown(const ScratchHome &home, const std::string &id, const std::string &now) {
-    const auto result = run_process(kStarling, {"show", "--json", id}, at(home, now));
+    const auto result = run_process(kStarling, {"show", "--json", id}, home.options_at(now));
     if (result.exit_code != 0) {
         return std::nullopt;
     }
@@ -95,7 +89,7 @@ std::string field_of(const nlohmann::json &memory, const std::string &field) {
 }
 
 std::string file_text(const ScratchHome &home, const std::string &id, const std::string &now) {
-    return run_process(kStarling, {"show", id}, at(home, now)).stdout_text;
+    return run_process(kStarling, {"show", id}, home.options_at(now)).stdout_text;
 }
 
 const std::string kLoner =
@@ -199,5 +193,5 @@ TEST_CASE("the cognitive-layer profile: the same text added twice is one entry",
     const std::string once = added(home, "2026-03-02T09:00:00Z", kLoner);
     const std::string again = added(home, "2026-03-02T09:01:00Z", "  " + kLoner + "  ");
     CHECK(once == again);
-    CHECK(cli_json({"list", "--json"}, at(home, "2026-03-02T09:02:00Z")).size() == 1);
+    CHECK(cli_json({"list", "--json"}, home.options_at("2026-03-02T09:02:00Z")).size() == 1);
 }

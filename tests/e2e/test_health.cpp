@@ -25,17 +25,11 @@ namespace {
 
 const fs::path kStarling = fs::path{STARLING_TEST_BINARY_DIR} / "starling";
 
-ProcessOptions at_time(const ScratchHome &home, const std::string &now) {
-    auto options = home.options();
-    options.environment["STARLING_NOW"] = now;
-    return options;
-}
-
 nlohmann::json remembered(const ScratchHome &home, const std::vector<std::string> &words,
                           const std::string &now = "2026-11-22T09:00:00Z") {
     std::vector<std::string> arguments{"remember", "--force", "--json"};
     arguments.insert(arguments.end(), words.begin(), words.end());
-    const auto result = run_process(kStarling, arguments, at_time(home, now));
+    const auto result = run_process(kStarling, arguments, home.options_at(now));
     INFO(result.stderr_text);
     REQUIRE(result.exit_code == 0);
     return nlohmann::json::parse(result.stdout_text);
@@ -225,7 +219,7 @@ TEST_CASE("consolidate reports in the skill's shape and keeps its original JSON 
     const std::string kept = remembered(home, {"--type", "project", "The staging cluster is called blue."})["id"];
     const std::string forgotten = remembered(home, {"--type", "project", "The old build server was jenkins-2."})["id"];
     REQUIRE(run_process(kStarling, {"unpin", forgotten}, home.options()).exit_code == 0);
-    const auto month_later = at_time(home, "2026-12-22T09:00:00Z");
+    const auto month_later = home.options_at("2026-12-22T09:00:00Z");
 
     const auto dry = run_process(kStarling, {"consolidate", "--dry-run"}, month_later);
     CHECK(dry.exit_code == 0);

@@ -23,12 +23,6 @@ namespace {
 const fs::path kBinaries{STARLING_TEST_BINARY_DIR};
 const fs::path kStarling = kBinaries / "starling";
 
-ProcessOptions at_time(const ScratchHome &home, const std::string &now, std::string stdin_text = {}) {
-    auto options = home.options(std::move(stdin_text));
-    options.environment["STARLING_NOW"] = now;
-    return options;
-}
-
 nlohmann::json json_of(const std::vector<std::string> &arguments, const ProcessOptions &options) {
     const auto result = run_process(kStarling, arguments, options);
     INFO(result.stderr_text);
@@ -90,7 +84,7 @@ TEST_CASE("what remember stores is pinned and survives months unread, and unpinn
     const std::string note = remembered(home, {"--type", "project", "The staging cluster is called blue."})["id"];
     const std::string preference = remembered(home, {"--type", "feedback", "Answer in short paragraphs."})["id"];
 
-    const auto months_later = at_time(home, "2027-03-01T09:00:00Z");
+    const auto months_later = home.options_at("2027-03-01T09:00:00Z");
     const auto kept = json_of({"consolidate", "--json"}, months_later);
     for (const auto &action : kept["actions"]) {
         CHECK(action["applied"] == false);
@@ -131,7 +125,7 @@ TEST_CASE("being injected is not being read: it is counted apart and promotes no
                                     R"(","transcript_path":"/t","cwd":"/work/app","hook_event_name":"UserPromptSubmit",)"
                                     R"("prompt":"which kubectl contexts exist?"})";
         const auto hook = run_process(kBinaries / "starling-claude", {"UserPromptSubmit"},
-                                      at_time(home, "2026-11-2" + std::to_string(2 + session) + "T09:00:00Z", payload));
+                                      home.options_at("2026-11-2" + std::to_string(2 + session) + "T09:00:00Z", payload));
         REQUIRE(hook.exit_code == 0);
         CHECK_THAT(hook.stdout_text, Catch::Contains("kubectl contexts are named after regions"));
     }
@@ -141,7 +135,7 @@ TEST_CASE("being injected is not being read: it is counted apart and promotes no
     CHECK(shown["last_injected"] == "2026-11-26T09:00:00Z");
     CHECK(shown["access_count"] == 1);
     CHECK(shown["sessions"].empty());
-    const auto consolidated = json_of({"consolidate", "--json"}, at_time(home, "2026-11-27T09:00:00Z"));
+    const auto consolidated = json_of({"consolidate", "--json"}, home.options_at("2026-11-27T09:00:00Z"));
     for (const auto &action : consolidated["actions"]) {
         CHECK(action["kind"] != "promote");
     }

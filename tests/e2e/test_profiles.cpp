@@ -140,12 +140,6 @@ using starling::test::ProcessOptions;
 
 const fs::path kClaude = fs::path{STARLING_TEST_BINARY_DIR} / "starling-claude";
 
-ProcessOptions at(const ScratchHome &home, const std::string &now, std::string stdin_text = {}) {
-    auto options = home.options(std::move(stdin_text));
-    options.environment["STARLING_NOW"] = now;
-    return options;
-}
-
 nlohmann::json cli_json(const std::vector<std::string> &arguments, const ProcessOptions &options) {
     const auto result = run_process(kStarling, arguments, options);
     INFO(arguments.front() << ": " << result.stderr_text);
@@ -155,20 +149,20 @@ nlohmann::json cli_json(const std::vector<std::string> &arguments, const Process
 
 /// What collie's write-memory.js writes: a memory the agent decided on, which nobody pinned.
 nlohmann::json written(const ScratchHome &home, const std::string &now, const std::string &type, const std::string &text) {
-    const auto options = at(home, now);
+    const auto options = home.options_at(now);
     const auto stored = cli_json({"remember", "--force", "--json", "--type", type, "--scope", "user", text}, options);
     static_cast<void>(cli_json({"unpin", "--json", stored["id"].get<std::string>()}, options));
     return stored;
 }
 
 void hook(const ScratchHome &home, const std::string &now, const std::string &event, const std::string &payload) {
-    const auto result = run_process(kClaude, {event}, at(home, now, payload));
+    const auto result = run_process(kClaude, {event}, home.options_at(now, payload));
     INFO(result.stderr_text);
     REQUIRE(result.exit_code == 0);
 }
 
 std::string key_of(const ScratchHome &home, const std::string &id, const std::string &now) {
-    return cli_json({"show", "--json", id}, at(home, now))["key"];
+    return cli_json({"show", "--json", id}, home.options_at(now))["key"];
 }
 
 } // namespace
@@ -200,16 +194,16 @@ TEST_CASE("the collie profile: promotion after reads in two sessions, review at 
 
     // §1.5 STEP 4: a short-term memory untouched for more than 7 days goes; collie keeps no type, so
     // the role goes with it (the default profile keeps it: test_keeping.cpp).
-    const auto day_8 = cli_json({"consolidate", "--json"}, at(home, "2026-01-13T09:00:01Z"));
-    CHECK(run_process(kStarling, {"show", role_id}, at(home, "2026-01-13T09:00:02Z")).exit_code == 1);
+    const auto day_8 = cli_json({"consolidate", "--json"}, home.options_at("2026-01-13T09:00:01Z"));
+    CHECK(run_process(kStarling, {"show", role_id}, home.options_at("2026-01-13T09:00:02Z")).exit_code == 1);
     CHECK_THAT(day_8.dump(), Catch::Contains("archive"));
 
     // Long-term: more than 60 idle days is a review mark, 30 more an archive (restorable).
-    static_cast<void>(cli_json({"consolidate", "--json"}, at(home, "2026-03-08T10:00:00Z")));
-    CHECK(cli_json({"show", "--json", rule_id}, at(home, "2026-03-08T10:00:01Z"))["review"] == true);
-    static_cast<void>(cli_json({"consolidate", "--json"}, at(home, "2026-04-07T10:00:01Z")));
-    CHECK(run_process(kStarling, {"show", rule_id}, at(home, "2026-04-07T10:00:02Z")).exit_code == 1);
-    const auto archive = cli_json({"archive", "--json"}, at(home, "2026-04-07T10:00:03Z"));
+    static_cast<void>(cli_json({"consolidate", "--json"}, home.options_at("2026-03-08T10:00:00Z")));
+    CHECK(cli_json({"show", "--json", rule_id}, home.options_at("2026-03-08T10:00:01Z"))["review"] == true);
+    static_cast<void>(cli_json({"consolidate", "--json"}, home.options_at("2026-04-07T10:00:01Z")));
+    CHECK(run_process(kStarling, {"show", rule_id}, home.options_at("2026-04-07T10:00:02Z")).exit_code == 1);
+    const auto archive = cli_json({"archive", "--json"}, home.options_at("2026-04-07T10:00:03Z"));
     CHECK(archive.size() == 2);
 
     // §1.5 STEP 6: long-term memories whose summaries share half their words merge into the most
@@ -225,17 +219,17 @@ TEST_CASE("the collie profile: promotion after reads in two sessions, review at 
     hook(home, "2026-05-02T10:10:00Z", "Stop", starling::test::claude_stop("s-5"));
     // Promoted at that stop; merged at the next, once both are long-term.
     hook(home, "2026-05-02T11:00:00Z", "Stop", starling::test::claude_stop("s-6"));
-    const auto listed = cli_json({"list", "--json"}, at(home, "2026-05-02T10:11:00Z"));
+    const auto listed = cli_json({"list", "--json"}, home.options_at("2026-05-02T10:11:00Z"));
     REQUIRE(listed.size() == 1);
     const std::string merged = listed[0]["key"];
     CHECK_THAT(merged, Catch::Contains("/long/"));
-    const auto merged_text = run_process(kStarling, {"show", merged}, at(home, "2026-05-02T10:12:00Z")).stdout_text;
+    const auto merged_text = run_process(kStarling, {"show", merged}, home.options_at("2026-05-02T10:12:00Z")).stdout_text;
     CHECK_THAT(merged_text, Catch::Contains("Deploys go through the argo pipeline") &&
                                 Catch::Contains("Deploys go through argo"));
 
     // collie injects nothing per prompt: its index reaches the agent at session start only.
     const auto prompt = run_process(kClaude, {"UserPromptSubmit"},
-                                    at(home, "2026-05-03T09:00:00Z", starling::test::claude_prompt("s-6", "how do deploys work?")));
+                                    home.options_at("2026-05-03T09:00:00Z", starling::test::claude_prompt("s-6", "how do deploys work?")));
     CHECK(prompt.exit_code == 0);
     CHECK_THAT(prompt.stdout_text, !Catch::Contains("argo"));
 }
@@ -246,10 +240,10 @@ const std::string kApp = "/work/app"; // the project of claude_payloads.hpp's ho
 
 /// Each memory of the store, found by a phrase of its summary.
 nlohmann::json memory_saying(const ScratchHome &home, const std::string &now, const std::string &phrase) {
-    const auto listed = cli_json({"list", "--json", "--scope", "all", "--cwd", kApp}, at(home, now));
+    const auto listed = cli_json({"list", "--json", "--scope", "all", "--cwd", kApp}, home.options_at(now));
     for (const auto &entry : listed) {
         if (entry["summary"].get<std::string>().find(phrase) != std::string::npos) {
-            return cli_json({"show", "--json", entry["id"].get<std::string>()}, at(home, now));
+            return cli_json({"show", "--json", entry["id"].get<std::string>()}, home.options_at(now));
         }
     }
     FAIL("no memory says '" << phrase << "' in " << listed.dump(2));
@@ -308,7 +302,7 @@ TEST_CASE("the claude-memory profile: layers chosen at Stop, facts updated in pl
     }
     hook(home, "2026-01-05T09:30:00Z", "Stop", starling::test::claude_stop("s-1"));
     const std::string day_1 = "2026-01-05T09:31:00Z";
-    CHECK(cli_json({"list", "--json", "--scope", "all", "--cwd", kApp}, at(home, day_1)).size() == 6);
+    CHECK(cli_json({"list", "--json", "--scope", "all", "--cwd", kApp}, home.options_at(day_1)).size() == 6);
 
     const auto reference = memory_saying(home, day_1, "on-call dashboard");
     CHECK(reference["type"] == "reference");
@@ -344,7 +338,7 @@ TEST_CASE("the claude-memory profile: layers chosen at Stop, facts updated in pl
          starling::test::claude_prompt("s-2", "The project uses Shopify webhooks to refresh pagination caches."));
     hook(home, "2026-01-06T09:30:00Z", "Stop", starling::test::claude_stop("s-2"));
     const std::string day_2 = "2026-01-06T09:31:00Z";
-    CHECK(cli_json({"list", "--json", "--scope", "all", "--cwd", kApp}, at(home, day_2)).size() == 6);
+    CHECK(cli_json({"list", "--json", "--scope", "all", "--cwd", kApp}, home.options_at(day_2)).size() == 6);
     const auto updated = memory_saying(home, day_2, "uses Shopify with SQLite");
     CHECK_THAT(updated["body"].get<std::string>(), Catch::Contains("Shopify webhooks to refresh pagination caches"));
     // Injected into that session's prompt (its tags matched): used in the latest session day, so high.
@@ -354,10 +348,10 @@ TEST_CASE("the claude-memory profile: layers chosen at Stop, facts updated in pl
     // of three days ago, one keyword, medium, recent → 3. And one hop: the dashboard, linked from the
     // stack by hand, ranks just below it.
     link_by_hand(updated, reference["id"]);
-    static_cast<void>(cli_json({"list", "--json", "--scope", "all", "--cwd", kApp}, at(home, "2026-01-07T08:00:00Z")));
+    static_cast<void>(cli_json({"list", "--json", "--scope", "all", "--cwd", kApp}, home.options_at("2026-01-07T08:00:00Z")));
     const auto injected = cli_json({"inject", "--event", "prompt", "--prompt", "shopify pagination", "--cwd", kApp,
                                     "--json"},
-                                   at(home, "2026-01-07T08:01:00Z"));
+                                   home.options_at("2026-01-07T08:01:00Z"));
     CHECK(score_of(injected, updated["key"]) == 6.0);
     CHECK(score_of(injected, episode["key"]) == 3.0);
     const double linked = score_of(injected, reference["key"]);
@@ -367,15 +361,15 @@ TEST_CASE("the claude-memory profile: layers chosen at Stop, facts updated in pl
 
     // §2.6 phase 2: on its decay-after day the episodic stays; the day after, its claim is absorbed
     // into the semantic memory sharing a tag with it, and it is archived (restorable).
-    static_cast<void>(cli_json({"consolidate", "--json"}, at(home, "2026-04-05T12:00:00Z")));
-    CHECK(run_process(kStarling, {"show", episode["id"]}, at(home, "2026-04-05T12:00:01Z")).exit_code == 0);
-    const auto decayed = cli_json({"consolidate", "--json"}, at(home, "2026-04-06T00:30:00Z"));
+    static_cast<void>(cli_json({"consolidate", "--json"}, home.options_at("2026-04-05T12:00:00Z")));
+    CHECK(run_process(kStarling, {"show", episode["id"]}, home.options_at("2026-04-05T12:00:01Z")).exit_code == 0);
+    const auto decayed = cli_json({"consolidate", "--json"}, home.options_at("2026-04-06T00:30:00Z"));
     INFO(decayed.dump(2));
-    CHECK(run_process(kStarling, {"show", episode["id"]}, at(home, "2026-04-06T00:30:01Z")).exit_code == 1);
+    CHECK(run_process(kStarling, {"show", episode["id"]}, home.options_at("2026-04-06T00:30:01Z")).exit_code == 1);
     const auto absorbing = memory_saying(home, "2026-04-06T00:30:02Z", "uses Shopify with SQLite");
     CHECK_THAT(absorbing["body"].get<std::string>(),
                Catch::Contains("Today we moved the nightly Shopify export to the new queue."));
-    const auto archived = cli_json({"archive", "--json"}, at(home, "2026-04-06T00:30:03Z"));
+    const auto archived = cli_json({"archive", "--json"}, home.options_at("2026-04-06T00:30:03Z"));
     CHECK_THAT(archived.dump(), Catch::Contains(episode["key"].get<std::string>()));
 
     // §2.6 phase 3: the rule read in a session on day 100 is high; the stack, unused for more than
@@ -398,7 +392,7 @@ TEST_CASE("the claude-memory profile: what a prompt retrieves reaches the agent 
          starling::test::claude_prompt("s-1", "The project uses Shopify with SQLite, and pagination stops at page 100."));
     hook(home, "2026-01-05T09:30:00Z", "Stop", starling::test::claude_stop("s-1"));
     const auto prompt = run_process(kClaude, {"UserPromptSubmit"},
-                                    at(home, "2026-01-06T09:00:00Z",
+                                    home.options_at("2026-01-06T09:00:00Z",
                                        starling::test::claude_prompt("s-2", "why is shopify pagination slow")));
     REQUIRE(prompt.exit_code == 0);
     const auto reply = nlohmann::json::parse(prompt.stdout_text);

@@ -37,9 +37,7 @@ public:
     }
 
     [[nodiscard]] ProcessOptions at(const std::string &now, std::string stdin_text = {}) const {
-        auto options = home_.options(std::move(stdin_text));
-        options.environment["STARLING_NOW"] = now;
-        return options;
+        return home_.options_at(now, std::move(stdin_text));
     }
 
     nlohmann::json cli(const std::vector<std::string> &arguments, const std::string &now) const {

@@ -48,6 +48,13 @@ public:
         return options;
     }
 
+    /// As options(), with the clock at `now` (`STARLING_NOW`): scenario tests step through days.
+    [[nodiscard]] ProcessOptions options_at(const std::string &now, std::string stdin_text = {}) const {
+        auto options = this->options(std::move(stdin_text));
+        options.environment["STARLING_NOW"] = now;
+        return options;
+    }
+
     /// Returns once the work that hooks run after their reply has ended (`starling wait`), so that
     /// a test sees a hook's whole effect. The exit code of `starling wait`.
     [[nodiscard]] int wait_for_background_work() const {
