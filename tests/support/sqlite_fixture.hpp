@@ -15,25 +15,7 @@
 
 namespace starling::test {
 
-/// A database file built from the SQL text of `sql_file`: how tests get the cognitive layer's
-/// buffer without a binary file in the repository.
-inline std::filesystem::path build_sqlite_database(const std::filesystem::path &sql_file,
-                                                   const std::filesystem::path &database) {
-    std::ifstream in{sql_file, std::ios::binary};
-    const std::string sql{std::istreambuf_iterator<char>{in}, std::istreambuf_iterator<char>{}};
-    sqlite3 *handle = nullptr;
-    std::filesystem::create_directories(database.parent_path());
-    if (sqlite3_open(database.c_str(), &handle) != SQLITE_OK ||
-        sqlite3_exec(handle, sql.c_str(), nullptr, nullptr, nullptr) != SQLITE_OK) {
-        const std::string message = handle == nullptr ? "out of memory" : sqlite3_errmsg(handle);
-        sqlite3_close(handle);
-        throw std::runtime_error(database.string() + ": " + message);
-    }
-    sqlite3_close(handle);
-    return database;
-}
-
-/// Runs statements that return no rows on an existing database file.
+/// Runs statements that return no rows on a database file, created when missing.
 inline void execute_sqlite(const std::filesystem::path &database, const std::string &sql) {
     sqlite3 *handle = nullptr;
     if (sqlite3_open(database.c_str(), &handle) != SQLITE_OK ||
@@ -43,6 +25,17 @@ inline void execute_sqlite(const std::filesystem::path &database, const std::str
         throw std::runtime_error(database.string() + ": " + message);
     }
     sqlite3_close(handle);
+}
+
+/// A database file built from the SQL text of `sql_file`: how tests get the cognitive layer's
+/// buffer without a binary file in the repository.
+inline std::filesystem::path build_sqlite_database(const std::filesystem::path &sql_file,
+                                                   const std::filesystem::path &database) {
+    std::ifstream in{sql_file, std::ios::binary};
+    const std::string sql{std::istreambuf_iterator<char>{in}, std::istreambuf_iterator<char>{}};
+    std::filesystem::create_directories(database.parent_path());
+    execute_sqlite(database, sql);
+    return database;
 }
 
 /// The rows `sql` returns, each value as `NULL` or `<type>:<text>` (`integer:3`, `text:abc`), so that
