@@ -246,8 +246,8 @@ bool MachineIndex::compaction_due(std::uint64_t threshold_bytes) const {
         return false;
     }
     const std::optional<FileStamp> snapshot = stamp_file(snapshot_path_);
-    const std::uint64_t half_snapshot = snapshot ? snapshot->size / 2 : 0;
-    return journal->size > std::max(threshold_bytes, half_snapshot);
+    const std::uint64_t snapshot_share = snapshot ? snapshot->size / journal_snapshot_ratio : 0;
+    return journal->size > std::max(threshold_bytes, snapshot_share);
 }
 
 void MachineIndex::compact() {

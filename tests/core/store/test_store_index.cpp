@@ -4,6 +4,7 @@
 #include "support/temp_dir.hpp"
 
 #include "core/src/store/index_snapshot.hpp"
+#include "core/src/store/machine_index.hpp"
 
 #include <starling/core/store/atomic_file.hpp>
 #include <starling/core/store/clock.hpp>
@@ -313,12 +314,36 @@ TEST_CASE("the journal is compacted into a new snapshot once it grows", "[store]
     }
     const auto journal_size = std::filesystem::file_size(root / "index/journal.tsv");
     const auto snapshot_size = std::filesystem::file_size(root / "index/snapshot.bin");
-    CHECK(journal_size <= std::max<std::uintmax_t>(2048, snapshot_size / 2) + 1024);
+    CHECK(journal_size <= std::max<std::uintmax_t>(2048, snapshot_size / starling::core::detail::journal_snapshot_ratio) + 1024);
     const std::string snapshot = read_bytes(root / "index/snapshot.bin");
     const auto records = starling::core::detail::decode_index_snapshot(snapshot);
     REQUIRE(records);
     CHECK(records->size() > 30);
     CHECK(records->front().memory.key == "memory/user/short/2026-11-22_compact.md");
+    check_index_matches_files(store);
+}
+
+TEST_CASE("the journal stays a small part of a large snapshot", "[store][index]") {
+    // Every hook decodes the whole journal: it is compacted by its share of the snapshot, whatever
+    // the fixed threshold (0 here) allows.
+    const starling::test::TempDir root("index");
+    const FixedClock clock(at("2026-11-22T10:00:00Z"));
+    MemoryStore store(root.path(), clock, starling::core::StoreOptions{0, nullptr});
+    std::uintmax_t largest_journal = 0;
+    std::uintmax_t largest_share = 0;
+    for (int index = 0; index < 300; ++index) {
+        const auto key = store.create(Scope::user(), Tier::short_term, make_memory("Share " + std::to_string(index)));
+        store.bump_access(key, "s" + std::to_string(index % 3));
+        const auto journal = std::filesystem::file_size(root / "index/journal.tsv");
+        const auto share =
+            std::filesystem::file_size(root / "index/snapshot.bin") / starling::core::detail::journal_snapshot_ratio;
+        largest_journal = std::max(largest_journal, journal);
+        largest_share = std::max(largest_share, share);
+        const std::uintmax_t one_write = 1024; // the records appended after the last check
+        CHECK(journal <= share + one_write);
+    }
+    CHECK(largest_share > 1024); // the store grew large enough for the share to decide
+    CHECK(largest_journal > 0);
     check_index_matches_files(store);
 }
 

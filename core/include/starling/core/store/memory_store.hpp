@@ -28,8 +28,9 @@ class Redactor;
 /// Tuning knobs of a MemoryStore. The defaults suit stores of any size.
 struct StoreOptions {
     /// The machine index's journal is folded into a new snapshot once it is larger than this and larger
-    /// than half the snapshot, so a write costs one appended line and compaction stays rare.
-    std::uint64_t index_journal_compaction_bytes = 256 * 1024;
+    /// than a thirty-second of the snapshot: a write costs one appended line, and every hook, which
+    /// decodes the whole journal, pays little for it (docs/benchmarks.md, "Hook latency by profile").
+    std::uint64_t index_journal_compaction_bytes = 64 * 1024;
     /// What every memory passes through before it is written (redact_memory): whatever route a
     /// text took into the store, no secret reaches a memory file, the index or the plugin caches
     /// derived from them. Null means the built-in formats (builtin_redactor()).
