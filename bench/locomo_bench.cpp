@@ -66,6 +66,18 @@ std::map<int, double> question_recall(const LocomoQuestion &question,
     return recall;
 }
 
+LocomoQuestionRanks evidence_ranks(const LocomoConversation &conversation, bool tuning, const LocomoQuestion &question,
+                                   const std::vector<std::vector<std::string>> &ranked) {
+    LocomoQuestionRanks ranks{conversation.sample_id, tuning, question.category, question.question, {}};
+    for (const auto &id : question.evidence) {
+        const auto found = std::find_if(ranked.begin(), ranked.end(), [&](const std::vector<std::string> &turns) {
+            return std::find(turns.begin(), turns.end(), id) != turns.end();
+        });
+        ranks.evidence.emplace_back(id, found == ranked.end() ? 0 : static_cast<std::size_t>(found - ranked.begin()) + 1);
+    }
+    return ranks;
+}
+
 std::string percent(double share) {
     std::array<char, 16> text{};
     std::snprintf(text.data(), text.size(), "%6.1f", share * 100.0);
@@ -163,7 +175,8 @@ LocomoReport run_locomo_benchmark(const std::filesystem::path &data_file, const 
     const auto conversations = load_locomo(data_file);
     for (std::size_t index = 0; index < conversations.size(); ++index) {
         const auto &conversation = conversations[index];
-        PartSums &half = is_tuning_conversation(index, conversations.size()) ? tuning : check;
+        const bool tuning_half = is_tuning_conversation(index, conversations.size());
+        PartSums &half = tuning_half ? tuning : check;
         const auto memories = retriever.load(conversation);
         for (PartSums *part : {&half, &all}) {
             part->part->conversations.push_back(conversation.sample_id);
@@ -175,7 +188,9 @@ LocomoReport run_locomo_benchmark(const std::filesystem::path &data_file, const 
                 ++report.questions_without_evidence;
                 continue;
             }
-            const auto recall = question_recall(question, retriever.rank(question.question, depth), report.ks);
+            const auto ranked = retriever.rank(question.question, depth);
+            const auto recall = question_recall(question, ranked, report.ks);
+            report.questions.push_back(evidence_ranks(conversation, tuning_half, question, ranked));
             half.add(question.category, recall);
             all.add(question.category, recall);
         }

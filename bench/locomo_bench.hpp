@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace starling::bench {
@@ -52,6 +53,18 @@ struct LocomoPart {
     std::map<int, LocomoRecall> by_category; ///< LoCoMo category (1–5) → its questions
 };
 
+/// Where one question's evidence turns were ranked: what a recall figure is made of, question by
+/// question (locomo_misses.hpp lists the questions that miss).
+struct LocomoQuestionRanks {
+    std::string conversation; ///< its sample id
+    bool tuning = false;      ///< of the tuning half, else of the check half
+    int category = 0;
+    std::string question;
+    /// Each evidence turn (dia_id) and the place of the first memory that stands for it, 1 for the
+    /// best; 0 when no memory among the best ks.back() does.
+    std::vector<std::pair<std::string, std::size_t>> evidence;
+};
+
 struct LocomoReport {
     std::string method; ///< LocomoRetriever::method()
     std::vector<int> ks;
@@ -61,6 +74,7 @@ struct LocomoReport {
     std::size_t questions_without_evidence = 0; ///< left out of every average
     std::size_t ignored_evidence = 0;           ///< evidence strings that name no turn
     std::size_t turns_restated = 0;             ///< LocomoRetriever::turns_restated()
+    std::vector<LocomoQuestionRanks> questions; ///< each question with evidence, in file order
 };
 
 /// The fixed split: of a file's `count` conversations, the first ⌈count / 2⌉ (in file order) are the

@@ -7,6 +7,7 @@
 #include "decision_bench.hpp"
 #include "injection_bench.hpp"
 #include "locomo_bench.hpp"
+#include "locomo_misses.hpp"
 #include "locomo_product_path.hpp"
 #include "locomo_window_documents.hpp"
 #include "weeks_bench.hpp"
@@ -45,12 +46,14 @@ constexpr const char *kUsage = R"(starling-bench — quality benchmarks of the c
 
 Usage: starling-bench [--config FILE] BENCHMARK [ARGS...]
 
-  locomo --data PATH [--k 5,10] [--scratch DIR] [--json] [--window-documents]
+  locomo --data PATH [--k 5,10] [--misses K] [--scratch DIR] [--json] [--window-documents]
                          recall@k over a LoCoMo file on the product path: each turn stored
                          as `starling remember --force` stores it, in a scratch store per
                          conversation (under DIR, kept; default: a temporary one, removed),
                          each question ranked as `starling search` ranks; the first half of
                          the conversations (tuning) and the rest (check) reported apart.
+                         --misses K: also each question with an evidence turn outside the
+                         best K memories, and where its evidence turns were ranked
                          --window-documents: the earlier figures' documents, each turn with
                          the turns around it, scored in memory: NOT the product path
   decisions --data FILE.jsonl [--json]
@@ -139,13 +142,23 @@ std::optional<std::filesystem::path> configuration_of(Application &application) 
 }
 
 int bench_locomo(Application &application, std::span<const std::string> words) {
-    const Arguments arguments{words, {"data", "k", "scratch"}, {"json", "window-documents"}};
+    const Arguments arguments{words, {"data", "k", "scratch", "misses"}, {"json", "window-documents"}};
     arguments.expect_operands(0, 0, "");
     const auto data = arguments.value("data");
     if (!data) {
         throw UsageError("bench locomo needs --data PATH (e.g. shared/data/locomo/locomo-dev.json)");
     }
     const auto ks = parse_ks(arguments.value("k").value_or("5,10"));
+    // --misses K: 0 when not asked for; K beyond the largest k would need ranks that are not kept.
+    std::size_t misses_k = 0;
+    if (const auto misses = arguments.value("misses")) {
+        misses_k = app::parse_count(*misses, "--misses");
+        const auto largest_k = static_cast<std::size_t>(std::max(0, *std::max_element(ks.begin(), ks.end())));
+        if (misses_k == 0 || misses_k > largest_k) {
+            throw UsageError("--misses " + *misses + ": must be from 1 to the largest --k (" +
+                             std::to_string(largest_k) + "), the depth to which ranks are kept");
+        }
+    }
     LocomoReport report;
     if (arguments.flag("window-documents")) {
         if (arguments.value("scratch")) {
@@ -163,9 +176,16 @@ int bench_locomo(Application &application, std::span<const std::string> words) {
         report = run_locomo_benchmark(*data, ks, retriever);
     }
     if (arguments.flag("json")) {
-        app::print_json(locomo_report_json(report));
+        auto json = locomo_report_json(report);
+        if (misses_k > 0) {
+            json["misses"] = locomo_misses_json(report, misses_k);
+        }
+        app::print_json(json);
     } else {
         std::cout << format_locomo_report(report);
+        if (misses_k > 0) {
+            std::cout << format_locomo_misses(report, misses_k);
+        }
     }
     return 0;
 }

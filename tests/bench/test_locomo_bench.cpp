@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "bench/locomo_bench.hpp"
 #include "bench/locomo_data.hpp"
+#include "bench/locomo_misses.hpp"
 #include "bench/locomo_product_path.hpp"
 #include "bench/locomo_window_documents.hpp"
 
@@ -104,6 +105,59 @@ TEST_CASE("LoCoMo recall on the product path of a hand-made conversation", "[ben
     CHECK(report.all.by_category.at(2).recall.at(6) == Approx(1.0));
     CHECK(report.all.by_category.at(4).recall.at(1) == Approx(1.0));
     CHECK(report.all.by_category.at(5).recall.at(6) == Approx(0.0));
+}
+
+// The same run, question by question: where each evidence turn was ranked, and which questions miss.
+TEST_CASE("the questions that miss, with the place of each evidence turn", "[bench][locomo][misses]") {
+    const TempDir scratch{"locomo-misses"};
+    ProductPathRetriever retriever{config_without_feedback(scratch), scratch / "stores"};
+    const auto report = run_locomo_benchmark(kFixtures / "tiny.json", {1, 2, 6}, retriever);
+    using Ranks = std::vector<std::pair<std::string, std::size_t>>;
+
+    REQUIRE(report.questions.size() == 4); // the question without evidence is left out, as in every figure
+    const auto &paint = report.questions[0];
+    CHECK(paint.conversation == "conv-tiny");
+    CHECK(paint.tuning);
+    CHECK(paint.category == 4);
+    CHECK(paint.question == "What did Bob paint?");
+    CHECK(paint.evidence == Ranks{{"D1:2", 1}});
+    const auto &things = report.questions[1].evidence;
+    REQUIRE(things.size() == 2);
+    CHECK(things[0].second + things[1].second == 3); // the two matches, first and second
+    CHECK(report.questions[2].evidence == Ranks{{"D2:3", 0}}); // nothing matches the yacht
+    const auto &kite = report.questions[3].evidence;
+    REQUIRE(kite.size() == 2);
+    CHECK(kite[0] == std::pair<std::string, std::size_t>{"D2:1", 1});
+    CHECK(kite[1].first == "D1:1");
+    CHECK(kite[1].second > 2);
+    CHECK(kite[1].second <= 6);
+
+    CHECK_FALSE(starling::bench::misses_at(paint, 1));
+    CHECK(starling::bench::misses_at(report.questions[1], 1));
+    CHECK_FALSE(starling::bench::misses_at(report.questions[1], 2));
+    CHECK(starling::bench::misses_at(report.questions[2], 6));
+
+    const auto text = starling::bench::format_locomo_misses(report, 2);
+    CHECK_THAT(text, Catch::Contains("Check half: 0 of 0 questions have evidence outside the best 2") &&
+                         Catch::Contains("Tuning half: 2 of 4 questions have evidence outside the best 2") &&
+                         Catch::Contains("conv-tiny [5 adversarial] Who owns the yacht?  D2:3 not found") &&
+                         Catch::Contains("conv-tiny [2 temporal] When did Ann buy a kite?  D2:1 at 1, D1:1 at "));
+    CHECK_THAT(text, !Catch::Contains("What did Bob paint?") && !Catch::Contains("zebra"));
+
+    const auto json = starling::bench::locomo_misses_json(report, 2);
+    REQUIRE(json.size() == 2);
+    CHECK(json[0].at("conversation") == "conv-tiny");
+    CHECK(json[0].at("half") == "tuning");
+    CHECK(json[0].at("category") == 5);
+    CHECK(json[0].at("question") == "Who owns the yacht?");
+    CHECK(json[0].at("evidence") == nlohmann::json::parse(R"([{"turn":"D2:3","rank":null}])"));
+    CHECK(json[1].at("evidence").at(0) == nlohmann::json::parse(R"({"turn":"D2:1","rank":1})"));
+    CHECK(starling::bench::locomo_misses_json(report, 6).size() == 1);
+
+    // Ranks were kept to the largest k only.
+    CHECK_THROWS_WITH(starling::bench::format_locomo_misses(report, 7),
+                      Catch::Contains("--misses 7") && Catch::Contains("largest --k (6)"));
+    CHECK_THROWS_WITH(starling::bench::locomo_misses_json(report, 0), Catch::Contains("--misses 0"));
 }
 
 TEST_CASE("the product path stores each turn alone, as remember --force does", "[bench][locomo]") {

@@ -85,6 +85,20 @@ TEST_CASE("starling-bench locomo measures the product path: what search finds in
     REQUIRE(table.exit_code == 0);
     CHECK_THAT(table.stdout_text, Catch::Contains("product path") && Catch::Contains("check half") &&
                                       Catch::Contains("tuning half") && Catch::Contains("R@10"));
+    CHECK_THAT(table.stdout_text, !Catch::Contains("questions have evidence outside"));
+
+    // --misses K lists the questions behind the figures that miss at K, in the table and in JSON.
+    const auto misses = run_process(kStarlingBench, {"locomo", "--data", data, "--k", "1,2", "--misses", "2"}, home.options());
+    REQUIRE(misses.exit_code == 0);
+    CHECK_THAT(misses.stdout_text, Catch::Contains("Check half: 0 of 2 questions have evidence outside the best 2") &&
+                                       Catch::Contains("Tuning half: 0 of 1 questions have evidence outside the best 2"));
+    const auto misses_json =
+        run_process(kStarlingBench, {"locomo", "--data", data, "--k", "1,2", "--misses", "1", "--json"}, home.options());
+    REQUIRE(misses_json.exit_code == 0);
+    CHECK(nlohmann::json::parse(misses_json.stdout_text).at("misses").is_array());
+    const auto too_deep = run_process(kStarlingBench, {"locomo", "--data", data, "--k", "1,2", "--misses", "3"}, home.options());
+    CHECK(too_deep.exit_code == 64);
+    CHECK_THAT(too_deep.stderr_text, Catch::Contains("--misses 3") && Catch::Contains("largest --k (2)"));
 }
 
 TEST_CASE("starling-bench locomo --window-documents says it is not the product path", "[bench]") {
