@@ -10,6 +10,7 @@
 #include <csignal>
 #include <fstream>
 #include <set>
+#include <vector>
 
 namespace fs = std::filesystem;
 using starling::test::BareRemote;
@@ -274,6 +275,57 @@ TEST_CASE("a sync killed inside any write of the store or the repository is comp
         CHECK(read_text(b.file_of(shared)).find("compressed") != std::string::npos);
     }
     CHECK(completed);
+}
+
+TEST_CASE("a fresh machine killed while it writes the memories it pulled is completed by the next sync",
+          "[e2e][sync][recovery]") {
+    // A fresh machine writes what it pulls in one batch (MemoryStore::create_all): more memories
+    // than the batch fsyncs one by one, killed at each rename until a sync runs through.
+    const BareRemote remote;
+    Machine a{"sync-a"};
+    const std::vector<std::string> texts{
+        "Deploys go out on Tuesdays after the freeze.", "The staging database is rebuilt nightly.",
+        "Use tabs in Makefiles.", "Release notes are written in the past tense.",
+        "Integration tests need the docker daemon.", "Pull requests need two approvals.",
+        "Logs rotate daily and are kept for a week.", "Secrets live in the vault.",
+        "The changelog is kept newest first.", "Feature flags live in flags.yaml.",
+        "The CI cache is cleared on Mondays.", "Benchmarks run on the quiet machine only.",
+        "Translations are pulled from the portal each sprint.", "Fonts are vendored under assets.",
+        "The mobile app pins its SDK version.", "Invoices are generated at midnight UTC.",
+        "Customer exports are zipped and encrypted.", "Grafana dashboards are provisioned from code.",
+        "Kafka topics are named after their owning team.", "Terraform state sits in the ops bucket.",
+        "Cron jobs are declared in the scheduler repo.", "Emails are previewed with Mailhog locally.",
+        "Search reindexes whenever the schema changes.", "Code owners review every migration."};
+    std::set<std::string> expected;
+    for (const auto &text : texts) {
+        expected.insert(a.remember(text));
+    }
+    REQUIRE(expected.size() == texts.size());
+    a.sync({"--remote", remote.url()});
+    bool killed_inside_batch = false;
+    bool completed = false;
+    for (int step = 1; step <= 60 && !completed; ++step) {
+        Machine fresh{"sync-fresh"};
+        INFO("killed at rename " << step);
+        const auto run = fresh.starling({"sync", "--remote", remote.url()},
+                                        {{"STARLING_FAULT_INJECTION", "kill-at=rename:" + std::to_string(step)}});
+        completed = run.signal != SIGKILL;
+        std::size_t written = 0;
+        if (fs::exists(fresh.store() / "memory")) {
+            for (const auto &entry : fs::recursive_directory_iterator(fresh.store() / "memory")) {
+                const auto name = entry.path().filename().string();
+                written += entry.is_regular_file() && name.ends_with(".md") && name != "INDEX.md" ? 1 : 0;
+            }
+        }
+        killed_inside_batch = killed_inside_batch || (!completed && written > 0 && written < expected.size());
+        const auto report = fresh.sync({"--remote", remote.url()});
+        CHECK(ids_of(fresh) == expected); // every memory once: none lost, none twice
+        CHECK(report.at("notes").size() == 0);
+        require_no_conflict_markers(fresh);
+        CHECK(fresh.sync().at("created") == 0);
+    }
+    CHECK(completed);
+    CHECK(killed_inside_batch);
 }
 
 TEST_CASE("a lock file left by a killed git does not stop the next sync", "[e2e][sync][recovery]") {

@@ -34,7 +34,7 @@ std::filesystem::path find_git() {
 Git::Git(std::filesystem::path work_tree, std::string machine_id)
     : program_(find_git()), work_tree_(std::move(work_tree)), machine_id_(std::move(machine_id)) {}
 
-GitResult Git::run(const std::vector<std::string> &arguments) const {
+GitResult Git::run(const std::vector<std::string> &arguments, std::string input) const {
     std::vector<std::string> words{"-c", "user.name=Starling on " + machine_id_,
                                    "-c", "user.email=" + machine_id_ + "@starling.invalid",
                                    "-c", "commit.gpgsign=false",
@@ -42,6 +42,7 @@ GitResult Git::run(const std::vector<std::string> &arguments) const {
                                    "-c", "core.quotePath=false"};
     words.insert(words.end(), arguments.begin(), arguments.end());
     app::ProcessOptions options;
+    options.stdin_text = std::move(input);
     options.working_directory = work_tree_;
     options.environment = {{"GIT_TERMINAL_PROMPT", "0"}, {"LC_ALL", "C"}, {"GIT_MERGE_AUTOEDIT", "no"}};
     // A repository found above the working tree must never be the one written to.
@@ -50,8 +51,8 @@ GitResult Git::run(const std::vector<std::string> &arguments) const {
     return {result.exit_code, result.stdout_text, result.stderr_text};
 }
 
-std::string Git::checked(const std::vector<std::string> &arguments) const {
-    auto result = run(arguments);
+std::string Git::checked(const std::vector<std::string> &arguments, std::string input) const {
+    auto result = run(arguments, std::move(input));
     if (!result.succeeded()) {
         std::string command = "git";
         for (const auto &argument : arguments) {

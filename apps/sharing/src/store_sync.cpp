@@ -137,7 +137,12 @@ bool merge_remote(SyncRepository &repository, const std::string &remote_head, Sy
     if (head && repository.is_ancestor(remote_head, *head)) {
         return false;
     }
-    if (!head || repository.is_ancestor(*head, remote_head)) {
+    if (!head) {
+        repository.take_remote_head(remote_head);
+        reached_step("merged");
+        return true;
+    }
+    if (repository.is_ancestor(*head, remote_head)) {
         repository.git().checked({"merge", "--ff-only", "--quiet", remote_head});
         reached_step("merged");
         return true;
@@ -171,11 +176,12 @@ bool is_own_export(const SyncRepository &repository, const std::string &commit, 
 
 std::set<std::string> travelling_projects(const SyncRepository &repository, const SyncOptions &options) {
     std::set<std::string> ids(options.project_ids.begin(), options.project_ids.end());
-    const auto folder = repository.work_tree() / "memories" / "projects";
-    if (std::filesystem::is_directory(folder)) {
-        for (const auto &entry : std::filesystem::directory_iterator(folder)) {
-            if (entry.is_directory() && core::is_valid_project_id(entry.path().filename().string())) {
-                ids.insert(entry.path().filename().string());
+    if (const auto head = repository.head()) {
+        constexpr std::string_view prefix = "memories/projects/";
+        for (const auto &folder : repository.list_folders(*head, std::string{prefix})) {
+            const auto id = folder.substr(prefix.size());
+            if (core::is_valid_project_id(id)) {
+                ids.insert(id);
             }
         }
     }
@@ -196,7 +202,7 @@ SyncReport sync_store(core::MemoryStore &store, const SyncOptions &options) {
     repository.set_origin(report.remote);
 
     detail::SyncContext context{store, repository, report.machine_id, folder / "state.tsv",
-                                detail::read_sync_state(folder / "state.tsv"), report};
+                                detail::read_sync_state(folder / "state.tsv"), report, {}};
     if (const auto head = repository.head(); head && *head != context.state.imported) {
         if (is_own_export(repository, *head, context.state.imported, report.machine_id)) {
             context.state.imported = *head; // killed between its commit and its state: nothing to import
@@ -206,8 +212,14 @@ SyncReport sync_store(core::MemoryStore &store, const SyncOptions &options) {
     }
     reached_step("recovered");
 
+    const bool first_commit = !repository.head();
     detail::export_store(context, travelling_projects(repository, options));
-    repository.commit_all(std::string{export_message_prefix} + report.machine_id);
+    // A machine with nothing to send yet takes the remote's history as its own first (a fresh
+    // home pulling a whole store: see take_remote_head) rather than merging it into a commit of
+    // its own; its usage file goes out with its next sync.
+    if (!first_commit || !context.state.memories.empty()) {
+        repository.commit_paths(context.changed_paths, std::string{export_message_prefix} + report.machine_id);
+    }
     // The store holds every memory of the commit (imported above) and the commit every memory of
     // the store (exported): they match.
     context.state.imported = repository.head().value_or("");

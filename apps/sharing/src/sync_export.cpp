@@ -21,7 +21,12 @@ core::Scope scope_of(const core::IndexEntry &entry) {
     return entry.scope_kind == core::ScopeKind::user ? core::Scope::user() : core::Scope::project(entry.project_id);
 }
 
-void write_if_changed(const std::filesystem::path &file, const std::string &text, std::size_t &count) {
+/// Writes `path` of the working tree unless it holds `text` already, and counts it if written.
+/// Either way the path is staged: a sync killed after writing it and before committing it left the
+/// file right and the index behind.
+void write_if_changed(SyncContext &context, const std::string &path, const std::string &text, std::size_t &count) {
+    context.changed_paths.push_back(path);
+    const auto file = context.repository.work_tree() / path;
     if (core::read_file_if_exists(file) == std::optional<std::string>{text}) {
         return;
     }
@@ -38,6 +43,7 @@ void write_if_changed(const std::filesystem::path &file, const std::string &text
 void export_store(SyncContext &context, const std::set<std::string> &project_ids) {
     auto &store = context.store;
     const auto &tree = context.repository.work_tree();
+    context.changed_paths = {".gitattributes"};
     static_cast<void>(store.apply_noted_accesses());
     SyncState exported;
     exported.imported = context.state.imported;
@@ -65,25 +71,30 @@ void export_store(SyncContext &context, const std::set<std::string> &project_ids
         synced.own.last_used = memory.last_accessed;
         const auto text = to_wire_text(memory, entry.tier);
         refuse_secrets(text, entry.key, "the sync repository", store.redactor());
-        write_if_changed(tree / wire_path_of(synced.wire_name), text, context.report.exported);
+        write_if_changed(context, wire_path_of(synced.wire_name), text, context.report.exported);
         if (!scope.is_user()) {
             const auto recorded = store.root() / scope.directory() / "PROJECT_PATH";
-            const auto wire_record = tree / "memories" / "projects" / scope.project_id() / "PROJECT_PATH";
-            if (const auto path = core::read_file_if_exists(recorded); path && !std::filesystem::exists(wire_record)) {
+            const auto wire_record = "memories/projects/" + scope.project_id() + "/PROJECT_PATH";
+            if (const auto path = core::read_file_if_exists(recorded); path && !std::filesystem::exists(tree / wire_record)) {
                 refuse_secrets(*path, recorded.string(), "the sync repository", store.redactor());
                 std::size_t ignored = 0;
-                write_if_changed(wire_record, *path, ignored);
+                write_if_changed(context, wire_record, *path, ignored);
             }
         }
         exported.memories.insert_or_assign(entry.id, std::move(synced));
     }
+    // What the state lists was exported or imported, so it is in the repository; the working tree
+    // may not hold its file (SyncRepository::take_remote_head): staging the path removes it.
     for (const auto &[id, synced] : context.state.memories) {
-        if (!exported.memories.contains(id) && std::filesystem::remove(tree / wire_path_of(synced.wire_name))) {
+        if (!exported.memories.contains(id)) {
+            const auto path = wire_path_of(synced.wire_name);
+            std::filesystem::remove(tree / path);
+            context.changed_paths.push_back(path);
             ++context.report.withdrawn;
         }
     }
     std::size_t ignored = 0;
-    write_if_changed(tree / usage_path_of(context.machine_id), serialise_usage(own_usage(exported)), ignored);
+    write_if_changed(context, usage_path_of(context.machine_id), serialise_usage(own_usage(exported)), ignored);
     context.state = std::move(exported);
     if (const int folder = ::open(tree.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); folder >= 0) {
         static_cast<void>(::syncfs(folder));

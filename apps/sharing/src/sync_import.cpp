@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 namespace starling::app::sharing::detail {
 namespace {
@@ -22,14 +23,17 @@ UsageTable uses_elsewhere_in(const SyncContext &context, const std::string &comm
     if (commit.empty()) {
         return total;
     }
-    std::vector<std::string> files;
-    for (auto &path : context.repository.list_files(commit, "machines")) {
-        if (path.ends_with("/usage.tsv") && path != usage_path_of(context.machine_id)) {
-            files.push_back(std::move(path));
+    std::vector<TreeFile> files;
+    std::vector<std::string> objects;
+    for (auto &file : context.repository.list_files(commit, "machines")) {
+        if (file.path.ends_with("/usage.tsv") && file.path != usage_path_of(context.machine_id)) {
+            objects.push_back(file.object);
+            files.push_back(std::move(file));
         }
     }
-    for (const auto &[path, text] : context.repository.read_files(commit, files)) {
-        add_usage(total, parse_usage(text, commit.substr(0, 12) + ":" + path));
+    const auto texts = context.repository.read_objects(objects);
+    for (std::size_t index = 0; index < files.size(); ++index) {
+        add_usage(total, parse_usage(texts[index], commit.substr(0, 12) + ":" + files[index].path));
     }
     return total;
 }
@@ -47,46 +51,43 @@ public:
     }
 
     void memories() {
-        std::vector<std::pair<char, std::string>> changes;
-        if (context_.state.imported.empty()) {
-            for (auto &path : context_.repository.list_files(commit_, "memories")) {
-                changes.emplace_back('A', std::move(path));
-            }
-        } else {
-            changes = context_.repository.changed_files(context_.state.imported, commit_, "memories");
-        }
-        std::vector<std::string> wanted;
-        for (const auto &[status, path] : changes) {
-            if (status != 'D' && parse_wire_path(path)) {
-                wanted.push_back(path);
+        const auto changes = context_.state.imported.empty()
+                                 ? context_.repository.list_files(commit_, "memories")
+                                 : context_.repository.changed_files(context_.state.imported, commit_, "memories");
+        std::vector<std::string> objects;
+        for (const auto &change : changes) {
+            if (change.status != 'D' && parse_wire_path(change.path)) {
+                objects.push_back(change.object);
             }
         }
-        const auto texts = context_.repository.read_files(commit_, wanted);
+        auto texts = context_.repository.read_objects(objects);
+        auto text = texts.begin();
         others_ = uses_elsewhere_in(context_, commit_);
-        for (const auto &[status, path] : changes) {
-            const auto named = parse_wire_path(path);
+        for (const auto &change : changes) {
+            const auto named = parse_wire_path(change.path);
             if (!named) {
                 continue;
             }
             const auto &[scope, id] = *named;
             try {
-                if (status == 'D') {
+                if (change.status == 'D') {
                     forget(id);
-                } else if (const auto text = texts.find(path); text != texts.end()) {
-                    take(scope, id, path, text->second);
+                } else {
+                    take(scope, id, change.path, std::move(*text++));
                 }
             } catch (const core::StoreError &problem) {
-                context_.report.notes.push_back("skipped " + path + " of the sync repository: " + problem.what());
+                context_.report.notes.push_back("skipped " + change.path + " of the sync repository: " + problem.what());
             }
         }
+        create_pending();
     }
 
     void uses() {
         const auto changed = context_.state.imported.empty()
-                                 ? std::vector<std::pair<char, std::string>>{{'A', "machines"}}
+                                 ? std::vector<TreeFile>{{'A', "machines", ""}}
                                  : context_.repository.changed_files(context_.state.imported, commit_, "machines");
-        const bool others_changed = std::any_of(changed.begin(), changed.end(), [&](const auto &change) {
-            return change.second != usage_path_of(context_.machine_id);
+        const bool others_changed = std::any_of(changed.begin(), changed.end(), [&](const TreeFile &change) {
+            return change.path != usage_path_of(context_.machine_id);
         });
         if (!others_changed) {
             return;
@@ -105,6 +106,9 @@ public:
             }
         }
         for (const auto &name : names) {
+            if (created_.contains(name)) {
+                continue; // created with the uses of elsewhere already
+            }
             const auto named = parse_wire_path(wire_path_of(name));
             const auto key = named ? keys_by_id_.find(named->second) : keys_by_id_.end();
             if (key == keys_by_id_.end() || !context_.store.contains(key->second)) {
@@ -167,6 +171,9 @@ private:
     void take(const core::Scope &scope, const std::string &id, const std::string &path, const std::string &text) {
         const auto wire = from_wire_text(text, path);
         const auto name = wire_name_of(scope, id);
+        if (pending_ids_.contains(id)) {
+            create_pending(); // a second file of one id: it updates the first, as it always did
+        }
         const auto known = keys_by_id_.find(id);
         if (known == keys_by_id_.end() || !context_.store.contains(known->second)) {
             create(scope, id, wire, name);
@@ -206,6 +213,7 @@ private:
         record(id, key, name);
     }
 
+    /// Queues a memory new to this machine: create_pending writes them all at once.
     void create(const core::Scope &scope, const std::string &id, const WireMemory &wire, const std::string &name) {
         core::Memory memory = wire.memory;
         memory.id = id;
@@ -214,19 +222,49 @@ private:
         memory.last_accessed = elsewhere == others_.end() ? memory.created : std::max(memory.created, elsewhere->second.last_used);
         memory.set_extra_field(uses_elsewhere_field, std::to_string(memory.access_count));
         if (!scope.is_user()) {
-            const auto recorded = context_.store.root() / scope.directory() / "PROJECT_PATH";
-            const auto texts = context_.repository.read_files(commit_, {"memories/" + scope.directory().substr(7) + "/PROJECT_PATH"});
-            if (!texts.empty() && !std::filesystem::exists(recorded)) {
-                std::filesystem::create_directories(recorded.parent_path());
-                core::write_file_atomically(recorded, texts.begin()->second);
-            }
+            record_project_path(scope);
         }
-        const auto key = context_.store.create(scope, wire.tier, std::move(memory));
-        keys_by_id_.insert_or_assign(id, key);
+        pending_ids_.insert(id);
+        pending_.push_back({scope, wire.tier, std::move(memory)});
+        pending_names_.push_back(name);
+    }
+
+    /// A project's PROJECT_PATH as the repository has it, for a project this store does not know yet.
+    void record_project_path(const core::Scope &scope) {
+        if (!project_paths_recorded_.insert(scope.project_id()).second) {
+            return;
+        }
+        const auto recorded = context_.store.root() / scope.directory() / "PROJECT_PATH";
+        const auto texts = context_.repository.read_files(commit_, {"memories/" + scope.directory().substr(7) + "/PROJECT_PATH"});
+        if (!texts.empty() && !std::filesystem::exists(recorded)) {
+            std::filesystem::create_directories(recorded.parent_path());
+            core::write_file_atomically(recorded, texts.begin()->second);
+        }
+    }
+
+    void create_pending() {
+        if (pending_.empty()) {
+            return;
+        }
+        const auto created = context_.store.create_all(pending_);
+        for (std::size_t index = 0; index < created.size(); ++index) {
+            const auto &[scope, tier, memory] = pending_[index];
+            const auto &name = pending_names_[index];
+            if (!created[index].refusal.empty()) {
+                context_.report.notes.push_back("skipped " + wire_path_of(name) + " of the sync repository: " +
+                                                created[index].refusal);
+                continue;
+            }
+            keys_by_id_.insert_or_assign(memory.id, created[index].key);
+            created_.insert(name);
+            ++context_.report.created;
+            note_scope(scope);
+            context_.state.memories[memory.id] = {created[index].key, created[index].stamp, name, {0, memory.last_accessed}};
+        }
         wrote_one();
-        ++context_.report.created;
-        note_scope(scope);
-        record(id, key, name);
+        pending_.clear();
+        pending_names_.clear();
+        pending_ids_.clear();
     }
 
     SyncContext &context_;
@@ -235,6 +273,11 @@ private:
     std::map<std::string, std::string, std::less<>> keys_by_id_;
     UsageTable others_;
     bool wrote_any_ = false;
+    std::vector<core::NewMemory> pending_;
+    std::vector<std::string> pending_names_;
+    std::set<std::string, std::less<>> pending_ids_;
+    std::set<std::string> created_;
+    std::set<std::string> project_paths_recorded_;
 };
 
 } // namespace

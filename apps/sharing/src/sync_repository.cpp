@@ -2,11 +2,12 @@
 #include <starling/app/sharing/sharing_error.hpp>
 #include <starling/app/sharing/sync_repository.hpp>
 
-#include <starling/app/child_process.hpp>
 #include <starling/core/store/atomic_file.hpp>
 #include <starling/core/store/file_io.hpp>
 
 #include <algorithm>
+#include <optional>
+#include <string_view>
 #include <utility>
 
 namespace starling::app::sharing {
@@ -125,8 +126,13 @@ std::vector<std::string> SyncRepository::parents(const std::string &commit) cons
     return words;
 }
 
-bool SyncRepository::commit_all(const std::string &message) {
-    git_.checked({"add", "--all", "--", "."});
+bool SyncRepository::commit_paths(const std::vector<std::string> &paths, const std::string &message) {
+    std::string input;
+    for (const auto &path : paths) {
+        input += path;
+        input += '\0';
+    }
+    git_.checked({"update-index", "--add", "--remove", "-z", "--stdin"}, std::move(input));
     if (git_.run({"diff", "--cached", "--quiet"}).succeeded() && head()) {
         return false;
     }
@@ -134,51 +140,117 @@ bool SyncRepository::commit_all(const std::string &message) {
     return true;
 }
 
+void SyncRepository::take_remote_head(const std::string &commit) {
+    git_.checked({"reset", "--quiet", "--mixed", commit});
+}
+
+namespace {
+
+/// Splits what `git cat-file --batch` printed for `requests` (one line each): the content of each,
+/// nothing for one git reports missing.
+std::vector<std::optional<std::string>> split_batch(const std::string &out, const std::vector<std::string> &requests,
+                                                    const std::filesystem::path &work_tree) {
+    std::vector<std::optional<std::string>> contents;
+    contents.reserve(requests.size());
+    std::size_t position = 0;
+    for (const auto &request : requests) {
+        const auto header_end = out.find('\n', position);
+        if (header_end == std::string::npos) {
+            throw SharingError("'git cat-file --batch' in " + work_tree.string() + " ended early at " + request);
+        }
+        const std::string_view header{out.data() + position, header_end - position};
+        position = header_end + 1;
+        if (header.ends_with(" missing")) {
+            contents.emplace_back();
+            continue;
+        }
+        const auto size = std::stoull(std::string{header.substr(header.rfind(' ') + 1)});
+        contents.emplace_back(out.substr(position, size));
+        position += size + 1;
+    }
+    return contents;
+}
+
+} // namespace
+
 std::map<std::string, std::string> SyncRepository::read_files(const std::string &commit,
                                                               const std::vector<std::string> &paths) const {
     std::map<std::string, std::string> contents;
     if (paths.empty()) {
         return contents;
     }
-    app::ProcessOptions options;
-    options.working_directory = work_tree();
+    std::vector<std::string> requests;
+    std::string input;
     for (const auto &path : paths) {
-        options.stdin_text += commit + ":" + path + "\n";
+        requests.push_back(commit + ":" + path);
+        input += requests.back() + "\n";
     }
-    const auto result = app::run_process(find_git(), {"cat-file", "--batch"}, options);
-    if (result.exit_code != 0) {
-        throw SharingError("'git cat-file --batch' failed in " + work_tree().string() + ": " + trimmed(result.stderr_text));
-    }
-    const std::string &out = result.stdout_text;
-    std::size_t position = 0;
-    for (const auto &path : paths) {
-        const auto header_end = out.find('\n', position);
-        if (header_end == std::string::npos) {
-            throw SharingError("'git cat-file --batch' in " + work_tree().string() + " ended early at " + path);
+    auto read = split_batch(git_.checked({"cat-file", "--batch"}, std::move(input)), requests, work_tree());
+    for (std::size_t index = 0; index < paths.size(); ++index) {
+        if (read[index]) {
+            contents.emplace(paths[index], std::move(*read[index]));
         }
-        const std::string header = out.substr(position, header_end - position);
-        position = header_end + 1;
-        if (header.ends_with(" missing")) {
-            continue;
-        }
-        const auto size_start = header.rfind(' ');
-        const auto size = std::stoull(header.substr(size_start + 1));
-        contents.emplace(path, out.substr(position, size));
-        position += size + 1;
     }
     return contents;
 }
 
-std::vector<std::string> SyncRepository::list_files(const std::string &commit, const std::string &folder) const {
-    return split_nul(git_.checked({"ls-tree", "-r", "-z", "--name-only", commit, "--", folder}));
+std::vector<std::string> SyncRepository::read_objects(const std::vector<std::string> &objects) const {
+    if (objects.empty()) {
+        return {};
+    }
+    std::string input;
+    input.reserve(objects.size() * 41);
+    for (const auto &object : objects) {
+        input += object + "\n";
+    }
+    auto read = split_batch(git_.checked({"cat-file", "--batch"}, std::move(input)), objects, work_tree());
+    std::vector<std::string> contents;
+    contents.reserve(objects.size());
+    for (std::size_t index = 0; index < objects.size(); ++index) {
+        if (!read[index]) {
+            throw SharingError("git has no object " + objects[index] + " in " + work_tree().string());
+        }
+        contents.push_back(std::move(*read[index]));
+    }
+    return contents;
 }
 
-std::vector<std::pair<char, std::string>> SyncRepository::changed_files(const std::string &from, const std::string &to,
-                                                                        const std::string &folder) const {
-    const auto parts = split_nul(git_.checked({"diff", "--name-status", "-z", "--no-renames", from, to, "--", folder}));
-    std::vector<std::pair<char, std::string>> changes;
+std::vector<TreeFile> SyncRepository::list_files(const std::string &commit, const std::string &folder) const {
+    // "<mode> <type> <object>\t<path>" per file.
+    std::vector<TreeFile> files;
+    for (const auto &line : split_nul(git_.checked({"ls-tree", "-r", "-z", commit, "--", folder}))) {
+        const auto tab = line.find('\t');
+        const auto space = line.rfind(' ', tab);
+        if (tab == std::string::npos || space == std::string::npos) {
+            throw SharingError("'git ls-tree' in " + work_tree().string() + " printed an unexpected line: " + line);
+        }
+        files.push_back({'A', line.substr(tab + 1), line.substr(space + 1, tab - space - 1)});
+    }
+    return files;
+}
+
+std::vector<std::string> SyncRepository::list_folders(const std::string &commit, const std::string &folder) const {
+    return split_nul(git_.checked({"ls-tree", "-d", "-z", "--name-only", commit, "--", folder}));
+}
+
+std::vector<TreeFile> SyncRepository::changed_files(const std::string &from, const std::string &to,
+                                                    const std::string &folder) const {
+    // ":<old mode> <new mode> <old object> <new object> <status>\0<path>\0" per file.
+    const auto parts = split_nul(git_.checked({"diff", "--raw", "-z", "--no-abbrev", "--no-renames", from, to, "--", folder}));
+    std::vector<TreeFile> changes;
     for (std::size_t index = 0; index + 1 < parts.size(); index += 2) {
-        changes.emplace_back(parts[index].empty() ? 'M' : parts[index].front(), parts[index + 1]);
+        const auto &fields = parts[index];
+        const auto status_space = fields.rfind(' ');
+        const auto new_space = fields.rfind(' ', status_space - 1);
+        const auto old_space = fields.rfind(' ', new_space - 1);
+        if (status_space == std::string::npos || new_space == std::string::npos || old_space == std::string::npos ||
+            status_space + 1 >= fields.size()) {
+            throw SharingError("'git diff --raw' in " + work_tree().string() + " printed an unexpected line: " + fields);
+        }
+        const char status = fields[status_space + 1];
+        const auto object = status == 'D' ? fields.substr(old_space + 1, new_space - old_space - 1)
+                                          : fields.substr(new_space + 1, status_space - new_space - 1);
+        changes.push_back({status, parts[index + 1], object});
     }
     return changes;
 }

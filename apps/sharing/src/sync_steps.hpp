@@ -12,6 +12,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace starling::app::sharing::detail {
 
@@ -22,6 +23,8 @@ struct SyncContext {
     std::filesystem::path state_file;
     SyncState state;
     SyncReport &report;
+    /// The working tree's paths export_store wrote or removed: what the next commit stages.
+    std::vector<std::string> changed_paths;
 };
 
 /// Kills the process if STARLING_SYNC_KILL_AFTER names `step`.

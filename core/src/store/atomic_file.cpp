@@ -17,7 +17,10 @@
 #include <cerrno>
 #include <charconv>
 #include <csignal>
+#include <memory>
+#include <set>
 #include <string>
+#include <vector>
 
 namespace starling::core {
 namespace {
@@ -62,7 +65,11 @@ bool is_dead_writers_temp_name(std::string_view file_name) noexcept {
     return ::kill(pid, 0) != 0 && errno == ESRCH;
 }
 
-void write_file_atomically(const std::filesystem::path &path, std::string_view bytes, Durability durability) {
+namespace {
+
+/// Writes `bytes` to a new temporary file next to `path` (fsynced if asked) and returns its path;
+/// removes it and throws StoreError naming `path` on any failure.
+std::filesystem::path write_temporary_file(const std::filesystem::path &path, std::string_view bytes, bool fsync) {
     const std::string name = path.filename().string();
     if (name.empty() || name == "." || name == "..") {
         throw StoreError(path.string() + ": not a file path");
@@ -95,12 +102,26 @@ void write_file_atomically(const std::filesystem::path &path, std::string_view b
     if (const int error = detail::write_all(file.get(), bytes); error != 0) {
         throw_system_error(path, "cannot write the temporary file", error);
     }
-    if (durability == Durability::survives_power_loss && ::fsync(file.get()) != 0) {
+    if (fsync && ::fsync(file.get()) != 0) {
         throw_system_error(path, "cannot fsync the temporary file", errno);
     }
     if (const int error = file.close(); error != 0) {
         throw_system_error(path, "cannot close the temporary file", error);
     }
+    guard.release();
+    return temp_path;
+}
+
+std::filesystem::path directory_of(const std::filesystem::path &path) {
+    return path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
+}
+
+} // namespace
+
+void write_file_atomically(const std::filesystem::path &path, std::string_view bytes, Durability durability) {
+    const std::filesystem::path temp_path =
+        write_temporary_file(path, bytes, durability == Durability::survives_power_loss);
+    TempFileGuard guard(temp_path);
     fault_point(FaultStep::rename, FaultOrigin::atomic_write);
     if (::rename(temp_path.c_str(), path.c_str()) != 0) {
         throw_system_error(path, "cannot rename the temporary file over it", errno);
@@ -110,9 +131,53 @@ void write_file_atomically(const std::filesystem::path &path, std::string_view b
         return;
     }
     try {
-        fsync_directory(directory);
+        fsync_directory(directory_of(path));
     } catch (const StoreError &error) {
         throw StoreError(path.string() + ": written, but may not survive a crash: " + error.what());
+    }
+}
+
+void write_files_atomically(std::span<const FileWrite> files) {
+    if (files.empty()) {
+        return;
+    }
+    std::vector<std::unique_ptr<TempFileGuard>> guards;
+    std::vector<std::filesystem::path> temp_paths;
+    guards.reserve(files.size());
+    temp_paths.reserve(files.size());
+    // Every temporary file is durable before any is renamed, so a power cut never leaves a renamed
+    // file without its content: a few are fsynced one by one, many by one sync of each file system
+    // (which also flushes whatever else is waiting there: worth it only for many files).
+    constexpr std::size_t fsync_each_up_to = 16;
+    const bool fsync_each = files.size() <= fsync_each_up_to;
+    for (const auto &file : files) {
+        temp_paths.push_back(write_temporary_file(file.path, file.bytes, fsync_each));
+        guards.push_back(std::make_unique<TempFileGuard>(temp_paths.back()));
+    }
+    std::set<std::filesystem::path> directories;
+    for (const auto &file : files) {
+        directories.insert(directory_of(file.path));
+    }
+    std::set<dev_t> synced;
+    for (const auto &directory : fsync_each ? std::set<std::filesystem::path>{} : directories) {
+        detail::Descriptor handle(::open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+        struct stat status {};
+        if (!handle.valid() || ::fstat(handle.get(), &status) != 0) {
+            throw_system_error(directory, "cannot open the directory", errno);
+        }
+        if (synced.insert(status.st_dev).second && ::syncfs(handle.get()) != 0) {
+            throw_system_error(directory, "cannot sync the file system it is on", errno);
+        }
+    }
+    for (std::size_t index = 0; index < files.size(); ++index) {
+        fault_point(FaultStep::rename, FaultOrigin::atomic_write);
+        if (::rename(temp_paths[index].c_str(), files[index].path.c_str()) != 0) {
+            throw_system_error(files[index].path, "cannot rename the temporary file over it", errno);
+        }
+        guards[index]->release();
+    }
+    for (const auto &directory : directories) {
+        fsync_directory(directory);
     }
 }
 

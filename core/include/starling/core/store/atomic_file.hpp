@@ -4,6 +4,8 @@
 #include <starling/core/store/fault_injection.hpp>
 
 #include <filesystem>
+#include <span>
+#include <string>
 #include <string_view>
 
 namespace starling::core {
@@ -31,6 +33,24 @@ enum class Durability {
 /// `kill-at=rename` and `kill-before-rename` a complete one, and the previous version in place.
 void write_file_atomically(const std::filesystem::path &path, std::string_view bytes,
                            Durability durability = Durability::survives_power_loss);
+
+/// One file of write_files_atomically: its path and its new content.
+struct FileWrite {
+    std::filesystem::path path;
+    std::string bytes;
+};
+
+/// Replaces many files as write_file_atomically does each with Durability::survives_power_loss,
+/// for the cost of one sync of each file system and one fsync per directory instead of two fsyncs per
+/// file: every temporary file is written first, then one syncfs(2) makes them all durable (a batch
+/// of a few files fsyncs each instead), then each is renamed over its path, then each directory
+/// renamed into is fsynced. A crash or a power
+/// cut at any point leaves each path with its old content or its complete new content, as one
+/// write_file_atomically would: a rename only ever publishes bytes that are already on disk. On
+/// failure the temporary files not yet renamed are removed, the files already renamed stay, and
+/// StoreError names the path. Fault injection counts each temporary write and each rename as
+/// write_file_atomically's do. The directories must exist.
+void write_files_atomically(std::span<const FileWrite> files);
 
 /// Whether a file name has the shape of write_file_atomically's temporary files. Such files are left
 /// only by a writer that died; listings skip them and MemoryStore::rebuild_index removes them.

@@ -46,6 +46,23 @@ struct IndexRebuildReport {
     std::size_t removed_temp_files = 0;
 };
 
+/// A memory for MemoryStore::create_all: where it goes and what it is.
+struct NewMemory {
+    Scope scope;
+    Tier tier;
+    Memory memory;
+};
+
+/// What MemoryStore::create_all did with one memory.
+struct CreatedMemory {
+    /// Its key; empty when it was refused.
+    std::string key;
+    /// The version of its file as written.
+    FileStamp stamp;
+    /// Why validate_memory refused it (nothing was written for it); empty when it was written.
+    std::string refusal;
+};
+
 /// The memories of one Starling installation, as Markdown files under a root directory:
 ///
 ///     memory/user/{short,long}/YYYY-MM-DD_<keyword>.md     memory/user/INDEX.md
@@ -100,6 +117,16 @@ public:
     /// `created` and `last_accessed` left at their default (the epoch) are set to the clock's now.
     /// Throws StoreError if validate_memory rejects the memory.
     std::string create(const Scope &scope, Tier tier, Memory memory);
+
+    /// Writes many new memories as create() writes each (secrets redacted, ids and file names chosen
+    /// the same way) and says what became of each, in order: a memory validate_memory refuses is
+    /// skipped with the reason, the others are written. What costs create() most is done once for
+    /// the whole batch: one hold of the lock, one sync of the file system for every file
+    /// (write_files_atomically) and one index journal append. As crash-safe as create() one by one:
+    /// a process killed halfway leaves each memory complete at its key or absent (a temporary file
+    /// at most, removed like any dead writer's), and a memory written but not yet in the index is
+    /// found by the next list(), which indexes files it does not know.
+    std::vector<CreatedMemory> create_all(std::vector<NewMemory> memories);
 
     /// The key of the memory `reference` names, as a person gives it: its key, its file's path
     /// (absolute or relative to the working directory), its id or a unique prefix of it (at least

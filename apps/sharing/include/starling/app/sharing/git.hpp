@@ -29,11 +29,12 @@ public:
 
     [[nodiscard]] const std::filesystem::path &work_tree() const noexcept { return work_tree_; }
 
-    /// Runs `git <arguments>` in the working tree and returns what happened.
-    [[nodiscard]] GitResult run(const std::vector<std::string> &arguments) const;
+    /// Runs `git <arguments>` in the working tree, `input` on its standard input, and returns what
+    /// happened.
+    [[nodiscard]] GitResult run(const std::vector<std::string> &arguments, std::string input = {}) const;
     /// As run, but throws SharingError naming the command, the folder and git's own message when git
     /// fails; returns its standard output.
-    std::string checked(const std::vector<std::string> &arguments) const;
+    std::string checked(const std::vector<std::string> &arguments, std::string input = {}) const;
 
 private:
     std::filesystem::path program_;

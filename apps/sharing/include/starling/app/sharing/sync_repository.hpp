@@ -23,6 +23,14 @@ struct UnmergedPath {
     std::optional<std::string> theirs;
 };
 
+/// A file of a commit, or one that differs between two commits, with the object holding its
+/// content there (for a deletion, the object it had).
+struct TreeFile {
+    char status = 'A'; ///< git's status letter: A, M or D (a listing says A)
+    std::string path;
+    std::string object;
+};
+
 /// The git working tree that `starling sync` keeps under `<store root>/sync/repo`: created on first
 /// use, its merge driver pointed at the running `starling`, and brought back to a usable state when
 /// a sync was killed halfway (stale lock files removed, an unfinished merge aborted).
@@ -52,20 +60,34 @@ public:
     /// The parents of `commit`.
     [[nodiscard]] std::vector<std::string> parents(const std::string &commit) const;
 
-    /// Stages everything under the shared folders and commits it with `message`; false when there
-    /// was nothing to commit.
-    bool commit_all(const std::string &message);
+    /// Stages `paths` as they are in the working tree (a path gone from it is removed from the
+    /// index) and commits what is staged with `message`; false when there was nothing to commit.
+    /// Only the named paths are looked at: the working tree need not hold every file of the index
+    /// (see take_remote_head), and a store of 100,000 memories is not scanned for 100 changes.
+    bool commit_paths(const std::vector<std::string> &paths, const std::string &message);
+    /// Makes `commit` the first HEAD of a repository that has none, in the index only: the working
+    /// tree is not written, since a sync reads the repository's files from git and writes only those
+    /// it changes (a fresh machine pulling 100,000 memories would otherwise write them twice).
+    void take_remote_head(const std::string &commit);
 
-    /// The contents of `<commit>:<path>` for each path, read through one `git cat-file --batch`;
-    /// a path the commit does not hold is absent from the answer.
+    /// The contents of `<commit>:<path>` for each of a few paths, read through one
+    /// `git cat-file --batch`; a path the commit does not hold is absent from the answer. Git finds
+    /// each path by scanning its folder's tree: for many files, read_objects of what list_files or
+    /// changed_files found.
     [[nodiscard]] std::map<std::string, std::string> read_files(const std::string &commit,
                                                                 const std::vector<std::string> &paths) const;
-    /// The files under `folder` in `commit`, as paths from the repository's root.
-    [[nodiscard]] std::vector<std::string> list_files(const std::string &commit, const std::string &folder) const;
-    /// The files under `folder` that differ between two commits, each with git's status letter
-    /// (A, M or D; renames are seen as a deletion and an addition).
-    [[nodiscard]] std::vector<std::pair<char, std::string>> changed_files(const std::string &from, const std::string &to,
-                                                                          const std::string &folder) const;
+    /// The contents of each object (as list_files and changed_files name them), in order, read
+    /// through one `git cat-file --batch`. Throws SharingError naming an object git does not have.
+    [[nodiscard]] std::vector<std::string> read_objects(const std::vector<std::string> &objects) const;
+    /// The files under `folder` in `commit`, with paths from the repository's root.
+    [[nodiscard]] std::vector<TreeFile> list_files(const std::string &commit, const std::string &folder) const;
+    /// The folders directly inside `folder` (given with its trailing '/') in `commit`, with paths
+    /// from the repository's root.
+    [[nodiscard]] std::vector<std::string> list_folders(const std::string &commit, const std::string &folder) const;
+    /// The files under `folder` that differ between two commits (renames are seen as a deletion and
+    /// an addition).
+    [[nodiscard]] std::vector<TreeFile> changed_files(const std::string &from, const std::string &to,
+                                                      const std::string &folder) const;
     /// What an unfinished merge left unmerged, every version of each path read from the index.
     [[nodiscard]] std::vector<UnmergedPath> unmerged_paths() const;
 

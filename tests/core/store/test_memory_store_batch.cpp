@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: Apache-2.0
+// MemoryStore::create_all: many memories under one lock, one file-system sync and one index
+// append, as safe as create() one by one.
+#include "support/store_fixture.hpp"
+#include "support/store_fixtures.hpp"
+
+#include <starling/core/store/atomic_file.hpp>
+#include <starling/core/store/file_io.hpp>
+#include <starling/core/store/memory_id.hpp>
+#include <starling/core/store/memory_store.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <sys/wait.h>
+
+#include <csignal>
+#include <cstdlib>
+#include <set>
+#include <string>
+#include <vector>
+
+using starling::core::CreatedMemory;
+using starling::core::MemoryStore;
+using starling::core::NewMemory;
+using starling::core::Scope;
+using starling::core::Tier;
+using starling::test::make_memory;
+using starling::test::StoreFixture;
+
+namespace {
+
+std::vector<NewMemory> batch_of(int count) {
+    std::vector<NewMemory> batch;
+    for (int index = 0; index < count; ++index) {
+        const bool user = index % 3 != 0;
+        batch.push_back({user ? Scope::user() : Scope::project("app-0123456789ab"),
+                         user ? Tier::short_term : Tier::long_term,
+                         make_memory("Batch memory " + std::to_string(index) + " about module " + std::to_string(index * 7))});
+    }
+    return batch;
+}
+
+std::size_t temporary_files_under(const std::filesystem::path &folder) {
+    std::size_t count = 0;
+    for (const auto &entry : std::filesystem::recursive_directory_iterator(folder)) {
+        count += starling::core::is_atomic_write_temp_name(entry.path().filename().string()) ? 1 : 0;
+    }
+    return count;
+}
+
+} // namespace
+
+TEST_CASE("create_all writes each memory as create would, and the index knows them all", "[store][batch]") {
+    const int count = GENERATE(3, 40); // a few fsynced one by one, many made durable by one syncfs
+    StoreFixture fixture;
+    auto &store = fixture.store;
+    const auto before = store.create(Scope::user(), Tier::short_term, make_memory("Already here"));
+    auto batch = batch_of(count);
+    // Two memories of one summary and time: distinct ids, and distinct files in one folder.
+    batch.push_back({Scope::user(), Tier::short_term, make_memory("Twice the same summary")});
+    batch.push_back({Scope::user(), Tier::short_term, make_memory("Twice the same summary")});
+    // A memory with a chosen id keeps it; a secret is redacted as create() redacts it.
+    batch.push_back({Scope::user(), Tier::long_term, make_memory("Chosen id")});
+    const auto chosen = starling::core::derive_memory_id(starling::test::at("2020-01-01T00:00:00Z"), "elsewhere");
+    batch.back().memory.id = chosen;
+    batch.back().memory.body = "\nThe token is ghp_abcdefghijklmnopqrstuvwxyz0123456789.\n";
+    // One validate_memory refuses: skipped with the reason, the others written.
+    batch.push_back({Scope::user(), Tier::short_term, make_memory("")});
+
+    const auto created = store.create_all(batch);
+    REQUIRE(created.size() == batch.size());
+    CHECK(created.back().key.empty());
+    CHECK(created.back().refusal.find("summary") != std::string::npos);
+    std::set<std::string> keys;
+    std::set<std::string> ids;
+    for (std::size_t index = 0; index + 1 < created.size(); ++index) {
+        INFO(index);
+        const auto &result = created[index];
+        CHECK(result.refusal.empty());
+        CHECK(keys.insert(result.key).second);
+        const auto memory = store.read(result.key);
+        CHECK(memory.summary == batch[index].memory.summary);
+        CHECK(ids.insert(memory.id).second);
+        CHECK(starling::core::stamp_file(store.path_of(result.key)) == std::optional{result.stamp});
+    }
+    CHECK(store.read(created[created.size() - 2].key).id == chosen);
+    CHECK(store.read(created[created.size() - 2].key).body.find("ghp_") == std::string::npos);
+
+    // The index has every one of them: the hook path's listing (index only) sees them all.
+    const auto listed = store.list_indexed();
+    CHECK(listed.size() == created.size()); // the batch, less the refused one, plus the one before
+    std::set<std::string> indexed;
+    for (const auto &memory : listed) {
+        indexed.insert(std::string{memory.key});
+    }
+    CHECK(indexed.contains(before));
+    for (const auto &key : keys) {
+        CHECK(indexed.contains(key));
+    }
+    CHECK(temporary_files_under(fixture.root.path()) == 0);
+}
+
+TEST_CASE("create_all of nothing writes nothing", "[store][batch]") {
+    StoreFixture fixture;
+    CHECK(fixture.store.create_all({}).empty());
+    CHECK_FALSE(std::filesystem::exists(fixture.root.path() / "memory"));
+}
+
+TEST_CASE("a process killed inside create_all leaves each memory whole or absent, and list() finds those written",
+          "[store][batch][fault]") {
+    StoreFixture fixture;
+    const auto batch = batch_of(30);
+    // The 12th rename: eleven memories are in place, nineteen only temporary files, none indexed.
+    const int status = starling::test::run_in_child([&] {
+        ::setenv("STARLING_FAULT_INJECTION", "kill-at=rename:12", 1);
+        MemoryStore store{fixture.root.path(), fixture.clock};
+        static_cast<void>(store.create_all(batch));
+        return true;
+    });
+    REQUIRE(WIFSIGNALED(status));
+    CHECK(WTERMSIG(status) == SIGKILL);
+    CHECK(temporary_files_under(fixture.root.path() / "memory") == 19);
+
+    MemoryStore store{fixture.root.path(), fixture.clock};
+    const auto listed = store.list();
+    CHECK(listed.size() == 11);
+    for (const auto &entry : listed) {
+        CHECK_NOTHROW(store.read(entry.key));
+    }
+    CHECK(store.unreadable().empty());
+    // The dead writer's temporary files are gone with the listing, as any dead writer's are.
+    CHECK(temporary_files_under(fixture.root.path() / "memory") == 0);
+    CHECK(store.rebuild_index().memories == 11);
+}
