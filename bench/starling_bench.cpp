@@ -131,6 +131,24 @@ private:
     std::filesystem::path path_;
 };
 
+/// A report as --json-out FILE asks (pretty JSON, written whole or an error naming the file), then
+/// on stdout as JSON with --json, else as text.
+int write_report(const Arguments &arguments, const nlohmann::json &json, const std::string &text) {
+    if (const auto file = arguments.value("json-out")) {
+        std::ofstream out{*file};
+        out << json.dump(2) << '\n';
+        if (!out) {
+            throw std::runtime_error("cannot write " + *file);
+        }
+    }
+    if (arguments.flag("json")) {
+        app::print_json(json);
+    } else {
+        std::cout << text;
+    }
+    return 0;
+}
+
 /// The configuration `starling` would read: --config FILE, else $STARLING_HOME/starling.toml when
 /// there is one; nothing means the embedded defaults.
 std::optional<std::filesystem::path> configuration_of(Application &application) {
@@ -223,19 +241,7 @@ int bench_injection(Application &application, std::span<const std::string> words
     const ScratchDirectory scratch{arguments.value("scratch"), "starling-injection"};
     options.scratch = scratch.path();
     const auto report = run_injection_benchmark(options);
-    if (const auto file = arguments.value("json-out")) {
-        std::ofstream out{*file};
-        out << injection_report_json(report).dump(2) << '\n';
-        if (!out) {
-            throw std::runtime_error("cannot write " + *file);
-        }
-    }
-    if (arguments.flag("json")) {
-        app::print_json(injection_report_json(report));
-    } else {
-        std::cout << format_injection_report(report);
-    }
-    return 0;
+    return write_report(arguments, injection_report_json(report), format_injection_report(report));
 }
 
 int bench_decisions(Application &application, std::span<const std::string> words) {
@@ -314,19 +320,7 @@ int bench_weeks(std::span<const std::string> words) {
         std::cerr << "starling-bench weeks: " << profile << "\n";
         reports.push_back(run_weeks(scenario, {binaries, scratch.path(), profile}));
     }
-    if (const auto file = arguments.value("json-out")) {
-        std::ofstream out{*file};
-        out << weeks_report_json(reports).dump(2) << '\n';
-        if (!out) {
-            throw std::runtime_error("cannot write " + *file);
-        }
-    }
-    if (arguments.flag("json")) {
-        app::print_json(weeks_report_json(reports));
-    } else {
-        std::cout << format_weeks_table(reports);
-    }
-    return 0;
+    return write_report(arguments, weeks_report_json(reports), format_weeks_table(reports));
 }
 
 int run(std::span<const std::string> words) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The calibrated injection threshold through the real prompt hook: a prompt no memory bears on
 // gets nothing, one that a memory answers gets it, and the old key is refused by name.
+#include "support/claude_context.hpp"
 #include "support/claude_payloads.hpp"
 #include "support/process.hpp"
 #include "support/scratch_home.hpp"
@@ -15,6 +16,7 @@
 
 namespace fs = std::filesystem;
 using starling::test::claude_prompt;
+using starling::test::claude_prompt_context;
 using starling::test::run_process;
 using starling::test::ScratchHome;
 
@@ -49,18 +51,6 @@ void remember_developer_notes(const ScratchHome &home) {
     }
 }
 
-/// What the prompt hook gave the model for a prompt in a fresh session.
-std::string context_for_prompt(const ScratchHome &home, const std::string &session, const std::string &prompt) {
-    const auto result =
-        run_process(kBinaries / "starling-claude", {"UserPromptSubmit"}, home.options(claude_prompt(session, prompt)));
-    REQUIRE(result.exit_code == 0);
-    if (result.stdout_text.empty()) {
-        return ""; // nothing to add: the hook prints nothing
-    }
-    const auto reply = nlohmann::json::parse(result.stdout_text);
-    return reply.contains("hookSpecificOutput") ? reply["hookSpecificOutput"].value("additionalContext", "") : "";
-}
-
 } // namespace
 
 TEST_CASE("the default threshold keeps an unrelated prompt quiet through the real hook, and answers a related one",
@@ -70,13 +60,13 @@ TEST_CASE("the default threshold keeps an unrelated prompt quiet through the rea
     // Once scored from a listing, and once ranked from the index the first hook built after its reply.
     for (const std::string session : {"k-1", "k-2"}) {
         INFO(session);
-        CHECK(context_for_prompt(home, session,
+        CHECK(claude_prompt_context(home, session,
                                  "kubectl get pods shows CrashLoopBackOff in the staging namespace, how do I see why?")
                   .empty());
-        CHECK(context_for_prompt(home, session + "-chat", "thanks, that worked!").empty());
+        CHECK(claude_prompt_context(home, session + "-chat", "thanks, that worked!").empty());
         REQUIRE(home.wait_for_background_work() == 0);
     }
-    const auto answered = context_for_prompt(home, "k-3", "can I deploy to production on a Friday?");
+    const auto answered = claude_prompt_context(home, "k-3", "can I deploy to production on a Friday?");
     CHECK_THAT(answered, Catch::Contains("Production deploys only Monday to Thursday"));
     CHECK_THAT(answered, !Catch::Contains("force-push"));
 }

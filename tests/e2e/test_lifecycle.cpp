@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Starling's main job through the real binaries: reads reinforce until promotion, nothing secret
 // reaches the disk, and concurrent sessions of different agents lose nothing.
+#include "support/claude_context.hpp"
 #include "support/claude_payloads.hpp"
 #include "support/process.hpp"
 #include "support/scratch_home.hpp"
@@ -24,6 +25,7 @@
 
 namespace fs = std::filesystem;
 using starling::test::claude_prompt;
+using starling::test::claude_prompt_context;
 using starling::test::claude_read;
 using starling::test::claude_stop;
 using starling::test::read_text;
@@ -270,15 +272,6 @@ std::map<std::string, std::uintmax_t> relevance_index_files(const ScratchHome &h
     return files;
 }
 
-/// What the model was given for a prompt in a fresh session.
-std::string context_for_prompt(const ScratchHome &home, const std::string &session, const std::string &prompt) {
-    const auto result = run_process(kBinaries / "starling-claude", {"UserPromptSubmit"},
-                                    home.options(claude_prompt(session, prompt)));
-    REQUIRE(result.exit_code == 0);
-    const auto reply = nlohmann::json::parse(result.stdout_text);
-    return reply.contains("hookSpecificOutput") ? reply["hookSpecificOutput"].value("additionalContext", "") : "";
-}
-
 } // namespace
 
 TEST_CASE("prompts rank from an index the hooks keep current after their reply, and inject the same",
@@ -292,14 +285,14 @@ TEST_CASE("prompts rank from an index the hooks keep current after their reply, 
     const std::string prompt = "how do we deploy billing, and where do kafka lag alerts go?";
 
     // No index yet: the prompt scores every memory, answers, and has the index built after its reply.
-    const auto scored = context_for_prompt(home, "p-1", prompt);
+    const auto scored = claude_prompt_context(home, "p-1", prompt);
     CHECK_THAT(scored, Catch::Contains("terraform") && Catch::Contains("billing channel"));
     REQUIRE(home.wait_for_background_work() == 0);
     const auto built = relevance_index_files(home);
     CHECK(built.size() == 2); // the user's memories and this project's
 
     // Current: the same answer from the index, and nothing rebuilt.
-    CHECK(context_for_prompt(home, "p-2", prompt) == scored);
+    CHECK(claude_prompt_context(home, "p-2", prompt) == scored);
     REQUIRE(home.wait_for_background_work() == 0);
     CHECK(relevance_index_files(home) == built);
 
@@ -313,15 +306,15 @@ TEST_CASE("prompts rank from an index the hooks keep current after their reply, 
     const auto rebuilt = relevance_index_files(home);
     REQUIRE(rebuilt.size() == 2);
     CHECK(rebuilt != built);
-    CHECK_THAT(context_for_prompt(home, "p-3", prompt), Catch::Contains("second reviewer"));
+    CHECK_THAT(claude_prompt_context(home, "p-3", prompt), Catch::Contains("second reviewer"));
 
     // A damaged index costs a slower prompt, never a wrong one, and is replaced after the reply.
     for (const auto &[name, inode] : rebuilt) {
         std::ofstream(home.path() / "index" / "cache" / "bm25" / name, std::ios::binary | std::ios::trunc) << "junk";
     }
-    const auto expected = context_for_prompt(home, "p-4", prompt);
+    const auto expected = claude_prompt_context(home, "p-4", prompt);
     REQUIRE(home.wait_for_background_work() == 0);
-    CHECK(context_for_prompt(home, "p-5", prompt) == expected);
+    CHECK(claude_prompt_context(home, "p-5", prompt) == expected);
     CHECK(relevance_index_files(home).size() == 2);
     CHECK(read_text(home.path() / "logs" / "starling.log").find("error") == std::string::npos);
 }
