@@ -8,6 +8,7 @@
 #include "scoring_formula.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -115,10 +116,15 @@ std::optional<std::vector<sdk::RankedMemory>> RelevanceIndexes::rank(std::string
     try {
         IndexTermSource source{std::move(pointers), scorer_->tokenizer(), dictionary};
         evaluator_.evaluate(source, scored_);
-        std::sort(scored_.begin(), scored_.end(), better);
+        // Drawn best first from a heap rather than sorted: ranking stops after the first few of
+        // thousands of matches, and sorting all of them was about 6 % of a prompt hook's CPU time.
+        const auto worse = [](const ScoredMemory &left, const ScoredMemory &right) { return better(right, left); };
+        std::make_heap(scored_.begin(), scored_.end(), worse);
 
         std::vector<Kept> kept; // best first, at most `limit`
-        for (const auto &candidate : scored_) {
+        for (auto unsorted_end = scored_.end(); unsorted_end != scored_.begin(); --unsorted_end) {
+            std::pop_heap(scored_.begin(), unsorted_end, worse);
+            const ScoredMemory &candidate = *std::prev(unsorted_end);
             if (kept.size() == limit && candidate.score * bound < kept.back().memory.score) {
                 break; // sorted by raw score: no later memory can be boosted past the last kept one
             }
