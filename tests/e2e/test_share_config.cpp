@@ -195,11 +195,27 @@ TEST_CASE("with [sharing] propose = false, the hooks take a teammate's memories 
     CHECK_FALSE(fs::exists(team_folder_of(team.bob) / (own + ".md")));
     CHECK(clean(team.bob));
 
-    // Turning proposing on later proposes what was learned meanwhile.
+    // Edited by alice in the folder and by bob here: bob keeps both texts, the folder stays alice's.
+    edit_text(alice.file_of(shared), "before the deploy.", "before the deploy, inside a transaction.");
+    alice.ok({"share", "--cwd", team.alice.string()});
+    TeamRepository::commit_and_push(team.alice, "alice's edit");
+    edit_text(bob.file_of(shared), "Migrations run", "Database migrations always run");
+    teammate_git_ok(team.bob, {"pull", "--quiet"});
+    claude_hook(bob, "Stop", team.bob, "reader-1");
+    const auto bobs = read_text(bob.file_of(shared));
+    CHECK(bobs.find("inside a transaction") != std::string::npos);
+    CHECK(bobs.find("Database migrations always run") != std::string::npos);
+    CHECK(clean(team.bob));
+    CHECK(log_of(bob).find("kept both texts here") != std::string::npos);
+
+    // Turning proposing on later proposes what was learned meanwhile, and the merge.
     configure(bob, sharing_of(team.bob));
     claude_hook(bob, "Stop", team.bob, "reader-1");
     CHECK(fs::exists(team_folder_of(team.bob) / (own + ".md")));
     CHECK(files_in(team_folder_of(team.bob)) == 2);
+    const auto proposed = read_text(team_folder_of(team.bob) / (shared + ".md"));
+    CHECK(proposed.find("inside a transaction") != std::string::npos);
+    CHECK(proposed.find("Database migrations always run") != std::string::npos);
 }
 
 TEST_CASE("a bad [sharing] value is refused by config check and the CLI, and the hooks run on the embedded defaults, "
