@@ -5,6 +5,7 @@
 #include "reply_worker.hpp"
 
 #include <starling/app/application.hpp>
+#include <starling/app/sharing/configured_team_folders.hpp>
 #include <starling/core/bus/background_work.hpp>
 #include <starling/core/bus/event_bus.hpp>
 #include <starling/core/config/config_environment.hpp>
@@ -251,6 +252,7 @@ void work_in_worker(HookRun &run, ReplySender &sender, bool background) {
             lifecycle->prompt_logged(*run.logged_prompt_count);
         }
         lifecycle->subscribe(*bus);
+        sharing::subscribe_team_folder_upkeep(*bus, store, application.config().sharing, *run.logger);
         const auto dispatch = bus->publish(run.event, core::Stage::reply);
         rendered = run.adapter->render(run.event, dispatch.reply);
         if (!dispatch.reply.block_reason) {

@@ -3,6 +3,7 @@
 
 #include <starling/app/application.hpp>
 
+#include <filesystem>
 #include <span>
 #include <string>
 
@@ -36,6 +37,10 @@ int run_import_command(Application &application, std::span<const std::string> wo
 int run_export_command(Application &application, std::span<const std::string> words);
 int run_sync_command(Application &application, std::span<const std::string> words);
 int run_share_command(Application &application, std::span<const std::string> words);
+/// Before a command reads the project of `directory`, when `[sharing] projects` names it: takes
+/// what its team folder holds into the project's memories, as the hooks do, so that `search` and
+/// `inject` see what teammates shared. Only reads the folder; notes go to stderr.
+void take_configured_team_folder(Application &application, const std::filesystem::path &directory);
 int run_private_command(Application &application, std::span<const std::string> words);
 int run_unprivate_command(Application &application, std::span<const std::string> words);
 

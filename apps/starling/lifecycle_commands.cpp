@@ -100,6 +100,7 @@ int run_inject_command(Application &application, std::span<const std::string> wo
     arguments.expect_operands(0, 0, "");
     const auto event = arguments.value("event").value_or("prompt");
     const std::filesystem::path directory = arguments.value("cwd").value_or(std::filesystem::current_path().string());
+    take_configured_team_folder(application, directory);
     auto &store = application.store();
     const auto project = store.resolve_project(directory, core::MemoryStore::ProjectFolder::look_up);
     std::vector<std::string> already;

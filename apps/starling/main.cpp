@@ -117,7 +117,8 @@ const std::vector<CommandSpec> &commands() {
          "                         keep the project's memories in its repository's team folder, .starling/memory/:\n"
          "                         writes what changed here for you to review and commit, takes in what teammates\n"
          "                         committed (after git pull); never commits or pushes; private memories and your\n"
-         "                         user memories stay out\n"},
+         "                         user memories stay out, and a memory holding a secret too (exit 1, naming it);\n"
+         "                         [sharing] projects in starling.toml has the hooks do it for you\n"},
         {"private", &run_private_command, kSharing,
          "  private MEMORY         keep a memory on this machine: sync and share never carry it\n"},
         {"unprivate", &run_unprivate_command, kSharing, "  unprivate MEMORY       let a private memory travel again\n"},

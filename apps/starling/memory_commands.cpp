@@ -264,7 +264,12 @@ int run_search_command(Application &application, std::span<const std::string> wo
         throw UsageError("search needs a QUERY");
     }
     const std::size_t limit = parse_count(arguments.value("limit").value_or("10"), "--limit");
-    const auto hits = search_memories(application, query, entries_in(application, scopes_of(application, arguments)));
+    const auto scopes = scopes_of(application, arguments);
+    if (std::any_of(scopes.begin(), scopes.end(), [](const core::Scope &scope) { return !scope.is_user(); })) {
+        take_configured_team_folder(application,
+                                    arguments.value("cwd").value_or(std::filesystem::current_path().string()));
+    }
+    const auto hits = search_memories(application, query, entries_in(application, scopes));
     nlohmann::json results = nlohmann::json::array();
     std::size_t shown = 0;
     for (const auto &hit : hits) {

@@ -62,6 +62,36 @@ int access_count(const Machine &machine, const std::string &id) {
     return machine.memories().at(id).at("access_count").get<int>();
 }
 
+/// A long-term, unpinned user memory written straight into a machine's store, as an older version
+/// or a person would leave it: what consolidation may merge with its near-duplicates.
+void place_long_term(const Machine &machine, const std::string &id, const std::string &summary,
+                     const std::string &created, int access_count) {
+    const auto folder = machine.store() / "memory" / "user" / "long";
+    fs::create_directories(folder);
+    std::ofstream(folder / (created.substr(0, 10) + "_" + id + ".md"), std::ios::binary)
+        << "---\nid: " << id << "\ntype: feedback\nsummary: " << summary << "\ncreated: " << created
+        << "\nlast_accessed: 2026-11-20T09:00:00Z\naccess_count: " << access_count << "\n---\n"
+        << summary << ".\n";
+}
+
+std::size_t occurrences(const std::string &text, const std::string &part) {
+    std::size_t count = 0;
+    for (auto at = text.find(part); at != std::string::npos; at = text.find(part, at + part.size())) {
+        ++count;
+    }
+    return count;
+}
+
+/// Consolidates a machine now and returns how many merges it applied.
+std::size_t merges_of_consolidation(const Machine &machine) {
+    const auto report = nlohmann::json::parse(machine.ok({"consolidate", "--json"}));
+    std::size_t merges = 0;
+    for (const auto &action : report.at("actions")) {
+        merges += action.at("action") == "merge" && action.at("applied") == true ? 1 : 0;
+    }
+    return merges;
+}
+
 } // namespace
 
 TEST_CASE("what each machine remembers reaches the other once, whichever syncs first", "[e2e][sync]") {
@@ -205,6 +235,139 @@ TEST_CASE("three machines: every memory once everywhere, uses summed over all th
     for (const auto &machine : machines) {
         CHECK(ids_of(*machine) == ids);
         CHECK(access_count(*machine, shared) == uses);
+    }
+}
+
+TEST_CASE("two machines merging the same and overlapping near-duplicates at once keep every text and every use",
+          "[e2e][sync][merge]") {
+    const bool a_first = GENERATE(true, false);
+    const BareRemote remote;
+    Machine a{"sync-merge-a"};
+    Machine b{"sync-merge-b"};
+    const std::string tests = "Run the unit tests before every push to main";
+    const std::string tests_again = "Run the unit tests before every push to the main branch";
+    const std::string notes = "Release notes use the past tense and name every ticket";
+    const std::string format = "Format the SQL migrations with sqlfluff before review";
+    const std::string format_again = "Format the SQL migrations with sqlfluff before each review";
+    const std::string format_b = "Format SQL migrations with sqlfluff before each code review";
+    place_long_term(a, "mx00001", tests, "2026-11-01T09:00:00Z", 2);
+    place_long_term(a, "my00002", tests_again, "2026-11-05T09:00:00Z", 1);
+    place_long_term(a, "mz00003", notes, "2026-11-02T09:00:00Z", 1);
+    place_long_term(a, "mp00004", format, "2026-11-03T09:00:00Z", 1);
+    place_long_term(a, "mq00005", format_again, "2026-11-06T09:00:00Z", 1);
+    a.sync({"--remote", remote.url()});
+    b.sync({"--remote", remote.url()});
+    REQUIRE(ids_of(b) == ids_of(a));
+
+    // Each machine uses the two near-duplicates; b learns a third way of saying the other rule.
+    a.set_time("2026-11-23T10:00:00Z");
+    b.set_time("2026-11-23T11:00:00Z");
+    a.use("mx00001", "a-1");
+    a.use("mx00001", "a-2");
+    a.use("my00002", "a-3");
+    b.use("mx00001", "b-1");
+    b.use("my00002", "b-2");
+    b.use("my00002", "b-3");
+    place_long_term(b, "mr00006", format_b, "2026-11-21T09:00:00Z", 1);
+    // Both merge the same pair into the same survivor (on b a tie of uses, the older wins); a folds
+    // one restatement into the SQL rule, b two.
+    CHECK(merges_of_consolidation(a) == 2);
+    CHECK(merges_of_consolidation(b) == 3);
+
+    Machine &first = a_first ? a : b;
+    Machine &second = a_first ? b : a;
+    first.sync();
+    second.sync();
+    first.sync();
+    second.sync();
+
+    const std::set<std::string> survivors{"mx00001", "mz00003", "mp00004"};
+    for (const Machine *machine : {&a, &b}) {
+        INFO((machine == &a ? "machine a" : "machine b"));
+        CHECK(ids_of(*machine) == survivors);
+        require_no_conflict_markers(*machine);
+        const auto merged_tests = body_of(machine->file_of("mx00001"));
+        CHECK(occurrences(merged_tests, tests + ".") == 1);
+        CHECK(occurrences(merged_tests, tests_again + ".") >= 1);
+        const auto merged_format = body_of(machine->file_of("mp00004"));
+        CHECK(occurrences(merged_format, format + ".") == 1);
+        CHECK(occurrences(merged_format, format_again + ".") >= 1);
+        CHECK(occurrences(merged_format, format_b + ".") >= 1);
+        // Every use on either machine, of either near-duplicate, counted once: 2 + 1 written, 3 on a, 3 on b.
+        CHECK(access_count(*machine, "mx00001") == 9);
+        CHECK(access_count(*machine, "mp00004") == 3);
+        CHECK(access_count(*machine, "mz00003") == 1);
+    }
+    CHECK(body_of(a.file_of("mx00001")) == body_of(b.file_of("mx00001")));
+    CHECK(body_of(a.file_of("mp00004")) == body_of(b.file_of("mp00004")));
+
+    // Another round changes no memory, and counts nothing twice.
+    for (const Machine *machine : {&first, &second}) {
+        const auto report = machine->sync();
+        CHECK(report.at("exported") == 0);
+        CHECK(report.at("withdrawn") == 0);
+        CHECK(report.at("created") == 0);
+        CHECK(report.at("updated") == 0);
+        CHECK(report.at("archived") == 0);
+    }
+    for (const Machine *machine : {&a, &b}) {
+        CHECK(access_count(*machine, "mx00001") == 9);
+        CHECK(access_count(*machine, "mp00004") == 3);
+    }
+
+    // The merged originals are archived on both machines, and restore brings one back whole.
+    for (const Machine *machine : {&a, &b}) {
+        const auto archive = nlohmann::json::parse(machine->ok({"archive", "--json"}));
+        std::string archived_q;
+        for (const auto &entry : archive) {
+            const auto archive_id = entry.at("id").get<std::string>();
+            const auto copy = machine->store() / "archive" / archive_id / entry.at("key").get<std::string>();
+            if (read_text(copy).find("\nid: mq00005\n") != std::string::npos) {
+                archived_q = archive_id;
+            }
+        }
+        REQUIRE_FALSE(archived_q.empty());
+        machine->ok({"restore", archived_q});
+        CHECK(read_text(machine->file_of("mq00005")).find(format_again) != std::string::npos);
+    }
+}
+
+TEST_CASE("a merge made on one machine keeps the uses the other made of the memory it absorbed",
+          "[e2e][sync][merge]") {
+    const bool a_first = GENERATE(true, false);
+    const BareRemote remote;
+    Machine a{"sync-merge-one-a"};
+    Machine b{"sync-merge-one-b"};
+    const std::string tests = "Run the unit tests before every push to main";
+    const std::string tests_again = "Run the unit tests before every push to the main branch";
+    place_long_term(a, "mx00001", tests, "2026-11-01T09:00:00Z", 2);
+    place_long_term(a, "my00002", tests_again, "2026-11-05T09:00:00Z", 1);
+    a.sync({"--remote", remote.url()});
+    b.sync({"--remote", remote.url()});
+
+    a.set_time("2026-11-23T10:00:00Z");
+    b.set_time("2026-11-23T11:00:00Z");
+    a.use("mx00001", "a-1");
+    b.use("mx00001", "b-1");
+    b.use("my00002", "b-2");
+    b.use("my00002", "b-3");
+    CHECK(merges_of_consolidation(a) == 1);
+
+    Machine &first = a_first ? a : b;
+    Machine &second = a_first ? b : a;
+    for (int round = 0; round < 3; ++round) {
+        first.sync();
+        second.sync();
+    }
+    for (const Machine *machine : {&a, &b}) {
+        INFO((machine == &a ? "machine a" : "machine b"));
+        CHECK(ids_of(*machine) == std::set<std::string>{"mx00001"});
+        // 2 + 1 written, 1 use on a, 1 of it and 2 of the absorbed memory on b.
+        CHECK(access_count(*machine, "mx00001") == 7);
+        const auto merged = body_of(machine->file_of("mx00001"));
+        CHECK(occurrences(merged, tests + ".") == 1);
+        CHECK(occurrences(merged, tests_again + ".") == 1);
+        require_no_conflict_markers(*machine);
     }
 }
 

@@ -5,6 +5,7 @@
 #include <starling/core/store/frontmatter.hpp>
 
 #include <algorithm>
+#include <map>
 #include <tuple>
 #include <vector>
 
@@ -108,6 +109,95 @@ std::string with_final_line_break(std::string text) {
     return text;
 }
 
+std::string without_final_line_breaks(std::string text) {
+    while (!text.empty() && text.back() == '\n') {
+        text.pop_back();
+    }
+    return text;
+}
+
+/// What a consolidation writes before the text of each memory it folds into another (the store's
+/// merge): the line names the absorbed memory's file, whose name differs from machine to machine.
+constexpr std::string_view merged_block_opening = "<!-- merged from ";
+
+/// A body as consolidation leaves it: the memory's own text, then one block per memory folded
+/// into it, each opening with its `<!-- merged from KEY -->` line, without its trailing blank lines.
+struct BodyBlocks {
+    std::string own;
+    std::vector<std::string> merged;
+};
+
+BodyBlocks split_merged_blocks(const std::string &body) {
+    std::vector<std::size_t> openings;
+    for (auto at = body.find(merged_block_opening); at != std::string::npos;
+         at = body.find(merged_block_opening, at + 1)) {
+        if (at == 0 || body[at - 1] == '\n') {
+            openings.push_back(at);
+        }
+    }
+    BodyBlocks blocks;
+    blocks.own = without_final_line_breaks(body.substr(0, openings.empty() ? body.size() : openings.front()));
+    for (std::size_t index = 0; index < openings.size(); ++index) {
+        const auto end = index + 1 < openings.size() ? openings[index + 1] : body.size();
+        blocks.merged.push_back(without_final_line_breaks(body.substr(openings[index], end - openings[index])));
+    }
+    return blocks;
+}
+
+/// A folded block without the file name its opening line gives: two machines that folded the same
+/// memory wrote the same block under different names.
+std::string block_identity(const std::string &block) {
+    const auto line_end = block.find('\n');
+    return std::string{merged_block_opening} + block.substr(line_end == std::string::npos ? block.size() : line_end);
+}
+
+/// The identities of a body's folded blocks, and the text of each.
+std::vector<std::string> block_identities(const BodyBlocks &blocks, std::map<std::string, std::string> &texts) {
+    std::vector<std::string> identities;
+    for (const auto &block : blocks.merged) {
+        identities.push_back(block_identity(block));
+        texts.emplace(identities.back(), block);
+    }
+    return identities;
+}
+
+/// Two bodies that both changed: the memory's own text three ways (both texts kept, the second
+/// after concurrent_edit_marker, when both changed it), with `other_summary` — the second side's
+/// summary when both changed that too — after the marker; then the blocks consolidation folded in
+/// on either side, each once, as tags merge: both sides' additions, either side's removals. So two
+/// machines that merged the same near-duplicates, or overlapping ones, at once keep each text once.
+std::string merge_bodies(const std::optional<std::string> &base, const std::string &first, const std::string &second,
+                         const std::optional<std::string> &other_summary) {
+    const auto first_blocks = split_merged_blocks(first);
+    const auto second_blocks = split_merged_blocks(second);
+    std::optional<BodyBlocks> base_blocks;
+    if (base) {
+        base_blocks = split_merged_blocks(*base);
+    }
+    const auto own = three_way(base_blocks ? std::optional<std::string>{base_blocks->own} : std::nullopt,
+                               first_blocks.own, second_blocks.own);
+    std::string other = other_summary ? *other_summary : std::string{};
+    if (!own) {
+        other += (other.empty() ? "" : "\n\n") + second_blocks.own;
+    }
+    std::string body = own.value_or(first_blocks.own) + "\n";
+    if (!without_final_line_breaks(other).empty()) {
+        body += "\n" + std::string{concurrent_edit_marker} + "\n" + without_final_line_breaks(other) + "\n";
+    }
+    std::map<std::string, std::string> texts;
+    std::optional<std::vector<std::string>> base_identities;
+    if (base_blocks) {
+        std::map<std::string, std::string> ignored;
+        base_identities = block_identities(*base_blocks, ignored);
+    }
+    const auto first_identities = block_identities(first_blocks, texts);
+    const auto second_identities = block_identities(second_blocks, texts);
+    for (const auto &identity : merged_items(base_identities, first_identities, second_identities)) {
+        body += "\n" + texts.at(identity) + "\n";
+    }
+    return body;
+}
+
 } // namespace
 
 std::string merge_wire_texts(const std::optional<std::string> &base_text, const std::string &ours,
@@ -149,16 +239,12 @@ std::string merge_wire_texts(const std::optional<std::string> &base_text, const 
     const auto body = three_way(base_of(&core::Memory::body), a.body, b.body);
     merged.summary = summary.value_or(a.summary);
     merged.body = body.value_or(a.body);
-    if (!summary || !body) {
-        std::string other;
-        if (!summary) {
-            other += b.summary + "\n";
-        }
-        if (!body) {
-            other += (other.empty() ? "" : "\n") + b.body;
-        }
+    if (!body) {
+        merged.body = merge_bodies(base_of(&core::Memory::body), a.body, b.body,
+                                   summary ? std::nullopt : std::optional<std::string>{b.summary});
+    } else if (!summary) {
         merged.body = with_final_line_break(merged.body) + "\n" + std::string{concurrent_edit_marker} + "\n" +
-                      with_final_line_break(other);
+                      with_final_line_break(b.summary);
     }
     for (const auto &key : extra_keys(a, b)) {
         merge_extra_field(merged, base ? std::optional<core::Memory>{base->memory} : std::nullopt, a, b, key, path);

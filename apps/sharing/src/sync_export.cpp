@@ -47,7 +47,13 @@ void export_store(SyncContext &context, const std::set<std::string> &project_ids
     static_cast<void>(store.apply_noted_accesses());
     SyncState exported;
     exported.imported = context.state.imported;
-    for (const auto &entry : store.list()) {
+    const auto listed = store.list();
+    std::set<std::string, std::less<>> present_ids;
+    for (const auto &entry : listed) {
+        present_ids.insert(entry.id);
+    }
+    std::optional<UsageTable> elsewhere_at_import;
+    for (const auto &entry : listed) {
         if (!travels(entry, project_ids)) {
             continue;
         }
@@ -66,8 +72,12 @@ void export_store(SyncContext &context, const std::set<std::string> &project_ids
             continue;
         }
         const auto scope = scope_of(entry);
-        SyncedMemory synced{entry.key, entry.file, wire_name_of(scope, entry.id), {}};
-        synced.own.uses = memory.access_count - std::min(memory.access_count, uses_elsewhere(memory));
+        auto stamp = entry.file;
+        if (count_uses_folded_here(context, scope, entry.key, memory, present_ids, elsewhere_at_import)) {
+            stamp = core::stamp_file(store.path_of(entry.key)).value_or(entry.file);
+        }
+        SyncedMemory synced{entry.key, stamp, wire_name_of(scope, entry.id), {}};
+        synced.own.uses = uses_here(memory);
         synced.own.last_used = memory.last_accessed;
         const auto text = to_wire_text(memory, entry.tier);
         refuse_secrets(text, entry.key, "the sync repository", store.redactor());

@@ -17,27 +17,6 @@ namespace {
 
 constexpr std::string_view forgotten_elsewhere = "forgotten on another machine (starling sync)";
 
-/// The uses every other machine's usage file in `commit` records, summed.
-UsageTable uses_elsewhere_in(const SyncContext &context, const std::string &commit) {
-    UsageTable total;
-    if (commit.empty()) {
-        return total;
-    }
-    std::vector<TreeFile> files;
-    std::vector<std::string> objects;
-    for (auto &file : context.repository.list_files(commit, "machines")) {
-        if (file.path.ends_with("/usage.tsv") && file.path != usage_path_of(context.machine_id)) {
-            objects.push_back(file.object);
-            files.push_back(std::move(file));
-        }
-    }
-    const auto texts = context.repository.read_objects(objects);
-    for (std::size_t index = 0; index < files.size(); ++index) {
-        add_usage(total, parse_usage(texts[index], commit.substr(0, 12) + ":" + files[index].path));
-    }
-    return total;
-}
-
 class Importer {
 public:
     Importer(SyncContext &context, const std::string &commit) : context_(context), commit_(commit) {
@@ -63,23 +42,33 @@ public:
         auto texts = context_.repository.read_objects(objects);
         auto text = texts.begin();
         others_ = uses_elsewhere_in(context_, commit_);
+        // Forgettings last: a memory another machine merged away is still here when the memory it
+        // went into is taken, which counts its uses made here (uses_folded_elsewhere).
+        std::vector<std::pair<std::string, std::string>> forgotten;
         for (const auto &change : changes) {
             const auto named = parse_wire_path(change.path);
             if (!named) {
                 continue;
             }
             const auto &[scope, id] = *named;
+            if (change.status == 'D') {
+                forgotten.emplace_back(id, change.path);
+                continue;
+            }
             try {
-                if (change.status == 'D') {
-                    forget(id);
-                } else {
-                    take(scope, id, change.path, std::move(*text++));
-                }
+                take(scope, id, change.path, std::move(*text++));
             } catch (const core::StoreError &problem) {
                 context_.report.notes.push_back("skipped " + change.path + " of the sync repository: " + problem.what());
             }
         }
         create_pending();
+        for (const auto &[id, path] : forgotten) {
+            try {
+                forget(id);
+            } catch (const core::StoreError &problem) {
+                context_.report.notes.push_back("skipped " + path + " of the sync repository: " + problem.what());
+            }
+        }
     }
 
     void uses() {
@@ -192,6 +181,7 @@ private:
                     base = found->second;
                 }
             }
+            const auto folded = uses_folded_elsewhere(context_.store, wire.memory, keys_by_id_);
             context_.store.update(key, [&](core::Memory &memory) {
                 const auto mine = to_wire_text(memory, tier);
                 // Edited here since the last sync: both edits are kept (without a known base, every
@@ -201,6 +191,7 @@ private:
                 } else {
                     take_wire_content(memory, wire.memory);
                 }
+                count_uses_folded_elsewhere(memory, folded);
             });
             wrote_one();
             ++context_.report.updated;
@@ -221,6 +212,7 @@ private:
         memory.access_count = elsewhere == others_.end() ? 0 : elsewhere->second.uses;
         memory.last_accessed = elsewhere == others_.end() ? memory.created : std::max(memory.created, elsewhere->second.last_used);
         memory.set_extra_field(uses_elsewhere_field, std::to_string(memory.access_count));
+        count_uses_folded_elsewhere(memory, uses_folded_elsewhere(context_.store, memory, keys_by_id_));
         if (!scope.is_user()) {
             record_project_path(scope);
         }
@@ -259,7 +251,8 @@ private:
             created_.insert(name);
             ++context_.report.created;
             note_scope(scope);
-            context_.state.memories[memory.id] = {created[index].key, created[index].stamp, name, {0, memory.last_accessed}};
+            context_.state.memories[memory.id] = {created[index].key, created[index].stamp, name,
+                                                  {uses_here(memory), memory.last_accessed}};
         }
         wrote_one();
         pending_.clear();

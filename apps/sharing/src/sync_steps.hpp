@@ -8,10 +8,13 @@
 #include <starling/app/sharing/store_sync.hpp>
 #include <starling/app/sharing/sync_repository.hpp>
 
+#include <cstdint>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace starling::app::sharing::detail {
@@ -38,6 +41,32 @@ void reached_step(std::string_view step);
 [[nodiscard]] std::optional<std::pair<core::Scope, std::string>> parse_wire_path(std::string_view path);
 /// `machines/<machine id>/usage.tsv`.
 [[nodiscard]] std::string usage_path_of(std::string_view machine_id);
+
+/// The uses every other machine's usage file in `commit` records, summed.
+[[nodiscard]] UsageTable uses_elsewhere_in(const SyncContext &context, const std::string &commit);
+
+/// Before `memory` (at `key`, of `scope`) is exported: the memories consolidation folded into it
+/// here (its merged_from, no longer in the store) brought their whole counts, the other machines'
+/// uses included, so those uses — what the others' usage files gave each at the last import — are
+/// added to its uses_elsewhere, and its uses here stay this machine's own: two machines that made
+/// the same merge count each use once. Each absorbed id is counted once (uses_merged_from, in the
+/// same write). Returns whether the memory was rewritten; `memory` is then read again.
+bool count_uses_folded_here(SyncContext &context, const core::Scope &scope, const std::string &key,
+                            core::Memory &memory, const std::set<std::string, std::less<>> &present_ids,
+                            std::optional<UsageTable> &elsewhere_at_import);
+
+/// The memories another machine folded into the memory the pull brings (`wire`'s merged_from) that
+/// this store still holds, with the uses made of each here: the pull archives them, and their uses
+/// go into the survivor, or they would be lost with them.
+struct FoldedElsewhere {
+    std::vector<std::pair<std::string, std::uint32_t>> uses; ///< absorbed id, uses here
+};
+[[nodiscard]] FoldedElsewhere uses_folded_elsewhere(core::MemoryStore &store, const core::Memory &wire,
+                                                    const std::map<std::string, std::string, std::less<>> &keys_by_id);
+
+/// Adds to `memory`'s count the uses `folded` names that its uses_merged_from does not list yet,
+/// and lists them: a pull taken again counts nothing twice.
+void count_uses_folded_elsewhere(core::Memory &memory, const FoldedElsewhere &folded);
 
 /// Step 2: writes what changed in the store since the last sync into the working tree, and this
 /// machine's usage file. `project_ids`: the projects that travel besides the user scope.

@@ -65,9 +65,10 @@ void write_hashes(const std::filesystem::path &file, const SharedHashes &hashes)
 class TeamFolder {
 public:
     TeamFolder(core::MemoryStore &store, const std::string &project_id, std::filesystem::path folder,
-               std::filesystem::path state_file, ShareReport &report)
+               std::filesystem::path state_file, ShareMode mode, ShareReport &report)
         : store_(store), scope_(core::Scope::project(project_id)), folder_(std::move(folder)),
-          state_file_(std::move(state_file)), hashes_(read_hashes(state_file_)), report_(report) {}
+          state_file_(std::move(state_file)), proposes_(mode == ShareMode::take_and_propose),
+          hashes_(read_hashes(state_file_)), report_(report) {}
 
     void run() {
         std::map<std::string, core::IndexEntry, std::less<>> local;
@@ -92,6 +93,8 @@ public:
                 one(id, found == local.end() ? nullptr : &found->second);
             } catch (const core::StoreError &problem) {
                 report_.notes.push_back("skipped memory " + id + ": " + problem.what());
+            } catch (const SharingError &refusal) {
+                report_.refused.emplace_back(refusal.what());
             }
         }
         write_hashes(state_file_, hashes_);
@@ -108,8 +111,15 @@ private:
         }
         if (const auto sides = split_conflict_markers(*text)) {
             const auto merged = merge_wire_texts(sides->base, sides->ours, sides->theirs, file_of(id).string());
-            propose(id, merged, "the team folder");
-            report_.notes.push_back(file_of(id).string() + ": git left conflict markers in it; kept both versions, merged");
+            if (proposes_) {
+                propose(id, merged, "the team folder");
+                report_.notes.push_back(file_of(id).string() +
+                                        ": git left conflict markers in it; kept both versions, merged");
+            } else {
+                report_.notes.push_back(file_of(id).string() +
+                                        ": git left conflict markers in it; took both versions, merged, and left "
+                                        "the file as it is");
+            }
             return merged;
         }
         return text;
@@ -146,7 +156,7 @@ private:
             }
             if (!memory && !was_shared) {
                 create(id, *in_folder); // a teammate's new memory
-            } else if (was_shared) {
+            } else if (was_shared && proposes_) {
                 // Forgotten, or made private, here since it was shared: withdrawn from the folder.
                 std::filesystem::remove(file_of(id));
                 hashes_.erase(id);
@@ -160,7 +170,7 @@ private:
                 store_.archive(entry->key, "removed from the team folder " + folder_.string() + " (starling share)");
                 hashes_.erase(id);
                 ++report_.archived;
-            } else {
+            } else if (proposes_) {
                 propose(id, mine, entry->key);
                 hashes_[id] = hash_of(mine);
                 ++report_.proposed;
@@ -172,19 +182,28 @@ private:
             return;
         }
         if (was_shared && hash_of(*in_folder) == last->second) {
-            propose(id, mine, entry->key);
-            hashes_[id] = hash_of(mine);
-            ++report_.proposed;
+            if (proposes_) {
+                propose(id, mine, entry->key);
+                hashes_[id] = hash_of(mine);
+                ++report_.proposed;
+            }
         } else if (was_shared && hash_of(mine) == last->second) {
             take(entry->key, entry->tier, *in_folder, id);
             hashes_[id] = hash_of(*in_folder);
-        } else {
+        } else if (proposes_) {
             const auto merged = merge_wire_texts(std::nullopt, mine, *in_folder, file_of(id).string());
             propose(id, merged, entry->key);
             take(entry->key, entry->tier, merged, id);
             hashes_[id] = hash_of(merged);
             ++report_.proposed;
             report_.notes.push_back(file_of(id).string() + ": changed here and in the team folder; kept both texts");
+        } else {
+            // Recorded as the folder's text: the merge, changed here only as far as the folder can
+            // tell, is what the next share that proposes writes to it.
+            take(entry->key, entry->tier, merge_wire_texts(std::nullopt, mine, *in_folder, file_of(id).string()), id);
+            hashes_[id] = hash_of(*in_folder);
+            report_.notes.push_back(file_of(id).string() +
+                                    ": changed here and in the team folder; kept both texts here");
         }
     }
 
@@ -202,13 +221,14 @@ private:
     core::Scope scope_;
     std::filesystem::path folder_;
     std::filesystem::path state_file_;
+    bool proposes_;
     SharedHashes hashes_;
     ShareReport &report_;
 };
 
 } // namespace
 
-ShareReport share_project(core::MemoryStore &store, const std::filesystem::path &project_directory) {
+ShareReport share_project(core::MemoryStore &store, const std::filesystem::path &project_directory, ShareMode mode) {
     ShareReport report;
     report.project_id = store.resolve_project(project_directory);
     const auto recorded = core::read_file(store.root() / core::Scope::project(report.project_id).directory() / "PROJECT_PATH");
@@ -221,7 +241,9 @@ ShareReport share_project(core::MemoryStore &store, const std::filesystem::path 
     std::filesystem::create_directories(state_folder);
     const core::FileLock lock{state_folder / ".lock"};
     static_cast<void>(store.apply_noted_accesses());
-    TeamFolder{store, report.project_id, report.folder, state_folder / (report.project_id + ".tsv"), report}.run();
+    TeamFolder{store, report.project_id, report.folder, state_folder / (report.project_id + ".tsv"), mode,
+               report}
+        .run();
     return report;
 }
 

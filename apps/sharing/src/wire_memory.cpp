@@ -12,9 +12,9 @@
 namespace starling::app::sharing {
 namespace {
 
-constexpr std::array<std::string_view, 10> machine_local_fields{
-    "access_count", "last_accessed", "sessions",      "session_count", "injection_count",
-    "last_injected", "helpful",      "unhelpful",     "applied_batch", uses_elsewhere_field};
+constexpr std::array<std::string_view, 11> machine_local_fields{
+    "access_count",  "last_accessed", "sessions",      "session_count",       "injection_count", "last_injected",
+    "helpful",       "unhelpful",     "applied_batch", uses_elsewhere_field, uses_merged_from_field};
 
 /// Drops the lines of machine-local fields from the frontmatter block of a serialised memory.
 std::string without_machine_local_lines(const std::string &text) {
@@ -65,6 +65,22 @@ std::uint32_t uses_elsewhere(const core::Memory &memory) {
     std::uint32_t value = 0;
     const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
     return error == std::errc{} && end == text.data() + text.size() ? value : 0;
+}
+
+std::uint32_t uses_here(const core::Memory &memory) {
+    return memory.access_count - std::min(memory.access_count, uses_elsewhere(memory));
+}
+
+std::vector<std::string> listed_ids(const core::Memory &memory, std::string_view field) {
+    const auto *entry = memory.extra_field(field);
+    if (entry == nullptr) {
+        return {};
+    }
+    try {
+        return core::decode_list(*entry, "memory");
+    } catch (const core::StoreError &) {
+        return {};
+    }
 }
 
 std::string to_wire_text(const core::Memory &memory, core::Tier tier) {

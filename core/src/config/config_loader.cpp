@@ -326,19 +326,22 @@ std::string read_config_file(const std::filesystem::path &file) {
     return std::move(contents).str();
 }
 
-void warn_about_missing_plugin_directories(const Config &config, std::vector<ConfigIssue> &issues) {
-    const auto written = config.key_positions.find("plugins.directories");
+/// A directory that a key lists but that does not exist is a warning, not an error: it may be a
+/// removable disk or a checkout still to come, and nothing breaks meanwhile.
+void warn_about_missing_directories(const Config &config, std::string_view key,
+                                    const std::vector<std::filesystem::path> &directories, std::string_view what,
+                                    std::string_view consequence, std::vector<ConfigIssue> &issues) {
+    const auto written = config.key_positions.find(key);
     if (written == config.key_positions.end()) {
         return;
     }
-    for (const auto &directory : config.plugins.directories) {
+    for (const auto &directory : directories) {
         std::error_code status_error;
         if (!std::filesystem::is_directory(directory, status_error)) {
             issues.push_back({ConfigIssue::Severity::warning,
-                              {config.source_file, written->second.line, written->second.column,
-                               "plugins.directories"},
-                              "plugin directory " + toml_string(directory.string()) +
-                                  " does not exist; no plugins will be loaded from it"});
+                              {config.source_file, written->second.line, written->second.column, std::string{key}},
+                              std::string{what} + " " + toml_string(directory.string()) + " does not exist; " +
+                                  std::string{consequence}});
         }
     }
 }
@@ -355,7 +358,10 @@ std::vector<ConfigIssue> check_config(const std::filesystem::path &file, const C
     if (!config) {
         return issues;
     }
-    warn_about_missing_plugin_directories(*config, issues);
+    warn_about_missing_directories(*config, "plugins.directories", config->plugins.directories, "plugin directory",
+                                   "no plugins will be loaded from it", issues);
+    warn_about_missing_directories(*config, "sharing.projects", config->sharing.projects, "project directory",
+                                   "no team folder is kept for it", issues);
     if (plugins != nullptr) {
         auto plugin_issues = check_plugin_references(*config, *plugins);
         issues.insert(issues.end(), std::make_move_iterator(plugin_issues.begin()),

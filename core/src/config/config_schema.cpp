@@ -271,6 +271,12 @@ std::vector<ConfigKey> build_schema() {
             "Git URL of your private repository that `starling sync` pushes to and pulls from; \"\" until set."),
         path_list_key<&Config::sync, &SyncConfig::projects>("sync.projects", {},
             "Project directories whose memories `starling sync` carries besides your user memories."),
+        path_list_key<&Config::sharing, &SharingConfig::projects>("sharing.projects", {},
+            "Project directories whose team folder (.starling/memory/ in the project) Starling keeps up to date "
+            "by itself, as `starling share` does: its memories are searched and injected like your own."),
+        boolean_key<&Config::sharing, &SharingConfig::propose>("sharing.propose", true,
+            "Whether what agents learn about the projects of sharing.projects is also written into their team "
+            "folder, for you to review and commit; false only reads the folder."),
         integer_key<&Config::budgets, &BudgetsConfig::inject_tokens>("budgets.inject_tokens", 1500, at_least(0),
             "Most tokens of memory added to an agent's context at once; 0 adds none."),
         integer_key<&Config::budgets, &BudgetsConfig::index_lines>("budgets.index_lines", 200, at_least(1),

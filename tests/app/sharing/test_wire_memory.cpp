@@ -134,6 +134,76 @@ TEST_CASE("a memory both sides created is merged without a base", "[sharing][mer
                     core::StoreError);
 }
 
+namespace {
+
+/// A body as the store's merge leaves it: the memory's text, then each folded memory's under the
+/// line naming its file on the machine that folded it.
+std::string folded(const std::string &own, const std::vector<std::pair<std::string, std::string>> &absorbed) {
+    std::string body = own + "\n";
+    for (const auto &[file, text] : absorbed) {
+        body += "\n<!-- merged from memory/user/long/" + file + " -->\n" + text + "\n\n" + text + ".\n";
+    }
+    return body;
+}
+
+std::size_t count_of(const std::string &text, const std::string &part) {
+    std::size_t count = 0;
+    for (auto at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) {
+        ++count;
+    }
+    return count;
+}
+
+} // namespace
+
+TEST_CASE("two sides that folded the same memory into one keep its text once, whatever they named its file",
+          "[sharing][merge]") {
+    const auto base = wire("Run the tests", "Run the tests.\n");
+    const auto here = wire("Run the tests", folded("Run the tests.", {{"2026-11-05_my00002.md", "Run all tests"}}));
+    const auto there = wire("Run the tests", folded("Run the tests.", {{"2026-11-05_run.md", "Run all tests"}}));
+    for (const auto &merged : {sharing::merge_wire_texts(base, here, there, "m.md"),
+                               sharing::merge_wire_texts(std::nullopt, here, there, "m.md")}) {
+        CHECK(count_of(merged, "Run all tests.") == 1);
+        CHECK(count_of(merged, "Run the tests.") == 1);
+        CHECK(merged.find(sharing::concurrent_edit_marker) == std::string::npos);
+    }
+    CHECK(sharing::merge_wire_texts(base, here, there, "m.md") == sharing::merge_wire_texts(base, there, here, "m.md"));
+}
+
+TEST_CASE("overlapping folds on two sides keep every folded text once, and an edit of the memory's own text",
+          "[sharing][merge]") {
+    const auto base = wire("Format SQL", "Format SQL.\n");
+    const auto here = wire("Format SQL", folded("Format SQL.", {{"q.md", "Format SQL each time"}}));
+    const auto there = wire("Format SQL", folded("Format SQL.", {{"q2.md", "Format SQL each time"},
+                                                                 {"r.md", "Format SQL before review"}}));
+    const auto merged = sharing::merge_wire_texts(base, here, there, "m.md");
+    CHECK(merged == sharing::merge_wire_texts(base, there, here, "m.md"));
+    CHECK(merged == sharing::merge_wire_texts(std::nullopt, there, here, "m.md"));
+    CHECK(count_of(merged, "Format SQL.") == 1);
+    CHECK(count_of(merged, "Format SQL each time.") == 1);
+    CHECK(count_of(merged, "Format SQL before review.") == 1);
+    CHECK(merged.find(sharing::concurrent_edit_marker) == std::string::npos);
+
+    // Edited on one side, folded on the other: the edit and the fold, without a marker.
+    const auto edited = wire("Format SQL", "Format SQL with sqlfluff.\n");
+    const auto edit_and_fold = sharing::merge_wire_texts(base, edited, here, "m.md");
+    CHECK(edit_and_fold == wire("Format SQL", folded("Format SQL with sqlfluff.", {{"q.md", "Format SQL each time"}})));
+
+    // Edited on both sides, folded on one: both texts, the marker between, the fold once.
+    const auto edited_there = wire("Format SQL", folded("Format all SQL.", {{"q.md", "Format SQL each time"}}));
+    const auto both = sharing::merge_wire_texts(base, edited, edited_there, "m.md");
+    CHECK(both == sharing::merge_wire_texts(base, edited_there, edited, "m.md"));
+    CHECK(count_of(both, "Format SQL with sqlfluff.") == 1);
+    CHECK(count_of(both, "Format all SQL.") == 1);
+    CHECK(count_of(both, "Format SQL each time.") == 1);
+    CHECK(count_of(both, std::string{sharing::concurrent_edit_marker}) == 1);
+
+    // A fold one side removed by hand since the base stays removed.
+    const auto unfolded = sharing::merge_wire_texts(here, base, there, "m.md");
+    CHECK(count_of(unfolded, "Format SQL each time.") == 0);
+    CHECK(count_of(unfolded, "Format SQL before review.") == 1);
+}
+
 TEST_CASE("usage files hold a machine's uses and add up", "[sharing][usage]") {
     sharing::UsageTable first{{"user/k3f9a2q", {3, *core::parse_timestamp("2026-11-22T10:00:00Z")}}};
     const sharing::UsageTable second{{"user/k3f9a2q", {2, *core::parse_timestamp("2026-11-23T10:00:00Z")}},

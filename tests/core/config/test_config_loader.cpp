@@ -205,6 +205,8 @@ TEST_CASE("A file setting every key is read into every field", "[config]") {
     CHECK(config.budgets.index_lines == 50);
     CHECK(config.log.level == LogLevel::debug);
     CHECK(config.log.file == dir.path() / "home" / ".starling" / "custom.log");
+    CHECK(config.sharing.projects == std::vector<std::filesystem::path>{dir.path() / "home" / "code" / "app"});
+    CHECK_FALSE(config.sharing.propose);
 
     REQUIRE(config.plugin_settings.count("collie-search") == 1);
     const auto &collie = config.plugin_settings.at("collie-search");

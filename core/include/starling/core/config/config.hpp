@@ -96,6 +96,15 @@ struct SyncConfig {
     std::vector<std::filesystem::path> projects;
 };
 
+/// `[sharing]`: the team folders (`<project root>/.starling/memory/`) that Starling keeps up to date
+/// with a project's memories by itself, as `starling share` does by hand (docs/sharing.md).
+struct SharingConfig {
+    /// Project directories whose team folder is active: its memories taken into the project's.
+    std::vector<std::filesystem::path> projects;
+    /// Whether what agents learn about those projects is also written into the folder, to commit.
+    bool propose = true;
+};
+
 /// `[budgets]`: limits on what Starling adds to an agent's context.
 struct BudgetsConfig {
     std::int64_t inject_tokens = 0;
@@ -137,6 +146,7 @@ struct Config {
     RememberConfig remember;
     RedactionConfig redaction;
     SyncConfig sync;
+    SharingConfig sharing;
     BudgetsConfig budgets;
     LogConfig log;
     /// `[settings.<plugin-id>]` tables by plugin id; see effective_plugin_settings().

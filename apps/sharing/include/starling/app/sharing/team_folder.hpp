@@ -13,6 +13,12 @@ namespace starling::app::sharing {
 /// The team folder of a project, relative to its root: committed and reviewed like code.
 inline constexpr std::string_view team_folder_path = ".starling/memory";
 
+/// What a share may do to the team folder.
+enum class ShareMode {
+    take_and_propose, ///< `starling share`, and `[sharing] propose = true`: both directions
+    take_only,        ///< `[sharing] propose = false`, and `starling search`: the folder is only read
+};
+
 struct ShareReport {
     std::filesystem::path folder;
     std::string project_id;
@@ -23,6 +29,9 @@ struct ShareReport {
     std::size_t archived = 0;  ///< memories removed from the folder by a teammate, archived here
     /// Both versions kept (edited here and in the folder, or a file git left conflicted).
     std::vector<std::string> notes;
+    /// Memories the outgoing checks kept out of the folder, each naming its file, the line and the
+    /// secret's format; the other memories are shared all the same.
+    std::vector<std::string> refused;
 };
 
 /// `starling share`: brings the project's memories and its team folder
@@ -32,8 +41,11 @@ struct ShareReport {
 /// on both keeps both texts; a file git left with conflict markers is split and merged the same way;
 /// a new file is a teammate's new memory; a file gone from the folder is archived here (restorable).
 /// Nothing is committed or pushed: the folder is the user's to review and commit. Private memories
-/// and user memories never go in, and every file is checked for secrets first (outgoing_check.hpp).
-/// Throws SharingError naming the file when a check refuses it.
-ShareReport share_project(core::MemoryStore &store, const std::filesystem::path &project_directory);
+/// and user memories never go in, and every file is checked for secrets first (outgoing_check.hpp):
+/// a memory a check refuses stays out, named in `refused`. With ShareMode::take_only nothing is
+/// written to the folder; what changed here is proposed by the next share that may propose.
+/// Throws SharingError when the project's folder is gone or the share state cannot be read.
+ShareReport share_project(core::MemoryStore &store, const std::filesystem::path &project_directory,
+                          ShareMode mode = ShareMode::take_and_propose);
 
 } // namespace starling::app::sharing

@@ -11,6 +11,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace starling::app::sharing {
 
@@ -21,6 +22,14 @@ inline constexpr std::string_view wire_tier_field = "tier";
 /// The field, kept in the local file only, that counts the uses of a memory made on other machines
 /// as of the last sync: the memory's own uses on this machine are access_count minus it.
 inline constexpr std::string_view uses_elsewhere_field = "uses_elsewhere";
+
+/// The field, kept in the local file only, that lists the memories folded into this one (its
+/// `merged_from`) whose uses this machine's counters already hold as they should: what a sync counts
+/// for a merge once, whichever machine made it (folded_uses.hpp).
+inline constexpr std::string_view uses_merged_from_field = "uses_merged_from";
+
+/// The store's field listing the ids of the memories consolidation folded into a memory.
+inline constexpr std::string_view merged_from_field = "merged_from";
 
 /// The field that keeps a memory on its machine: `private: true` never travels.
 inline constexpr std::string_view private_field = "private";
@@ -34,6 +43,13 @@ inline constexpr std::string_view private_field = "private";
 
 /// The uses of `memory` counted on other machines (its uses_elsewhere field; 0 without one).
 [[nodiscard]] std::uint32_t uses_elsewhere(const core::Memory &memory);
+
+/// The uses of `memory` made on this machine: access_count minus uses_elsewhere.
+[[nodiscard]] std::uint32_t uses_here(const core::Memory &memory);
+
+/// The ids a list field of `memory` holds (merged_from_field, uses_merged_from_field); none when
+/// the field is absent or a hand edit left it unreadable.
+[[nodiscard]] std::vector<std::string> listed_ids(const core::Memory &memory, std::string_view field);
 
 /// A memory and the tier it lives in, as read from the wire.
 struct WireMemory {
