@@ -1,12 +1,20 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "batch_tokenizer.hpp"
 
+#include <algorithm>
+#include <functional>
+
 namespace starling::bm25 {
+
+std::size_t BatchTokenizer::TextAddressHash::operator()(const TextAddress &address) const noexcept {
+    return std::hash<const char *>{}(address.data) ^ address.size;
+}
 
 void BatchTokenizer::tokenize(const sdk::MemoryBatch &batch, TermDictionary &dictionary, TokenCache *cache,
                               BatchTerms &out) {
     out.clear();
     out.reserve(batch.size());
+    tokenised_.clear();
     context_.build(batch, context_relations_);
     for (std::size_t memory = 0; memory < batch.size(); ++memory) {
         out.start_memory();
@@ -22,7 +30,22 @@ void BatchTokenizer::tokenize(const sdk::MemoryBatch &batch, TermDictionary &dic
                     return;
                 }
             }
-            const auto ids = add_text(field, text, dictionary, out);
+            // A text the cache does not have is still tokenised only once per call: a memory's
+            // body (never cached) and summary are also the context of every memory linked with
+            // it. The batch's texts stay where they are for the call: a text is known by its
+            // address.
+            const TextAddress address{text.data(), text.size()};
+            std::span<TermId> ids;
+            if (const auto seen = tokenised_.find(address); seen != tokenised_.end()) {
+                ids = out.add_text(field, seen->second.count);
+                const auto known = out.terms(TextTerms{field, seen->second.first, seen->second.count});
+                std::copy(known.begin(), known.end(), ids.begin());
+            } else {
+                ids = add_text(field, text, dictionary, out);
+                if (!text.empty()) {
+                    tokenised_.emplace(address, out.texts(memory).back());
+                }
+            }
             if (look_up && field != Field::context) {
                 cache->add(text, ids);
             }

@@ -13,10 +13,12 @@
 
 #include <starling/sdk/memory_view.hpp>
 
+#include <cstddef>
 #include <span>
 #include <string>
-#include <vector>
 #include <string_view>
+#include <unordered_map>
+#include <vector>
 
 namespace starling::bm25 {
 
@@ -41,6 +43,18 @@ private:
     std::vector<std::string> context_relations_;
     LinkedContext context_;
     TokenList tokens_;
+
+    /// Where a text of the batch lies in memory.
+    struct TextAddress {
+        const char *data;
+        std::size_t size;
+        friend bool operator==(const TextAddress &, const TextAddress &) = default;
+    };
+    struct TextAddressHash {
+        std::size_t operator()(const TextAddress &address) const noexcept;
+    };
+    /// The texts tokenised in this call that the token cache does not keep, by address.
+    std::unordered_map<TextAddress, TextTerms, TextAddressHash> tokenised_;
 };
 
 } // namespace starling::bm25
