@@ -17,7 +17,6 @@
 #include <span>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 namespace starling::bm25 {
@@ -44,17 +43,10 @@ private:
     LinkedContext context_;
     TokenList tokens_;
 
-    /// Where a text of the batch lies in memory.
-    struct TextAddress {
-        const char *data;
-        std::size_t size;
-        friend bool operator==(const TextAddress &, const TextAddress &) = default;
-    };
-    struct TextAddressHash {
-        std::size_t operator()(const TextAddress &address) const noexcept;
-    };
-    /// The texts tokenised in this call that the token cache does not keep, by address.
-    std::unordered_map<TextAddress, TextTerms, TextAddressHash> tokenised_;
+    /// Where each memory's summary and body were tokenised in the call's terms, once they were.
+    static constexpr std::size_t not_tokenised = static_cast<std::size_t>(-1);
+    std::vector<TextTerms> summaries_;
+    std::vector<TextTerms> bodies_;
 };
 
 } // namespace starling::bm25
