@@ -34,23 +34,17 @@ using FieldCounts = std::array<std::uint32_t, field_count>;
 }
 
 /// Calls `visit(field, text)` for the indexed texts of memory `memory` of `batch`: the summary,
-/// each tag, the body when the batch carries bodies (for_each_own_field), then for each memory
-/// `context` links it with, in batch order, that memory's summary and (with bodies) body.
-template <class Visit>
-void for_each_own_field(const sdk::MemoryBatch &batch, std::size_t memory, Visit &&visit) {
-    const auto view = batch[memory];
-    visit(Field::summary, view.summary());
-    view.for_each_tag([&](std::string_view tag) { visit(Field::tags, tag); });
-    if (batch.has_bodies()) {
-        visit(Field::body, view.body());
-    }
-}
-
-/// for_each_own_field(), then the texts `context` lends memory `memory` (see below).
+/// each tag, the body when the batch carries bodies, then for each memory `context` links it
+/// with, in batch order, that memory's summary and (with bodies) body.
 template <class Visit>
 void for_each_field(const sdk::MemoryBatch &batch, std::size_t memory, const LinkedContext &context, Visit &&visit) {
     const bool with_body = batch.has_bodies();
-    for_each_own_field(batch, memory, visit);
+    const auto view = batch[memory];
+    visit(Field::summary, view.summary());
+    view.for_each_tag([&](std::string_view tag) { visit(Field::tags, tag); });
+    if (with_body) {
+        visit(Field::body, view.body());
+    }
     for (const std::uint32_t linked : context.linked_with(memory)) {
         const auto other = batch[linked];
         visit(Field::context, other.summary());

@@ -240,7 +240,7 @@ IndexedRecord RelevanceIndexFile::record(std::uint32_t memory) const {
     return record;
 }
 
-IndexedTexts RelevanceIndexFile::texts(const IndexedRecord &record, bool lend_texts) const {
+IndexedTexts RelevanceIndexFile::texts(const IndexedRecord &record) const {
     const std::uint64_t texts_begin = records_at_ + std::uint64_t{memory_count_} * format::record_size;
     if (record.texts_at < texts_begin) {
         throw DamagedIndex("relevance index: texts out of bounds");
@@ -255,19 +255,6 @@ IndexedTexts RelevanceIndexFile::texts(const IndexedRecord &record, bool lend_te
     const auto count = reader.next<std::uint32_t>();
     for (std::uint32_t index = 0; index < count; ++index) {
         const auto field = reader.next<std::uint8_t>();
-        if (field == format::linked_texts) {
-            const auto linked = reader.next<std::uint32_t>();
-            if (!lend_texts) {
-                continue; // a linked memory lends its own texts, not what its links lend it
-            }
-            // What a linked memory lends is its summary and body, read as context.
-            for (auto &[lent_field, text] : this->texts(this->record(linked), false).texts) {
-                if (lent_field == Field::summary || lent_field == Field::body) {
-                    texts.texts.emplace_back(Field::context, std::move(text));
-                }
-            }
-            continue;
-        }
         if (field >= field_count) {
             throw DamagedIndex("relevance index: a text of no known field");
         }

@@ -87,10 +87,7 @@ public:
     /// Replaces `out` with the term's postings, by memory.
     void read_postings(const IndexedTerm &term, std::vector<IndexedPosting> &out) const;
     [[nodiscard]] IndexedRecord record(std::uint32_t memory) const;
-    /// The memory's key and texts, each link among them replaced by the summary and body of the
-    /// memory it names, as context; without `lend_texts`, links are left out (a linked memory lends
-    /// its own texts only: one hop).
-    [[nodiscard]] IndexedTexts texts(const IndexedRecord &record, bool lend_texts = true) const;
+    [[nodiscard]] IndexedTexts texts(const IndexedRecord &record) const;
     /// Reads the whole file and checks every byte against the body checksum and every structure
     /// against its bounds: what check() asks before an index is trusted again.
     void verify() const;

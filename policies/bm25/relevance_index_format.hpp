@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// The layout of bm25's relevance index, version 3: one file per collection (every memory of one
+// The layout of bm25's relevance index, version 2: one file per collection (every memory of one
 // scope), so that a prompt reads the postings of its own few terms instead of scoring the store.
 // It holds what the evaluation needs and nothing it can compute at query time:
 //
@@ -22,13 +22,10 @@
 //   records   48 bytes ea  per memory, in collection order: last accessed i64, access count u32,
 //                          session count u32, texts offset u64, texts size u32, 0 u32, texts
 //                          checksum u64, record checksum u64 (of the 40 bytes before it)
-//   texts                  per memory: key size u32, key, entry count u32, then per entry either
-//                          a text — its field u8, size u32, bytes — or a link — linked_texts u8,
-//                          the linked memory u32 —, which stands for that memory's summary and body
-//                          texts, read as the context field: the texts the index was built from,
-//                          which feedback tokenises again for the few memories it reads. A link is
-//                          five bytes where the texts it lends were copied into every memory
-//                          linked with them (version 2): with body excerpts, most of the file
+//   texts                  per memory: key size u32, key, text count u32, then per text the field
+//                          u8, size u32, bytes — the texts the index was built from (with the
+//                          context its links lent it), which feedback tokenises again for the few
+//                          memories it reads
 //
 // A term's bucket is hash_text(term) & (bucket count - 1) (hash_text of cache-files). Checksums are
 // hash_text of the bytes they cover; the header checksum covers the header's first 120 bytes and
@@ -48,13 +45,11 @@
 namespace starling::bm25::relevance_index_format {
 
 inline constexpr std::array<char, 8> magic{'S', 'T', 'L', 'B', 'M', '2', '5', 'X'};
-/// Version 1 had three fields, no context; version 2 copied the texts links lend.
-inline constexpr std::uint32_t version = 3;
+/// Version 1 had three fields, no context.
+inline constexpr std::uint32_t version = 2;
 inline constexpr std::uint32_t byte_order_mark = 0x01020304;
 /// Flag: the texts include bodies (the batch the index was built from carried them).
 inline constexpr std::uint32_t flag_bodies = 1;
-/// In a memory's texts, the mark of a link in place of a field.
-inline constexpr std::uint8_t linked_texts = 0xFF;
 
 // Header fields, by offset.
 inline constexpr std::size_t magic_at = 0;

@@ -169,8 +169,8 @@ std::string encode_relevance_index(const IndexIdentity &identity, const sdk::Mem
 
     std::uint64_t texts_size = 0;
     for (std::size_t memory = 0; memory < batch.size(); ++memory) {
-        texts_size += 4 + batch[memory].key().size() + 4 + 5 * context.linked_with(memory).size();
-        for_each_own_field(batch, memory, [&](Field, std::string_view text) { texts_size += 1 + 4 + text.size(); });
+        texts_size += 4 + batch[memory].key().size() + 4;
+        for_each_field(batch, memory, context, [&](Field, std::string_view text) { texts_size += 1 + 4 + text.size(); });
     }
     std::uint64_t blocks_size = 8 * bucket_count; // every block ends in its checksum
     for (const auto &term : bucketed) {
@@ -229,17 +229,12 @@ std::string encode_relevance_index(const IndexIdentity &identity, const sdk::Mem
         const std::uint64_t text_count_at = out.size();
         out.put<std::uint32_t>(0);
         std::uint32_t text_count = 0;
-        for_each_own_field(batch, memory, [&](Field field, std::string_view text) {
+        for_each_field(batch, memory, context, [&](Field field, std::string_view text) {
             out.put<std::uint8_t>(static_cast<std::uint8_t>(field));
             out.put<std::uint32_t>(static_cast<std::uint32_t>(text.size()));
             out.put_text(text);
             ++text_count;
         });
-        for (const std::uint32_t linked : context.linked_with(memory)) {
-            out.put<std::uint8_t>(format::linked_texts);
-            out.put<std::uint32_t>(linked);
-            ++text_count;
-        }
         out.put_at<std::uint32_t>(static_cast<std::size_t>(text_count_at), text_count);
         const auto block_bytes = out.from(first);
 
