@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "index_consistency.hpp"
 
+#include <starling/core/store/body_excerpt.hpp>
+
 #include <algorithm>
 #include <set>
 
@@ -52,6 +54,7 @@ std::vector<std::string> differing_fields(const core::IndexEntry &entry, const c
     differs(entry.session_count != memory.session_count(), "session_count");
     differs(entry.review != memory.review, "review");
     differs(entry.pinned != memory.pinned, "pinned");
+    differs(entry.body_excerpt != core::body_excerpt(memory.summary, memory.body), "body");
     return fields;
 }
 

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "batch_tokenizer.hpp"
 
+#include <algorithm>
+#include <optional>
+
 namespace starling::bm25 {
 
 void BatchTokenizer::tokenize(const sdk::MemoryBatch &batch, TermDictionary &dictionary, TokenCache *cache,
@@ -8,25 +11,52 @@ void BatchTokenizer::tokenize(const sdk::MemoryBatch &batch, TermDictionary &dic
     out.clear();
     out.reserve(batch.size());
     context_.build(batch, context_relations_);
+    // A memory's summary and body are also the context of every memory linked with it: each is
+    // tokenised once per call, and copied where it is met again. Bodies are long, only searches
+    // over whole memories and index builds carry them, and cached they would make the file as
+    // large as the store: they are never looked up in the cache. Summaries and tags are, and
+    // added when the cache lacks them.
+    summaries_.assign(batch.size(), TextTerms{Field::summary, not_tokenised, 0});
+    bodies_.assign(batch.size(), TextTerms{Field::body, not_tokenised, 0});
+    const auto add = [&](std::size_t memory, Field field, std::string_view text, TextTerms *known) {
+        if (known != nullptr && known->first != not_tokenised) {
+            const auto ids = out.add_text(field, known->count);
+            const auto terms = out.terms(*known);
+            std::copy(terms.begin(), terms.end(), ids.begin());
+            return;
+        }
+        const bool look_up = cache != nullptr && known != &bodies_[memory];
+        std::span<TermId> ids;
+        if (const auto cached = look_up ? cache->find(text) : std::nullopt) {
+            ids = out.add_text(field, cached->size());
+            cached->copy_to(ids);
+        } else {
+            ids = add_text(field, text, dictionary, out);
+            if (look_up) {
+                cache->add(text, ids); // a summary (met first as context, or not) or a tag
+            }
+        }
+        if (known != nullptr) {
+            *known = out.texts(out.memory_count() - 1).back();
+        }
+    };
+    const bool with_body = batch.has_bodies();
     for (std::size_t memory = 0; memory < batch.size(); ++memory) {
         out.start_memory();
-        for_each_field(batch, memory, context_, [&](Field field, std::string_view text) {
-            // Bodies are long, only searches over whole memories carry them, and cached they would
-            // make the file as large as the store: they are tokenised every time. A context text
-            // is another memory's summary, which the cache knows by its text, or its body: it is
-            // looked up, never added.
-            const bool look_up = cache != nullptr && field != Field::body;
-            if (look_up) {
-                if (const auto cached = cache->find(text)) {
-                    cached->copy_to(out.add_text(field, cached->size()));
-                    return;
-                }
+        // for_each_field's order: the memory's own texts, then what each linked memory lends.
+        const auto view = batch[memory];
+        add(memory, Field::summary, view.summary(), &summaries_[memory]);
+        view.for_each_tag([&](std::string_view tag) { add(memory, Field::tags, tag, nullptr); });
+        if (with_body) {
+            add(memory, Field::body, view.body(), &bodies_[memory]);
+        }
+        for (const std::uint32_t linked : context_.linked_with(memory)) {
+            const auto other = batch[linked];
+            add(linked, Field::context, other.summary(), &summaries_[linked]);
+            if (with_body) {
+                add(linked, Field::context, other.body(), &bodies_[linked]);
             }
-            const auto ids = add_text(field, text, dictionary, out);
-            if (look_up && field != Field::context) {
-                cache->add(text, ids);
-            }
-        });
+        }
     }
 }
 

@@ -13,10 +13,11 @@
 
 #include <starling/sdk/memory_view.hpp>
 
+#include <cstddef>
 #include <span>
 #include <string>
-#include <vector>
 #include <string_view>
+#include <vector>
 
 namespace starling::bm25 {
 
@@ -41,6 +42,11 @@ private:
     std::vector<std::string> context_relations_;
     LinkedContext context_;
     TokenList tokens_;
+
+    /// Where each memory's summary and body were tokenised in the call's terms, once they were.
+    static constexpr std::size_t not_tokenised = static_cast<std::size_t>(-1);
+    std::vector<TextTerms> summaries_;
+    std::vector<TextTerms> bodies_;
 };
 
 } // namespace starling::bm25

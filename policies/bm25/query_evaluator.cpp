@@ -35,10 +35,17 @@ void QueryEvaluator::evaluate(TermSource &source, std::vector<ScoredMemory> &sco
     idf_.clear();
     set_idf(source, 0);
 
-    score_terms(source, scored);
+    score_terms(source, scored, 0);
     if (settings_->feedback_documents > 0 && settings_->feedback_weight > 0.0 &&
         expand_with_feedback(source, scored)) {
-        score_terms(source, scored);
+        // A term's contribution is proportional to its weight, and feedback scaled every one of the
+        // query's own terms alike: their sums are scaled instead of summed again, and only the
+        // feedback terms' postings are read. The query's words are the ones a prompt shares with
+        // the most memories, so this halves the occurrences a ranking visits.
+        for (double &sum : sums_) {
+            sum *= original_scale_;
+        }
+        score_terms(source, scored, terms_.original);
     }
     normalise(scored);
 }
@@ -123,15 +130,17 @@ private:
     QueryEvaluator *evaluator_;
 };
 
-void QueryEvaluator::score_terms(TermSource &source, std::vector<ScoredMemory> &scored) {
+void QueryEvaluator::score_terms(TermSource &source, std::vector<ScoredMemory> &scored, std::size_t first) {
     // One running sum per memory, indexed by memory: no search and no merge per occurrence, and the
     // memories come out in order from one scan at the end.
     const auto memories = static_cast<std::size_t>(memory_count_);
-    sums_.assign(memories, 0.0);
-    sum_states_.assign(memories, SumState::untouched);
+    if (first == 0) {
+        sums_.assign(memories, 0.0);
+        sum_states_.assign(memories, SumState::untouched);
+    }
     std::vector<TermId> weighted;
     std::vector<std::uint32_t> indices;
-    for (std::size_t term = 0; term < terms_.ids.size(); ++term) {
+    for (std::size_t term = first; term < terms_.ids.size(); ++term) {
         if (terms_.weights[term] > 0.0) {
             weighted.push_back(terms_.ids[term]);
             indices.push_back(static_cast<std::uint32_t>(term));
@@ -212,6 +221,7 @@ bool QueryEvaluator::expand_with_feedback(TermSource &source, const std::vector<
         return false;
     }
     const double lambda = settings_->feedback_weight;
+    original_scale_ = (1.0 - lambda) / query_mass;
     for (std::size_t term = 0; term < terms_.ids.size(); ++term) {
         terms_.weights[term] *= term < terms_.original ? (1.0 - lambda) / query_mass : lambda / expansion_mass;
     }

@@ -62,17 +62,18 @@ private:
 
     /// Counts the memories containing terms [first, end) and sets their idf.
     void set_idf(TermSource &source, std::size_t first);
-    /// Scores every memory by the terms of weight above 0; each memory's terms are summed in term
-    /// order.
-    void score_terms(TermSource &source, std::vector<ScoredMemory> &scored);
+    /// Scores every memory by the terms [first, end) of weight above 0, adding to the running sums
+    /// (which a `first` of 0 starts from zero); each memory's terms are summed in term order.
+    void score_terms(TermSource &source, std::vector<ScoredMemory> &scored, std::size_t first);
     /// What a memory saturating every one of the query's own terms would score, at their current
     /// weights, a term no memory contains counted as if one did; summed in term order, so every
     /// TermSource gets the same bits.
     [[nodiscard]] double full_match_score() const noexcept;
     /// Divides every score by full_match_score().
     void normalise(std::vector<ScoredMemory> &scored) const;
-    /// Adds the feedback terms of the best memories of `scored` to the query and reweights it. False
-    /// when feedback adds nothing, so that the first pass stands.
+    /// Adds the feedback terms of the best memories of `scored` to the query and reweights it, the
+    /// query's own terms all by original_scale_. False when feedback adds nothing, so that the first
+    /// pass stands.
     bool expand_with_feedback(TermSource &source, const std::vector<ScoredMemory> &scored);
 
     const Bm25Settings *settings_;
@@ -89,6 +90,8 @@ private:
     class Accumulator;
     std::vector<double> sums_;
     std::vector<SumState> sum_states_;
+    /// What feedback multiplied the weight of each of the query's own terms by.
+    double original_scale_ = 1.0;
     BatchTerms feedback_terms_;
     RelevanceModel relevance_model_;
 };

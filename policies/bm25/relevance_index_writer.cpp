@@ -39,6 +39,11 @@ class Output {
 public:
     explicit Output(std::size_t header_size) : bytes_(header_size, '\0') {}
     [[nodiscard]] std::uint64_t size() const noexcept { return bytes_.size(); }
+    /// Sized once: a file of a large store is hundreds of megabytes, and growing it by doubling
+    /// copied it again at every step and held two copies at once.
+    void reserve(std::uint64_t size) { bytes_.reserve(static_cast<std::size_t>(size)); }
+    void put_zeros(std::uint64_t count) { bytes_.append(static_cast<std::size_t>(count), '\0'); }
+    void put_text_at(std::size_t at, std::string_view text) noexcept { text.copy(bytes_.data() + at, text.size()); }
     template <class Integer>
     void put(Integer value) {
         put_text(std::string_view{reinterpret_cast<const char *>(&value), sizeof value});
@@ -142,7 +147,7 @@ std::string encode_relevance_index(const IndexIdentity &identity, const sdk::Mem
     if (terms.memory_count() != batch.size()) {
         throw std::invalid_argument("relevance index: the terms are not of this batch");
     }
-    const Postings postings = collect_postings(terms, dictionary.size());
+    Postings postings = collect_postings(terms, dictionary.size());
     const std::size_t term_count = postings.terms.size();
     const std::uint64_t bucket_count = std::bit_ceil(std::max<std::uint64_t>(term_count, 1));
 
@@ -162,17 +167,25 @@ std::string encode_relevance_index(const IndexIdentity &identity, const sdk::Mem
         return left.bucket != right.bucket ? left.bucket < right.bucket : left.text < right.text;
     });
 
+    std::uint64_t texts_size = 0;
+    for (std::size_t memory = 0; memory < batch.size(); ++memory) {
+        texts_size += 4 + batch[memory].key().size() + 4;
+        for_each_field(batch, memory, context, [&](Field, std::string_view text) { texts_size += 1 + 4 + text.size(); });
+    }
+    std::uint64_t blocks_size = 8 * bucket_count; // every block ends in its checksum
+    for (const auto &term : bucketed) {
+        blocks_size += 4 + term.text.size() + format::entry_tail_size;
+    }
+
     Output out{format::header_size};
+    out.reserve(format::header_size + identity.id.size() + identity.version.size() + 8 * (bucket_count + 1) +
+                blocks_size + postings.entries.size() + batch.size() * format::record_size + texts_size);
     out.put_text(identity.id);
     out.put_text(identity.version);
     const std::uint64_t names_end = out.size();
     const std::uint64_t buckets_at = out.size();
     for (std::uint64_t bucket = 0; bucket <= bucket_count; ++bucket) {
         out.put<std::uint64_t>(0); // filled in below
-    }
-    std::uint64_t blocks_size = 8 * bucket_count; // every block ends in its checksum
-    for (const auto &term : bucketed) {
-        blocks_size += 4 + term.text.size() + format::entry_tail_size;
     }
     const std::uint64_t postings_at = out.size() + blocks_size;
 
@@ -201,45 +214,44 @@ std::string encode_relevance_index(const IndexIdentity &identity, const sdk::Mem
         throw std::logic_error("relevance index: blocks were sized wrongly");
     }
     out.put_text(as_text(postings.entries));
+    postings.entries = {}; // no longer needed: the texts below are built without it
 
-    // Records first, then the texts they point to.
+    // Records first, then the texts they point to; each record is written once its texts are.
     const std::uint64_t records_at = out.size();
-    std::uint64_t texts_at = records_at + batch.size() * format::record_size;
-    Output texts{0};
+    out.put_zeros(batch.size() * format::record_size);
     std::uint32_t max_access_count = 0;
     std::uint32_t max_session_count = 0;
     for (std::size_t memory = 0; memory < batch.size(); ++memory) {
         const auto view = batch[memory];
-        const std::uint64_t first = texts.size();
-        texts.put<std::uint32_t>(static_cast<std::uint32_t>(view.key().size()));
-        texts.put_text(view.key());
-        const std::uint64_t text_count_at = texts.size();
-        texts.put<std::uint32_t>(0);
+        const std::uint64_t first = out.size();
+        out.put<std::uint32_t>(static_cast<std::uint32_t>(view.key().size()));
+        out.put_text(view.key());
+        const std::uint64_t text_count_at = out.size();
+        out.put<std::uint32_t>(0);
         std::uint32_t text_count = 0;
         for_each_field(batch, memory, context, [&](Field field, std::string_view text) {
-            texts.put<std::uint8_t>(static_cast<std::uint8_t>(field));
-            texts.put<std::uint32_t>(static_cast<std::uint32_t>(text.size()));
-            texts.put_text(text);
+            out.put<std::uint8_t>(static_cast<std::uint8_t>(field));
+            out.put<std::uint32_t>(static_cast<std::uint32_t>(text.size()));
+            out.put_text(text);
             ++text_count;
         });
-        texts.put_at<std::uint32_t>(static_cast<std::size_t>(text_count_at), text_count);
-        const auto block_bytes = texts.from(first);
+        out.put_at<std::uint32_t>(static_cast<std::size_t>(text_count_at), text_count);
+        const auto block_bytes = out.from(first);
 
         std::array<std::byte, format::record_size> record{};
         format::store<std::int64_t>(record.data() + format::record_last_accessed_at, view.last_accessed());
         format::store<std::uint32_t>(record.data() + format::record_access_count_at, view.access_count());
         format::store<std::uint32_t>(record.data() + format::record_session_count_at, view.session_count());
-        format::store<std::uint64_t>(record.data() + format::record_texts_at, texts_at + first);
+        format::store<std::uint64_t>(record.data() + format::record_texts_at, first);
         format::store<std::uint32_t>(record.data() + format::record_texts_size_at,
                                      static_cast<std::uint32_t>(block_bytes.size()));
         format::store<std::uint64_t>(record.data() + format::record_texts_checksum_at, cache_files::hash_text(as_text(block_bytes)));
         format::store<std::uint64_t>(record.data() + format::record_checksum_at,
                                      cache_files::hash_text(as_text(std::span<const std::byte>{record}.first(format::record_checksum_at))));
-        out.put_text(as_text(record));
+        out.put_text_at(static_cast<std::size_t>(records_at + memory * format::record_size), as_text(record));
         max_access_count = std::max(max_access_count, view.access_count());
         max_session_count = std::max(max_session_count, view.session_count());
     }
-    out.put_text(as_text(texts.from(0)));
     if (out.size() > std::numeric_limits<std::uint32_t>::max()) {
         throw std::length_error("relevance index: more than 4 GiB");
     }

@@ -8,7 +8,6 @@
 #include "scoring_formula.hpp"
 
 #include <algorithm>
-#include <iterator>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -116,17 +115,19 @@ std::optional<std::vector<sdk::RankedMemory>> RelevanceIndexes::rank(std::string
     try {
         IndexTermSource source{std::move(pointers), scorer_->tokenizer(), dictionary};
         evaluator_.evaluate(source, scored_);
-        // Drawn best first from a heap rather than sorted: ranking stops after the first few of
-        // thousands of matches, and sorting all of them was about 6 % of a prompt hook's CPU time.
+        // Candidates are taken best first from a heap rather than sorting them all: a prompt of
+        // common words matches thousands of memories, of which the loop mostly reads a few dozen.
         const auto worse = [](const ScoredMemory &left, const ScoredMemory &right) { return better(right, left); };
         std::make_heap(scored_.begin(), scored_.end(), worse);
+        auto unsorted_end = scored_.end();
 
         std::vector<Kept> kept; // best first, at most `limit`
-        for (auto unsorted_end = scored_.end(); unsorted_end != scored_.begin(); --unsorted_end) {
+        while (unsorted_end != scored_.begin()) {
             std::pop_heap(scored_.begin(), unsorted_end, worse);
-            const ScoredMemory &candidate = *std::prev(unsorted_end);
+            --unsorted_end;
+            const ScoredMemory &candidate = *unsorted_end;
             if (kept.size() == limit && candidate.score * bound < kept.back().memory.score) {
-                break; // sorted by raw score: no later memory can be boosted past the last kept one
+                break; // best first by raw score: no later memory can be boosted past the last kept one
             }
             const auto [file, local] = source.locate(candidate.memory);
             Kept memory{candidate, file, file->record(local)};

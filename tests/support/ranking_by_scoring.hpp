@@ -19,8 +19,8 @@ namespace starling::test {
 inline std::vector<core::RankedMemory> ranking_by_scoring(const core::RelevanceScorer &policy,
                                                           const std::vector<const HistoryMemory *> &memories,
                                                           std::string_view query, std::int64_t now,
-                                                          std::size_t limit) {
-    const HistoryBatch batch{memories, false, now};
+                                                          std::size_t limit, bool with_bodies = false) {
+    const HistoryBatch batch{memories, with_bodies, now};
     const auto scores = policy.score(query, batch.get());
     std::vector<std::size_t> order;
     for (std::size_t index = 0; index < scores.size(); ++index) {

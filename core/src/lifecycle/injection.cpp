@@ -327,7 +327,8 @@ Injection prompt_injection(MemoryStore &store, const RelevanceScorer &scorer, st
     if (listing.empty()) {
         return injection;
     }
-    const MemoryViewBatch memories{std::move(listing), store.clock().now()};
+    // Scored as the index would rank it, from the same texts.
+    const auto memories = MemoryViewBatch::with_body_excerpts(std::move(listing), store.clock().now());
     const auto scores = scorer.score(prompt, memories.batch());
     std::vector<Candidate> candidates;
     for (std::size_t index = 0; index < memories.size(); ++index) {

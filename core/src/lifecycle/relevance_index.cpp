@@ -51,7 +51,7 @@ std::size_t refresh_relevance_indexes(MemoryStore &store, const RelevanceScorer 
             if (store.index_version() != collection.version) {
                 continue;
             }
-            const MemoryViewBatch memories{std::move(listing), store.clock().now()};
+            const MemoryViewBatch memories = MemoryViewBatch::with_body_excerpts(std::move(listing), store.clock().now());
             scorer.build_index(collection, memories.batch());
             ++built;
             break;

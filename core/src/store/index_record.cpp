@@ -11,7 +11,7 @@ namespace starling::core::detail {
 namespace {
 
 constexpr char field_separator = '\t';
-constexpr std::size_t max_fields = 16;
+constexpr std::size_t max_fields = 17;
 
 void append_escaped(std::string &out, std::string_view text) {
     for (const char character : text) {
@@ -142,7 +142,7 @@ bool read_key(std::string_view field, UnescapedFields &unescaped, IndexRecordVie
 }
 
 std::optional<IndexRecordView> decode_entry(const Fields &fields, UnescapedFields &unescaped) {
-    if (fields.count != 16) {
+    if (fields.count != 17) {
         return std::nullopt;
     }
     const auto &values = fields.values;
@@ -158,8 +158,9 @@ std::optional<IndexRecordView> decode_entry(const Fields &fields, UnescapedField
     const auto stamp = read_stamp(values[10], values[11], values[12]);
     const auto id = unescape(values[14], unescaped);
     const auto memory_fields = unescape(values[15], unescaped);
+    const auto body_excerpt = unescape(values[16], unescaped);
     if (!type || !summary || !tags || !created || !last_accessed || !access_count || !session_count ||
-        !stamp || !id || !memory_fields || (values[9] != "0" && values[9] != "1") || (values[13] != "0" && values[13] != "1") ||
+        !stamp || !id || !memory_fields || !body_excerpt || (values[9] != "0" && values[9] != "1") || (values[13] != "0" && values[13] != "1") ||
         !read_key(values[1], unescaped, record)) {
         return std::nullopt;
     }
@@ -176,6 +177,7 @@ std::optional<IndexRecordView> decode_entry(const Fields &fields, UnescapedField
     memory.pinned = values[13] == "1";
     memory.id = *id;
     memory.fields = *memory_fields;
+    memory.body_excerpt = *body_excerpt;
     return record;
 }
 
@@ -224,7 +226,7 @@ std::string encode_index_record(const IndexRecordView &record) {
             .number(memory.session_count)
             .number(memory.review ? 1 : 0);
         write_stamp(writer, memory.file);
-        writer.number(memory.pinned ? 1 : 0).text(memory.id).text(memory.fields);
+        writer.number(memory.pinned ? 1 : 0).text(memory.id).text(memory.fields).text(memory.body_excerpt);
         return writer.finish();
     }
     case IndexRecordView::Kind::unreadable: {

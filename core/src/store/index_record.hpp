@@ -48,6 +48,7 @@ struct IndexRecordView {
 /// `\n`, `\r`), so no field can break the line structure:
 ///   M <key> <type> <summary> <tags joined by \n> <created> <last_accessed> <access_count>
 ///     <session_count> <review 0|1> <size> <mtime ns> <inode> <pinned 0|1> <id> <fields JSON>
+///     <body excerpt>
 ///   U <key> <message> <size> <mtime ns> <inode>
 ///   D <key>
 /// Times are Unix seconds; scope, project and tier are not stored because the key determines them.

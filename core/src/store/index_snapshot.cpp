@@ -12,7 +12,9 @@
 namespace starling::core::detail {
 namespace {
 
-constexpr std::string_view magic{"STARIDX\x04", 8};
+/// Version 5 added the body excerpt; a snapshot of another version does not decode, and the index
+/// is rebuilt from the files.
+constexpr std::string_view magic{"STARIDX\x05", 8};
 constexpr std::string_view user_prefix = "memory/user/";
 constexpr std::string_view projects_prefix = "memory/projects/";
 constexpr std::uint32_t byte_order_mark = 0x01020304;
@@ -43,12 +45,13 @@ struct RecordHeader {
     std::uint32_t message_size;
     std::uint32_t id_size;
     std::uint32_t fields_size;
+    std::uint32_t body_excerpt_size;
     std::uint8_t kind;
     std::uint8_t review;
     std::uint8_t scope; ///< ScopeKind: 0 user, 1 project
     std::uint8_t tier;  ///< Tier: 0 short, 1 long
     std::uint8_t pinned;
-    std::uint8_t unused[7];
+    std::uint8_t unused[3];
 };
 static_assert(sizeof(RecordHeader) == 88 && std::is_trivially_copyable_v<RecordHeader>);
 
@@ -119,6 +122,7 @@ std::string encode_index_snapshot(std::span<const IndexRecordView> records) {
         header.message_size = entry ? 0 : size_of(record.message);
         header.id_size = entry ? size_of(memory.id) : 0;
         header.fields_size = entry ? size_of(memory.fields) : 0;
+        header.body_excerpt_size = entry ? size_of(memory.body_excerpt) : 0;
         header.pinned = entry && memory.pinned ? 1 : 0;
         header.kind = static_cast<std::uint8_t>(entry ? RecordKind::entry : RecordKind::unreadable);
         header.review = memory.review ? 1 : 0;
@@ -132,6 +136,7 @@ std::string encode_index_snapshot(std::span<const IndexRecordView> records) {
             out += memory.tags;
             out += memory.id;
             out += memory.fields;
+            out += memory.body_excerpt;
         } else {
             out += record.message;
         }
@@ -170,7 +175,8 @@ std::optional<std::vector<IndexRecordView>> decode_index_snapshot(std::string_vi
         std::memcpy(&fixed, payload.data() + position, sizeof(fixed));
         position += sizeof(fixed);
         const std::uint64_t text_size = std::uint64_t{fixed.key_size} + fixed.type_size + fixed.summary_size +
-                                        fixed.tags_size + fixed.id_size + fixed.fields_size + fixed.message_size;
+                                        fixed.tags_size + fixed.id_size + fixed.fields_size + fixed.body_excerpt_size +
+                                        fixed.message_size;
         if (payload.size() - position < text_size || fixed.review > 1 || fixed.pinned > 1 || fixed.scope > 1 ||
             fixed.tier > 1 ||
             (fixed.kind != static_cast<std::uint8_t>(RecordKind::entry) &&
@@ -192,6 +198,7 @@ std::optional<std::vector<IndexRecordView>> decode_index_snapshot(std::string_vi
         memory.tags = take(fixed.tags_size);
         memory.id = take(fixed.id_size);
         memory.fields = take(fixed.fields_size);
+        memory.body_excerpt = take(fixed.body_excerpt_size);
         record.message = take(fixed.message_size);
         // The writer checked every key in full and the checksum says these are its bytes; what is
         // left to check is cheap: the key agrees with the scope, and keys strictly ascend (find()

@@ -33,6 +33,7 @@ IndexEntry to_index_entry(const IndexedMemory &memory) {
     entry.pinned = memory.pinned;
     entry.id = memory.id;
     entry.fields = memory.fields;
+    entry.body_excerpt = memory.body_excerpt;
     return entry;
 }
 
@@ -51,7 +52,8 @@ IndexedMemory view_of(const IndexEntry &entry, std::string_view joined_tags) noe
     return IndexedMemory{entry.key,     entry.scope_kind,    entry.project_id,     entry.tier,
                          entry.type,    entry.summary,       joined_tags,          entry.created,
                          entry.last_accessed, entry.access_count, entry.session_count, entry.review,
-                         entry.file,    entry.pinned,        entry.id,             entry.fields};
+                         entry.file,    entry.pinned,        entry.id,             entry.fields,
+                         entry.body_excerpt};
 }
 
 IndexedMemories::IndexedMemories(std::vector<std::shared_ptr<const void>> storage,

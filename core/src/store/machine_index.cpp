@@ -20,7 +20,9 @@ namespace {
 
 /// Where snapshots were kept, as text, before the binary format; removed by the first rebuild.
 constexpr std::string_view text_snapshot_name = "snapshot.tsv";
-constexpr std::string_view journal_header = "starling-index-journal\t1";
+/// Version 2 added the body excerpt to `M` records; a journal of another version is garbled, and the
+/// index is rebuilt from the files.
+constexpr std::string_view journal_header = "starling-index-journal\t2";
 constexpr std::uint64_t max_index_bytes = std::uint64_t{4} << 30;
 constexpr int max_refresh_attempts = 8;
 

@@ -24,7 +24,7 @@ namespace starling::core::detail {
 ///
 ///   snapshot.bin  every record, sorted by key, in the binary form of index_snapshot.hpp; replaced
 ///                 atomically, only by compaction and rebuild.
-///   journal.tsv   `starling-index-journal<TAB>1`, then records appended as memories change
+///   journal.tsv   `starling-index-journal<TAB>2`, then records appended as memories change
 ///                 (upserts and `D` removals). Replaying a journal on a snapshot that already
 ///                 contains it gives the same result, so a crash between writing a new snapshot and
 ///                 resetting the journal is harmless.

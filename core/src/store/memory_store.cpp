@@ -2,6 +2,7 @@
 #include "store_internals.hpp"
 
 #include <starling/core/store/atomic_file.hpp>
+#include <starling/core/store/body_excerpt.hpp>
 #include <starling/core/store/fault_injection.hpp>
 #include <starling/core/store/file_io.hpp>
 #include <starling/core/store/memory_id.hpp>
@@ -39,6 +40,7 @@ IndexEntry make_index_entry(const std::string &key, const MemoryLocation &locati
     entry.pinned = memory.pinned;
     entry.id = memory_id_of(memory);
     entry.fields = fields_json(memory);
+    entry.body_excerpt = body_excerpt(memory.summary, memory.body);
     entry.file = stamp;
     return entry;
 }

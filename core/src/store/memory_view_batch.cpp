@@ -41,23 +41,27 @@ struct MemoryViewBatch::Storage {
 };
 
 MemoryViewBatch::MemoryViewBatch(std::vector<IndexEntry> entries, std::chrono::sys_seconds now)
-    : MemoryViewBatch(indexed(std::move(entries)), {}, false, now) {}
+    : MemoryViewBatch(indexed(std::move(entries)), {}, Bodies::none, now) {}
 
 MemoryViewBatch::MemoryViewBatch(IndexedMemories memories, std::chrono::sys_seconds now)
-    : MemoryViewBatch(std::move(memories), {}, false, now) {}
+    : MemoryViewBatch(std::move(memories), {}, Bodies::none, now) {}
 
 MemoryViewBatch::MemoryViewBatch(std::vector<IndexEntry> entries, std::vector<std::string> bodies,
                                  std::chrono::sys_seconds now)
-    : MemoryViewBatch(indexed(std::move(entries)), std::move(bodies), true, now) {}
+    : MemoryViewBatch(indexed(std::move(entries)), std::move(bodies), Bodies::given, now) {}
 
 MemoryViewBatch::MemoryViewBatch(IndexedMemories memories, std::vector<std::string> bodies,
                                  std::chrono::sys_seconds now)
-    : MemoryViewBatch(std::move(memories), std::move(bodies), true, now) {}
+    : MemoryViewBatch(std::move(memories), std::move(bodies), Bodies::given, now) {}
 
-MemoryViewBatch::MemoryViewBatch(IndexedMemories memories, std::vector<std::string> bodies, bool has_bodies,
+MemoryViewBatch MemoryViewBatch::with_body_excerpts(IndexedMemories memories, std::chrono::sys_seconds now) {
+    return MemoryViewBatch(std::move(memories), {}, Bodies::excerpts, now);
+}
+
+MemoryViewBatch::MemoryViewBatch(IndexedMemories memories, std::vector<std::string> bodies, Bodies kind,
                                  std::chrono::sys_seconds now)
     : storage_(std::make_unique<Storage>()) {
-    if (has_bodies && bodies.size() != memories.size()) {
+    if (kind == Bodies::given && bodies.size() != memories.size()) {
         throw std::invalid_argument("MemoryViewBatch: " + std::to_string(bodies.size()) + " bodies for " +
                                     std::to_string(memories.size()) + " entries");
     }
@@ -75,7 +79,11 @@ MemoryViewBatch::MemoryViewBatch(IndexedMemories memories, std::vector<std::stri
         view.type = bytes_of(memory.type);
         view.summary = bytes_of(memory.summary);
         view.tags = bytes_of(memory.tags);
-        view.body = has_bodies ? bytes_of(storage.bodies[index]) : starling_bytes{nullptr, 0};
+        switch (kind) {
+        case Bodies::none: view.body = starling_bytes{nullptr, 0}; break;
+        case Bodies::given: view.body = bytes_of(storage.bodies[index]); break;
+        case Bodies::excerpts: view.body = bytes_of(memory.body_excerpt); break;
+        }
         view.created = memory.created.time_since_epoch().count();
         view.last_accessed = memory.last_accessed.time_since_epoch().count();
         view.access_count = memory.access_count;
@@ -90,7 +98,7 @@ MemoryViewBatch::MemoryViewBatch(IndexedMemories memories, std::vector<std::stri
         storage.view_pointers.push_back(&view);
     }
     storage.batch.struct_size = sizeof(starling_memory_batch);
-    storage.batch.flags = has_bodies ? STARLING_BATCH_HAS_BODIES : 0u;
+    storage.batch.flags = kind == Bodies::none ? 0u : STARLING_BATCH_HAS_BODIES;
     storage.batch.now = now.time_since_epoch().count();
     storage.batch.count = storage.views.size();
     storage.batch.items = storage.view_pointers.data();

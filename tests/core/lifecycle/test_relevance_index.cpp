@@ -49,11 +49,17 @@ public:
         std::vector<std::string> keys;
         for (std::size_t index = 0; index < batch.count; ++index) {
             keys.emplace_back(sdk::as_string_view(batch.items[index]->key));
+            bodies[std::string{sdk::as_string_view(batch.items[index]->key)}] =
+                sdk::as_string_view(batch.items[index]->body);
         }
         built[collection.id] = {collection.version, keys};
+        with_bodies = with_bodies && (batch.flags & STARLING_BATCH_HAS_BODIES) != 0;
         ++builds;
     }
     mutable std::map<std::string, std::pair<std::string, std::vector<std::string>>> built;
+    /// The body each memory was last built with, and whether every batch said it carried bodies.
+    mutable std::map<std::string, std::string> bodies;
+    mutable bool with_bodies = true;
     mutable int builds = 0;
 };
 
@@ -149,6 +155,12 @@ TEST_CASE("indexes are built for the scopes asked, once per version, from exactl
         CHECK(built.first == *store.index_version());
         CHECK(built.second == listed);
     }
+    // Bodies come from the machine index's excerpts, not from the files.
+    CHECK(scorer.with_bodies);
+    for (const auto &memory : store.list_indexed()) {
+        CHECK(scorer.bodies.at(std::string{memory.key}) == memory.body_excerpt);
+        CHECK(memory.body_excerpt.starts_with("Because "));
+    }
     CHECK(core::refresh_relevance_indexes(store, scorer, scopes) == 0);
 
     store.create(core::Scope::user(), core::Tier::short_term, memory_about("a new one"));
@@ -211,4 +223,31 @@ TEST_CASE("a prompt's injection is the same ranked from bm25's index as scored f
     check_alike({}, true);
     REQUIRE(core::refresh_relevance_indexes(store, bm25.policy(), scopes) == 2);
     check_alike({}, false);
+}
+
+TEST_CASE("a prompt in the words of a memory's body finds it, ranked from the index or scored",
+          "[lifecycle][relevance-index][excerpt]") {
+    test::StoreFixture fixture{"index-bodies"};
+    auto &store = fixture.store;
+    const auto project = store.resolve_project("/work/app");
+    fill_store(store, project);
+    const std::string key = store.create(
+        core::Scope::project(project), core::Tier::short_term,
+        memory_about("Card data rules", "Card data rules\nThe PAN is never written to postgres or any log."));
+    const Bm25ForStore bm25{store};
+    const ScoringOnly scoring{bm25.policy()};
+    const std::vector<core::Scope> scopes{core::Scope::user(), core::Scope::project(project)};
+    REQUIRE(core::refresh_relevance_indexes(store, bm25.policy(), scopes) == 2);
+
+    core::InjectionSettings settings;
+    settings.min_relevance = 0.2;
+    const std::string prompt = "may I store the PAN in a log line?";
+    const auto ranked = core::prompt_injection(store, bm25.policy(), prompt, project, {}, settings);
+    const auto scored = core::prompt_injection(store, scoring, prompt, project, {}, settings);
+    CHECK_FALSE(ranked.index_stale);
+    REQUIRE_FALSE(ranked.memories.empty());
+    CHECK(ranked.memories.front().key == key);
+    REQUIRE(scored.memories.size() == ranked.memories.size());
+    CHECK(scored.memories.front().key == key);
+    CHECK(scored.memories.front().score == ranked.memories.front().score);
 }

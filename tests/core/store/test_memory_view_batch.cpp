@@ -118,3 +118,28 @@ TEST_CASE("a view batch over a listing read in place points into the index, not 
     CHECK_FALSE(view.has_bodies());
     CHECK(batch.memory(1).key == key);
 }
+
+TEST_CASE("a view batch can carry the index's body excerpts as bodies, read in place", "[store][view-batch][excerpt]") {
+    const starling::test::TempDir root("batch");
+    FixedClock clock(at("2026-11-22T10:00:00Z"));
+    MemoryStore store(root.path(), clock);
+    auto memory = make_memory("Deploys");
+    memory.body = "Deploys\n\nNever kubectl apply\nby hand.\n";
+    static_cast<void>(store.create(Scope::user(), Tier::short_term, memory));
+    auto bare = make_memory("Nothing more");
+    bare.body = "Nothing more\n";
+    static_cast<void>(store.create(Scope::user(), Tier::short_term, bare));
+
+    starling::core::IndexedMemories listing = store.list_indexed();
+    REQUIRE(listing.size() == 2);
+    const char *excerpt_in_index = listing[0].body_excerpt.data();
+    const MemoryViewBatch batch = MemoryViewBatch::with_body_excerpts(std::move(listing), clock.now());
+    CHECK(batch.batch().flags == STARLING_BATCH_HAS_BODIES);
+    const starling::sdk::MemoryBatch view(batch.batch());
+    REQUIRE(view.size() == 2);
+    CHECK(view.has_bodies());
+    CHECK(view[0].summary() == "Deploys");
+    CHECK(view[0].body() == "Never kubectl apply by hand.");
+    CHECK(view[0].body().data() == excerpt_in_index);
+    CHECK(view[1].body().empty());
+}

@@ -7,6 +7,7 @@
 #include "core/src/store/machine_index.hpp"
 
 #include <starling/core/store/atomic_file.hpp>
+#include <starling/core/store/body_excerpt.hpp>
 #include <starling/core/store/clock.hpp>
 #include <starling/core/store/file_io.hpp>
 #include <starling/core/store/memory_file.hpp>
@@ -70,6 +71,7 @@ std::map<std::string, IndexEntry> truth_from_files(const std::filesystem::path &
         entry.review = memory.review;
         entry.pinned = memory.pinned;
         entry.id = starling::core::memory_id_of(memory);
+        entry.body_excerpt = starling::core::body_excerpt(memory.summary, memory.body);
         entry.file = *starling::core::stamp_file(root / key);
         truth.emplace(key, entry);
     }
@@ -246,7 +248,7 @@ TEST_CASE("a garbled or foreign index is rebuilt, never trusted or crashed on", 
         return bytes;
     };
     constexpr std::size_t header_size = 32;
-    constexpr std::size_t first_kind = header_size + 76;
+    constexpr std::size_t first_kind = header_size + 80;
     const auto with_checked_byte = [&](std::size_t position, char value) {
         std::string bytes = with_byte(position, value);
         const std::uint64_t checksum =
@@ -255,6 +257,9 @@ TEST_CASE("a garbled or foreign index is rebuilt, never trusted or crashed on", 
         return bytes;
     };
     REQUIRE(starling::core::detail::decode_index_snapshot(with_checked_byte(first_kind, '\x01')));
+    // A journal record as version 1 wrote it: every field but the body excerpt.
+    const std::string record_line = starling::core::detail::encode_index_record(starling::core::detail::IndexRecord{good.front()});
+    const std::string without_excerpt = record_line.substr(0, record_line.rfind('\t')) + "\n";
     const std::vector<std::pair<std::filesystem::path, std::string>> damage = {
         {snapshot, ""},
         {snapshot, "random garbage without structure"},
@@ -271,15 +276,18 @@ TEST_CASE("a garbled or foreign index is rebuilt, never trusted or crashed on", 
         {snapshot, with_checked_byte(first_kind + 2, '\x01')},                // a user key said to be a project's
         {snapshot, with_checked_byte(first_kind + 3, '\x02')},                // a tier of 2
         {journal, "not the journal header\n"},
-        {journal, "starling-index-journal\t1\nX\twhat\n"},
-        {journal, "starling-index-journal\t1\nM\tmemory/user/short/x.md\n"},
+        {snapshot, with_byte(7, '\x04')},                                    // the version before body excerpts
+        {journal, "starling-index-journal\t2\nX\twhat\n"},
+        {journal, "starling-index-journal\t2\nM\tmemory/user/short/x.md\n"},
+        {journal, "starling-index-journal\t1\n" + without_excerpt},          // the version before body excerpts
+        {journal, "starling-index-journal\t2\n" + without_excerpt},          // a record without its excerpt
     };
     for (const auto &[file, bytes] : damage) {
         CAPTURE(file.filename().string(), bytes);
         write_bytes(file, bytes);
         MemoryStore fresh(fixture.root.path(), fixture.clock);
         CHECK(fresh.list() == good);
-        CHECK(read_bytes(journal) == "starling-index-journal\t1\n");
+        CHECK(read_bytes(journal) == "starling-index-journal\t2\n");
     }
     std::filesystem::remove_all(fixture.root / "index");
     MemoryStore fresh(fixture.root.path(), fixture.clock);
@@ -538,4 +546,33 @@ TEST_CASE("the index carries each memory's fields through the journal, a compact
 
     fixture.store.update(key, [](Memory &changed) { changed.erase_extra_field("salience"); });
     CHECK(MemoryStore{fixture.root.path(), fixture.clock}.list_indexed()[0].fields == R"({"trigger":["runner","hangs"]})");
+}
+
+TEST_CASE("the index keeps each memory's body excerpt through the journal, a compaction and a rebuild",
+          "[store][index][excerpt]") {
+    StoreFixture fixture;
+    Memory memory = make_memory("Deploys go through the pipeline");
+    memory.body = "Deploys go through the pipeline\n\nNever\tkubectl apply by hand:\nArgo CD reverts it.\n";
+    const std::string key = fixture.store.create(Scope::user(), Tier::long_term, memory);
+    const std::string expected = "Never kubectl apply by hand: Argo CD reverts it.";
+
+    MemoryStore journaled{fixture.root.path(), fixture.clock};
+    REQUIRE(journaled.list_indexed().size() == 1);
+    CHECK(journaled.list_indexed()[0].body_excerpt == expected);
+    CHECK(journaled.list().front().body_excerpt == expected);
+
+    journaled.rebuild_index();
+    CHECK(MemoryStore{fixture.root.path(), fixture.clock}.list_indexed()[0].body_excerpt == expected);
+
+    fixture.store.update(key, [](Memory &changed) { changed.body = "Rollbacks use helm rollback.\n"; });
+    MemoryStore changed{fixture.root.path(), fixture.clock};
+    CHECK(changed.list_indexed()[0].body_excerpt == "Rollbacks use helm rollback.");
+
+    // A body edited by hand is read again by its new stamp, like every other field.
+    const std::filesystem::path file = fixture.root / key;
+    std::string text = read_bytes(file);
+    text.replace(text.find("helm rollback"), 13, "argo rollback");
+    write_bytes(file, text);
+    MemoryStore edited{fixture.root.path(), fixture.clock};
+    CHECK(edited.list().front().body_excerpt == "Rollbacks use argo rollback.");
 }

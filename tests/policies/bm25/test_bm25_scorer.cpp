@@ -80,23 +80,25 @@ const std::vector<std::string> queries{"how do we deploy the billing queue?", "k
 } // namespace
 
 // The scores are normalised per query (scores of one query divided by one number), so they are far
-// below the raw BM25F values that were pinned here before, in the same order.
+// below the raw BM25F values that were pinned here before, in the same order. Since feedback scales
+// the query's own terms' sums instead of summing them again, some differ from before in the last
+// bit or two (the sums are rounded in another order).
 TEST_CASE("bm25 gives the reference scores to the last bit", "[policy][bm25][reference]") {
     const std::string prompt = "how do we deploy the billing queue?";
 
     CHECK(reference_scores(prompt, true) ==
-          std::vector<double>{0x1.4263f3af320b7p-1, 0x1.f2acd1514acdfp-2, 0.0, 0x1.6978fed81a789p-2,
-                              0x1.3eca569a59b8ap-2, 0.0, 0x1.b67551cdbc2bap-4, 0x1.73c830c32f68p-4});
+          std::vector<double>{0x1.4263f3af320b7p-1, 0x1.f2acd1514acdcp-2, 0.0, 0x1.6978fed81a788p-2,
+                              0x1.3eca569a59b8ap-2, 0.0, 0x1.b67551cdbc2bap-4, 0x1.73c830c32f681p-4});
     CHECK(reference_scores("kafka", true) ==
-          std::vector<double>{0.0, 0x1.44475a82f9fb4p-3, 0.0, 0.0, 0x1.90f3fee7cb1f1p-3, 0.0, 0.0, 0.0});
+          std::vector<double>{0.0, 0x1.44475a82f9fb4p-3, 0.0, 0.0, 0x1.90f3fee7cb1f2p-3, 0.0, 0.0, 0.0});
     CHECK(reference_scores("深色模式", true) ==
           std::vector<double>{0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0x1.03eaf1c03424bp-1});
 
     CHECK(reference_scores(prompt, false) ==
-          std::vector<double>{0x1.3b5241a6d80bdp-1, 0x1.c496df6fdffc9p-2, 0.0, 0x1.67bc10533c0fbp-2,
+          std::vector<double>{0x1.3b5241a6d80bdp-1, 0x1.c496df6fdffc7p-2, 0.0, 0x1.67bc10533c0fdp-2,
                               0x1.a7251523b27dap-3, 0.0, 0x1.16295785e1a11p-3, 0x1.e29b154a15ca8p-4});
     CHECK(reference_scores("kafka", false) ==
-          std::vector<double>{0.0, 0x1.0d73f31fdaefdp-3, 0.0, 0.0, 0x1.95c115654ac31p-3, 0.0, 0.0, 0.0});
+          std::vector<double>{0.0, 0x1.0d73f31fdaefdp-3, 0.0, 0.0, 0x1.95c115654ac32p-3, 0.0, 0.0, 0.0});
     CHECK(reference_scores("深色模式", false) ==
           std::vector<double>{0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0x1.04b3978b7fedp-1});
 }

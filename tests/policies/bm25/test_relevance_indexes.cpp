@@ -115,13 +115,13 @@ std::vector<const Memory *> pointers_to(const std::vector<Memory> &memories) {
 
 std::vector<RankedMemory> ranking_by_scoring(const RelevancePolicyInstance &policy,
                                              const std::vector<const Memory *> &memories, std::string_view query,
-                                             std::size_t limit) {
-    return starling::test::ranking_by_scoring(policy, memories, query, now, limit);
+                                             std::size_t limit, bool with_bodies = false) {
+    return starling::test::ranking_by_scoring(policy, memories, query, now, limit, with_bodies);
 }
 
 void build(const RelevancePolicyInstance &policy, const MemoryCollection &collection,
-           const std::vector<Memory> &memories) {
-    const HistoryBatch batch{memories, false, now};
+           const std::vector<Memory> &memories, bool with_bodies = false) {
+    const HistoryBatch batch{memories, with_bodies, now};
     policy.build_index(collection, batch.get());
 }
 
@@ -148,20 +148,24 @@ TEST_CASE("a ranking from the indexes equals scoring one batch of every collecti
         "", R"({"feedback": {"documents": 0}})", R"({"fields": {"tags": 0.0}, "k1": 2.0, "b": 0.3})",
         R"({"feedback": {"documents": 12, "terms": 3, "weight": 0.6}, "recency": {"weight": 3.0}})",
         R"({"context": {"relations": []}})", R"({"fields": {"context": 4.0}, "context": {"relations": ["supersedes"]}})"};
-    for (const auto &setting : settings) {
-        INFO("settings " << setting);
-        const Bm25 bm25{scratch / "cache", setting};
-        const std::vector<MemoryCollection> collections{{"user", "v1"}, {"projects/app", "v7"}};
-        build(bm25.policy(), collections[0], user);
-        build(bm25.policy(), collections[1], project);
-        CHECK(bm25.policy().index_current(collections[0]));
-        CHECK(bm25.policy().index_current(collections[1]));
-        for (const auto &query : queries()) {
-            for (const std::size_t limit : {std::size_t{1}, std::size_t{5}, std::size_t{40}, all.size()}) {
-                INFO("query '" << query << "', limit " << limit);
-                const auto ranked = bm25.policy().rank(query, collections, std::chrono::sys_seconds{std::chrono::seconds{now}}, limit);
-                REQUIRE(ranked);
-                CHECK(*ranked == ranking_by_scoring(bm25.policy(), all, query, limit));
+    // With bodies, as the host builds its indexes (the machine index's body excerpts), and without.
+    for (const bool with_bodies : {true, false}) {
+        for (const auto &setting : settings) {
+            INFO("settings " << setting << ", bodies " << with_bodies);
+            const Bm25 bm25{scratch / "cache", setting};
+            const std::vector<MemoryCollection> collections{{"user", "v1"}, {"projects/app", "v7"}};
+            build(bm25.policy(), collections[0], user, with_bodies);
+            build(bm25.policy(), collections[1], project, with_bodies);
+            CHECK(bm25.policy().index_current(collections[0]));
+            CHECK(bm25.policy().index_current(collections[1]));
+            for (const auto &query : queries()) {
+                for (const std::size_t limit : {std::size_t{1}, std::size_t{5}, std::size_t{40}, all.size()}) {
+                    INFO("query '" << query << "', limit " << limit);
+                    const auto ranked =
+                        bm25.policy().rank(query, collections, std::chrono::sys_seconds{std::chrono::seconds{now}}, limit);
+                    REQUIRE(ranked);
+                    CHECK(*ranked == ranking_by_scoring(bm25.policy(), all, query, limit, with_bodies));
+                }
             }
         }
     }
@@ -256,7 +260,7 @@ TEST_CASE("a damaged index is stale or right, never wrong, whichever byte is dam
     const auto user = generate_memories("memory/user/short/", 12, 5);
     const Bm25 bm25{scratch / "cache"};
     const MemoryCollection collection{"user", "v1"};
-    build(bm25.policy(), collection, user);
+    build(bm25.policy(), collection, user, true); // bodies, and links that lend them
     const auto sys_now = std::chrono::sys_seconds{std::chrono::seconds{now}};
     const std::vector<MemoryCollection> collections{collection};
 
@@ -275,7 +279,7 @@ TEST_CASE("a damaged index is stale or right, never wrong, whichever byte is dam
     const std::vector<std::string> probes{"deploy kafka lag", "Büro 深色模式", "tests"};
     std::vector<std::vector<RankedMemory>> expected;
     for (const auto &query : probes) {
-        expected.push_back(ranking_by_scoring(bm25.policy(), pointers_to(user), query, 5));
+        expected.push_back(ranking_by_scoring(bm25.policy(), pointers_to(user), query, 5, true));
     }
     std::size_t stale = 0;
     // Each byte in turn is damaged in place and put back, as a disk or a stray write would damage it.

@@ -36,6 +36,9 @@ struct IndexEntry {
     /// The fields this entry has no member for, as the JSON object policies see (fields_json in
     /// memory.hpp); empty when there are none.
     std::string fields;
+    /// The start of the body, as body_excerpt() keeps it: what the relevance index reads of the
+    /// body without opening the file.
+    std::string body_excerpt;
 
     friend bool operator==(const IndexEntry &, const IndexEntry &) = default;
 };

@@ -38,6 +38,8 @@ struct IndexedMemory {
     std::string_view id;
     /// IndexEntry::fields.
     std::string_view fields;
+    /// IndexEntry::body_excerpt.
+    std::string_view body_excerpt;
 };
 
 /// The owning copy of a view.

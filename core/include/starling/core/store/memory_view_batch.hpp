@@ -43,6 +43,11 @@ public:
     [[nodiscard]] static MemoryViewBatch with_bodies(const MemoryStore &store,
                                                      std::vector<IndexEntry> entries);
 
+    /// A batch over a listing read in place whose bodies are the machine index's body excerpts
+    /// (IndexedMemory::body_excerpt, STARLING_BATCH_HAS_BODIES set): what the relevance indexes are
+    /// built from and, when they are stale, what a prompt is scored against, without opening a file.
+    [[nodiscard]] static MemoryViewBatch with_body_excerpts(IndexedMemories memories, std::chrono::sys_seconds now);
+
     MemoryViewBatch(MemoryViewBatch &&) noexcept;
     MemoryViewBatch &operator=(MemoryViewBatch &&) noexcept;
     MemoryViewBatch(const MemoryViewBatch &) = delete;
@@ -59,7 +64,8 @@ public:
     [[nodiscard]] const IndexedMemory &memory(std::size_t index) const;
 
 private:
-    MemoryViewBatch(IndexedMemories memories, std::vector<std::string> bodies, bool has_bodies,
+    enum class Bodies { none, given, excerpts };
+    MemoryViewBatch(IndexedMemories memories, std::vector<std::string> bodies, Bodies kind,
                     std::chrono::sys_seconds now);
 
     struct Storage;
