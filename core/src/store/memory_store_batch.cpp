@@ -45,6 +45,9 @@ std::string free_name_in_batch(const std::filesystem::path &directory, std::stri
 } // namespace
 
 std::vector<CreatedMemory> MemoryStore::create_all(std::vector<NewMemory> memories) {
+    if (memories.empty()) {
+        return {};
+    }
     std::vector<CreatedMemory> created(memories.size());
     const auto now = internals_->clock->now();
     for (std::size_t index = 0; index < memories.size(); ++index) {
@@ -64,9 +67,13 @@ std::vector<CreatedMemory> MemoryStore::create_all(std::vector<NewMemory> memori
     }
 
     const FileLock guard = internals_->lock();
+    // An index to fold the batch into (a first one, for a fresh home, built from no files), rather
+    // than one the next listing rebuilds by reading back every file just written.
+    if (internals_->index.refresh() != detail::MachineIndex::State::current) {
+        static_cast<void>(internals_->rebuild());
+    }
     std::unordered_set<std::string> taken_ids;
     if (std::any_of(memories.begin(), memories.end(), [](const NewMemory &memory) { return memory.memory.id.empty(); })) {
-        static_cast<void>(internals_->index.refresh());
         internals_->index.for_each([&](const detail::IndexRecordView &record) {
             if (record.kind == detail::IndexRecordView::Kind::entry) {
                 taken_ids.emplace(record.memory.id);

@@ -63,6 +63,14 @@ bool entry_matches(const ListFilter &filter, const detail::IndexRecordView &reco
 } // namespace
 
 void MemoryStore::Internals::record(const std::vector<detail::IndexRecord> &records) {
+    // A batch as large as a compaction's share of the index (a fresh home's pull: the whole index)
+    // goes straight into a new snapshot: journaling it would only make a compaction due at once.
+    constexpr std::size_t fold_at_least = 256;
+    if (records.size() >= fold_at_least && index.refresh() == detail::MachineIndex::State::current &&
+        records.size() * detail::journal_snapshot_ratio >= index.record_bound()) {
+        index.fold(records);
+        return;
+    }
     index.append(records);
     if (!index.compaction_due(options.index_journal_compaction_bytes)) {
         return;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // MemoryStore::create_all: many memories under one lock, one file-system sync and one index
-// append, as safe as create() one by one.
+// update, as safe as create() one by one.
 #include "support/store_fixture.hpp"
 #include "support/store_fixtures.hpp"
 
@@ -46,6 +46,18 @@ std::size_t temporary_files_under(const std::filesystem::path &folder) {
         count += starling::core::is_atomic_write_temp_name(entry.path().filename().string()) ? 1 : 0;
     }
     return count;
+}
+
+/// Runs create_all of `batch` in a child process that STARLING_FAULT_INJECTION kills at `fault`.
+void create_all_killed_at(const StoreFixture &fixture, const std::vector<NewMemory> &batch, const char *fault) {
+    const int status = starling::test::run_in_child([&] {
+        ::setenv("STARLING_FAULT_INJECTION", fault, 1);
+        MemoryStore store{fixture.root.path(), fixture.clock};
+        static_cast<void>(store.create_all(batch));
+        return true;
+    });
+    REQUIRE(WIFSIGNALED(status));
+    CHECK(WTERMSIG(status) == SIGKILL);
 }
 
 } // namespace
@@ -109,26 +121,24 @@ TEST_CASE("create_all of nothing writes nothing", "[store][batch]") {
 TEST_CASE("a process killed inside create_all leaves each memory whole or absent, and list() finds those written",
           "[store][batch][fault]") {
     StoreFixture fixture;
+    // Folders that hold a memory already: each new file is a temporary file renamed into place.
+    static_cast<void>(fixture.store.create(Scope::user(), Tier::short_term, make_memory("Already in user")));
+    static_cast<void>(
+        fixture.store.create(Scope::project("app-0123456789ab"), Tier::long_term, make_memory("Already in app")));
+    CHECK(fixture.store.list().size() == 2); // and the index has its snapshot: create_all builds none
     const auto batch = batch_of(30);
     // The 12th rename: eleven memories are in place, nineteen only temporary files, none indexed.
-    const int status = starling::test::run_in_child([&] {
-        ::setenv("STARLING_FAULT_INJECTION", "kill-at=rename:12", 1);
-        MemoryStore store{fixture.root.path(), fixture.clock};
-        static_cast<void>(store.create_all(batch));
-        return true;
-    });
-    REQUIRE(WIFSIGNALED(status));
-    CHECK(WTERMSIG(status) == SIGKILL);
+    create_all_killed_at(fixture, batch, "kill-at=rename:12");
     CHECK(temporary_files_under(fixture.root.path() / "memory") == 19);
 
     MemoryStore store{fixture.root.path(), fixture.clock};
     const auto listed = store.list();
-    CHECK(listed.size() == 11);
+    CHECK(listed.size() == 2 + 11);
     for (const auto &entry : listed) {
         CHECK_NOTHROW(store.read(entry.key));
     }
     CHECK(store.unreadable().empty());
     // The dead writer's temporary files are gone with the listing, as any dead writer's are.
     CHECK(temporary_files_under(fixture.root.path() / "memory") == 0);
-    CHECK(store.rebuild_index().memories == 11);
+    CHECK(store.rebuild_index().memories == 2 + 11);
 }
