@@ -17,8 +17,9 @@
 namespace starling::core {
 namespace {
 
-/// Deletes write_file_atomically's leftovers under `directory`. Only called under the store lock,
-/// when no writer of this store can be between its temporary write and its rename.
+/// Deletes write_file_atomically's leftovers under `directory`: temporary files, and the staging
+/// folders of write_files_atomically with what they hold. Only called under the store lock, when no
+/// writer of this store can be between its temporary write and its rename.
 std::size_t remove_temp_files(const std::filesystem::path &directory) {
     std::size_t removed = 0;
     std::error_code error;
@@ -32,15 +33,23 @@ std::size_t remove_temp_files(const std::filesystem::path &directory) {
                              ": cannot scan for stale temporary files: " + error.message());
         }
         const std::string name = walk->path().filename().string();
-        if (walk->is_regular_file(error) && is_atomic_write_temp_name(name)) {
-            std::error_code remove_error;
-            fault_point(FaultStep::unlink);
-            if (std::filesystem::remove(walk->path(), remove_error)) {
-                ++removed;
-            } else if (remove_error) {
-                throw StoreError(walk->path().string() +
-                                 ": cannot remove stale temporary file: " + remove_error.message());
-            }
+        if (!is_atomic_write_temp_name(name)) {
+            continue;
+        }
+        const bool folder = walk->is_directory(error);
+        if (!folder && !walk->is_regular_file(error)) {
+            continue;
+        }
+        if (folder) {
+            walk.disable_recursion_pending();
+        }
+        std::error_code remove_error;
+        fault_point(FaultStep::unlink);
+        if (std::filesystem::remove_all(walk->path(), remove_error) > 0) {
+            ++removed;
+        } else if (remove_error) {
+            throw StoreError(walk->path().string() + ": cannot remove stale temporary " +
+                             (folder ? "folder: " : "file: ") + remove_error.message());
         }
     }
     return removed;
