@@ -440,10 +440,43 @@ TEST_CASE("a sync killed inside any write of the store or the repository is comp
     CHECK(completed);
 }
 
+namespace {
+
+/// The memory files of a machine's store, and the staging folders (hidden, with a temporary file's
+/// name) that a batch killed before publishing them left.
+struct StoreFolders {
+    std::size_t memory_files = 0;
+    std::size_t staging_folders = 0;
+};
+
+StoreFolders folders_of(const Machine &machine) {
+    StoreFolders found;
+    if (!fs::exists(machine.store() / "memory")) {
+        return found;
+    }
+    for (auto entry = fs::recursive_directory_iterator(machine.store() / "memory");
+         entry != fs::recursive_directory_iterator(); ++entry) {
+        const auto name = entry->path().filename().string();
+        if (entry->is_directory() && name.starts_with(".") && name.find(".tmp-") != std::string::npos) {
+            ++found.staging_folders;
+            entry.disable_recursion_pending();
+        } else if (entry->is_regular_file() && name.ends_with(".md") && name != "INDEX.md") {
+            ++found.memory_files;
+        }
+    }
+    return found;
+}
+
+} // namespace
+
 TEST_CASE("a fresh machine killed while it writes the memories it pulled is completed by the next sync",
           "[e2e][sync][recovery]") {
-    // A fresh machine writes what it pulls in one batch (MemoryStore::create_all): more memories
-    // than the batch fsyncs one by one, killed at each rename until a sync runs through.
+    // A fresh machine writes what it pulls in one batch (MemoryStore::create_all), more memories than
+    // the batch fsyncs one by one. Into its empty memory folder they are staged beside it and
+    // published by one rename: killed at every step, it leaves all of them or none (and a staging
+    // folder); a machine that has a memory of its own there already gets them renamed one by one:
+    // killed at every rename, it leaves some. Either way the next sync completes it.
+    const bool own_memory = GENERATE(false, true);
     const BareRemote remote;
     Machine a{"sync-a"};
     const std::vector<std::string> texts{
@@ -459,32 +492,39 @@ TEST_CASE("a fresh machine killed while it writes the memories it pulled is comp
         "Kafka topics are named after their owning team.", "Terraform state sits in the ops bucket.",
         "Cron jobs are declared in the scheduler repo.", "Emails are previewed with Mailhog locally.",
         "Search reindexes whenever the schema changes.", "Code owners review every migration."};
-    std::set<std::string> expected;
+    std::set<std::string> pulled;
     for (const auto &text : texts) {
-        expected.insert(a.remember(text));
+        pulled.insert(a.remember(text));
     }
-    REQUIRE(expected.size() == texts.size());
+    REQUIRE(pulled.size() == texts.size());
     a.sync({"--remote", remote.url()});
     bool killed_inside_batch = false;
     bool completed = false;
-    for (int step = 1; step <= 60 && !completed; ++step) {
+    for (int step = 1; step <= 150 && !completed; ++step) {
         Machine fresh{"sync-fresh"};
-        INFO("killed at rename " << step);
-        const auto run = fresh.starling({"sync", "--remote", remote.url()},
-                                        {{"STARLING_FAULT_INJECTION", "kill-at=rename:" + std::to_string(step)}});
-        completed = run.signal != SIGKILL;
-        std::size_t written = 0;
-        if (fs::exists(fresh.store() / "memory")) {
-            for (const auto &entry : fs::recursive_directory_iterator(fresh.store() / "memory")) {
-                const auto name = entry.path().filename().string();
-                written += entry.is_regular_file() && name.ends_with(".md") && name != "INDEX.md" ? 1 : 0;
-            }
+        auto expected = pulled;
+        if (own_memory) {
+            expected.insert(fresh.remember("This machine's own memory, written before its first sync."));
         }
-        killed_inside_batch = killed_inside_batch || (!completed && written > 0 && written < expected.size());
+        const std::string fault = (own_memory ? "kill-at=rename:" : "kill-at=any:") + std::to_string(step);
+        INFO(fault);
+        const auto run = fresh.starling({"sync", "--remote", remote.url()}, {{"STARLING_FAULT_INJECTION", fault}});
+        completed = run.signal != SIGKILL;
+        const auto left = folders_of(fresh);
+        if (own_memory) {
+            killed_inside_batch = killed_inside_batch ||
+                                  (!completed && left.memory_files > 1 && left.memory_files < expected.size());
+        } else {
+            // All or nothing: the pulled memories are published together, or are in staging folders.
+            CHECK((left.memory_files == 0 || left.memory_files == expected.size()));
+            killed_inside_batch = killed_inside_batch || (!completed && left.staging_folders > 0);
+        }
         const auto report = fresh.sync({"--remote", remote.url()});
         CHECK(ids_of(fresh) == expected); // every memory once: none lost, none twice
         CHECK(report.at("notes").size() == 0);
         require_no_conflict_markers(fresh);
+        CHECK(folders_of(fresh).staging_folders == 0); // the next sync removed what the killed one staged
+        CHECK(folders_of(fresh).memory_files == expected.size());
         CHECK(fresh.sync().at("created") == 0);
     }
     CHECK(completed);

@@ -3,6 +3,7 @@
 
 #include "posix_io.hpp"
 #include "random_hex.hpp"
+#include "staged_directory.hpp"
 
 #include <starling/core/store/fault_injection.hpp>
 #include <starling/core/store/file_io.hpp>
@@ -17,6 +18,7 @@
 #include <cerrno>
 #include <charconv>
 #include <csignal>
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -116,6 +118,16 @@ std::filesystem::path directory_of(const std::filesystem::path &path) {
     return path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
 }
 
+bool has_distinct_names(const std::vector<const FileWrite *> &files) {
+    std::set<std::filesystem::path> names;
+    for (const FileWrite *file : files) {
+        if (!names.insert(file->path.filename()).second) {
+            return false;
+        }
+    }
+    return true;
+}
+
 } // namespace
 
 void write_file_atomically(const std::filesystem::path &path, std::string_view bytes, Durability durability) {
@@ -141,43 +153,74 @@ void write_files_atomically(std::span<const FileWrite> files) {
     if (files.empty()) {
         return;
     }
-    std::vector<std::unique_ptr<TempFileGuard>> guards;
-    std::vector<std::filesystem::path> temp_paths;
-    guards.reserve(files.size());
-    temp_paths.reserve(files.size());
-    // Every temporary file is durable before any is renamed, so a power cut never leaves a renamed
-    // file without its content: a few are fsynced one by one, many by one sync of each file system
+    // Every file is durable before any is renamed, so a power cut never leaves a renamed file
+    // without its content: a few are fsynced one by one, many by one sync of each file system
     // (which also flushes whatever else is waiting there: worth it only for many files).
     constexpr std::size_t fsync_each_up_to = 16;
     const bool fsync_each = files.size() <= fsync_each_up_to;
+    std::map<std::filesystem::path, std::vector<const FileWrite *>> by_directory;
     for (const auto &file : files) {
+        by_directory[directory_of(file.path)].push_back(&file);
+    }
+    // Many files for a folder that has none yet (a fresh home's pull) are written under their own
+    // names into a staging folder published by one rename: a file system spends about as much on a
+    // rename as on a file, so that halves its work per file.
+    std::vector<std::unique_ptr<detail::StagedDirectory>> staged;
+    std::set<std::filesystem::path> staged_directories;
+    for (const auto &[directory, group] : by_directory) {
+        if (!fsync_each && group.size() > fsync_each_up_to && has_distinct_names(group) &&
+            detail::is_empty_or_absent_directory(directory)) {
+            detail::remove_dead_staging_directories(directory);
+            staged.push_back(std::make_unique<detail::StagedDirectory>(directory, group));
+            staged_directories.insert(directory);
+        }
+    }
+    std::vector<std::unique_ptr<TempFileGuard>> guards;
+    std::vector<std::filesystem::path> temp_paths;
+    std::vector<const FileWrite *> renamed;
+    for (const auto &file : files) {
+        if (staged_directories.contains(directory_of(file.path))) {
+            continue;
+        }
         temp_paths.push_back(write_temporary_file(file.path, file.bytes, fsync_each));
         guards.push_back(std::make_unique<TempFileGuard>(temp_paths.back()));
+        renamed.push_back(&file);
     }
-    std::set<std::filesystem::path> directories;
-    for (const auto &file : files) {
-        directories.insert(directory_of(file.path));
-    }
-    std::set<dev_t> synced;
-    for (const auto &directory : fsync_each ? std::set<std::filesystem::path>{} : directories) {
-        detail::Descriptor handle(::open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-        struct stat status {};
-        if (!handle.valid() || ::fstat(handle.get(), &status) != 0) {
-            throw_system_error(directory, "cannot open the directory", errno);
+    if (!fsync_each) {
+        std::set<dev_t> synced;
+        const auto sync_file_system_of = [&](const std::filesystem::path &directory) {
+            detail::Descriptor handle(::open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+            struct stat status {};
+            if (!handle.valid() || ::fstat(handle.get(), &status) != 0) {
+                throw_system_error(directory, "cannot open the directory", errno);
+            }
+            if (synced.insert(status.st_dev).second && ::syncfs(handle.get()) != 0) {
+                throw_system_error(directory, "cannot sync the file system it is on", errno);
+            }
+        };
+        for (const auto &staging : staged) {
+            sync_file_system_of(staging->staging());
         }
-        if (synced.insert(status.st_dev).second && ::syncfs(handle.get()) != 0) {
-            throw_system_error(directory, "cannot sync the file system it is on", errno);
+        for (const auto &[directory, group] : by_directory) {
+            if (!staged_directories.contains(directory)) {
+                sync_file_system_of(directory);
+            }
         }
     }
-    for (std::size_t index = 0; index < files.size(); ++index) {
+    for (std::size_t index = 0; index < renamed.size(); ++index) {
         fault_point(FaultStep::rename, FaultOrigin::atomic_write);
-        if (::rename(temp_paths[index].c_str(), files[index].path.c_str()) != 0) {
-            throw_system_error(files[index].path, "cannot rename the temporary file over it", errno);
+        if (::rename(temp_paths[index].c_str(), renamed[index]->path.c_str()) != 0) {
+            throw_system_error(renamed[index]->path, "cannot rename the temporary file over it", errno);
         }
         guards[index]->release();
     }
-    for (const auto &directory : directories) {
-        fsync_directory(directory);
+    for (const auto &[directory, group] : by_directory) {
+        if (!staged_directories.contains(directory)) {
+            fsync_directory(directory);
+        }
+    }
+    for (const auto &staging : staged) {
+        staging->publish();
     }
 }
 

@@ -274,14 +274,54 @@ void MachineIndex::replace(const std::vector<IndexEntry> &entries, const std::ve
         record.memory.file = file.file;
         records.push_back(record);
     }
+    publish(std::move(records));
+    std::error_code ignored;
+    std::filesystem::remove(directory_ / text_snapshot_name, ignored);
+}
+
+void MachineIndex::fold(const std::vector<IndexRecord> &changes) {
+    std::vector<std::string> joined_tags;
+    joined_tags.reserve(changes.size()); // no reallocation: the views point into these strings
+    std::unordered_map<std::string_view, IndexRecordView> changed;
+    changed.reserve(changes.size());
+    for (const IndexRecord &change : changes) {
+        IndexRecordView record;
+        if (const auto *entry = std::get_if<IndexEntry>(&change)) {
+            record.memory = view_of(*entry, joined_tags.emplace_back(join_tags(entry->tags)));
+        } else if (const auto *unreadable = std::get_if<UnreadableMemory>(&change)) {
+            record.kind = IndexRecordView::Kind::unreadable;
+            record.memory.key = unreadable->key;
+            record.memory.file = unreadable->file;
+            record.message = unreadable->message;
+        } else {
+            record.kind = IndexRecordView::Kind::removal;
+            record.memory.key = std::get<IndexRemoval>(change).key;
+        }
+        changed.insert_or_assign(record.memory.key, record); // the last record of a key wins, as in the journal
+    }
+    std::vector<IndexRecordView> records;
+    records.reserve(record_bound() + changed.size());
+    for_each([&](const IndexRecordView &record) {
+        if (!changed.contains(record.memory.key)) {
+            records.push_back(record);
+        }
+    });
+    for (const auto &[key, record] : changed) {
+        if (record.kind != IndexRecordView::Kind::removal) {
+            records.push_back(record);
+        }
+    }
+    publish(std::move(records));
+}
+
+void MachineIndex::publish(std::vector<IndexRecordView> records) {
     std::sort(records.begin(), records.end(), [](const IndexRecordView &left, const IndexRecordView &right) {
         return left.memory.key < right.memory.key;
     });
+    // Encoded before forget(): the records may point into the storage it lets go.
     std::string bytes = encode_index_snapshot(records);
     forget();
     write_snapshot_and_reset_journal(bytes);
-    std::error_code ignored;
-    std::filesystem::remove(directory_ / text_snapshot_name, ignored);
     if (!loaded_ || adopt_snapshot(std::move(bytes)) != Load::done) {
         forget(); // the next refresh() reads the files
     }

@@ -131,6 +131,12 @@ public:
     /// [store lock held] Replaces the whole index (rebuild).
     void replace(const std::vector<IndexEntry> &entries, const std::vector<UnreadableMemory> &unreadable);
 
+    /// [store lock held, refresh() returned current] Writes a new snapshot of the index with `records`
+    /// applied (and the journal folded in), instead of appending them: for a batch that would make
+    /// a compaction due at once, whose records would otherwise be encoded as journal lines, decoded
+    /// again and compacted.
+    void fold(const std::vector<IndexRecord> &records);
+
 private:
     enum class Load { done, retry, missing, garbled };
 
@@ -149,6 +155,8 @@ private:
     Load load_journal();
     /// Decodes a snapshot into the storage's records (after forget()).
     Load adopt_snapshot(std::string bytes);
+    /// Sorts `records` by key, writes them as the snapshot with an empty journal and loads it.
+    void publish(std::vector<IndexRecordView> records);
     /// Writes `bytes` as the snapshot and an empty journal, and records their stamps.
     void write_snapshot_and_reset_journal(const std::string &bytes);
     void forget();

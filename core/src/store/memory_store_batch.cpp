@@ -3,6 +3,7 @@
 // MemoryStore::create_all: many new memories at once, for what brings a whole store in (a sync
 // pulling 100,000 memories into a fresh home), where create()'s lock, fsyncs and journal append per
 // memory cost minutes.
+#include "staged_directory.hpp"
 #include "store_internals.hpp"
 
 #include <starling/core/store/atomic_file.hpp>
@@ -20,14 +21,23 @@
 namespace starling::core {
 namespace {
 
-/// The first of `<stem>.md`, `<stem>_2.md`, ... that is neither on disk nor `chosen` already (by an
+/// The names the batch chose in one folder, and whether the folder had no file before it.
+struct ChosenNames {
+    bool folder_was_empty = false;
+    std::set<std::string> names;
+};
+
+/// The first of `<stem>.md`, `<stem>_2.md`, ... that is neither on disk nor chosen already (by an
 /// earlier memory of the batch, whose file is not written yet).
-std::string free_name_in_batch(const std::filesystem::path &directory, std::string_view stem,
-                               std::set<std::string> &chosen) {
+std::string free_name_in_batch(const std::filesystem::path &directory, std::string_view stem, ChosenNames &chosen) {
     for (unsigned n = 1; n < 100000; ++n) {
         std::string name = numbered_file_name(stem, n);
-        if (chosen.contains(name)) {
+        if (chosen.names.contains(name)) {
             continue;
+        }
+        if (chosen.folder_was_empty) { // and nobody else writes there while the batch holds the lock
+            chosen.names.insert(name);
+            return name;
         }
         std::error_code error;
         const auto status = std::filesystem::symlink_status(directory / name, error);
@@ -35,7 +45,7 @@ std::string free_name_in_batch(const std::filesystem::path &directory, std::stri
             throw StoreError((directory / name).string() + ": cannot check whether it exists: " + error.message());
         }
         if (!std::filesystem::exists(status)) {
-            chosen.insert(name);
+            chosen.names.insert(name);
             return name;
         }
     }
@@ -45,6 +55,9 @@ std::string free_name_in_batch(const std::filesystem::path &directory, std::stri
 } // namespace
 
 std::vector<CreatedMemory> MemoryStore::create_all(std::vector<NewMemory> memories) {
+    if (memories.empty()) {
+        return {};
+    }
     std::vector<CreatedMemory> created(memories.size());
     const auto now = internals_->clock->now();
     for (std::size_t index = 0; index < memories.size(); ++index) {
@@ -64,9 +77,13 @@ std::vector<CreatedMemory> MemoryStore::create_all(std::vector<NewMemory> memori
     }
 
     const FileLock guard = internals_->lock();
+    // An index to fold the batch into (a first one, for a fresh home, built from no files), rather
+    // than one the next listing rebuilds by reading back every file just written.
+    if (internals_->index.refresh() != detail::MachineIndex::State::current) {
+        static_cast<void>(internals_->rebuild());
+    }
     std::unordered_set<std::string> taken_ids;
     if (std::any_of(memories.begin(), memories.end(), [](const NewMemory &memory) { return memory.memory.id.empty(); })) {
-        static_cast<void>(internals_->index.refresh());
         internals_->index.for_each([&](const detail::IndexRecordView &record) {
             if (record.kind == detail::IndexRecordView::Kind::entry) {
                 taken_ids.emplace(record.memory.id);
@@ -78,7 +95,7 @@ std::vector<CreatedMemory> MemoryStore::create_all(std::vector<NewMemory> memori
     }
     std::vector<FileWrite> writes;
     std::vector<std::size_t> written;
-    std::map<std::string, std::set<std::string>> chosen_names;
+    std::map<std::string, ChosenNames> chosen_names;
     for (std::size_t index = 0; index < memories.size(); ++index) {
         if (!created[index].refusal.empty()) {
             continue;
@@ -94,9 +111,13 @@ std::vector<CreatedMemory> MemoryStore::create_all(std::vector<NewMemory> memori
         }
         const std::string directory_key = scope.directory() + "/" + std::string(to_string(tier));
         const std::filesystem::path directory = internals_->absolute(directory_key);
-        ensure_directories(directory);
+        const auto [chosen, first_in_folder] = chosen_names.try_emplace(directory_key);
+        if (first_in_folder) {
+            ensure_directories(directory);
+            chosen->second.folder_was_empty = detail::is_empty_or_absent_directory(directory);
+        }
         const std::string name = free_name_in_batch(
-            directory, memory_file_stem(memory.created, memory.summary, memory.id), chosen_names[directory_key]);
+            directory, memory_file_stem(memory.created, memory.summary, memory.id), chosen->second);
         created[index].key = directory_key + "/" + name;
         writes.push_back({directory / name, serialise_memory(memory, "new memory in " + directory_key)});
         written.push_back(index);

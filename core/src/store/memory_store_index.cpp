@@ -17,8 +17,9 @@
 namespace starling::core {
 namespace {
 
-/// Deletes write_file_atomically's leftovers under `directory`. Only called under the store lock,
-/// when no writer of this store can be between its temporary write and its rename.
+/// Deletes write_file_atomically's leftovers under `directory`: temporary files, and the staging
+/// folders of write_files_atomically with what they hold. Only called under the store lock, when no
+/// writer of this store can be between its temporary write and its rename.
 std::size_t remove_temp_files(const std::filesystem::path &directory) {
     std::size_t removed = 0;
     std::error_code error;
@@ -32,15 +33,23 @@ std::size_t remove_temp_files(const std::filesystem::path &directory) {
                              ": cannot scan for stale temporary files: " + error.message());
         }
         const std::string name = walk->path().filename().string();
-        if (walk->is_regular_file(error) && is_atomic_write_temp_name(name)) {
-            std::error_code remove_error;
-            fault_point(FaultStep::unlink);
-            if (std::filesystem::remove(walk->path(), remove_error)) {
-                ++removed;
-            } else if (remove_error) {
-                throw StoreError(walk->path().string() +
-                                 ": cannot remove stale temporary file: " + remove_error.message());
-            }
+        if (!is_atomic_write_temp_name(name)) {
+            continue;
+        }
+        const bool folder = walk->is_directory(error);
+        if (!folder && !walk->is_regular_file(error)) {
+            continue;
+        }
+        if (folder) {
+            walk.disable_recursion_pending();
+        }
+        std::error_code remove_error;
+        fault_point(FaultStep::unlink);
+        if (std::filesystem::remove_all(walk->path(), remove_error) > 0) {
+            ++removed;
+        } else if (remove_error) {
+            throw StoreError(walk->path().string() + ": cannot remove stale temporary " +
+                             (folder ? "folder: " : "file: ") + remove_error.message());
         }
     }
     return removed;
@@ -63,6 +72,14 @@ bool entry_matches(const ListFilter &filter, const detail::IndexRecordView &reco
 } // namespace
 
 void MemoryStore::Internals::record(const std::vector<detail::IndexRecord> &records) {
+    // A batch as large as a compaction's share of the index (a fresh home's pull: the whole index)
+    // goes straight into a new snapshot: journaling it would only make a compaction due at once.
+    constexpr std::size_t fold_at_least = 256;
+    if (records.size() >= fold_at_least && index.refresh() == detail::MachineIndex::State::current &&
+        records.size() * detail::journal_snapshot_ratio >= index.record_bound()) {
+        index.fold(records);
+        return;
+    }
     index.append(records);
     if (!index.compaction_due(options.index_journal_compaction_bytes)) {
         return;

@@ -21,8 +21,9 @@ std::string relative_to(const fs::path &root, const fs::path &path) {
     return path.lexically_relative(root).generic_string();
 }
 
-/// Every regular file under `directory`, symbolic links not followed.
-std::vector<fs::path> files_under(const fs::path &directory) {
+/// Every regular file under `directory`, symbolic links not followed; with `temporary_folders`,
+/// also every folder with a temporary file's name (a staging folder), without what it holds.
+std::vector<fs::path> files_under(const fs::path &directory, bool temporary_folders = false) {
     std::vector<fs::path> files;
     std::error_code error;
     fs::recursive_directory_iterator walk(directory, error);
@@ -33,17 +34,23 @@ std::vector<fs::path> files_under(const fs::path &directory) {
         if (error) {
             throw StoreError(directory.string() + ": cannot look for leftovers: " + error.message());
         }
-        if (walk->symlink_status(error).type() == fs::file_type::regular) {
+        const auto type = walk->symlink_status(error).type();
+        if (type == fs::file_type::regular) {
+            files.push_back(walk->path());
+        } else if (temporary_folders && type == fs::file_type::directory &&
+                   is_atomic_write_temp_name(walk->path().filename().string())) {
+            walk.disable_recursion_pending();
             files.push_back(walk->path());
         }
     }
     return files;
 }
 
+/// The temporary files, and write_files_atomically's staging folders, that a dead writer left.
 std::vector<fs::path> dead_writers_temp_files(const fs::path &root) {
     std::vector<fs::path> found;
     for (const char *directory : {"memory", "index", "archive", "sessions"}) {
-        for (fs::path &file : files_under(root / directory)) {
+        for (fs::path &file : files_under(root / directory, true)) {
             if (is_dead_writers_temp_name(file.filename().string())) {
                 found.push_back(std::move(file));
             }
@@ -203,8 +210,10 @@ std::vector<Leftover> MemoryStore::repair_leftovers() {
     }
     for (const fs::path &file : dead_writers_temp_files(root)) {
         fault_point(FaultStep::unlink);
-        if (::unlink(file.c_str()) != 0 && errno != ENOENT) {
-            throw_system_error(file, "cannot remove a dead writer's temporary file", errno);
+        std::error_code error;
+        fs::remove_all(file, error);
+        if (error && error != std::errc::no_such_file_or_directory) {
+            throw StoreError(file.string() + ": cannot remove a dead writer's temporary file: " + error.message());
         }
         repaired.push_back({Leftover::Kind::temporary_file, relative_to(root, file), "removed"});
     }

@@ -6,8 +6,9 @@
 
 namespace starling::core::detail {
 
-/// `digits` lowercase hex digits from the system's entropy source: the unique part of temporary
-/// file names, archive ids, merge intents and access batches.
+/// `digits` random lowercase hex digits, from a generator seeded with the system's entropy once per
+/// process and thread: the unique part of temporary file names, archive ids, merge intents and
+/// access batches.
 [[nodiscard]] std::string random_hex(std::size_t digits);
 
 } // namespace starling::core::detail

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // MemoryStore::create_all: many memories under one lock, one file-system sync and one index
-// append, as safe as create() one by one.
+// update, as safe as create() one by one; a folder with no memory yet filled through a staging
+// folder published by one rename.
 #include "support/store_fixture.hpp"
 #include "support/store_fixtures.hpp"
 
@@ -13,6 +14,7 @@
 
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <csignal>
 #include <cstdlib>
 #include <set>
@@ -40,12 +42,33 @@ std::vector<NewMemory> batch_of(int count) {
     return batch;
 }
 
+/// Temporary files and staging folders (which have a temporary file's name) under `folder`.
 std::size_t temporary_files_under(const std::filesystem::path &folder) {
     std::size_t count = 0;
     for (const auto &entry : std::filesystem::recursive_directory_iterator(folder)) {
         count += starling::core::is_atomic_write_temp_name(entry.path().filename().string()) ? 1 : 0;
     }
     return count;
+}
+
+std::size_t memory_files_under(const std::filesystem::path &folder) {
+    std::size_t count = 0;
+    for (const auto &entry : std::filesystem::recursive_directory_iterator(folder)) {
+        count += entry.is_regular_file() && entry.path().extension() == ".md" ? 1 : 0;
+    }
+    return count;
+}
+
+/// Runs create_all of `batch` in a child process that STARLING_FAULT_INJECTION kills at `fault`.
+void create_all_killed_at(const StoreFixture &fixture, const std::vector<NewMemory> &batch, const char *fault) {
+    const int status = starling::test::run_in_child([&] {
+        ::setenv("STARLING_FAULT_INJECTION", fault, 1);
+        MemoryStore store{fixture.root.path(), fixture.clock};
+        static_cast<void>(store.create_all(batch));
+        return true;
+    });
+    REQUIRE(WIFSIGNALED(status));
+    CHECK(WTERMSIG(status) == SIGKILL);
 }
 
 } // namespace
@@ -109,26 +132,112 @@ TEST_CASE("create_all of nothing writes nothing", "[store][batch]") {
 TEST_CASE("a process killed inside create_all leaves each memory whole or absent, and list() finds those written",
           "[store][batch][fault]") {
     StoreFixture fixture;
+    // Folders that hold a memory already: each new file is a temporary file renamed into place.
+    static_cast<void>(fixture.store.create(Scope::user(), Tier::short_term, make_memory("Already in user")));
+    static_cast<void>(
+        fixture.store.create(Scope::project("app-0123456789ab"), Tier::long_term, make_memory("Already in app")));
+    CHECK(fixture.store.list().size() == 2); // and the index has its snapshot: create_all builds none
     const auto batch = batch_of(30);
     // The 12th rename: eleven memories are in place, nineteen only temporary files, none indexed.
-    const int status = starling::test::run_in_child([&] {
-        ::setenv("STARLING_FAULT_INJECTION", "kill-at=rename:12", 1);
-        MemoryStore store{fixture.root.path(), fixture.clock};
-        static_cast<void>(store.create_all(batch));
-        return true;
-    });
-    REQUIRE(WIFSIGNALED(status));
-    CHECK(WTERMSIG(status) == SIGKILL);
+    create_all_killed_at(fixture, batch, "kill-at=rename:12");
     CHECK(temporary_files_under(fixture.root.path() / "memory") == 19);
 
     MemoryStore store{fixture.root.path(), fixture.clock};
     const auto listed = store.list();
-    CHECK(listed.size() == 11);
+    CHECK(listed.size() == 2 + 11);
     for (const auto &entry : listed) {
         CHECK_NOTHROW(store.read(entry.key));
     }
     CHECK(store.unreadable().empty());
     // The dead writer's temporary files are gone with the listing, as any dead writer's are.
     CHECK(temporary_files_under(fixture.root.path() / "memory") == 0);
-    CHECK(store.rebuild_index().memories == 11);
+    CHECK(store.rebuild_index().memories == 2 + 11);
+}
+
+TEST_CASE("create_all fills a folder with no memory yet through a staging folder published by one rename",
+          "[store][batch]") {
+    StoreFixture fixture;
+    auto &store = fixture.store;
+    // Forty memories for user/short and twenty for the project's long tier: both folders new.
+    const auto batch = batch_of(60);
+    const auto created = store.create_all(batch);
+    std::set<std::string> keys;
+    for (std::size_t index = 0; index < created.size(); ++index) {
+        INFO(index);
+        CHECK(created[index].refusal.empty());
+        CHECK(keys.insert(created[index].key).second);
+        CHECK(store.read(created[index].key).summary == batch[index].memory.summary);
+        CHECK(starling::core::stamp_file(store.path_of(created[index].key)) == std::optional{created[index].stamp});
+    }
+    CHECK(store.list_indexed().size() == 60);
+    CHECK(store.list().size() == 60);
+    CHECK(temporary_files_under(fixture.root.path()) == 0);
+    // The published folders are private, as the store's folders are.
+    const auto folder = std::filesystem::status(fixture.root.path() / "memory" / "user" / "short").permissions();
+    CHECK((folder & std::filesystem::perms::all) == std::filesystem::perms::owner_all);
+
+    // A second batch into the folders, which have memories now: renamed one by one beside them.
+    const auto more = store.create_all(batch_of(30));
+    CHECK(store.list().size() == 90);
+    CHECK(store.read(more.front().key).summary == "Batch memory 0 about module 0");
+    CHECK(temporary_files_under(fixture.root.path()) == 0);
+}
+
+TEST_CASE("a process killed before a staging folder is published leaves none of its memories, and the next "
+          "create_all writes them all",
+          "[store][batch][fault]") {
+    StoreFixture fixture;
+    const auto batch = batch_of(60);
+    // Renames 1 and 2 are the first index's (its snapshot and journal); the third is the project
+    // folder's publication (folders go in path order): nothing is in place, both staging folders are
+    // complete and left behind.
+    create_all_killed_at(fixture, batch, "kill-at=rename:3");
+    CHECK(temporary_files_under(fixture.root.path() / "memory") == 2);
+    CHECK(memory_files_under(fixture.root.path() / "memory") == 60); // staged, none published
+    {
+        MemoryStore store{fixture.root.path(), fixture.clock};
+        CHECK(store.list().empty());
+        CHECK(store.leftovers().size() == 2); // both named, as a dead writer's temporary files are
+    }
+
+    // What sync does next: the same batch again. The dead writer's staging folders go first.
+    MemoryStore store{fixture.root.path(), fixture.clock};
+    const auto created = store.create_all(batch);
+    CHECK(std::all_of(created.begin(), created.end(), [](const CreatedMemory &one) { return one.refusal.empty(); }));
+    CHECK(store.list().size() == 60);
+    CHECK(temporary_files_under(fixture.root.path() / "memory") == 0);
+    CHECK(memory_files_under(fixture.root.path() / "memory") == 60);
+    CHECK(store.rebuild_index().memories == 60);
+}
+
+TEST_CASE("a process killed between two staging folders' publications leaves one folder whole",
+          "[store][batch][fault]") {
+    StoreFixture fixture;
+    create_all_killed_at(fixture, batch_of(60), "kill-at=rename:4"); // after the index's two, see above
+    MemoryStore store{fixture.root.path(), fixture.clock};
+    // The project's twenty are published and found by the listing; user/short's forty are staged only.
+    CHECK(store.list().size() == 20);
+    CHECK(store.unreadable().empty());
+    const auto rebuilt = store.rebuild_index();
+    CHECK(rebuilt.removed_temp_files == 1); // the staging folder, with what it held
+    CHECK(rebuilt.memories == 20);
+    CHECK(temporary_files_under(fixture.root.path() / "memory") == 0);
+    CHECK(memory_files_under(fixture.root.path() / "memory") == 20);
+}
+
+TEST_CASE("a process killed while it writes into a staging folder leaves a leftover that repair removes",
+          "[store][batch][fault]") {
+    StoreFixture fixture;
+    // Writes 1 and 2 are the first index's; the project's twenty files come next, into its staging folder.
+    create_all_killed_at(fixture, batch_of(60), "kill-at=write:10");
+    MemoryStore store{fixture.root.path(), fixture.clock};
+    CHECK(store.list().empty());
+    CHECK(store.unreadable().empty()); // the half-written file is in the staging folder, never at a key
+    const auto found = store.leftovers();
+    REQUIRE(found.size() == 1);
+    CHECK(found.front().kind == starling::core::Leftover::Kind::temporary_file);
+    CHECK(found.front().path.starts_with("memory/"));
+    CHECK(store.repair_leftovers().size() == 1);
+    CHECK(temporary_files_under(fixture.root.path() / "memory") == 0);
+    CHECK(store.leftovers().empty());
 }

@@ -355,6 +355,56 @@ TEST_CASE("the journal stays a small part of a large snapshot", "[store][index]"
     check_index_matches_files(store);
 }
 
+TEST_CASE("a batch as large as the index goes straight into a new snapshot, with the journal's changes",
+          "[store][index]") {
+    StoreFixture fixture;
+    auto &store = fixture.store;
+    const auto first = store.create(Scope::user(), Tier::short_term, make_memory("Before the batch"));
+    static_cast<void>(store.list()); // the snapshot
+    store.update(first, [](Memory &memory) { memory.summary = "Before the batch, edited"; }); // journaled
+    const auto snapshot = fixture.root / "index/snapshot.bin";
+    const auto journal = fixture.root / "index/journal.tsv";
+    const auto header_only = std::string{"starling-index-journal\t1\n"}.size();
+    REQUIRE(std::filesystem::file_size(journal) > header_only);
+
+    std::vector<starling::core::NewMemory> batch;
+    for (int index = 0; index < 600; ++index) {
+        batch.push_back({index % 2 == 0 ? Scope::user() : Scope::project("app-0123456789ab"), Tier::long_term,
+                         make_memory("Batch " + std::to_string(index) + " of many")});
+    }
+    static_cast<void>(store.create_all(batch));
+    // Folded, not journaled: the journal is back to its header, the snapshot holds all 601.
+    CHECK(std::filesystem::file_size(journal) == header_only);
+    const auto records = starling::core::detail::decode_index_snapshot(read_bytes(snapshot));
+    REQUIRE(records);
+    CHECK(records->size() == 601);
+    CHECK(store.list_indexed().size() == 601);
+    check_index_matches_files(store);
+    CHECK(store.read(first).summary == "Before the batch, edited");
+
+    // As many memories gone at once (removed by hand): the listing folds their removals in as well.
+    int removed = 0;
+    for (const auto &entry : store.list({Scope::project("app-0123456789ab"), std::nullopt, std::nullopt})) {
+        std::filesystem::remove(fixture.root / entry.key);
+        ++removed;
+    }
+    REQUIRE(removed == 300);
+    CHECK(store.list().size() == 301);
+    CHECK(std::filesystem::file_size(journal) == header_only);
+    check_index_matches_files(store);
+
+    // A small batch is journaled as before.
+    batch.erase(batch.begin() + 10, batch.end());
+    for (auto &memory : batch) {
+        memory.memory.summary += " again";
+        memory.memory.id.clear();
+    }
+    static_cast<void>(store.create_all(batch));
+    CHECK(std::filesystem::file_size(journal) > header_only);
+    CHECK(store.list().size() == 311);
+    check_index_matches_files(store);
+}
+
 namespace {
 
 /// The id of a process that has ended: a child that exits at once, waited for. A fixed number

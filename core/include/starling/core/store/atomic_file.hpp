@@ -44,12 +44,17 @@ struct FileWrite {
 /// for the cost of one sync of each file system and one fsync per directory instead of two fsyncs per
 /// file: every temporary file is written first, then one syncfs(2) makes them all durable (a batch
 /// of a few files fsyncs each instead), then each is renamed over its path, then each directory
-/// renamed into is fsynced. A crash or a power
-/// cut at any point leaves each path with its old content or its complete new content, as one
-/// write_file_atomically would: a rename only ever publishes bytes that are already on disk. On
-/// failure the temporary files not yet renamed are removed, the files already renamed stay, and
-/// StoreError names the path. Fault injection counts each temporary write and each rename as
-/// write_file_atomically's do. The directories must exist.
+/// renamed into is fsynced. More than 16 files for a directory that is empty get no temporary
+/// file each: they are written under their own names into a staging directory beside it
+/// (`.<name>.tmp-<pid>-<random>`), made durable by the same syncfs, and published by one rename of
+/// the staging directory over the empty one (one by one if a file appeared there meanwhile). A crash or a power cut at any point leaves each path with its old
+/// content or its complete new content, as one write_file_atomically would: a rename only ever
+/// publishes bytes that are already on disk; a staging directory left behind is removed by the next
+/// batch for its directory, by MemoryStore::rebuild_index and by MemoryStore::repair_leftovers. On
+/// failure the temporary files and staging directories not yet renamed are removed, the files
+/// already renamed stay, and StoreError names the path. Fault injection counts each write and each
+/// rename (of a file or of a staging directory) as write_file_atomically's do. The directories
+/// must exist.
 void write_files_atomically(std::span<const FileWrite> files);
 
 /// Whether a file name has the shape of write_file_atomically's temporary files. Such files are left

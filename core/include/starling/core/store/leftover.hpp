@@ -10,7 +10,8 @@ namespace starling::core {
 /// MemoryStore::repair_leftovers repairs it.
 struct Leftover {
     enum class Kind {
-        /// A temporary file of an atomic write whose process is gone. Repair: remove it.
+        /// A temporary file of an atomic write (or a batch's staging folder) whose process is gone.
+        /// Repair: remove it.
         temporary_file,
         /// `index/accesses.tsv.applying`: noted uses an applier took and did not finish. Repair: apply
         /// the batch; memories that carry its id already are not counted again.

@@ -122,10 +122,10 @@ public:
     /// the same way) and says what became of each, in order: a memory validate_memory refuses is
     /// skipped with the reason, the others are written. What costs create() most is done once for
     /// the whole batch: one hold of the lock, one sync of the file system for every file
-    /// (write_files_atomically) and one index journal append. As crash-safe as create() one by one:
-    /// a process killed halfway leaves each memory complete at its key or absent (a temporary file
-    /// at most, removed like any dead writer's), and a memory written but not yet in the index is
-    /// found by the next list(), which indexes files it does not know.
+    /// (write_files_atomically) and one index update (a new snapshot for a large batch). As crash-safe
+    /// as create() one by one: a process killed halfway leaves each memory complete at its key or
+    /// absent (a temporary file at most, removed like any dead writer's); one written but not yet in
+    /// the index is found by the next list(), which indexes files it does not know.
     std::vector<CreatedMemory> create_all(std::vector<NewMemory> memories);
 
     /// The key of the memory `reference` names, as a person gives it: its key, its file's path
