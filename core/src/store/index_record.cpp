@@ -242,13 +242,12 @@ std::string encode_index_record(const IndexRecordView &record) {
     return writer.finish();
 }
 
-std::string encode_index_record(const IndexRecord &record) {
+IndexRecordView view_of_record(const IndexRecord &record, std::string &joined_tags) {
     IndexRecordView view;
-    std::string tags;
     if (const auto *entry = std::get_if<IndexEntry>(&record)) {
-        tags = join_tags(entry->tags);
+        joined_tags = join_tags(entry->tags);
         view.kind = IndexRecordView::Kind::entry;
-        view.memory = view_of(*entry, tags);
+        view.memory = view_of(*entry, joined_tags);
     } else if (const auto *unreadable = std::get_if<UnreadableMemory>(&record)) {
         view.kind = IndexRecordView::Kind::unreadable;
         view.memory.key = unreadable->key;
@@ -258,7 +257,12 @@ std::string encode_index_record(const IndexRecord &record) {
         view.kind = IndexRecordView::Kind::removal;
         view.memory.key = std::get<IndexRemoval>(record).key;
     }
-    return encode_index_record(view);
+    return view;
+}
+
+std::string encode_index_record(const IndexRecord &record) {
+    std::string joined_tags;
+    return encode_index_record(view_of_record(record, joined_tags));
 }
 
 std::optional<IndexRecordView> decode_index_record_view(std::string_view line, UnescapedFields &unescaped) {

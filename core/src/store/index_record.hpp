@@ -53,6 +53,8 @@ struct IndexRecordView {
 ///   D <key>
 /// Times are Unix seconds; scope, project and tier are not stored because the key determines them.
 [[nodiscard]] std::string encode_index_record(const IndexRecordView &record);
+/// A view of `record`; an entry's joined tags are kept in `joined_tags`, which must outlive the view.
+[[nodiscard]] IndexRecordView view_of_record(const IndexRecord &record, std::string &joined_tags);
 [[nodiscard]] std::string encode_index_record(const IndexRecord &record);
 
 /// Decodes one line (without its '\n'); nullopt for anything malformed: wrong field count, bad

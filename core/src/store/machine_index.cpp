@@ -285,18 +285,7 @@ void MachineIndex::fold(const std::vector<IndexRecord> &changes) {
     std::unordered_map<std::string_view, IndexRecordView> changed;
     changed.reserve(changes.size());
     for (const IndexRecord &change : changes) {
-        IndexRecordView record;
-        if (const auto *entry = std::get_if<IndexEntry>(&change)) {
-            record.memory = view_of(*entry, joined_tags.emplace_back(join_tags(entry->tags)));
-        } else if (const auto *unreadable = std::get_if<UnreadableMemory>(&change)) {
-            record.kind = IndexRecordView::Kind::unreadable;
-            record.memory.key = unreadable->key;
-            record.memory.file = unreadable->file;
-            record.message = unreadable->message;
-        } else {
-            record.kind = IndexRecordView::Kind::removal;
-            record.memory.key = std::get<IndexRemoval>(change).key;
-        }
+        const IndexRecordView record = view_of_record(change, joined_tags.emplace_back());
         changed.insert_or_assign(record.memory.key, record); // the last record of a key wins, as in the journal
     }
     std::vector<IndexRecordView> records;
