@@ -36,16 +36,17 @@ void QueryEvaluator::evaluate(TermSource &source, std::vector<ScoredMemory> &sco
     set_idf(source, 0);
 
     score_terms(source, scored, 0);
-    if (settings_->feedback_documents > 0 && settings_->feedback_weight > 0.0 &&
-        expand_with_feedback(source, scored)) {
-        // A term's contribution is proportional to its weight, and feedback scaled every one of the
-        // query's own terms alike: their sums are scaled instead of summed again, and only the
-        // feedback terms' postings are read. The query's words are the ones a prompt shares with
-        // the most memories, so this halves the occurrences a ranking visits.
-        for (double &sum : sums_) {
-            sum *= original_scale_;
+    if (settings_->feedback_documents > 0 && settings_->feedback_weight > 0.0) {
+        if (const auto original_scale = expand_with_feedback(source, scored)) {
+            // A term's contribution is proportional to its weight, and feedback scaled every one of
+            // the query's own terms alike: their sums are scaled instead of summed again, and only the
+            // feedback terms' postings are read. The query's words are the ones a prompt shares with
+            // the most memories, so this halves the occurrences a ranking visits.
+            for (double &sum : sums_) {
+                sum *= *original_scale;
+            }
+            score_terms(source, scored, terms_.original);
         }
-        score_terms(source, scored, terms_.original);
     }
     normalise(scored);
 }
@@ -156,12 +157,12 @@ void QueryEvaluator::score_terms(TermSource &source, std::vector<ScoredMemory> &
     }
 }
 
-bool QueryEvaluator::expand_with_feedback(TermSource &source, const std::vector<ScoredMemory> &scored) {
+std::optional<double> QueryEvaluator::expand_with_feedback(TermSource &source, const std::vector<ScoredMemory> &scored) {
     const auto feedback = best_memories(scored, settings_->feedback_documents);
     const double total_score = std::accumulate(feedback.begin(), feedback.end(), 0.0,
                                                [](double sum, const ScoredMemory &memory) { return sum + memory.score; });
     if (feedback.empty() || total_score <= 0.0) {
-        return false;
+        return std::nullopt;
     }
     std::vector<std::uint32_t> feedback_memories;
     std::vector<double> feedback_scores;
@@ -218,15 +219,14 @@ bool QueryEvaluator::expand_with_feedback(TermSource &source, const std::vector<
     const double query_mass = mass(0, terms_.original);
     const double expansion_mass = mass(terms_.original, terms_.ids.size());
     if (expansion_mass <= 0.0) {
-        return false;
+        return std::nullopt;
     }
     const double lambda = settings_->feedback_weight;
-    original_scale_ = (1.0 - lambda) / query_mass;
+    const double original_scale = (1.0 - lambda) / query_mass;
     for (std::size_t term = 0; term < terms_.ids.size(); ++term) {
-        terms_.weights[term] *= term < terms_.original ? (1.0 - lambda) / query_mass : lambda / expansion_mass;
+        terms_.weights[term] *= term < terms_.original ? original_scale : lambda / expansion_mass;
     }
-
-    return true;
+    return original_scale;
 }
 
 } // namespace starling::bm25

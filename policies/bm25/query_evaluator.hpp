@@ -19,6 +19,7 @@
 #include "tokenizer.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -71,10 +72,10 @@ private:
     [[nodiscard]] double full_match_score() const noexcept;
     /// Divides every score by full_match_score().
     void normalise(std::vector<ScoredMemory> &scored) const;
-    /// Adds the feedback terms of the best memories of `scored` to the query and reweights it, the
-    /// query's own terms all by original_scale_. False when feedback adds nothing, so that the first
-    /// pass stands.
-    bool expand_with_feedback(TermSource &source, const std::vector<ScoredMemory> &scored);
+    /// Adds the feedback terms of the best memories of `scored` to the query and reweights it; returns
+    /// the factor every one of the query's own terms was scaled by. Nothing when feedback adds
+    /// nothing, so that the first pass stands.
+    std::optional<double> expand_with_feedback(TermSource &source, const std::vector<ScoredMemory> &scored);
 
     const Bm25Settings *settings_;
     Tokenizer *tokenizer_;
@@ -90,8 +91,6 @@ private:
     class Accumulator;
     std::vector<double> sums_;
     std::vector<SumState> sum_states_;
-    /// What feedback multiplied the weight of each of the query's own terms by.
-    double original_scale_ = 1.0;
     BatchTerms feedback_terms_;
     RelevanceModel relevance_model_;
 };
