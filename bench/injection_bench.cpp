@@ -259,6 +259,7 @@ InjectionReport run_injection_benchmark(const InjectionBenchOptions &options) {
         const auto settings = bench.application().lifecycle_settings().injection;
         report.relevance_policy = bench.application().config().policies.relevance;
         report.min_relevance = settings.min_relevance;
+        report.relative_relevance = settings.relative_relevance;
         report.max_memories = settings.max_memories;
         report.budget_tokens = settings.budget_tokens;
 
@@ -290,7 +291,8 @@ InjectionReport run_injection_benchmark(const InjectionBenchOptions &options) {
 
 std::string format_injection_report(const InjectionReport &report) {
     std::string out = "Relevance policy " + report.relevance_policy + ", injection.min_relevance " +
-                      decimal(report.min_relevance, 3) + ", at most " + std::to_string(report.max_memories) +
+                      decimal(report.min_relevance, 3) + " (the best memory; the others at least " +
+                      decimal(report.relative_relevance, 2) + " of its score, if lower), at most " + std::to_string(report.max_memories) +
                       " memories and " + std::to_string(report.budget_tokens) + " tokens per prompt; " +
                       std::to_string(report.labelled_memories) + " labelled memories.\n\n";
     out += "| store, half | quiet: unrelated prompts with nothing injected | answered: relevant memory injected "
@@ -364,6 +366,7 @@ nlohmann::json injection_report_json(const InjectionReport &report) {
     }
     return {{"relevance_policy", report.relevance_policy},
             {"min_relevance", report.min_relevance},
+            {"relative_relevance", report.relative_relevance},
             {"max_memories", report.max_memories},
             {"budget_tokens", report.budget_tokens},
             {"labelled_memories", report.labelled_memories},

@@ -67,6 +67,7 @@ struct StoreSizeReport {
 struct InjectionReport {
     std::string relevance_policy;
     double min_relevance = 0.0;
+    double relative_relevance = 0.0;
     std::size_t max_memories = 0;
     std::size_t budget_tokens = 0;
     std::size_t labelled_memories = 0;

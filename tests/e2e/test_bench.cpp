@@ -163,6 +163,8 @@ TEST_CASE("starling-bench injection reports both halves of the shipped data, and
     const auto report = nlohmann::json::parse(measured.stdout_text);
     CHECK(report["relevance_policy"] == "bm25");
     CHECK(report["labelled_memories"] == 200);
+    CHECK(report["min_relevance"] == 0.28);
+    CHECK(report["relative_relevance"] == 0.4);
     REQUIRE(report["sizes"].size() == 1);
     const auto &store = report["sizes"][0];
     for (const char *half : {"check", "tuning"}) {

@@ -67,8 +67,29 @@ TEST_CASE("the default threshold keeps an unrelated prompt quiet through the rea
         REQUIRE(home.wait_for_background_work() == 0);
     }
     const auto answered = claude_prompt_context(home, "k-3", "can I deploy to production on a Friday?");
+    REQUIRE_THAT(answered, Catch::Contains("deployed with nomad"));
+    CHECK(answered.find("Production deploys only Monday to Thursday") < answered.find("deployed with nomad"));
+    // The rule stored right after the deploy rule scores just below the threshold through that link,
+    // and follows the best memory by injection.relative_relevance; what shares nothing stays out.
+    CHECK_THAT(answered, Catch::Contains("force-push"));
+    CHECK_THAT(answered, !Catch::Contains("pnpm"));
+}
+
+TEST_CASE("injection.relative_relevance = 1 holds every memory of a prompt to the threshold, through the real hook",
+          "[e2e][injection][config]") {
+    const ScratchHome home{"injection-relative"};
+    remember_developer_notes(home);
+    std::ofstream{home.path() / "starling.toml"} << "[injection]\nrelative_relevance = 1\n";
+    const auto answered = claude_prompt_context(home, "r-1", "can I deploy to production on a Friday?");
     CHECK_THAT(answered, Catch::Contains("Production deploys only Monday to Thursday"));
     CHECK_THAT(answered, !Catch::Contains("force-push"));
+
+    std::ofstream{home.path() / "starling.toml"} << "[injection]\nrelative_relevance = 1.5\n";
+    const auto checked = run_process(kBinaries / "starling",
+                                     {"config", "check", (home.path() / "starling.toml").string()}, home.options());
+    CHECK(checked.exit_code != 0);
+    CHECK_THAT(checked.stdout_text + checked.stderr_text, Catch::Contains("starling.toml:2:") &&
+                                                              Catch::Contains("injection.relative_relevance"));
 }
 
 TEST_CASE("a configuration that still sets injection.min_score is told the key's new name, and the hook fails open",

@@ -225,6 +225,7 @@ core::LifecycleSettings Application::lifecycle_settings() {
     lifecycle.injection.budget_tokens = static_cast<std::size_t>(settings.budgets.inject_tokens);
     lifecycle.injection.index_lines = static_cast<std::size_t>(settings.budgets.index_lines);
     lifecycle.injection.min_relevance = settings.injection.min_relevance;
+    lifecycle.injection.relative_relevance = settings.injection.relative_relevance;
     lifecycle.injection.max_memories = static_cast<std::size_t>(settings.injection.max_memories);
     lifecycle.remember.duplicate_similarity = settings.remember.duplicate_similarity;
     lifecycle.remember.duplicate_candidates = static_cast<std::size_t>(settings.remember.duplicate_candidates);

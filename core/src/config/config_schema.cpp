@@ -249,8 +249,14 @@ std::vector<ConfigKey> build_schema() {
             "the process, the agent gets the safe reply and the log names the plugin and its call."),
         number_key<&Config::injection, &InjectionConfig::min_relevance>("injection.min_relevance", 0.28,
             number_at_least(0.0),
-            "Least relevance of a memory injected when a prompt is submitted, on the relevance policy's scale "
-            "(bm25: 1.0 is a memory matching every word of the prompt fully, whatever the store's size)."),
+            "Least relevance of a prompt's best memory for anything to be injected when a prompt is submitted, "
+            "on the relevance policy's scale (bm25: 1.0 is a memory matching every word of the prompt fully, "
+            "whatever the store's size)."),
+        number_key<&Config::injection, &InjectionConfig::relative_relevance>("injection.relative_relevance", 0.4,
+            number_between(0.0, 1.0),
+            "Once a prompt's best memory clears injection.min_relevance, each other memory is injected when it "
+            "scores at least this fraction of the best one's score, if that is below injection.min_relevance; "
+            "1 holds every memory to injection.min_relevance."),
         integer_key<&Config::injection, &InjectionConfig::max_memories>("injection.max_memories", 5, at_least(0),
             "Most memories whose text is injected at once; 0 injects none."),
         number_key<&Config::remember, &RememberConfig::duplicate_similarity>("remember.duplicate_similarity", 0.6,

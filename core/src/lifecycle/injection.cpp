@@ -281,10 +281,14 @@ std::optional<Injection> ranked_prompt_injection(MemoryStore &store, const Relev
         if (!ranked) {
             return std::nullopt;
         }
+        if (ranked->empty() || (*ranked)[0].score < settings.min_relevance) {
+            break; // the prompt is about nothing the store knows
+        }
+        const double least = least_prompt_relevance((*ranked)[0].score, settings);
         bool below_minimum = false;
         for (; offered < ranked->size() && !sections.full(); ++offered) {
             const RankedMemory &memory = (*ranked)[offered];
-            if (memory.score < settings.min_relevance) {
+            if (memory.score < least) {
                 below_minimum = true; // best first: every later one is lower still
                 break;
             }
@@ -302,6 +306,12 @@ std::optional<Injection> ranked_prompt_injection(MemoryStore &store, const Relev
 }
 
 } // namespace
+
+double least_prompt_relevance(double best, const InjectionSettings &settings) noexcept {
+    // A best memory that clears the threshold says the prompt is about something the store knows;
+    // memories scoring close to it are then likely about it too, though alone they would not clear it.
+    return std::min(settings.min_relevance, settings.relative_relevance * best);
+}
 
 Injection prompt_injection(MemoryStore &store, const RelevanceScorer &scorer, std::string_view prompt,
                            const std::string &project_id, const std::vector<std::string> &already_injected,
@@ -330,11 +340,15 @@ Injection prompt_injection(MemoryStore &store, const RelevanceScorer &scorer, st
     // Scored as the index would rank it, from the same texts.
     const auto memories = MemoryViewBatch::with_body_excerpts(std::move(listing), store.clock().now());
     const auto scores = scorer.score(prompt, memories.batch());
+    const double best = scores.empty() ? 0.0 : *std::max_element(scores.begin(), scores.end());
     std::vector<Candidate> candidates;
-    for (std::size_t index = 0; index < memories.size(); ++index) {
-        if (scores[index] >= settings.min_relevance && scores[index] > 0.0 &&
-            !contains(already_injected, memories.memory(index).key)) {
-            candidates.push_back({index, scores[index]});
+    if (best >= settings.min_relevance && best > 0.0) {
+        const double least = least_prompt_relevance(best, settings);
+        for (std::size_t index = 0; index < memories.size(); ++index) {
+            if (scores[index] >= least && scores[index] > 0.0 &&
+                !contains(already_injected, memories.memory(index).key)) {
+                candidates.push_back({index, scores[index]});
+            }
         }
     }
     std::stable_sort(candidates.begin(), candidates.end(),

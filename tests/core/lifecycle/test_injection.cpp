@@ -60,6 +60,39 @@ TEST_CASE("prompt injection gives relevant memories above the threshold, best fi
     CHECK(again.context.empty());
 }
 
+TEST_CASE("once the best memory clears the threshold, others follow down to their fraction of its score",
+          "[lifecycle][injection]") {
+    InjectionFixture fixture;
+    const auto best = fixture.add(core::Scope::user(), core::Tier::long_term, "javascript builds use bun scripts",
+                                  "npm scripts are forbidden.");
+    const auto close = fixture.add(core::Scope::user(), core::Tier::long_term, "bun builds are cached", "In .bun.");
+    const auto far = fixture.add(core::Scope::user(), core::Tier::long_term, "javascript style", "Prettier.");
+    const std::string prompt = "how do I run javascript builds with bun scripts";
+    const auto keys = [&](double relative) {
+        core::InjectionSettings settings;
+        settings.min_relevance = 3.0;
+        settings.relative_relevance = relative;
+        std::vector<std::string> injected;
+        for (const auto &memory : core::prompt_injection(fixture.store, fixture.scorer, prompt, {}, {}, settings).memories) {
+            injected.push_back(memory.key);
+        }
+        return injected;
+    };
+    // The scorer counts shared words: 4, 2 and 1. At 0.5 the others need 2; at 0.25, 1; at 1, all 3.
+    CHECK(keys(0.5) == std::vector<std::string>{best, close});
+    CHECK(keys(0.25) == std::vector<std::string>{best, close, far});
+    CHECK(keys(1.0) == std::vector<std::string>{best});
+    // Never above the threshold itself: a fraction of a high best score that exceeds it is ignored.
+    CHECK(core::least_prompt_relevance(10.0, core::InjectionSettings{.min_relevance = 3.0, .relative_relevance = 0.5}) ==
+          3.0);
+
+    // A prompt whose best memory does not clear the threshold gets nothing, however low the fraction.
+    core::InjectionSettings settings;
+    settings.min_relevance = 3.0;
+    settings.relative_relevance = 0.0;
+    CHECK(core::prompt_injection(fixture.store, fixture.scorer, "bun builds", {}, {}, settings).memories.empty());
+}
+
 TEST_CASE("a prompt that may get no memory ranks none", "[lifecycle][injection]") {
     InjectionFixture fixture;
     fixture.add(core::Scope::user(), core::Tier::long_term, "use bun for javascript", "Use bun.");

@@ -223,6 +223,17 @@ TEST_CASE("a prompt's injection is the same ranked from bm25's index as scored f
     check_alike({}, true);
     REQUIRE(core::refresh_relevance_indexes(store, bm25.policy(), scopes) == 2);
     check_alike({}, false);
+
+    // Memories below the threshold that follow a best one above it, alike on both paths.
+    settings.min_relevance = 0.5;
+    settings.relative_relevance = 0.25;
+    settings.budget_tokens = 3000;
+    settings.max_memories = 12;
+    const auto followed = core::prompt_injection(store, scoring, "retry the flaky deploy tests", project, {}, settings);
+    REQUIRE(followed.memories.size() > 1);
+    CHECK(followed.memories.front().score >= settings.min_relevance);
+    CHECK(followed.memories.back().score < settings.min_relevance);
+    check_alike({}, false);
 }
 
 TEST_CASE("a prompt in the words of a memory's body finds it, ranked from the index or scored",

@@ -67,6 +67,8 @@ struct HooksConfig {
 struct InjectionConfig {
     /// Relevance below this is not injected, on the relevance policy's scale (bm25: normalised per prompt).
     double min_relevance = 0.0;
+    /// Once the best memory clears `min_relevance`, the fraction of its score the others need, when lower.
+    double relative_relevance = 0.0;
     std::int64_t max_memories = 0; ///< Most memories whose text is injected at once.
 };
 

@@ -14,7 +14,10 @@ namespace starling::core {
 struct InjectionSettings {
     std::size_t budget_tokens = 1500; ///< hard cap on what one injection adds to the context
     std::size_t index_lines = 200;    ///< most lines shown of each INDEX.md
-    double min_relevance = 0.28;      ///< relevance below this is not injected at prompt time
+    double min_relevance = 0.28;      ///< a prompt's best memory below this: nothing is injected
+    /// Once the best clears `min_relevance`, the others need only this fraction of the best's score
+    /// when that is lower than `min_relevance`; 1 holds every memory to `min_relevance`.
+    double relative_relevance = 0.4;
     std::size_t max_memories = 5;     ///< most memories whose text is injected at once
 };
 
@@ -48,10 +51,14 @@ struct Injection {
                                                 const InjectionSettings &settings);
 
 /// Prompt submit: the user's and the project's memories (both tiers) most relevant to the prompt,
-/// scoring at least `min_relevance`, never one already given in this session, within the budget. When
+/// never one already given in this session, within the budget: nothing when the best scores below
+/// `min_relevance`, else each scoring at least `least_prompt_relevance` of the best. When
 /// the scorer keeps an index of the store's current version, it ranks from there without listing
 /// the store; the result is the same either way. Nothing is ranked when `max_memories` or the
 /// budget is 0.
+/// The least score a memory needs to be injected into a prompt whose best memory scores `best`.
+[[nodiscard]] double least_prompt_relevance(double best, const InjectionSettings &settings) noexcept;
+
 [[nodiscard]] Injection prompt_injection(MemoryStore &store, const RelevanceScorer &scorer, std::string_view prompt,
                                          const std::string &project_id,
                                          const std::vector<std::string> &already_injected,
