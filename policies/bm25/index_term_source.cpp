@@ -58,8 +58,9 @@ void IndexTermSource::visit_occurrences(std::span<const TermId> terms, std::span
             if (!in_files[file]) {
                 continue;
             }
-            files_[file]->read_postings(*in_files[file], postings_);
-            for (const auto &posting : postings_) {
+            const PostingList postings = files_[file]->read_postings(*in_files[file], postings_);
+            for (std::size_t at = 0; at < postings.size(); ++at) {
+                const IndexedPosting posting = postings[at];
                 visit(Occurrence{first_memory_[file] + posting.memory, indices[index], posting.counts, posting.lengths});
             }
         }

@@ -197,24 +197,44 @@ std::optional<IndexedTerm> RelevanceIndexFile::find(std::string_view term) const
     return std::nullopt;
 }
 
-void RelevanceIndexFile::read_postings(const IndexedTerm &term, std::vector<IndexedPosting> &out) const {
-    const auto bytes = read_bytes(term.postings_at, std::uint64_t{term.memory_count} * format::posting_size);
-    if (cache_files::hash_text(as_text(bytes.data(), bytes.size())) != term.postings_checksum) {
+std::byte *ReadBuffer::take(std::size_t size) {
+    if (size > capacity_) {
+        bytes_ = std::make_unique_for_overwrite<std::byte[]>(size);
+        capacity_ = size;
+    }
+    return bytes_.get();
+}
+
+IndexedPosting PostingList::operator[](std::size_t index) const noexcept {
+    const std::byte *posting = bytes_ + index * format::posting_size;
+    IndexedPosting decoded;
+    decoded.memory = format::load<std::uint32_t>(posting + format::posting_memory_at);
+    for (std::size_t field = 0; field < field_count; ++field) {
+        decoded.counts[field] = format::load<std::uint16_t>(posting + format::posting_counts_at + 2 * field);
+        decoded.lengths[field] = format::load<std::uint16_t>(posting + format::posting_lengths_at + 2 * field);
+    }
+    return decoded;
+}
+
+PostingList RelevanceIndexFile::read_postings(const IndexedTerm &term, ReadBuffer &buffer) const {
+    const std::uint64_t size = std::uint64_t{term.memory_count} * format::posting_size;
+    if (size > file_size_) {
+        throw DamagedIndex("relevance index: a read past the end of the file");
+    }
+    std::byte *bytes = buffer.take(static_cast<std::size_t>(size));
+    read_exactly(term.postings_at, static_cast<std::size_t>(size), bytes);
+    if (cache_files::hash_text(as_text(bytes, static_cast<std::size_t>(size))) != term.postings_checksum) {
         throw DamagedIndex("relevance index: postings checksum mismatch");
     }
-    out.resize(term.memory_count);
-    for (std::size_t index = 0; index < out.size(); ++index) {
-        const std::byte *posting = bytes.data() + index * format::posting_size;
-        IndexedPosting &decoded = out[index];
-        decoded.memory = format::load<std::uint32_t>(posting + format::posting_memory_at);
-        if (decoded.memory >= memory_count_ || (index > 0 && decoded.memory <= out[index - 1].memory)) {
+    std::uint32_t previous = 0;
+    for (std::size_t index = 0; index < term.memory_count; ++index) {
+        const auto memory = format::load<std::uint32_t>(bytes + index * format::posting_size + format::posting_memory_at);
+        if (memory >= memory_count_ || (index > 0 && memory <= previous)) {
             throw DamagedIndex("relevance index: a posting names no memory, or is out of order");
         }
-        for (std::size_t field = 0; field < field_count; ++field) {
-            decoded.counts[field] = format::load<std::uint16_t>(posting + format::posting_counts_at + 2 * field);
-            decoded.lengths[field] = format::load<std::uint16_t>(posting + format::posting_lengths_at + 2 * field);
-        }
+        previous = memory;
     }
+    return PostingList{bytes, term.memory_count};
 }
 
 IndexedRecord RelevanceIndexFile::record(std::uint32_t memory) const {

@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -43,6 +44,33 @@ struct IndexedPosting {
     std::uint32_t memory = 0;
     FieldCounts counts{};
     FieldCounts lengths{};
+};
+
+/// Bytes read from an index, reused from one read to the next: a common term's postings are tens of
+/// kilobytes, and a fresh buffer for each would be zero-filled, then overwritten by the read, then
+/// freed (above malloc's mmap threshold, handed back to the kernel and faulted in again).
+class ReadBuffer {
+public:
+    /// `size` bytes of undefined content, valid until the next call.
+    [[nodiscard]] std::byte *take(std::size_t size);
+
+private:
+    std::unique_ptr<std::byte[]> bytes_;
+    std::size_t capacity_ = 0;
+};
+
+/// A term's postings as the file holds them, checked: decoded one at a time, where they are used.
+class PostingList {
+public:
+    PostingList() noexcept = default;
+    PostingList(const std::byte *bytes, std::size_t size) noexcept : bytes_(bytes), size_(size) {}
+
+    [[nodiscard]] std::size_t size() const noexcept { return size_; }
+    [[nodiscard]] IndexedPosting operator[](std::size_t index) const noexcept;
+
+private:
+    const std::byte *bytes_ = nullptr;
+    std::size_t size_ = 0;
 };
 
 /// What the index keeps of a memory besides its terms.
@@ -84,8 +112,8 @@ public:
 
     /// The term whose text is `term`, or nothing if no memory of the collection contains it.
     [[nodiscard]] std::optional<IndexedTerm> find(std::string_view term) const;
-    /// Replaces `out` with the term's postings, by memory.
-    void read_postings(const IndexedTerm &term, std::vector<IndexedPosting> &out) const;
+    /// The term's postings, by memory, read into `buffer` (valid until its next use).
+    [[nodiscard]] PostingList read_postings(const IndexedTerm &term, ReadBuffer &buffer) const;
     [[nodiscard]] IndexedRecord record(std::uint32_t memory) const;
     [[nodiscard]] IndexedTexts texts(const IndexedRecord &record) const;
     /// Reads the whole file and checks every byte against the body checksum and every structure
