@@ -59,9 +59,12 @@ void IndexTermSource::visit_occurrences(std::span<const TermId> terms, std::span
                 continue;
             }
             const PostingList postings = files_[file]->read_postings(*in_files[file], postings_);
+            Occurrence occurrence;
+            occurrence.term = indices[index];
             for (std::size_t at = 0; at < postings.size(); ++at) {
-                const IndexedPosting posting = postings[at];
-                visit(Occurrence{first_memory_[file] + posting.memory, indices[index], posting.counts, posting.lengths});
+                postings.decode(at, occurrence.memory, occurrence.counts, occurrence.lengths);
+                occurrence.memory += first_memory_[file];
+                visit(occurrence);
             }
         }
     }

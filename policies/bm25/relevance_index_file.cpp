@@ -205,17 +205,6 @@ std::byte *ReadBuffer::take(std::size_t size) {
     return bytes_.get();
 }
 
-IndexedPosting PostingList::operator[](std::size_t index) const noexcept {
-    const std::byte *posting = bytes_ + index * format::posting_size;
-    IndexedPosting decoded;
-    decoded.memory = format::load<std::uint32_t>(posting + format::posting_memory_at);
-    for (std::size_t field = 0; field < field_count; ++field) {
-        decoded.counts[field] = format::load<std::uint16_t>(posting + format::posting_counts_at + 2 * field);
-        decoded.lengths[field] = format::load<std::uint16_t>(posting + format::posting_lengths_at + 2 * field);
-    }
-    return decoded;
-}
-
 PostingList RelevanceIndexFile::read_postings(const IndexedTerm &term, ReadBuffer &buffer) const {
     const std::uint64_t size = std::uint64_t{term.memory_count} * format::posting_size;
     if (size > file_size_) {

@@ -8,6 +8,7 @@
 
 #include "cache-files/file_descriptor.hpp"
 #include "memory_fields.hpp"
+#include "relevance_index_format.hpp"
 #include "relevance_index_writer.hpp"
 
 #include <array>
@@ -39,13 +40,6 @@ struct IndexedTerm {
     std::uint64_t postings_checksum = 0;
 };
 
-/// One posting, decoded.
-struct IndexedPosting {
-    std::uint32_t memory = 0;
-    FieldCounts counts{};
-    FieldCounts lengths{};
-};
-
 /// Bytes read from an index, reused from one read to the next: a common term's postings are tens of
 /// kilobytes, and a fresh buffer for each would be zero-filled, then overwritten by the read, then
 /// freed (above malloc's mmap threshold, handed back to the kernel and faulted in again).
@@ -66,7 +60,18 @@ public:
     PostingList(const std::byte *bytes, std::size_t size) noexcept : bytes_(bytes), size_(size) {}
 
     [[nodiscard]] std::size_t size() const noexcept { return size_; }
-    [[nodiscard]] IndexedPosting operator[](std::size_t index) const noexcept;
+    /// Decodes posting `index` into the caller's fields, in place and inline: a posting decoded
+    /// into a temporary and copied on was read back by wider loads that waited for its narrower
+    /// stores, which cost more than the decoding.
+    void decode(std::size_t index, std::uint32_t &memory, FieldCounts &counts, FieldCounts &lengths) const noexcept {
+        namespace format = relevance_index_format;
+        const std::byte *posting = bytes_ + index * format::posting_size;
+        memory = format::load<std::uint32_t>(posting + format::posting_memory_at);
+        for (std::size_t field = 0; field < field_count; ++field) {
+            counts[field] = format::load<std::uint16_t>(posting + format::posting_counts_at + 2 * field);
+            lengths[field] = format::load<std::uint16_t>(posting + format::posting_lengths_at + 2 * field);
+        }
+    }
 
 private:
     const std::byte *bytes_ = nullptr;
