@@ -103,10 +103,16 @@ public:
         damaged,       ///< the file does not decode; `problem` says why
     };
 
+    /// A dictionary (bucket table and blocks) up to this size is read whole at the first lookup: a
+    /// ranking looks up its query's terms and some thirty feedback candidates in every file, two
+    /// reads each, and one read of a small dictionary costs less than a few of those. A larger one
+    /// is read a bucket at a time, as few of its pages would be used.
+    static constexpr std::uint64_t default_whole_dictionary_limit = 64 * 1024;
+
     /// Opens `path` if it is the index of exactly `identity`. Reads the header only.
-    [[nodiscard]] static std::pair<Opening, std::optional<RelevanceIndexFile>> open(const std::filesystem::path &path,
-                                                                                    const IndexIdentity &identity,
-                                                                                    std::string &problem);
+    [[nodiscard]] static std::pair<Opening, std::optional<RelevanceIndexFile>>
+    open(const std::filesystem::path &path, const IndexIdentity &identity, std::string &problem,
+         std::uint64_t whole_dictionary_limit = default_whole_dictionary_limit);
 
     [[nodiscard]] std::uint32_t memory_count() const noexcept { return memory_count_; }
     [[nodiscard]] const std::array<std::uint64_t, field_count> &length_totals() const noexcept {
@@ -129,6 +135,10 @@ private:
     explicit RelevanceIndexFile(cache_files::FileDescriptor descriptor) noexcept : descriptor_(std::move(descriptor)) {}
     void read_exactly(std::uint64_t at, std::size_t size, std::byte *out) const;
     [[nodiscard]] std::vector<std::byte> read_bytes(std::uint64_t at, std::uint64_t size) const;
+    /// `size` bytes at `at` of the dictionary (bucket table and blocks): from the copy read whole
+    /// at the first lookup when the dictionary is small, else read now into `scratch`.
+    [[nodiscard]] const std::byte *dictionary_bytes(std::uint64_t at, std::uint64_t size,
+                                                    std::vector<std::byte> &scratch) const;
 
     cache_files::FileDescriptor descriptor_;
     std::uint64_t file_size_ = 0;
@@ -142,6 +152,11 @@ private:
     std::uint64_t buckets_at_ = 0;
     std::uint64_t records_at_ = 0;
     std::uint64_t body_checksum_ = 0;
+    std::uint64_t whole_dictionary_limit_ = default_whole_dictionary_limit;
+    /// The whole dictionary, from buckets_at_, once a lookup found it small enough to read whole;
+    /// checked as piecewise reads are, block by block when used.
+    mutable std::vector<std::byte> dictionary_;
+    mutable bool dictionary_tried_ = false;
 };
 
 } // namespace starling::bm25
