@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -208,4 +209,21 @@ TEST_CASE("a query of fewer than normalisation.min_terms terms is measured as if
     CHECK(score_of(evaluated("kafka zzz", texts, 4.0), 0) == Approx(own / 2.0));
     // A query of at least that many terms is measured against its own.
     CHECK(score_of(evaluated("kafka zzz yyy xxx", texts, 4.0), 0) == score_of(evaluated("kafka zzz yyy xxx", texts), 0));
+}
+
+TEST_CASE("tabulated length normalisations are the ones computed, to the last bit, below and above the table",
+          "[policy][bm25][evaluator]") {
+    starling::bm25::Bm25Settings settings;
+    settings.b = 0.73;
+    const starling::bm25::FieldAverages averages{7.3, 1.0, 23.9, 131.7};
+    starling::bm25::NormalisedLengths normalised;
+    normalised.compute(averages, settings);
+    const auto last = starling::bm25::NormalisedLengths::tabulated;
+    for (const std::uint32_t length : {0U, 1U, 7U, 24U, 131U, last - 1, last, last + 1, 65535U}) {
+        for (std::size_t field = 0; field < starling::bm25::field_count; ++field) {
+            INFO("field " << field << ", length " << length);
+            const double expected = 1.0 - settings.b + settings.b * length / averages[field];
+            CHECK(std::bit_cast<std::uint64_t>(normalised(field, length)) == std::bit_cast<std::uint64_t>(expected));
+        }
+    }
 }
