@@ -58,9 +58,13 @@ void IndexTermSource::visit_occurrences(std::span<const TermId> terms, std::span
             if (!in_files[file]) {
                 continue;
             }
-            files_[file]->read_postings(*in_files[file], postings_);
-            for (const auto &posting : postings_) {
-                visit(Occurrence{first_memory_[file] + posting.memory, indices[index], posting.counts, posting.lengths});
+            const PostingList postings = files_[file]->read_postings(*in_files[file], postings_);
+            Occurrence occurrence;
+            occurrence.term = indices[index];
+            for (std::size_t at = 0; at < postings.size(); ++at) {
+                postings.decode(at, occurrence.memory, occurrence.counts, occurrence.lengths);
+                occurrence.memory += first_memory_[file];
+                visit(occurrence);
             }
         }
     }

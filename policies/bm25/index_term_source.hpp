@@ -44,7 +44,7 @@ private:
     TermDictionary *dictionary_;
     BatchTokenizer tokenizer_;
     std::unordered_map<TermId, std::vector<std::optional<IndexedTerm>>> looked_up_;
-    std::vector<IndexedPosting> postings_;
+    ReadBuffer postings_;
 };
 
 } // namespace starling::bm25

@@ -31,7 +31,7 @@ void QueryEvaluator::evaluate(TermSource &source, std::vector<ScoredMemory> &sco
         return;
     }
     memory_count_ = static_cast<double>(source.memory_count());
-    averages_ = field_averages(source.length_totals(), source.memory_count());
+    field_frequencies_.reset(field_averages(source.length_totals(), source.memory_count()), *settings_);
     idf_.clear();
     set_idf(source, 0);
 
@@ -117,7 +117,7 @@ public:
     void operator()(const Occurrence &occurrence) override {
         QueryEvaluator &evaluator = *evaluator_;
         const double frequency =
-            field_weighted_frequency(occurrence.counts, occurrence.lengths, evaluator.averages_, *evaluator.settings_);
+            field_weighted_frequency(occurrence.counts, occurrence.lengths, evaluator.field_frequencies_);
         if (frequency <= 0.0) {
             return; // the term occurs only in fields weighted 0
         }

@@ -82,7 +82,7 @@ private:
     TokenList tokens_;
     WeightedTerms terms_;
     double memory_count_ = 0.0;
-    FieldAverages averages_{};
+    FieldFrequencies field_frequencies_;
     std::vector<double> idf_;
     std::vector<double> full_idf_; ///< the query's own terms' idf in full_match_score()
     std::vector<std::uint32_t> containing_;

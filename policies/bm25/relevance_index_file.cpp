@@ -55,7 +55,8 @@ private:
 } // namespace
 
 std::pair<RelevanceIndexFile::Opening, std::optional<RelevanceIndexFile>>
-RelevanceIndexFile::open(const std::filesystem::path &path, const IndexIdentity &identity, std::string &problem) {
+RelevanceIndexFile::open(const std::filesystem::path &path, const IndexIdentity &identity, std::string &problem,
+                         std::uint64_t whole_dictionary_limit) {
     cache_files::FileDescriptor descriptor{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
     if (descriptor.get() < 0) {
         if (errno == ENOENT) {
@@ -65,6 +66,7 @@ RelevanceIndexFile::open(const std::filesystem::path &path, const IndexIdentity 
         return {Opening::damaged, std::nullopt};
     }
     RelevanceIndexFile file{std::move(descriptor)};
+    file.whole_dictionary_limit_ = whole_dictionary_limit;
     const auto damaged = [&](std::string why) {
         problem = path.string() + ": " + std::move(why);
         return std::pair{Opening::damaged, std::optional<RelevanceIndexFile>{}};
@@ -159,24 +161,45 @@ std::vector<std::byte> RelevanceIndexFile::read_bytes(std::uint64_t at, std::uin
     return bytes;
 }
 
+const std::byte *RelevanceIndexFile::dictionary_bytes(std::uint64_t at, std::uint64_t size,
+                                                     std::vector<std::byte> &scratch) const {
+    if (!dictionary_tried_) {
+        dictionary_tried_ = true;
+        const std::uint64_t table_size = 8 * (bucket_count_ + 1);
+        if (table_size <= whole_dictionary_limit_) {
+            std::array<std::byte, 8> end{};
+            read_exactly(buckets_at_ + 8 * bucket_count_, end.size(), end.data());
+            const auto dictionary_end = format::load<std::uint64_t>(end.data());
+            if (dictionary_end >= buckets_at_ + table_size && dictionary_end <= records_at_ &&
+                dictionary_end - buckets_at_ <= whole_dictionary_limit_) {
+                dictionary_ = read_bytes(buckets_at_, dictionary_end - buckets_at_);
+            }
+        }
+    }
+    if (at >= buckets_at_ && at - buckets_at_ <= dictionary_.size() && size <= dictionary_.size() - (at - buckets_at_)) {
+        return dictionary_.data() + (at - buckets_at_);
+    }
+    scratch = read_bytes(at, size);
+    return scratch.data();
+}
+
 std::optional<IndexedTerm> RelevanceIndexFile::find(std::string_view term) const {
     const std::uint64_t bucket = cache_files::hash_text(term) & (bucket_count_ - 1);
-    std::array<std::byte, 16> bounds{};
-    read_exactly(buckets_at_ + 8 * bucket, bounds.size(), bounds.data());
-    const auto block_at = format::load<std::uint64_t>(bounds.data());
-    const auto block_end = format::load<std::uint64_t>(bounds.data() + 8);
+    std::vector<std::byte> scratch;
+    const std::byte *bounds = dictionary_bytes(buckets_at_ + 8 * bucket, 16, scratch);
+    const auto block_at = format::load<std::uint64_t>(bounds);
+    const auto block_end = format::load<std::uint64_t>(bounds + 8);
     const std::uint64_t blocks_begin = buckets_at_ + 8 * (bucket_count_ + 1);
     if (block_at < blocks_begin || block_end < block_at + 8 || block_end > records_at_ ||
         block_end - block_at > max_block_size) {
         throw DamagedIndex("relevance index: a bucket out of bounds");
     }
-    const auto block = read_bytes(block_at, block_end - block_at);
-    const std::size_t entries_size = block.size() - 8;
-    if (format::load<std::uint64_t>(block.data() + entries_size) !=
-        format::block_checksum(bucket, as_text(block.data(), entries_size))) {
+    const std::byte *block = dictionary_bytes(block_at, block_end - block_at, scratch);
+    const std::size_t entries_size = static_cast<std::size_t>(block_end - block_at) - 8;
+    if (format::load<std::uint64_t>(block + entries_size) != format::block_checksum(bucket, as_text(block, entries_size))) {
         throw DamagedIndex("relevance index: bucket checksum mismatch");
     }
-    FieldReader entries{block.data(), entries_size};
+    FieldReader entries{block, entries_size};
     while (!entries.done()) {
         const auto text_size = entries.next<std::uint32_t>();
         const auto text = entries.next_text(text_size);
@@ -197,24 +220,33 @@ std::optional<IndexedTerm> RelevanceIndexFile::find(std::string_view term) const
     return std::nullopt;
 }
 
-void RelevanceIndexFile::read_postings(const IndexedTerm &term, std::vector<IndexedPosting> &out) const {
-    const auto bytes = read_bytes(term.postings_at, std::uint64_t{term.memory_count} * format::posting_size);
-    if (cache_files::hash_text(as_text(bytes.data(), bytes.size())) != term.postings_checksum) {
+std::byte *ReadBuffer::take(std::size_t size) {
+    if (size > capacity_) {
+        bytes_ = std::make_unique_for_overwrite<std::byte[]>(size);
+        capacity_ = size;
+    }
+    return bytes_.get();
+}
+
+PostingList RelevanceIndexFile::read_postings(const IndexedTerm &term, ReadBuffer &buffer) const {
+    const std::uint64_t size = std::uint64_t{term.memory_count} * format::posting_size;
+    if (size > file_size_) {
+        throw DamagedIndex("relevance index: a read past the end of the file");
+    }
+    std::byte *bytes = buffer.take(static_cast<std::size_t>(size));
+    read_exactly(term.postings_at, static_cast<std::size_t>(size), bytes);
+    if (cache_files::hash_text(as_text(bytes, static_cast<std::size_t>(size))) != term.postings_checksum) {
         throw DamagedIndex("relevance index: postings checksum mismatch");
     }
-    out.resize(term.memory_count);
-    for (std::size_t index = 0; index < out.size(); ++index) {
-        const std::byte *posting = bytes.data() + index * format::posting_size;
-        IndexedPosting &decoded = out[index];
-        decoded.memory = format::load<std::uint32_t>(posting + format::posting_memory_at);
-        if (decoded.memory >= memory_count_ || (index > 0 && decoded.memory <= out[index - 1].memory)) {
+    std::uint32_t previous = 0;
+    for (std::size_t index = 0; index < term.memory_count; ++index) {
+        const auto memory = format::load<std::uint32_t>(bytes + index * format::posting_size + format::posting_memory_at);
+        if (memory >= memory_count_ || (index > 0 && memory <= previous)) {
             throw DamagedIndex("relevance index: a posting names no memory, or is out of order");
         }
-        for (std::size_t field = 0; field < field_count; ++field) {
-            decoded.counts[field] = format::load<std::uint16_t>(posting + format::posting_counts_at + 2 * field);
-            decoded.lengths[field] = format::load<std::uint16_t>(posting + format::posting_lengths_at + 2 * field);
-        }
+        previous = memory;
     }
+    return PostingList{bytes, term.memory_count};
 }
 
 IndexedRecord RelevanceIndexFile::record(std::uint32_t memory) const {

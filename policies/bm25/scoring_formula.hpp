@@ -12,6 +12,8 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <limits>
+#include <vector>
 
 namespace starling::bm25 {
 
@@ -33,19 +35,62 @@ using FieldAverages = std::array<double, field_count>;
     return std::log(1.0 + (memories - containing + 0.5) / (containing + 0.5));
 }
 
+/// BM25F's length normalisation of one field of a memory: 1 where the field is of average length.
+[[nodiscard]] inline double normalised_length(std::uint32_t length, double average, const Bm25Settings &settings) noexcept {
+    return 1.0 - settings.b + settings.b * length / average;
+}
+
+/// What one field of a memory adds to a term's pseudo-frequency: the term's count in it, weighted
+/// and normalised by the field's length.
+[[nodiscard]] inline double field_frequency(std::size_t field, std::uint32_t count, std::uint32_t length,
+                                            double average, const Bm25Settings &settings) noexcept {
+    return settings.field_weights[field] * count / normalised_length(length, average, settings);
+}
+
+/// field_frequency() of the counts and lengths most occurrences have, each computed the first time
+/// an evaluation meets it and then looked up: a prompt at 10,000 memories visits tens of thousands
+/// of occurrences, and their two divisions per field were most of its arithmetic. The same
+/// expression, so the same values to the last bit; other counts and lengths are computed when met.
+class FieldFrequencies {
+public:
+    static constexpr std::uint32_t tabulated_counts = 4;
+    static constexpr std::uint32_t tabulated_lengths = 256;
+
+    void reset(const FieldAverages &averages, const Bm25Settings &settings) {
+        averages_ = averages;
+        settings_ = &settings;
+        table_.assign(field_count * tabulated_counts * tabulated_lengths, not_computed);
+    }
+    /// Only after reset(); `count` above 0.
+    [[nodiscard]] double operator()(std::size_t field, std::uint32_t count, std::uint32_t length) noexcept {
+        if (count > tabulated_counts || length >= tabulated_lengths) {
+            return field_frequency(field, count, length, averages_[field], *settings_);
+        }
+        double &value = table_[(field * tabulated_counts + count - 1) * tabulated_lengths + length];
+        if (std::isnan(value)) { // not computed yet, or NaN itself (a weight of 0 over a length of 0 at b = 1)
+            value = field_frequency(field, count, length, averages_[field], *settings_);
+        }
+        return value;
+    }
+
+private:
+    static constexpr double not_computed = std::numeric_limits<double>::quiet_NaN();
+    FieldAverages averages_{};
+    const Bm25Settings *settings_ = nullptr;
+    std::vector<double> table_;
+};
+
 /// BM25F's pseudo-frequency of a term in a memory: each field's count, weighted and normalised by
 /// that field's length, summed over the fields (Robertson et al. 2004). 0 when the term occurs only
 /// in fields weighted 0.
 [[nodiscard]] inline double field_weighted_frequency(const FieldCounts &counts, const FieldCounts &lengths,
-                                                     const FieldAverages &averages,
-                                                     const Bm25Settings &settings) noexcept {
+                                                     FieldFrequencies &frequencies) noexcept {
     double frequency = 0.0;
     for (std::size_t field = 0; field < field_count; ++field) {
         if (counts[field] == 0) {
             continue;
         }
-        const double normalised_length = 1.0 - settings.b + settings.b * lengths[field] / averages[field];
-        frequency += settings.field_weights[field] * counts[field] / normalised_length;
+        frequency += frequencies(field, counts[field], lengths[field]);
     }
     return frequency;
 }

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -208,4 +209,33 @@ TEST_CASE("a query of fewer than normalisation.min_terms terms is measured as if
     CHECK(score_of(evaluated("kafka zzz", texts, 4.0), 0) == Approx(own / 2.0));
     // A query of at least that many terms is measured against its own.
     CHECK(score_of(evaluated("kafka zzz yyy xxx", texts, 4.0), 0) == score_of(evaluated("kafka zzz yyy xxx", texts), 0));
+}
+
+TEST_CASE("tabulated field frequencies are the ones computed, to the last bit, in and beyond the table",
+          "[policy][bm25][evaluator]") {
+    using starling::bm25::FieldFrequencies;
+    const auto bits = [](double value) { return std::bit_cast<std::uint64_t>(value); };
+    for (const double b : {0.73, 1.0}) {
+        starling::bm25::Bm25Settings settings;
+        settings.b = b;
+        settings.field_weights = {2.0, 0.0, 1.0, 0.35};
+        const starling::bm25::FieldAverages averages{7.3, 1.0, 23.9, 131.7};
+        FieldFrequencies frequencies;
+        frequencies.reset(averages, settings);
+        const auto last_count = FieldFrequencies::tabulated_counts;
+        const auto last_length = FieldFrequencies::tabulated_lengths;
+        for (int pass = 0; pass < 2; ++pass) { // computed, then looked up
+            for (const std::uint32_t count : {1U, 2U, last_count, last_count + 1, 65535U}) {
+                for (const std::uint32_t length : {0U, 1U, 24U, last_length - 1, last_length, 65535U}) {
+                    for (std::size_t field = 0; field < starling::bm25::field_count; ++field) {
+                        INFO("b " << b << ", field " << field << ", count " << count << ", length " << length);
+                        // field_weighted_frequency's expression before it was tabulated
+                        const double normalised_length = 1.0 - settings.b + settings.b * length / averages[field];
+                        const double expected = settings.field_weights[field] * count / normalised_length;
+                        CHECK(bits(frequencies(field, count, length)) == bits(expected));
+                    }
+                }
+            }
+        }
+    }
 }
