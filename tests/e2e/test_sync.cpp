@@ -9,6 +9,7 @@
 
 #include <csignal>
 #include <cstdint>
+#include <cstdlib>
 #include <fstream>
 #include <set>
 #include <vector>
@@ -591,6 +592,35 @@ TEST_CASE("a fresh machine killed while two threads write the folders it pulled 
     if (step_kind == "rename") {
         CHECK(killed_between_folders); // one folder published, the other still staged
     }
+}
+
+TEST_CASE("a fresh machine whose git has no 'reset --no-refresh' takes the remote's history all the same",
+          "[e2e][sync]") {
+    // Git before 2.38: a git in PATH that refuses the option, as those do, and runs every other command.
+    const BareRemote remote;
+    Machine a{"sync-a"};
+    const auto first = a.remember("Deploys go out on Tuesdays after the freeze.");
+    const auto second = a.remember("Fonts are vendored under assets.");
+    a.sync({"--remote", remote.url()});
+    Machine fresh{"sync-fresh"};
+    const auto old_git = fresh.store().parent_path() / "old-git";
+    fs::create_directories(old_git);
+    std::ofstream(old_git / "git") << "#!/bin/sh\n"
+                                      "for word in \"$@\"; do\n"
+                                      "  if [ \"$word\" = --no-refresh ]; then echo \"error: unknown option 'no-refresh'\" >&2; exit 129; fi\n"
+                                      "done\n"
+                                      "PATH=${PATH#*:} exec git \"$@\"\n"; // without this folder
+    fs::permissions(old_git / "git", fs::perms::owner_all);
+    const auto run = fresh.starling({"sync", "--remote", remote.url(), "--json"},
+                                    {{"PATH", old_git.string() + ":" + std::getenv("PATH")}});
+    INFO(run.stdout_text << run.stderr_text);
+    REQUIRE(run.exit_code == 0);
+    CHECK(ids_of(fresh) == std::set<std::string>{first, second});
+    CHECK(fresh.sync().at("created") == 0); // the index took the remote's commit: nothing pulled twice
+    const auto added = fresh.remember("Release notes are written in the past tense.");
+    CHECK(fresh.sync().at("pushed") == true);
+    a.sync();
+    CHECK(ids_of(a) == std::set<std::string>{first, second, added});
 }
 
 TEST_CASE("a lock file left by a killed git does not stop the next sync", "[e2e][sync][recovery]") {
