@@ -8,6 +8,8 @@
 #include <catch2/catch.hpp>
 
 #include <csignal>
+#include <cstdint>
+#include <cstdlib>
 #include <fstream>
 #include <set>
 #include <vector>
@@ -529,6 +531,96 @@ TEST_CASE("a fresh machine killed while it writes the memories it pulled is comp
     }
     CHECK(completed);
     CHECK(killed_inside_batch);
+}
+
+TEST_CASE("a fresh machine killed while two threads write the folders it pulled is completed by the next sync",
+          "[e2e][sync][recovery]") {
+    // Two folders of more than 16 pulled memories each (user/short and user/long) are staged on two
+    // threads: killed at any write or rename, either thread may be anywhere in its folder, and each
+    // folder is published whole or not at all.
+    const BareRemote remote;
+    Machine a{"sync-a"};
+    std::set<std::string> pulled;
+    for (std::uint64_t index = 0; index < 40; ++index) {
+        std::string text;
+        for (std::uint64_t word = 0; word < 5; ++word) { // made-up words no two memories share: none merges
+            text += word == 0 ? "" : " ";
+            for (std::uint64_t letter = 0, digits = (index * 5 + word + 1) * 2654435761U; letter < 6;
+                 ++letter, digits /= 26) {
+                text += static_cast<char>('a' + digits % 26);
+            }
+        }
+        pulled.insert(a.remember(text));
+    }
+    REQUIRE(pulled.size() == 40);
+    const auto short_folder = a.store() / "memory" / "user" / "short";
+    const auto long_folder = a.store() / "memory" / "user" / "long";
+    fs::create_directories(long_folder);
+    std::vector<fs::path> files;
+    for (const auto &entry : fs::directory_iterator(short_folder)) {
+        if (entry.path().extension() == ".md" && entry.path().filename() != "INDEX.md") {
+            files.push_back(entry.path());
+        }
+    }
+    REQUIRE(files.size() == 40);
+    for (std::size_t index = 0; index < 20; ++index) {
+        fs::rename(files[index], long_folder / files[index].filename());
+    }
+    REQUIRE(nlohmann::json::parse(a.ok({"list", "--tier", "long", "--json"})).size() == 20);
+    a.sync({"--remote", remote.url()});
+    const std::string step_kind = GENERATE(std::string{"write"}, std::string{"rename"});
+    bool completed = false;
+    bool killed_between_folders = false;
+    for (int step = 1; step <= 120 && !completed; ++step) {
+        Machine fresh{"sync-fresh"};
+        const std::string fault = "kill-at=" + step_kind + ":" + std::to_string(step);
+        INFO(fault);
+        const auto run = fresh.starling({"sync", "--remote", remote.url()}, {{"STARLING_FAULT_INJECTION", fault}});
+        completed = run.signal != SIGKILL;
+        const auto left = folders_of(fresh);
+        CHECK((left.memory_files == 0 || left.memory_files == 20 || left.memory_files == 40));
+        killed_between_folders = killed_between_folders || (!completed && left.memory_files == 20);
+        const auto report = fresh.sync({"--remote", remote.url()});
+        CHECK(ids_of(fresh) == pulled); // every memory once: none lost, none twice
+        CHECK(report.at("notes").size() == 0);
+        CHECK(folders_of(fresh).staging_folders == 0);
+        CHECK(folders_of(fresh).memory_files == 40);
+        CHECK(nlohmann::json::parse(fresh.ok({"list", "--tier", "long", "--json"})).size() == 20);
+        CHECK(fresh.sync().at("created") == 0);
+    }
+    CHECK(completed);
+    if (step_kind == "rename") {
+        CHECK(killed_between_folders); // one folder published, the other still staged
+    }
+}
+
+TEST_CASE("a fresh machine whose git has no 'reset --no-refresh' takes the remote's history all the same",
+          "[e2e][sync]") {
+    // Git before 2.38: a git in PATH that refuses the option, as those do, and runs every other command.
+    const BareRemote remote;
+    Machine a{"sync-a"};
+    const auto first = a.remember("Deploys go out on Tuesdays after the freeze.");
+    const auto second = a.remember("Fonts are vendored under assets.");
+    a.sync({"--remote", remote.url()});
+    Machine fresh{"sync-fresh"};
+    const auto old_git = fresh.store().parent_path() / "old-git";
+    fs::create_directories(old_git);
+    std::ofstream(old_git / "git") << "#!/bin/sh\n"
+                                      "for word in \"$@\"; do\n"
+                                      "  if [ \"$word\" = --no-refresh ]; then echo \"error: unknown option 'no-refresh'\" >&2; exit 129; fi\n"
+                                      "done\n"
+                                      "PATH=${PATH#*:} exec git \"$@\"\n"; // without this folder
+    fs::permissions(old_git / "git", fs::perms::owner_all);
+    const auto run = fresh.starling({"sync", "--remote", remote.url(), "--json"},
+                                    {{"PATH", old_git.string() + ":" + std::getenv("PATH")}});
+    INFO(run.stdout_text << run.stderr_text);
+    REQUIRE(run.exit_code == 0);
+    CHECK(ids_of(fresh) == std::set<std::string>{first, second});
+    CHECK(fresh.sync().at("created") == 0); // the index took the remote's commit: nothing pulled twice
+    const auto added = fresh.remember("Release notes are written in the past tense.");
+    CHECK(fresh.sync().at("pushed") == true);
+    a.sync();
+    CHECK(ids_of(a) == std::set<std::string>{first, second, added});
 }
 
 TEST_CASE("a lock file left by a killed git does not stop the next sync", "[e2e][sync][recovery]") {

@@ -129,6 +129,9 @@ Value value_at(std::string_view text, std::size_t offset) noexcept {
     return {offset, end};
 }
 
+/// What a value's introduction starts with: an assignment's `=` or `:`, or prose's `is`/`IS`.
+constexpr bool may_start_value(char c) noexcept { return c == '=' || c == ':' || c == 'i' || c == 'I'; }
+
 std::size_t skip_blanks(std::string_view text, std::size_t offset) noexcept {
     return run_end(text, offset, [](char c) { return c == ' ' || c == '\t'; });
 }
@@ -171,12 +174,17 @@ void find_assignments(std::string_view text, Spans &found) {
         const auto name = text.substr(scan, name_end - scan);
         const bool quoted_key = scan > 0 && (text[scan - 1] == '"' || text[scan - 1] == '\'') && name_end < text.size() &&
                                 text[name_end] == text[scan - 1];
-        const std::string_view kind = credential_kind(name, quoted_key);
         scan = name_end;
+        const std::size_t offset = skip_blanks(text, quoted_key ? name_end + 1 : name_end);
+        // Most words are followed by none of what starts a value (`=`, `:`, prose's `is `): they need
+        // no look at the names.
+        if (offset >= text.size() || !may_start_value(text[offset])) {
+            continue;
+        }
+        const std::string_view kind = credential_kind(name, quoted_key);
         if (kind.empty()) {
             continue;
         }
-        std::size_t offset = skip_blanks(text, quoted_key ? name_end + 1 : name_end);
         std::optional<Value> value;
         // A connection string's value is never quoted: a quote after `AccountKey=` ends an excerpt.
         const bool connection_string = kind.starts_with("azure-");

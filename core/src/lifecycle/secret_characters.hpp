@@ -3,6 +3,8 @@
 // continuation byte must never count as part of a token.
 #pragma once
 
+#include <string.h>
+
 #include <string_view>
 
 namespace starling::core::secrets {
@@ -56,6 +58,17 @@ bool any_of(std::string_view text, Predicate predicate) noexcept {
         }
     }
     return false;
+}
+
+/// Where `needle` (two bytes or more) first occurs in `text` at or after `from`, or npos. memmem
+/// rather than string_view::find, which stops at every occurrence of the needle's first byte: for
+/// `hooks.slack.com/` that is every `h` of a text.
+inline std::size_t find_from(std::string_view text, std::string_view needle, std::size_t from) noexcept {
+    if (from >= text.size()) {
+        return std::string_view::npos;
+    }
+    const void *found = ::memmem(text.data() + from, text.size() - from, needle.data(), needle.size());
+    return found == nullptr ? std::string_view::npos : static_cast<std::size_t>(static_cast<const char *>(found) - text.data());
 }
 
 /// The end of the run of bytes satisfying `predicate` that starts at `offset`.

@@ -14,11 +14,11 @@ namespace {
 void find_private_keys(std::string_view text, Spans &found) {
     std::size_t position = 0;
     while (true) {
-        const auto begin = text.find("-----BEGIN ", position);
+        const auto begin = find_from(text, "-----BEGIN ", position);
         if (begin == std::string_view::npos) {
             return;
         }
-        const auto header_end = text.find("-----", begin + 11);
+        const auto header_end = find_from(text, "-----", begin + 11);
         if (header_end == std::string_view::npos) {
             return;
         }
@@ -26,8 +26,8 @@ void find_private_keys(std::string_view text, Spans &found) {
             position = header_end;
             continue;
         }
-        const auto end_marker = text.find("-----END ", header_end + 5);
-        const auto end_close = end_marker == std::string_view::npos ? end_marker : text.find("-----", end_marker + 9);
+        const auto end_marker = find_from(text, "-----END ", header_end + 5);
+        const auto end_close = end_marker == std::string_view::npos ? end_marker : find_from(text, "-----", end_marker + 9);
         const std::size_t end = end_close == std::string_view::npos ? text.size() : end_close + 5;
         found.push_back({begin, end, "private-key"});
         position = end;
@@ -42,7 +42,7 @@ constexpr bool ends_url(char c) noexcept {
 /// `/` must not be a port: `https://host:8080/a@b` has none).
 void find_url_passwords(std::string_view text, Spans &found) {
     std::size_t position = 0;
-    while ((position = text.find("://", position)) != std::string_view::npos) {
+    while ((position = find_from(text, "://", position)) != std::string_view::npos) {
         const std::size_t user_start = position + 3;
         position = user_start;
         std::size_t colon = user_start;
@@ -76,13 +76,14 @@ void find_url_passwords(std::string_view text, Spans &found) {
 /// as one whitespace-separated word. `\:` inside a field is an escaped colon.
 void find_pgpass_lines(std::string_view text, Spans &found) {
     std::size_t scan = 0;
-    while (scan < text.size()) {
-        if (is_space(text[scan])) {
-            ++scan;
-            continue;
+    std::size_t colon = 0;
+    // Only a word with a colon can be one: from colon to colon, each such word once.
+    while ((colon = text.find(':', scan)) != std::string_view::npos) {
+        std::size_t start = colon;
+        while (start > scan && !is_space(text[start - 1])) {
+            --start;
         }
-        const std::size_t start = scan;
-        const std::size_t end = run_end(text, start, [](char c) { return !is_space(c); });
+        const std::size_t end = run_end(text, colon, [](char c) { return !is_space(c); });
         scan = end;
         std::array<std::size_t, 4> colons{};
         std::size_t count = 0;
@@ -124,9 +125,12 @@ constexpr std::array<Webhook, 4> kWebhooks{{
 
 /// The path after a webhook's fixed part: whoever has it can post as the integration.
 void find_webhooks(std::string_view text, Spans &found) {
+    if (find_from(text, "hooks", 0) == std::string_view::npos) {
+        return; // in every host_and_path
+    }
     for (const auto &webhook : kWebhooks) {
         std::size_t position = 0;
-        while ((position = text.find(webhook.host_and_path, position)) != std::string_view::npos) {
+        while ((position = find_from(text, webhook.host_and_path, position)) != std::string_view::npos) {
             const std::size_t start = position + webhook.host_and_path.size();
             const std::size_t end = run_end(text, start, [](char c) { return is_word(c) || c == '/'; });
             if (end > start + 8) {
@@ -160,7 +164,7 @@ void find_telegram_tokens(std::string_view text, Spans &found) {
 /// `AC<32 hex>:<32 hex>`, as in `curl -u AC…:…`: the part after the colon is the auth token.
 void find_twilio_auth_tokens(std::string_view text, Spans &found) {
     std::size_t position = 0;
-    while ((position = text.find("AC", position)) != std::string_view::npos) {
+    while ((position = find_from(text, "AC", position)) != std::string_view::npos) {
         const std::size_t start = position;
         position += 2;
         if ((start > 0 && is_word(text[start - 1])) || text.size() < start + 2 + 32 + 1 + 32) {
@@ -181,7 +185,7 @@ void find_twilio_auth_tokens(std::string_view text, Spans &found) {
 void find_curl_user_passwords(std::string_view text, Spans &found) {
     for (const std::string_view option : {std::string_view{" -u "}, std::string_view{" --user "}}) {
         std::size_t position = 0;
-        while ((position = text.find(option, position)) != std::string_view::npos) {
+        while ((position = find_from(text, option, position)) != std::string_view::npos) {
             std::size_t start = position + option.size();
             position = start;
             const bool quoted = start < text.size() && (text[start] == '"' || text[start] == '\'');
@@ -203,13 +207,20 @@ void find_curl_user_passwords(std::string_view text, Spans &found) {
 } // namespace
 
 void find_positioned_secrets(std::string_view text, Spans &found) {
+    // All but two need a colon (`user:password`, `host:port:…`, `id:token`), which most texts lack.
+    // The order stays that of the list: it names a span two scanners find alike.
+    const bool has_colon = text.find(':') != std::string_view::npos;
     find_private_keys(text, found);
-    find_url_passwords(text, found);
-    find_pgpass_lines(text, found);
+    if (has_colon) {
+        find_url_passwords(text, found);
+        find_pgpass_lines(text, found);
+    }
     find_webhooks(text, found);
-    find_telegram_tokens(text, found);
-    find_twilio_auth_tokens(text, found);
-    find_curl_user_passwords(text, found);
+    if (has_colon) {
+        find_telegram_tokens(text, found);
+        find_twilio_auth_tokens(text, found);
+        find_curl_user_passwords(text, found);
+    }
 }
 
 } // namespace starling::core::secrets

@@ -5,6 +5,7 @@
 #include "secret_characters.hpp"
 #include "secret_scanning.hpp"
 
+#include <algorithm>
 #include <array>
 
 namespace starling::core::secrets {
@@ -73,6 +74,18 @@ constexpr std::array<TokenShape, 44> kShapes{{
     {"dp.pt.", 40, kAny, Alphabet::alnum, "doppler-token"},
 }};
 
+/// The shortest token any shape accepts: shorter runs (most words of a text) need no shape test.
+constexpr std::size_t kShortestShape = [] {
+    std::size_t shortest = std::string_view::npos;
+    for (const auto &shape : kShapes) {
+        shortest = std::min(shortest, shape.prefix.size() + shape.min_tail);
+    }
+    return shortest;
+}();
+
+/// 10 bytes, `.`, 10 more, `.`, 10 more: the shortest token is_jwt accepts.
+constexpr std::size_t kShortestJwt = 10 + 1 + 10 + 1 + 10;
+
 bool in_alphabet(std::string_view tail, Alphabet alphabet) noexcept {
     switch (alphabet) {
     case Alphabet::token: return true; // whatever a token run holds
@@ -116,6 +129,9 @@ bool is_jwt(std::string_view token) noexcept {
 /// 8-4-4-4-12 hex digits.
 bool is_uuid(std::string_view token) noexcept {
     constexpr std::array<std::size_t, 5> kGroups{8, 4, 4, 4, 12};
+    if (token.size() != 8 + 4 + 4 + 4 + 12 + 4) {
+        return false;
+    }
     std::size_t offset = 0;
     for (std::size_t group = 0; group < kGroups.size(); ++group) {
         if (group > 0) {
@@ -149,6 +165,9 @@ bool heroku_named_before(std::string_view text, std::size_t token_start) noexcep
 }
 
 std::string_view shaped_kind(std::string_view token) noexcept {
+    if (token.size() < std::min(kShortestShape, kShortestJwt)) {
+        return {};
+    }
     if (is_jwt(token)) {
         return "jwt";
     }

@@ -69,9 +69,10 @@ bool is_dead_writers_temp_name(std::string_view file_name) noexcept {
 
 namespace {
 
-/// Writes `bytes` to a new temporary file next to `path` (fsynced if asked) and returns its path;
-/// removes it and throws StoreError naming `path` on any failure.
-std::filesystem::path write_temporary_file(const std::filesystem::path &path, std::string_view bytes, bool fsync) {
+/// Writes `bytes` to a new temporary file next to `path` (fsynced if asked) and returns its path,
+/// with its stamp in `stamp` when given; removes it and throws StoreError naming `path` on any failure.
+std::filesystem::path write_temporary_file(const std::filesystem::path &path, std::string_view bytes, bool fsync,
+                                           FileStamp *stamp = nullptr) {
     const std::string name = path.filename().string();
     if (name.empty() || name == "." || name == "..") {
         throw StoreError(path.string() + ": not a file path");
@@ -106,6 +107,12 @@ std::filesystem::path write_temporary_file(const std::filesystem::path &path, st
     }
     if (fsync && ::fsync(file.get()) != 0) {
         throw_system_error(path, "cannot fsync the temporary file", errno);
+    }
+    if (struct stat written {}; stamp != nullptr) {
+        if (::fstat(file.get(), &written) != 0) {
+            throw_system_error(path, "cannot stat the temporary file", errno);
+        }
+        *stamp = detail::stamp_from(written);
     }
     if (const int error = file.close(); error != 0) {
         throw_system_error(path, "cannot close the temporary file", error);
@@ -149,10 +156,11 @@ void write_file_atomically(const std::filesystem::path &path, std::string_view b
     }
 }
 
-void write_files_atomically(std::span<const FileWrite> files) {
+std::vector<FileStamp> write_files_atomically(std::span<const FileWrite> files) {
     if (files.empty()) {
-        return;
+        return {};
     }
+    std::vector<FileStamp> stamps(files.size());
     // Every file is durable before any is renamed, so a power cut never leaves a renamed file
     // without its content: a few are fsynced one by one, many by one sync of each file system
     // (which also flushes whatever else is waiting there: worth it only for many files).
@@ -165,14 +173,21 @@ void write_files_atomically(std::span<const FileWrite> files) {
     // Many files for a folder that has none yet (a fresh home's pull) are written under their own
     // names into a staging folder published by one rename: a file system spends about as much on a
     // rename as on a file, so that halves its work per file.
-    std::vector<std::unique_ptr<detail::StagedDirectory>> staged;
+    std::vector<detail::StagingRequest> requests;
     std::set<std::filesystem::path> staged_directories;
     for (const auto &[directory, group] : by_directory) {
         if (!fsync_each && group.size() > fsync_each_up_to && has_distinct_names(group) &&
             detail::is_empty_or_absent_directory(directory)) {
             detail::remove_dead_staging_directories(directory);
-            staged.push_back(std::make_unique<detail::StagedDirectory>(directory, group));
+            requests.push_back({directory, &group});
             staged_directories.insert(directory);
+        }
+    }
+    const auto staged = detail::stage_directories(requests);
+    for (std::size_t request = 0; request < requests.size(); ++request) {
+        const auto &group = *requests[request].files;
+        for (std::size_t index = 0; index < group.size(); ++index) {
+            stamps[static_cast<std::size_t>(group[index] - files.data())] = staged[request]->stamps()[index];
         }
     }
     std::vector<std::unique_ptr<TempFileGuard>> guards;
@@ -182,7 +197,8 @@ void write_files_atomically(std::span<const FileWrite> files) {
         if (staged_directories.contains(directory_of(file.path))) {
             continue;
         }
-        temp_paths.push_back(write_temporary_file(file.path, file.bytes, fsync_each));
+        temp_paths.push_back(write_temporary_file(file.path, file.bytes, fsync_each,
+                                                  &stamps[static_cast<std::size_t>(&file - files.data())]));
         guards.push_back(std::make_unique<TempFileGuard>(temp_paths.back()));
         renamed.push_back(&file);
     }
@@ -222,6 +238,7 @@ void write_files_atomically(std::span<const FileWrite> files) {
     for (const auto &staging : staged) {
         staging->publish();
     }
+    return stamps;
 }
 
 } // namespace starling::core

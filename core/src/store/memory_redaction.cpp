@@ -9,10 +9,11 @@ namespace {
 
 /// Redacts `text` in place, adding the kinds found to `kinds`.
 void redact_into(std::string &text, const Redactor &redactor, std::vector<std::string> &kinds) {
-    auto redacted = redactor.redact(text);
-    if (redacted.kinds.empty()) {
-        return;
+    const auto spans = redactor.find(text);
+    if (spans.empty()) {
+        return; // nearly every text: no copy made
     }
+    auto redacted = replace_spans(text, spans);
     kinds.insert(kinds.end(), redacted.kinds.begin(), redacted.kinds.end());
     text = std::move(redacted.text);
 }

@@ -117,6 +117,11 @@ IndexEntry MemoryStore::Internals::entry_for(const std::string &key, const Memor
     return make_index_entry(key, location, memory, *stamp);
 }
 
+IndexEntry MemoryStore::Internals::entry_for(const std::string &key, const MemoryLocation &location,
+                                             const Memory &memory, const FileStamp &stamp) const {
+    return make_index_entry(key, location, memory, stamp);
+}
+
 detail::IndexRecord MemoryStore::Internals::describe_file(const std::string &key,
                                                           const MemoryLocation &location) const {
     const std::filesystem::path path = absolute(key);

@@ -122,15 +122,16 @@ std::vector<CreatedMemory> MemoryStore::create_all(std::vector<NewMemory> memori
         writes.push_back({directory / name, serialise_memory(memory, "new memory in " + directory_key)});
         written.push_back(index);
     }
-    write_files_atomically(writes);
+    const auto stamps = write_files_atomically(writes);
 
     std::vector<detail::IndexRecord> records;
     records.reserve(written.size());
-    for (const std::size_t index : written) {
+    for (std::size_t write = 0; write < written.size(); ++write) {
+        const std::size_t index = written[write];
         const auto &[scope, tier, memory] = memories[index];
         const auto location = *parse_memory_key(created[index].key);
-        records.push_back(internals_->entry_for(created[index].key, location, memory));
-        created[index].stamp = std::get<IndexEntry>(records.back()).file;
+        records.push_back(internals_->entry_for(created[index].key, location, memory, stamps[write]));
+        created[index].stamp = stamps[write];
     }
     internals_->record(records);
     return created;

@@ -13,7 +13,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <array>
 #include <cerrno>
+#include <exception>
+#include <future>
+#include <numeric>
 #include <string>
 #include <system_error>
 
@@ -82,6 +87,7 @@ bool is_empty_or_absent_directory(const std::filesystem::path &directory) {
 StagedDirectory::StagedDirectory(std::filesystem::path directory, const std::vector<const FileWrite *> &files)
     : directory_(std::move(directory)), staging_(make_staging_directory(directory_)) {
     try {
+        stamps_.reserve(files.size());
         const Descriptor folder(::open(staging_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
         if (!folder.valid()) {
             throw_system_error(staging_, "cannot open the staging folder", errno);
@@ -97,6 +103,11 @@ StagedDirectory::StagedDirectory(std::filesystem::path directory, const std::vec
             if (const int error = write_all(written.get(), file->bytes); error != 0) {
                 throw_system_error(file->path, "cannot write its file in the staging folder", error);
             }
+            struct stat status {};
+            if (::fstat(written.get(), &status) != 0) {
+                throw_system_error(file->path, "cannot stat its file in the staging folder", errno);
+            }
+            stamps_.push_back(stamp_from(status));
             if (const int error = written.close(); error != 0) {
                 throw_system_error(file->path, "cannot close its file in the staging folder", error);
             }
@@ -134,6 +145,47 @@ void StagedDirectory::publish() {
     published_ = true;
     std::error_code ignored; // an empty folder with a temporary name, which a rebuild removes anyway
     std::filesystem::remove(staging_, ignored);
+}
+
+std::vector<std::unique_ptr<StagedDirectory>> stage_directories(const std::vector<StagingRequest> &requests) {
+    std::vector<std::size_t> largest_first(requests.size());
+    std::iota(largest_first.begin(), largest_first.end(), std::size_t{0});
+    std::stable_sort(largest_first.begin(), largest_first.end(), [&](std::size_t left, std::size_t right) {
+        return requests[left].files->size() > requests[right].files->size();
+    });
+    std::array<std::vector<std::size_t>, 2> shares;
+    std::array<std::size_t, 2> files_in_share{};
+    for (const std::size_t request : largest_first) {
+        const std::size_t share = files_in_share[0] <= files_in_share[1] ? 0 : 1;
+        shares[share].push_back(request);
+        files_in_share[share] += requests[request].files->size();
+    }
+    std::vector<std::unique_ptr<StagedDirectory>> staged(requests.size());
+    const auto stage = [&](const std::vector<std::size_t> &share) {
+        for (const std::size_t request : share) {
+            staged[request] = std::make_unique<StagedDirectory>(requests[request].directory, *requests[request].files);
+        }
+    };
+    if (shares[1].empty()) {
+        stage(shares[0]);
+        return staged;
+    }
+    auto second = std::async(std::launch::async, stage, std::cref(shares[1]));
+    std::exception_ptr failure;
+    try {
+        stage(shares[0]);
+    } catch (...) {
+        failure = std::current_exception();
+    }
+    try {
+        second.get();
+    } catch (...) {
+        failure = failure ? failure : std::current_exception();
+    }
+    if (failure) {
+        std::rethrow_exception(failure);
+    }
+    return staged;
 }
 
 void remove_dead_staging_directories(const std::filesystem::path &directory) {

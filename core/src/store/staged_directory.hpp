@@ -8,6 +8,7 @@
 #include <starling/core/store/atomic_file.hpp>
 
 #include <filesystem>
+#include <memory>
 #include <vector>
 
 namespace starling::core::detail {
@@ -30,6 +31,9 @@ public:
     ~StagedDirectory();
 
     [[nodiscard]] const std::filesystem::path &staging() const noexcept { return staging_; }
+    /// Each file's stamp as written, in the order of `files`: publish() renames the folder or the
+    /// files, which keeps them.
+    [[nodiscard]] const std::vector<FileStamp> &stamps() const noexcept { return stamps_; }
 
     /// Puts the staged files at their paths: by one rename of the staging folder over the folder
     /// while that is still empty or absent (its mode kept), else (a file appeared there meanwhile) by
@@ -39,8 +43,20 @@ public:
 private:
     std::filesystem::path directory_;
     std::filesystem::path staging_;
+    std::vector<FileStamp> stamps_;
     bool published_ = false;
 };
+
+/// One folder for stage_directories: where its files go, and the files.
+struct StagingRequest {
+    std::filesystem::path directory;
+    const std::vector<const FileWrite *> *files;
+};
+
+/// A StagedDirectory for each request, in order, written on two threads: the folders are shared
+/// out by their number of files, largest first. The first failure is thrown once both threads are
+/// done; every staging folder made is then removed.
+[[nodiscard]] std::vector<std::unique_ptr<StagedDirectory>> stage_directories(const std::vector<StagingRequest> &requests);
 
 /// Removes the staging folders beside `directory` whose writer died (is_dead_writers_temp_name).
 void remove_dead_staging_directories(const std::filesystem::path &directory);

@@ -51,6 +51,9 @@ struct MemoryStore::Internals {
     /// The index entry for a memory just written (stat'ed, not re-read).
     [[nodiscard]] IndexEntry entry_for(const std::string &key, const MemoryLocation &location,
                                        const Memory &memory) const;
+    /// The same, with the stamp its writer took from the file's descriptor.
+    [[nodiscard]] IndexEntry entry_for(const std::string &key, const MemoryLocation &location, const Memory &memory,
+                                       const FileStamp &stamp) const;
 
     /// [locked] What the index should say about a file on disk: reads and parses it.
     [[nodiscard]] detail::IndexRecord describe_file(const std::string &key,

@@ -6,6 +6,7 @@
 #include "support/temp_dir.hpp"
 
 #include <starling/core/store/atomic_file.hpp>
+#include <starling/core/store/file_io.hpp>
 #include <starling/core/store/store_error.hpp>
 
 #include <catch2/catch.hpp>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -148,4 +150,84 @@ TEST_CASE("write_files_atomically stages many files for an empty folder and rena
     CHECK(entries_of(root.path()) == std::vector<std::string>{"empty", "full"});
     CHECK(entries_of(empty).size() == 20);
     CHECK(entries_of(full).size() == 20);
+}
+
+TEST_CASE("write_files_atomically returns each file's stamp, as a stat of its path sees it afterwards",
+          "[store][atomic][staged]") {
+    const TempDir root{"staged"};
+    std::vector<FileWrite> files;
+    for (const char *name : {"a", "b", "c"}) { // empty: staged, shared out between two threads
+        fs::create_directory(root.path() / name);
+        for (auto &file : files_for(root.path() / name, 17 + static_cast<int>(files.size()))) {
+            files.push_back(std::move(file));
+        }
+    }
+    fs::create_directory(root.path() / "full"); // a temporary file and a rename each
+    starling::test::write_bytes(root.path() / "full" / "file-0.md", "old\n");
+    for (auto &file : files_for(root.path() / "full", 20)) {
+        files.push_back(std::move(file));
+    }
+    const auto stamps = starling::core::write_files_atomically(files);
+    REQUIRE(stamps.size() == files.size());
+    for (std::size_t index = 0; index < files.size(); ++index) {
+        INFO(files[index].path);
+        CHECK(read_bytes(files[index].path) == files[index].bytes);
+        CHECK(starling::core::stamp_file(files[index].path) == std::optional{stamps[index]});
+    }
+
+    const auto few = files_for(root.path() / "few", 3); // fsynced one by one
+    fs::create_directory(root.path() / "few");
+    const auto few_stamps = starling::core::write_files_atomically(few);
+    REQUIRE(few_stamps.size() == few.size());
+    for (std::size_t index = 0; index < few.size(); ++index) {
+        CHECK(starling::core::stamp_file(few[index].path) == std::optional{few_stamps[index]});
+    }
+}
+
+TEST_CASE("folders staged on two threads are all written, and one failure removes every staging folder",
+          "[store][atomic][staged]") {
+    using starling::core::detail::StagingRequest;
+    const TempDir root{"staged"};
+    std::vector<std::vector<FileWrite>> groups;
+    for (const char *name : {"a", "b", "c", "d"}) {
+        groups.push_back(files_for(root.path() / name, 5 + 10 * static_cast<int>(groups.size())));
+    }
+    std::vector<std::vector<const FileWrite *>> pointers;
+    for (const auto &group : groups) {
+        pointers.push_back(pointers_to(group));
+    }
+    std::vector<StagingRequest> requests;
+    for (std::size_t index = 0; index < groups.size(); ++index) {
+        requests.push_back({groups[index].front().path.parent_path(), &pointers[index]});
+    }
+    {
+        const auto staged = starling::core::detail::stage_directories(requests);
+        REQUIRE(staged.size() == requests.size());
+        for (std::size_t index = 0; index < staged.size(); ++index) {
+            CHECK(staged[index]->stamps().size() == groups[index].size());
+            CHECK(entries_of(staged[index]->staging()).size() == groups[index].size());
+            staged[index]->publish();
+        }
+    }
+    for (const auto &group : groups) {
+        for (const auto &file : group) {
+            CHECK(read_bytes(file.path) == file.bytes);
+        }
+    }
+    CHECK(entries_of(root.path()) == std::vector<std::string>{"a", "b", "c", "d"});
+
+    const TempDir other{"staged"};
+    for (std::size_t index = 0; index < groups.size(); ++index) {
+        requests[index].directory = other.path() / groups[index].front().path.parent_path().filename();
+    }
+    auto twice = pointers[1];
+    twice.push_back(twice.front()); // a name twice in the smaller share: its thread fails
+    requests[1].files = &twice;
+    try {
+        static_cast<void>(starling::core::detail::stage_directories(requests));
+        FAIL("a name given twice was staged");
+    } catch (const starling::core::StoreError &error) {
+        CHECK(std::string{error.what()}.find("file-0.md") != std::string::npos);
+    }
+    CHECK(entries_of(other.path()).empty());
 }

@@ -2,11 +2,13 @@
 #pragma once
 
 #include <starling/core/store/fault_injection.hpp>
+#include <starling/core/store/file_io.hpp>
 
 #include <filesystem>
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace starling::core {
 
@@ -54,8 +56,11 @@ struct FileWrite {
 /// failure the temporary files and staging directories not yet renamed are removed, the files
 /// already renamed stay, and StoreError names the path. Fault injection counts each write and each
 /// rename (of a file or of a staging directory) as write_file_atomically's do. The directories
-/// must exist.
-void write_files_atomically(std::span<const FileWrite> files);
+/// must exist. Staging directories are written on two threads (the kernel's work for each new file
+/// is most of a fresh home's time, and two folders' files are independent). Returns the stamp of
+/// each file as written (fstat(2) of its descriptor, which renames keep), in the order of `files`:
+/// no stat per file afterwards.
+std::vector<FileStamp> write_files_atomically(std::span<const FileWrite> files);
 
 /// Whether a file name has the shape of write_file_atomically's temporary files. Such files are left
 /// only by a writer that died; listings skip them and MemoryStore::rebuild_index removes them.
