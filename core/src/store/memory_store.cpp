@@ -114,7 +114,7 @@ IndexEntry MemoryStore::Internals::entry_for(const std::string &key, const Memor
     if (!stamp) {
         throw StoreError(absolute(key).string() + ": vanished right after it was written");
     }
-    return make_index_entry(key, location, memory, *stamp);
+    return entry_for(key, location, memory, *stamp);
 }
 
 IndexEntry MemoryStore::Internals::entry_for(const std::string &key, const MemoryLocation &location,
