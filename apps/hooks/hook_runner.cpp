@@ -179,11 +179,11 @@ struct HookRun {
     [[nodiscard]] bool has_work() const { return parsed && event.kind != sdk::EventKind::other; }
 };
 
-/// The plugins linked into this binary, and nothing from a plugin directory. Deliberately never
-/// destroyed, like the application.
-const plugins::PluginRegistry &linked_plugins(const core::Logger &logger) {
+/// The adapter `adapter_id` if it is linked into this binary, and nothing from a plugin directory.
+/// Deliberately never destroyed, like the application.
+const plugins::PluginRegistry &linked_adapter(const core::Logger &logger, std::string_view adapter_id) {
     auto &linked = *new plugins::PluginRegistry{logger, plugins::PluginHostOptions{}};
-    linked.add_static_plugins(plugins::linked_static_plugins());
+    linked.add_static_plugins(plugins::linked_static_plugins(), std::vector<std::string>{std::string{adapter_id}});
     return linked;
 }
 
@@ -327,7 +327,7 @@ int run_hook(std::string_view adapter_id, int argc, char **argv) {
     // The agent's adapter as linked into this binary renders the safe reply before any module is
     // loaded. An adapter from a module (starling-hook) is only loaded in the worker.
     bool starling_usable = true;
-    const auto &linked = linked_plugins(*run.logger);
+    const auto &linked = linked_adapter(*run.logger, adapter_id);
     try {
         const auto &config = application.config();
         if (const auto *info = linked.find(adapter_id)) {

@@ -119,8 +119,17 @@ PluginRegistry::~PluginRegistry() {
     }
 }
 
-void PluginRegistry::add_static_plugins(std::span<const StaticPlugin> plugins) {
+void PluginRegistry::add_static_plugins(std::span<const StaticPlugin> plugins,
+                                        const std::optional<std::vector<std::string>> &only_plugin_ids) {
+    const auto wanted = [&](std::string_view symbol) {
+        return !only_plugin_ids || std::any_of(only_plugin_ids->begin(), only_plugin_ids->end(), [&](const auto &id) {
+                   return static_plugin_symbol(id) == symbol;
+               });
+    };
     for (const auto &plugin : plugins) {
+        if (!wanted(plugin.symbol)) {
+            continue;
+        }
         try {
             register_descriptor(plugin.entry(handshake_host_->host()), nullptr, {}, plugin.symbol);
         } catch (const PluginLoadError &failure) {
@@ -238,6 +247,12 @@ const PluginInfo &PluginRegistry::register_descriptor(const starling_plugin_desc
     }
     if (!is_valid_id(descriptor->id)) {
         error.detail = "plugin id must match [a-z0-9][a-z0-9-]* (at most 64 characters)";
+        throw PluginLoadError(std::move(error));
+    }
+    if (!static_symbol.empty() && static_plugin_symbol(descriptor->id) != static_symbol) {
+        // Registering only the plugins in use finds them by the symbol their id links under.
+        error.detail = "the " + where + " registers the id '" + descriptor->id + "', which links as starling_plugin_entry_" +
+                       static_plugin_symbol(descriptor->id);
         throw PluginLoadError(std::move(error));
     }
     if (descriptor->version == nullptr || descriptor->create == nullptr || descriptor->destroy == nullptr ||

@@ -13,7 +13,7 @@ namespace {
 
 double read_number(const sdk::Settings &settings, const std::string &key, double fallback, double lowest,
                    double highest) {
-    const auto value = settings.get<double>(key, fallback);
+    const auto value = sdk::get_number(settings, key, fallback);
     if (!std::isfinite(value) || value < lowest || value > highest) {
         throw std::invalid_argument("bm25 setting '" + key + "' must be between " + std::to_string(lowest) +
                                     " and " + std::to_string(highest) + ", got " + std::to_string(value));
@@ -22,7 +22,7 @@ double read_number(const sdk::Settings &settings, const std::string &key, double
 }
 
 std::size_t read_count(const sdk::Settings &settings, const std::string &key, int fallback, int highest) {
-    const auto value = settings.get<int>(key, fallback);
+    const auto value = sdk::get_number(settings, key, fallback);
     if (value < 0 || value > highest) {
         throw std::invalid_argument("bm25 setting '" + key + "' must be between 0 and " +
                                     std::to_string(highest) + ", got " + std::to_string(value));
@@ -92,8 +92,8 @@ Bm25Settings read_bm25_settings(const sdk::Settings &settings) {
     read.session_weight =
         read_number(settings, "reinforcement.session_weight", read.session_weight, 0.0, unbounded);
 
-    read.tokenizer.stem_english = settings.get<bool>("stem_english", true);
-    read.tokenizer.cjk_unigrams = settings.get<bool>("cjk_unigrams", false);
+    read.tokenizer.stem_english = sdk::get_flag(settings, "stem_english", true);
+    read.tokenizer.cjk_unigrams = sdk::get_flag(settings, "cjk_unigrams", false);
     read.tokenizer.stop_words = read_stop_words(settings);
     read.tokenizer.kept_words = sdk::get_string_list(settings, "stop_words.keep");
     return read;

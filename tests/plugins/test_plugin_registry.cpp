@@ -320,6 +320,45 @@ TEST_CASE("installed copies of the linked-in plugins are no conflict", "[plugins
     CHECK(copy.file.parent_path() == scratch.path());
 }
 
+TEST_CASE("registering the linked plugins of a few ids runs only their entry points", "[plugins][registry]") {
+    PluginRegistry everything{quiet_logger()};
+    everything.add_static_plugins(starling::plugins::linked_static_plugins());
+    REQUIRE(everything.plugins().size() > 3);
+
+    PluginRegistry few{quiet_logger()};
+    few.add_static_plugins(starling::plugins::linked_static_plugins(),
+                           std::vector<std::string>{"claude-code", "triples-rank", "not-linked"});
+    REQUIRE(few.plugins().size() == 2);
+    CHECK(few.find("claude-code") != nullptr);
+    CHECK(few.find("triples-rank") != nullptr);
+    CHECK(few.find("bm25") == nullptr);
+    CHECK(few.problems().empty());
+
+    PluginRegistry none{quiet_logger()};
+    none.add_static_plugins(starling::plugins::linked_static_plugins(), std::vector<std::string>{});
+    CHECK(none.plugins().empty());
+    CHECK(starling::plugins::static_plugin_symbol("triples-rank") == "triples_rank");
+}
+
+TEST_CASE("a linked plugin whose id is not the one its entry symbol names is refused", "[plugins][registry]") {
+    // triples-rank's entry, listed under bm25's symbol: registering only bm25 would find the wrong plugin.
+    const auto linked = starling::plugins::linked_static_plugins();
+    const auto entry = std::find_if(linked.begin(), linked.end(), [](const auto &plugin) {
+        return std::string_view{plugin.symbol} == "triples_rank";
+    });
+    REQUIRE(entry != linked.end());
+    const starling::plugins::StaticPlugin misnamed[] = {{"bm25", entry->entry}};
+    PluginRegistry registry{quiet_logger()};
+    registry.add_static_plugins(misnamed);
+    CHECK(registry.plugins().empty());
+    REQUIRE(registry.problems().size() == 1);
+    CHECK(registry.problems().front().kind == LoadErrorKind::invalid_descriptor);
+    CHECK_THAT(registry.problems().front().message(),
+               Catch::Contains("static entry starling_plugin_entry_bm25") &&
+                   Catch::Contains("registers the id 'triples-rank'") &&
+                   Catch::Contains("starling_plugin_entry_triples_rank"));
+}
+
 TEST_CASE("discovery loads every module of a directory and collects failures", "[plugins][registry]") {
     ScratchDirectory scratch;
     fs::copy_file(fixture("throws_in_call"), scratch.path() / "a-good.so");

@@ -144,3 +144,28 @@ TEST_CASE("plugin settings arrive as a property tree with typed lookups", "[sdk]
     CHECK_THROWS_AS(settings_from_json("{not json"), std::invalid_argument);
     CHECK(settings_from_json("").empty());
 }
+
+TEST_CASE("number and flag settings are read without iostreams, and a mistyped one is an error naming it",
+          "[sdk][settings]") {
+    const Settings settings = settings_from_json(
+        R"({"k1": 1.2, "tiny": 1e-06, "documents": 5, "negative": -3, "stem": false, "fields": {"body": 0.75},)"
+        R"( "word": "many", "half": 2.5, "flag": "yes", "empty": ""})");
+    CHECK(starling::sdk::get_number(settings, "k1", 0.0) == 1.2);
+    CHECK(starling::sdk::get_number(settings, "tiny", 0.0) == 1e-06);
+    CHECK(starling::sdk::get_number(settings, "fields.body", 0.0) == 0.75);
+    CHECK(starling::sdk::get_number(settings, "documents", 0) == 5);
+    CHECK(starling::sdk::get_number(settings, "negative", 0) == -3);
+    CHECK(starling::sdk::get_number(settings, "absent", 7) == 7);
+    CHECK(starling::sdk::get_number(settings, "fields.absent", 0.5) == 0.5);
+    CHECK_FALSE(starling::sdk::get_flag(settings, "stem", true));
+    CHECK(starling::sdk::get_flag(settings, "absent", true));
+    CHECK_THROWS_WITH(starling::sdk::get_number(settings, "word", 1.0),
+                      "setting 'word' must be a number, got 'many'");
+    CHECK_THROWS_WITH(starling::sdk::get_number(settings, "half", 1),
+                      "setting 'half' must be a whole number, got '2.5'");
+    CHECK_THROWS_WITH(starling::sdk::get_number(settings, "empty", 1.0), "setting 'empty' must be a number, got ''");
+    CHECK_THROWS_WITH(starling::sdk::get_number(settings, "stem", 1.0), "setting 'stem' must be a number, got 'false'");
+    CHECK_THROWS_WITH(starling::sdk::get_flag(settings, "flag", false),
+                      "setting 'flag' must be true or false, got 'yes'");
+    CHECK_THROWS_WITH(starling::sdk::get_flag(settings, "k1", false), "setting 'k1' must be true or false, got '1.2'");
+}

@@ -68,7 +68,6 @@ plugins::PluginRegistry &Application::registry() {
             options.probe_modules_within = std::chrono::milliseconds{config().plugins.call_budget_ms};
         }
         registry_ = std::make_unique<plugins::PluginRegistry>(logger(), std::move(options));
-        registry_->add_static_plugins(plugins::linked_static_plugins());
         std::optional<std::vector<std::string>> only;
         if (modules_in_use_) {
             const auto &policies = config().policies;
@@ -79,6 +78,7 @@ plugins::PluginRegistry &Application::registry() {
                 }
             }
         }
+        registry_->add_static_plugins(plugins::linked_static_plugins(), only);
         if (watch_calls_) {
             watch_plugin_calls();
         }

@@ -145,3 +145,23 @@ TEST_CASE("bm25 scores alike when its cache cannot be written", "[policy][bm25][
         CHECK(unwritable.score(reference_memories(), query, true) == Bm25{}.score(reference_memories(), query, true));
     }
 }
+
+TEST_CASE("bm25 refuses a setting it cannot use, naming it and the value", "[policy][bm25][settings]") {
+    PluginRegistry registry{quiet_logger()};
+    registry.add_static_plugins(starling::plugins::linked_static_plugins(), std::vector<std::string>{"bm25"});
+    const auto refusal = [&](const std::string &settings_json) {
+        try {
+            static_cast<void>(registry.create_relevance_policy("bm25", settings_json));
+        } catch (const std::exception &failure) {
+            return std::string{failure.what()};
+        }
+        return std::string{"created"};
+    };
+    CHECK_THAT(refusal(R"({"k1": "many"})"), Catch::Contains("setting 'k1' must be a number, got 'many'"));
+    CHECK_THAT(refusal(R"({"feedback": {"documents": 2.5}})"),
+               Catch::Contains("setting 'feedback.documents' must be a whole number, got '2.5'"));
+    CHECK_THAT(refusal(R"({"stem_english": "yes"})"),
+               Catch::Contains("setting 'stem_english' must be true or false, got 'yes'"));
+    CHECK_THAT(refusal(R"({"b": 2})"), Catch::Contains("bm25 setting 'b' must be between"));
+    CHECK(refusal(R"({"k1": 1.5, "feedback": {"documents": 3}, "stem_english": false})") == "created");
+}

@@ -55,8 +55,12 @@ public:
     PluginRegistry(const PluginRegistry &) = delete;
     PluginRegistry &operator=(const PluginRegistry &) = delete;
 
-    /// Registers plugins linked into the executable. Failures are collected in problems().
-    void add_static_plugins(std::span<const StaticPlugin> plugins);
+    /// Registers plugins linked into the executable, or with `only_plugin_ids` only those of these
+    /// ids: registering runs a plugin's entry point, whose code the kernel must page in, and a hook
+    /// that uses two of the linked plugins should not pay for the other fifteen. Failures are
+    /// collected in problems().
+    void add_static_plugins(std::span<const StaticPlugin> plugins,
+                            const std::optional<std::vector<std::string>> &only_plugin_ids = std::nullopt);
 
     /// Loads every `*.so` in each directory (sorted by name; missing directories are skipped), or
     /// with `only_plugin_ids` only the modules named for those ids (module_file_name()): loading

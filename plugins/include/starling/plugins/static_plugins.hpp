@@ -3,7 +3,10 @@
 
 #include <starling/sdk/abi.h>
 
+#include <algorithm>
 #include <span>
+#include <string>
+#include <string_view>
 
 namespace starling::plugins {
 
@@ -12,6 +15,14 @@ struct StaticPlugin {
     const char *symbol;
     starling_plugin_entry_fn entry;
 };
+
+/// The symbol suffix a plugin of this id is linked in under: the id with '-' as '_'
+/// (cmake/StarlingPlugin.cmake). Ids have no '_', so no two ids share a suffix.
+[[nodiscard]] inline std::string static_plugin_symbol(std::string_view plugin_id) {
+    std::string symbol{plugin_id};
+    std::replace(symbol.begin(), symbol.end(), '-', '_');
+    return symbol;
+}
 
 /// The plugins linked into the running executable. Defined by a table that
 /// starling_link_static_plugins() generates for each executable (see cmake/StarlingPlugin.cmake).

@@ -4,9 +4,12 @@
 #include <boost/property_tree/ptree.hpp>
 #include <nlohmann/json.hpp>
 
+#include <charconv>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <system_error>
+#include <type_traits>
 #include <vector>
 
 namespace starling::sdk {
@@ -61,6 +64,41 @@ inline void copy_json_into(const nlohmann::json &value, Settings &node) {
     Settings settings;
     detail::copy_json_into(parsed, settings);
     return settings;
+}
+
+/// A number setting, `fallback` when it is absent. Throws std::invalid_argument, naming the setting
+/// and its value, when that is not a number of type T. Read with std::from_chars, not `get<T>`:
+/// ptree's translators go through iostreams, whose first use sets up the C++ locale — a cost a
+/// plugin created on a hook's path should not pay — and they answer `fallback` for a value they
+/// cannot read, which would leave a mistyped setting silently unused.
+template <typename T>
+    requires(std::is_arithmetic_v<T> && !std::is_same_v<T, bool>)
+[[nodiscard]] T get_number(const Settings &settings, const std::string &path, T fallback) {
+    const auto value = settings.get_optional<std::string>(path);
+    if (!value) {
+        return fallback;
+    }
+    T number{};
+    const char *const end = value->data() + value->size();
+    const auto [stopped, error] = std::from_chars(value->data(), end, number);
+    if (error != std::errc{} || stopped != end || value->empty()) {
+        throw std::invalid_argument("setting '" + path + "' must be " +
+                                    (std::is_integral_v<T> ? "a whole number" : "a number") + ", got '" + *value + "'");
+    }
+    return number;
+}
+
+/// A true/false setting, `fallback` when it is absent. Throws std::invalid_argument, naming the
+/// setting and its value, for anything else (see get_number() for why not `get<bool>`).
+[[nodiscard]] inline bool get_flag(const Settings &settings, const std::string &path, bool fallback) {
+    const auto value = settings.get_optional<std::string>(path);
+    if (!value) {
+        return fallback;
+    }
+    if (*value == "true" || *value == "false") {
+        return *value == "true";
+    }
+    throw std::invalid_argument("setting '" + path + "' must be true or false, got '" + *value + "'");
 }
 
 /// The string items of a list setting such as `cues.en = ["a", "b"]`; empty when absent.

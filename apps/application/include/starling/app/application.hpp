@@ -86,13 +86,14 @@ public:
     [[nodiscard]] const std::optional<std::string> &config_problem();
     /// Logs to the configured file and mirrors to stderr.
     [[nodiscard]] const core::Logger &logger();
-    /// Static plugins plus the modules of the configured plugin directories (all of them, or those
-    /// chosen with load_only_modules_in_use()). Each plugin is offered a cache directory of its own
-    /// under the store's `index/cache/`.
+    /// The plugins linked in plus the modules of the configured plugin directories (all of them, or
+    /// those chosen with load_only_modules_in_use()). Each plugin is offered a cache directory of
+    /// its own under the store's `index/cache/`.
     [[nodiscard]] plugins::PluginRegistry &registry();
-    /// Makes registry() load only the modules of the configured policies and of `plugin_ids` (a
-    /// hook's adapter), by file name (`starling-<id>.so`): a module nothing uses must not be able
-    /// to break a hook. Call before registry().
+    /// Makes registry() register only the plugins of the configured policies and of `plugin_ids` (a
+    /// hook's adapter): of the linked ones, those of these ids; of the modules, those named for them
+    /// (`starling-<id>.so`). A module nothing uses must not be able to break a hook, nor a linked
+    /// plugin nothing uses cost it time. Call before registry().
     void load_only_modules_in_use(std::vector<std::string> plugin_ids);
     /// Ends the process when one plugin call overruns `plugins.call_budget_ms` (CallWatchdog), from
     /// when the registry exists (now, if it does).
