@@ -9,17 +9,30 @@ namespace starling::bm25 {
 
 namespace {
 
-/// The `count` best of `scored` (all above 0), best first; equal scores in memory order.
+/// The `count` best of `scored` (all above 0), best first; equal scores in memory order. Kept in a
+/// heap of `count` whose front is the worst kept, rather than copying every match and sorting: a
+/// common word matches thousands of memories, and a copy of them all is a hundred more pages to
+/// fault in for the five that lend feedback.
 std::vector<ScoredMemory> best_memories(const std::vector<ScoredMemory> &scored, std::size_t count) {
     std::vector<ScoredMemory> best;
-    std::copy_if(scored.begin(), scored.end(), std::back_inserter(best),
-                 [](const ScoredMemory &memory) { return memory.score > 0.0; });
-    count = std::min(count, best.size());
-    std::partial_sort(best.begin(), best.begin() + static_cast<std::ptrdiff_t>(count), best.end(),
-                      [](const ScoredMemory &left, const ScoredMemory &right) {
-                          return left.score != right.score ? left.score > right.score : left.memory < right.memory;
-                      });
-    best.resize(count);
+    if (count == 0) {
+        return best;
+    }
+    best.reserve(count);
+    for (const ScoredMemory &memory : scored) {
+        if (!(memory.score > 0.0)) {
+            continue;
+        }
+        if (best.size() < count) {
+            best.push_back(memory);
+            std::push_heap(best.begin(), best.end(), ranks_before);
+        } else if (ranks_before(memory, best.front())) {
+            std::pop_heap(best.begin(), best.end(), ranks_before);
+            best.back() = memory;
+            std::push_heap(best.begin(), best.end(), ranks_before);
+        }
+    }
+    std::sort_heap(best.begin(), best.end(), ranks_before);
     return best;
 }
 

@@ -33,6 +33,12 @@ struct ScoredMemory {
     friend bool operator==(const ScoredMemory &, const ScoredMemory &) = default;
 };
 
+/// Whether `left` ranks before `right`: the higher score, and of equal scores the lower memory number,
+/// so that every ranking of the same scores comes out in one order.
+[[nodiscard]] inline bool ranks_before(const ScoredMemory &left, const ScoredMemory &right) noexcept {
+    return left.score != right.score ? left.score > right.score : left.memory < right.memory;
+}
+
 class QueryEvaluator {
 public:
     /// Both must outlive the evaluator.

@@ -100,7 +100,7 @@ RelevanceIndexFile::open(const std::filesystem::path &path, const IndexIdentity 
     }
     std::string checked{as_text(header, format::header_checksum_at)};
     checked += as_text(header + format::header_size, names_size);
-    if (format::load<std::uint64_t>(header + format::header_checksum_at) != cache_files::hash_text(checked)) {
+    if (format::load<std::uint64_t>(header + format::header_checksum_at) != cache_files::checksum_bytes(checked)) {
         return damaged("header checksum mismatch");
     }
     if (as_text(header + format::header_size, identity.id.size()) != identity.id) {
@@ -235,7 +235,7 @@ PostingList RelevanceIndexFile::read_postings(const IndexedTerm &term, ReadBuffe
     }
     std::byte *bytes = buffer.take(static_cast<std::size_t>(size));
     read_exactly(term.postings_at, static_cast<std::size_t>(size), bytes);
-    if (cache_files::hash_text(as_text(bytes, static_cast<std::size_t>(size))) != term.postings_checksum) {
+    if (cache_files::checksum_bytes(as_text(bytes, static_cast<std::size_t>(size))) != term.postings_checksum) {
         throw DamagedIndex("relevance index: postings checksum mismatch");
     }
     std::uint32_t previous = 0;
@@ -256,7 +256,7 @@ IndexedRecord RelevanceIndexFile::record(std::uint32_t memory) const {
     std::array<std::byte, format::record_size> bytes{};
     read_exactly(records_at_ + std::uint64_t{memory} * format::record_size, bytes.size(), bytes.data());
     if (format::load<std::uint64_t>(bytes.data() + format::record_checksum_at) !=
-        cache_files::hash_text(as_text(bytes.data(), format::record_checksum_at))) {
+        cache_files::checksum_bytes(as_text(bytes.data(), format::record_checksum_at))) {
         throw DamagedIndex("relevance index: record checksum mismatch");
     }
     IndexedRecord record;
@@ -278,7 +278,7 @@ IndexedTexts RelevanceIndexFile::texts(const IndexedRecord &record) const {
         throw DamagedIndex("relevance index: texts out of bounds");
     }
     const auto bytes = read_bytes(record.texts_at, record.texts_size);
-    if (cache_files::hash_text(as_text(bytes.data(), bytes.size())) != record.texts_checksum) {
+    if (cache_files::checksum_bytes(as_text(bytes.data(), bytes.size())) != record.texts_checksum) {
         throw DamagedIndex("relevance index: texts checksum mismatch");
     }
     FieldReader reader{bytes.data(), bytes.size()};
@@ -301,7 +301,7 @@ IndexedTexts RelevanceIndexFile::texts(const IndexedRecord &record) const {
 
 void RelevanceIndexFile::verify() const {
     const auto body = read_bytes(names_end_, file_size_ - names_end_);
-    if (cache_files::hash_text(as_text(body.data(), body.size())) != body_checksum_) {
+    if (cache_files::checksum_bytes(as_text(body.data(), body.size())) != body_checksum_) {
         throw DamagedIndex("relevance index: body checksum mismatch");
     }
 }

@@ -12,7 +12,7 @@ std::uint64_t block_checksum(std::uint64_t bucket, std::string_view entries) {
     std::string covered(sizeof bucket, '\0');
     std::memcpy(covered.data(), &bucket, sizeof bucket);
     covered += entries;
-    return cache_files::hash_text(covered);
+    return cache_files::checksum_bytes(covered);
 }
 
 } // namespace starling::bm25::relevance_index_format

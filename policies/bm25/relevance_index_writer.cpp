@@ -205,7 +205,7 @@ std::string encode_relevance_index(const IndexIdentity &identity, const sdk::Mem
             out.put<std::uint32_t>(static_cast<std::uint32_t>(memory_count));
             out.put<std::uint32_t>(postings.own_counts[term]);
             out.put<std::uint64_t>(postings_at + std::uint64_t{postings.first[term]} * format::posting_size);
-            out.put<std::uint64_t>(cache_files::hash_text(as_text(list)));
+            out.put<std::uint64_t>(cache_files::checksum_bytes(as_text(list)));
         }
         out.put<std::uint64_t>(format::block_checksum(bucket, as_text(out.from(block_at))));
     }
@@ -245,9 +245,9 @@ std::string encode_relevance_index(const IndexIdentity &identity, const sdk::Mem
         format::store<std::uint64_t>(record.data() + format::record_texts_at, first);
         format::store<std::uint32_t>(record.data() + format::record_texts_size_at,
                                      static_cast<std::uint32_t>(block_bytes.size()));
-        format::store<std::uint64_t>(record.data() + format::record_texts_checksum_at, cache_files::hash_text(as_text(block_bytes)));
+        format::store<std::uint64_t>(record.data() + format::record_texts_checksum_at, cache_files::checksum_bytes(as_text(block_bytes)));
         format::store<std::uint64_t>(record.data() + format::record_checksum_at,
-                                     cache_files::hash_text(as_text(std::span<const std::byte>{record}.first(format::record_checksum_at))));
+                                     cache_files::checksum_bytes(as_text(std::span<const std::byte>{record}.first(format::record_checksum_at))));
         out.put_text_at(static_cast<std::size_t>(records_at + memory * format::record_size), as_text(record));
         max_access_count = std::max(max_access_count, view.access_count());
         max_session_count = std::max(max_session_count, view.session_count());
@@ -280,10 +280,10 @@ std::string encode_relevance_index(const IndexIdentity &identity, const sdk::Mem
     out.put_at<std::uint64_t>(format::buckets_at, buckets_at);
     out.put_at<std::uint64_t>(format::records_at, records_at);
     out.put_at<std::uint64_t>(format::file_size_at, out.size());
-    out.put_at<std::uint64_t>(format::body_checksum_at, cache_files::hash_text(as_text(out.from(names_end))));
+    out.put_at<std::uint64_t>(format::body_checksum_at, cache_files::checksum_bytes(as_text(out.from(names_end))));
     std::string header_and_names{as_text(out.from(0).first(format::header_checksum_at))};
     header_and_names += as_text(out.from(format::header_size).first(static_cast<std::size_t>(names_end - format::header_size)));
-    out.put_at<std::uint64_t>(format::header_checksum_at, cache_files::hash_text(header_and_names));
+    out.put_at<std::uint64_t>(format::header_checksum_at, cache_files::checksum_bytes(header_and_names));
     return out.take();
 }
 

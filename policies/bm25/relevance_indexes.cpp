@@ -33,10 +33,6 @@ std::uint64_t index_fingerprint(std::uint64_t tokens_fingerprint, const std::vec
     return cache_files::hash_text(described);
 }
 
-bool better(const ScoredMemory &left, const ScoredMemory &right) noexcept {
-    return left.score != right.score ? left.score > right.score : left.memory < right.memory;
-}
-
 } // namespace
 
 RelevanceIndexes::RelevanceIndexes(std::filesystem::path directory, Bm25Scorer &scorer, sdk::HostServices host,
@@ -117,7 +113,7 @@ std::optional<std::vector<sdk::RankedMemory>> RelevanceIndexes::rank(std::string
         evaluator_.evaluate(source, scored_);
         // Candidates are taken best first from a heap rather than sorting them all: a prompt of
         // common words matches thousands of memories, of which the loop mostly reads a few dozen.
-        const auto worse = [](const ScoredMemory &left, const ScoredMemory &right) { return better(right, left); };
+        const auto worse = [](const ScoredMemory &left, const ScoredMemory &right) { return ranks_before(right, left); };
         std::make_heap(scored_.begin(), scored_.end(), worse);
         auto unsorted_end = scored_.end();
 
@@ -137,7 +133,7 @@ std::optional<std::vector<sdk::RankedMemory>> RelevanceIndexes::rank(std::string
                 continue;
             }
             const auto at = std::upper_bound(kept.begin(), kept.end(), memory,
-                                             [](const Kept &left, const Kept &right) { return better(left.memory, right.memory); });
+                                             [](const Kept &left, const Kept &right) { return ranks_before(left.memory, right.memory); });
             if (static_cast<std::size_t>(at - kept.begin()) < limit) {
                 kept.insert(at, std::move(memory));
                 if (kept.size() > limit) {
