@@ -69,7 +69,7 @@ int run_index_command(Application &application, std::span<const std::string> wor
         core::prompt_scopes(store.resolve_project(directory, core::MemoryStore::ProjectFolder::look_up));
     static_cast<void>(store.list()); // picks up files edited by hand, which hooks would only see later
     const bool keeps_index = relevance->keeps_index();
-    const auto built = core::refresh_relevance_indexes(store, *relevance, scopes);
+    const auto built = core::refresh_relevance_indexes(store, *relevance, scopes, application.index_builds());
     report_skipped_memories(application, scopes);
     std::vector<std::string> collections;
     for (const auto &scope : scopes) {

@@ -25,7 +25,7 @@ std::size_t reindex_after(Application &application, const sharing::ShareReport &
         return 0;
     }
     const std::vector<core::Scope> scopes{core::Scope::project(report.project_id)};
-    return core::refresh_relevance_indexes(application.store(), *relevance, scopes);
+    return core::refresh_relevance_indexes(application.store(), *relevance, scopes, application.index_builds());
 }
 
 } // namespace

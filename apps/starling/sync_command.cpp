@@ -90,7 +90,7 @@ int run_sync_command(Application &application, std::span<const std::string> word
     std::size_t built = 0;
     if (!report.changed_scopes.empty()) {
         if (const auto *relevance = application.active_policies().relevance) {
-            built = core::refresh_relevance_indexes(store, *relevance, report.changed_scopes);
+            built = core::refresh_relevance_indexes(store, *relevance, report.changed_scopes, application.index_builds());
         }
     }
     print_report(report, built, arguments.flag("json"));

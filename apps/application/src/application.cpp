@@ -231,7 +231,14 @@ core::LifecycleSettings Application::lifecycle_settings() {
     lifecycle.remember.duplicate_candidates = static_cast<std::size_t>(settings.remember.duplicate_candidates);
     lifecycle.remember.episode_links = static_cast<std::size_t>(settings.remember.episode_links);
     lifecycle.remember.episode_window = std::chrono::minutes{settings.remember.episode_minutes};
+    lifecycle.index_builds = index_builds();
     return lifecycle;
+}
+
+core::IndexBuilds Application::index_builds() {
+    core::IndexBuilds builds;
+    builds.child_budget = std::chrono::milliseconds{config().plugins.call_budget_ms};
+    return builds;
 }
 
 std::vector<core::PluginDefaults> Application::plugin_defaults() {

@@ -300,7 +300,8 @@ void Lifecycle::refresh_relevance_index(const Event &event, ReplyBuilder & /*rep
     if (policies_.relevance == nullptr) {
         return;
     }
-    if (const auto built = refresh_relevance_indexes(*store_, *policies_.relevance, prompt_scopes(event.project));
+    if (const auto built = refresh_relevance_indexes(*store_, *policies_.relevance, prompt_scopes(event.project),
+                                                        settings_.index_builds);
         built > 0) {
         logger_->debug("relevance-index", "rebuilt " + std::to_string(built) + " index(es) for session " +
                                               event.session_id);

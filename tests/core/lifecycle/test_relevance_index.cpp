@@ -15,7 +15,11 @@
 
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
+#include <chrono>
 #include <map>
+#include <stdexcept>
 #include <optional>
 #include <string>
 #include <vector>
@@ -142,8 +146,11 @@ TEST_CASE("indexes are built for the scopes asked, once per version, from exactl
     fill_store(store, project);
     RecordingIndexScorer scorer;
     const std::vector<core::Scope> scopes{core::Scope::user(), core::Scope::project(project)};
+    // The recording lives in this process's memory, so every build is made here.
+    core::IndexBuilds here;
+    here.at_once = 1;
 
-    CHECK(core::refresh_relevance_indexes(store, scorer, scopes) == 2);
+    CHECK(core::refresh_relevance_indexes(store, scorer, scopes, here) == 2);
     for (const auto &scope : scopes) {
         core::ListFilter filter;
         filter.scope = scope;
@@ -161,16 +168,91 @@ TEST_CASE("indexes are built for the scopes asked, once per version, from exactl
         CHECK(scorer.bodies.at(std::string{memory.key}) == memory.body_excerpt);
         CHECK(memory.body_excerpt.starts_with("Because "));
     }
-    CHECK(core::refresh_relevance_indexes(store, scorer, scopes) == 0);
+    CHECK(core::refresh_relevance_indexes(store, scorer, scopes, here) == 0);
 
     store.create(core::Scope::user(), core::Tier::short_term, memory_about("a new one"));
-    CHECK(core::refresh_relevance_indexes(store, scorer, scopes) == 2); // one version for the whole store
+    CHECK(core::refresh_relevance_indexes(store, scorer, scopes, here) == 2); // one version for the whole store
     CHECK(scorer.builds == 4);
     CHECK(core::collection_id(core::Scope::project(project)) == "projects/" + project);
     CHECK(core::collection_id(core::Scope::user()) == "user");
 
     const test::WordOverlapScorer without_index;
     CHECK(core::refresh_relevance_indexes(store, without_index, scopes) == 0);
+}
+
+TEST_CASE("indexes of several collections are built at once, all but one in child processes",
+          "[lifecycle][relevance-index]") {
+    test::StoreFixture fixture{"index-children"};
+    auto &store = fixture.store;
+    const auto project = store.resolve_project("/work/app");
+    fill_store(store, project);
+    const Bm25ForStore bm25{store};
+    const std::vector<core::Scope> scopes{core::Scope::user(), core::Scope::project(project)};
+    core::IndexBuilds together;
+    together.at_once = 2;
+
+    CHECK(core::refresh_relevance_indexes(store, bm25.policy(), scopes, together) == 2);
+    for (const auto &scope : scopes) {
+        CHECK(bm25.policy().index_current({core::collection_id(scope), *store.index_version()}));
+    }
+    CHECK(core::refresh_relevance_indexes(store, bm25.policy(), scopes, together) == 0);
+}
+
+/// A scorer whose build fails for the user's collection, or hangs there; it records the others.
+class FailingIndexScorer final : public core::RelevanceScorer {
+public:
+    explicit FailingIndexScorer(bool hang) : hang_(hang) {}
+    std::vector<double> score(std::string_view, const starling_memory_batch &batch) const override {
+        return std::vector<double>(batch.count, 0.0);
+    }
+    bool keeps_index() const override { return true; }
+    bool index_current(const core::MemoryCollection &) const override { return false; }
+    void build_index(const core::MemoryCollection &collection, const starling_memory_batch &) const override {
+        if (collection.id == "user") {
+            while (hang_) {
+                ::pause();
+            }
+            throw std::runtime_error("no space left on device");
+        }
+        built.push_back(collection.id);
+    }
+    mutable std::vector<std::string> built;
+
+private:
+    bool hang_;
+};
+
+TEST_CASE("a build that fails or hangs in a child process is reported by collection, after the others",
+          "[lifecycle][relevance-index]") {
+    test::StoreFixture fixture{"index-child-failure"};
+    auto &store = fixture.store;
+    const auto project = store.resolve_project("/work/app");
+    fill_store(store, project);
+    const std::vector<core::Scope> scopes{core::Scope::user(), core::Scope::project(project)};
+    core::IndexBuilds together;
+    together.at_once = 2;
+    together.child_budget = std::chrono::milliseconds{1000};
+
+    SECTION("fails") {
+        const FailingIndexScorer scorer{false};
+        CHECK_THROWS_WITH(core::refresh_relevance_indexes(store, scorer, scopes, together),
+                          "the relevance index of 'user' was not built: no space left on device");
+        CHECK(scorer.built == std::vector<std::string>{"projects/" + project});
+    }
+    SECTION("hangs past its budget") {
+        const FailingIndexScorer scorer{true};
+        CHECK_THROWS_WITH(core::refresh_relevance_indexes(store, scorer, scopes, together),
+                          "the relevance index of 'user' was not built: its build overran the budget of 1000 ms "
+                          "(plugins.call_budget_ms) and was ended");
+        CHECK(scorer.built == std::vector<std::string>{"projects/" + project});
+    }
+    SECTION("fails where it runs in this process, one at a time") {
+        together.at_once = 1;
+        const FailingIndexScorer scorer{false};
+        CHECK_THROWS_WITH(core::refresh_relevance_indexes(store, scorer, scopes, together),
+                          "the relevance index of 'user' was not built: no space left on device");
+        CHECK(scorer.built == std::vector<std::string>{"projects/" + project});
+    }
 }
 
 TEST_CASE("a prompt's injection is the same ranked from bm25's index as scored from a listing",

@@ -118,6 +118,8 @@ public:
     /// policy is created when it is first called.
     [[nodiscard]] core::ActivePolicies active_policies();
     [[nodiscard]] core::LifecycleSettings lifecycle_settings();
+    /// How relevance index builds spread over processes, each child within `plugins.call_budget_ms`.
+    [[nodiscard]] core::IndexBuilds index_builds();
 
 private:
     std::optional<std::filesystem::path> config_file_;

@@ -4,6 +4,7 @@
 #include <starling/core/bus/event_bus.hpp>
 #include <starling/core/lifecycle/injection.hpp>
 #include <starling/core/lifecycle/policies.hpp>
+#include <starling/core/lifecycle/relevance_index.hpp>
 #include <starling/core/lifecycle/session_log.hpp>
 #include <starling/core/lifecycle/remember.hpp>
 #include <starling/core/bus/log.hpp>
@@ -23,6 +24,8 @@ struct LifecycleSettings {
     bool consolidate = true;
     InjectionSettings injection;
     RememberSettings remember;
+    /// How the hooks' refresh of the relevance indexes spreads its builds (refresh_relevance_indexes).
+    IndexBuilds index_builds;
 };
 
 /// Starling's main job as bus subscribers, in this order, before the reply:

@@ -10,9 +10,12 @@
 #include <starling/core/store/memory_store.hpp>
 #include <starling/core/store/scope.hpp>
 
+#include <algorithm>
+#include <chrono>
 #include <cstddef>
 #include <span>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace starling::core {
@@ -24,12 +27,24 @@ namespace starling::core {
 /// The collection a relevance policy indexes for `scope`: "user", or "projects/" and the project id.
 [[nodiscard]] std::string collection_id(const Scope &scope);
 
+/// How refresh_relevance_indexes() may spread its builds over processes.
+struct IndexBuilds {
+    /// How many collections are built at once: beyond the first, each in a child process of its own,
+    /// since a policy is only ever called from one thread of a process. At least 1.
+    std::size_t at_once = std::max(1U, std::thread::hardware_concurrency());
+    /// The longest a child may take to build one index before it is ended (plugins.call_budget_ms):
+    /// a child has no watchdog thread of its own, so a hung policy there would hold the refresh.
+    std::chrono::milliseconds child_budget{60'000};
+};
+
 /// Builds the index of each scope whose index is not current, from a listing of exactly the
 /// version it is labelled with (the version is read before and after listing, and the listing
 /// taken again if they differ). Builders wait for each other on `index/relevance.lock`, so that
 /// concurrent hooks index each version once. Returns how many indexes were built; does nothing for
-/// a scorer that keeps no index. Throws what the store or the policy throws.
+/// a scorer that keeps no index. Throws what the store or the policy throws; a build in a child
+/// that fails, is killed or overruns its budget throws a std::runtime_error naming the collection,
+/// once every build of the refresh has ended (a build that fails does not stop the others).
 std::size_t refresh_relevance_indexes(MemoryStore &store, const RelevanceScorer &scorer,
-                                      std::span<const Scope> scopes);
+                                      std::span<const Scope> scopes, const IndexBuilds &builds = {});
 
 } // namespace starling::core
