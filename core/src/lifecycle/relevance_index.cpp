@@ -16,6 +16,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string_view>
+#include <thread>
 
 namespace starling::core {
 
@@ -210,7 +211,9 @@ std::size_t refresh_relevance_indexes(MemoryStore &store, const RelevanceScorer 
             pending.push_back(std::move(*build));
         }
     }
-    const std::size_t at_once = std::max<std::size_t>(1, builds.at_once);
+    const std::size_t at_once =
+        builds.at_once > 0 ? builds.at_once
+                           : (pending.size() > 1 ? std::max<std::size_t>(1, std::thread::hardware_concurrency()) : 1);
     std::vector<std::string> failures;
     for (std::size_t first = 0; first < pending.size(); first += at_once) {
         const auto group = std::span<const PendingBuild>{pending}.subspan(first, std::min(at_once, pending.size() - first));

@@ -10,12 +10,10 @@
 #include <starling/core/store/memory_store.hpp>
 #include <starling/core/store/scope.hpp>
 
-#include <algorithm>
 #include <chrono>
 #include <cstddef>
 #include <span>
 #include <string>
-#include <thread>
 #include <vector>
 
 namespace starling::core {
@@ -30,8 +28,9 @@ namespace starling::core {
 /// How refresh_relevance_indexes() may spread its builds over processes.
 struct IndexBuilds {
     /// How many collections are built at once: beyond the first, each in a child process of its own,
-    /// since a policy is only ever called from one thread of a process. At least 1.
-    std::size_t at_once = std::max(1U, std::thread::hardware_concurrency());
+    /// since a policy is only ever called from one thread of a process. 0: one per core, asked of the
+    /// system only when there are several to build (a hook that builds nothing must not pay for it).
+    std::size_t at_once = 0;
     /// The longest a child may take to build one index before it is ended (plugins.call_budget_ms):
     /// a child has no watchdog thread of its own, so a hung policy there would hold the refresh.
     std::chrono::milliseconds child_budget{60'000};
