@@ -15,6 +15,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <charconv>
 #include <csignal>
@@ -22,6 +23,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace starling::core {
@@ -125,6 +127,54 @@ std::filesystem::path directory_of(const std::filesystem::path &path) {
     return path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
 }
 
+/// While many files are written, a thread of its own writes back what they wrote so far, one
+/// `syncfs` after the other, so that the disk works while the writers do and the sync that makes
+/// them durable finds little left. A fresh home's 100,000 files otherwise all waited for that one
+/// sync after the last was written, 2.5 s with the disk idle until then.
+class EarlyWriteback {
+public:
+    /// Only worth a thread for this many files or more.
+    static constexpr std::size_t from_files = 2000;
+
+    /// For the file system of `directory`, or of its closest folder that exists.
+    explicit EarlyWriteback(const std::filesystem::path &directory) : file_system_(open_closest_folder(directory)) {
+        if (file_system_.valid()) {
+            thread_ = std::thread{[this] {
+                while (!writers_done_.load(std::memory_order_relaxed)) {
+                    // A failure here is the final sync's to report: this one only runs ahead of it.
+                    if (::syncfs(file_system_.get()) != 0) {
+                        return;
+                    }
+                }
+            }};
+        }
+    }
+    EarlyWriteback(const EarlyWriteback &) = delete;
+    EarlyWriteback &operator=(const EarlyWriteback &) = delete;
+    /// Waits for the sync under way, if any.
+    ~EarlyWriteback() {
+        writers_done_.store(true, std::memory_order_relaxed);
+        if (thread_.joinable()) {
+            thread_.join();
+        }
+    }
+
+private:
+    static int open_closest_folder(std::filesystem::path directory) {
+        for (;;) {
+            const int descriptor = ::open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+            if (descriptor >= 0 || !directory.has_relative_path() || directory == directory.parent_path()) {
+                return descriptor;
+            }
+            directory = directory.parent_path();
+        }
+    }
+
+    detail::Descriptor file_system_;
+    std::atomic<bool> writers_done_{false};
+    std::thread thread_;
+};
+
 bool has_distinct_names(const std::vector<const FileWrite *> &files) {
     std::set<std::filesystem::path> names;
     for (const FileWrite *file : files) {
@@ -183,7 +233,15 @@ std::vector<FileStamp> write_files_atomically(std::span<const FileWrite> files) 
             staged_directories.insert(directory);
         }
     }
+    std::size_t staged_files = 0;
+    for (const auto &request : requests) {
+        staged_files += request.files->size();
+    }
+    auto writeback = staged_files >= EarlyWriteback::from_files
+                         ? std::make_unique<EarlyWriteback>(requests.front().directory)
+                         : nullptr;
     const auto staged = detail::stage_directories(requests);
+    writeback.reset();
     for (std::size_t request = 0; request < requests.size(); ++request) {
         const auto &group = *requests[request].files;
         for (std::size_t index = 0; index < group.size(); ++index) {

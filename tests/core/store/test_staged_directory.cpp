@@ -152,6 +152,27 @@ TEST_CASE("write_files_atomically stages many files for an empty folder and rena
     CHECK(entries_of(full).size() == 20);
 }
 
+TEST_CASE("thousands of files for folders not yet made are written while their file system writes back",
+          "[store][atomic][staged]") {
+    // Enough files for the early write-back thread, into folders whose parents do not exist yet: it
+    // syncs the closest folder that does, and every file arrives whole.
+    const TempDir root{"staged-writeback"};
+    const fs::path user = root.path() / "memory" / "user" / "short";
+    const fs::path project = root.path() / "memory" / "projects" / "p" / "long";
+    auto files = files_for(user, 1500);
+    for (auto &file : files_for(project, 1500)) {
+        files.push_back(std::move(file));
+    }
+    const auto stamps = starling::core::write_files_atomically(files);
+    REQUIRE(stamps.size() == files.size());
+    for (const auto &file : files) {
+        CHECK(read_bytes(file.path) == file.bytes);
+    }
+    CHECK(entries_of(user).size() == 1500);
+    CHECK(entries_of(project).size() == 1500);
+    CHECK(entries_of(project.parent_path()) == std::vector<std::string>{"long"});
+}
+
 TEST_CASE("write_files_atomically returns each file's stamp, as a stat of its path sees it afterwards",
           "[store][atomic][staged]") {
     const TempDir root{"staged"};
