@@ -16,6 +16,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string_view>
+#include <system_error>
 #include <thread>
 
 namespace starling::core {
@@ -131,12 +132,18 @@ public:
         const std::string reported = read_text(failure_pipe_); // ends when the child does
         ::close(failure_pipe_);
         int status = 0;
-        while (::waitpid(process_, &status, 0) < 0 && errno == EINTR) {
+        pid_t waited = 0;
+        do {
+            waited = ::waitpid(process_, &status, 0);
+        } while (waited < 0 && errno == EINTR);
+        std::string why = not_built(collection_id_);
+        if (waited < 0) {
+            // Never taken for a success: with SIGCHLD ignored, say, its outcome is unknown.
+            return why + "cannot learn how the process building it ended: " + std::generic_category().message(errno);
         }
         if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
             return std::nullopt;
         }
-        std::string why = not_built(collection_id_);
         if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM) {
             why += "its build overran the budget of " + std::to_string(budget_.count()) +
                    " ms (plugins.call_budget_ms) and was ended";
