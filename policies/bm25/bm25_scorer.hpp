@@ -68,7 +68,7 @@ private:
     TermDictionary dictionary_;
     BatchTerms batch_terms_;
     QueryEvaluator evaluator_{settings_, tokenizer_};
-    std::vector<ScoredMemory> scored_;
+    ScoredMemories scored_;
 };
 
 } // namespace starling::bm25

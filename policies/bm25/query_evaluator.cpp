@@ -13,7 +13,7 @@ namespace {
 /// heap of `count` whose front is the worst kept, rather than copying every match and sorting: a
 /// common word matches thousands of memories, and a copy of them all is a hundred more pages to
 /// fault in for the five that lend feedback.
-std::vector<ScoredMemory> best_memories(const std::vector<ScoredMemory> &scored, std::size_t count) {
+std::vector<ScoredMemory> best_memories(const ScoredMemories &scored, std::size_t count) {
     std::vector<ScoredMemory> best;
     if (count == 0) {
         return best;
@@ -38,7 +38,7 @@ std::vector<ScoredMemory> best_memories(const std::vector<ScoredMemory> &scored,
 
 } // namespace
 
-void QueryEvaluator::evaluate(TermSource &source, std::vector<ScoredMemory> &scored) {
+void QueryEvaluator::evaluate(TermSource &source, ScoredMemories &scored) {
     scored.clear();
     if (terms_.ids.empty() || source.memory_count() == 0) {
         return;
@@ -74,7 +74,7 @@ double QueryEvaluator::full_match_score() const noexcept {
     return terms < settings_->normalisation_min_terms ? full * (settings_->normalisation_min_terms / terms) : full;
 }
 
-void QueryEvaluator::normalise(std::vector<ScoredMemory> &scored) const {
+void QueryEvaluator::normalise(ScoredMemories &scored) const {
     const double full = full_match_score();
     if (!(full > 0.0)) {
         return; // every query term weighted 0: no memory matched, nothing to scale
@@ -144,7 +144,7 @@ private:
     QueryEvaluator *evaluator_;
 };
 
-void QueryEvaluator::score_terms(TermSource &source, std::vector<ScoredMemory> &scored, std::size_t first) {
+void QueryEvaluator::score_terms(TermSource &source, ScoredMemories &scored, std::size_t first) {
     // One running sum per memory, indexed by memory: no search and no merge per occurrence, and the
     // memories come out in order from one scan at the end.
     const auto memories = static_cast<std::size_t>(memory_count_);
@@ -173,7 +173,7 @@ void QueryEvaluator::score_terms(TermSource &source, std::vector<ScoredMemory> &
     }
 }
 
-std::optional<double> QueryEvaluator::expand_with_feedback(TermSource &source, const std::vector<ScoredMemory> &scored) {
+std::optional<double> QueryEvaluator::expand_with_feedback(TermSource &source, const ScoredMemories &scored) {
     const auto feedback = best_memories(scored, settings_->feedback_documents);
     const double total_score = std::accumulate(feedback.begin(), feedback.end(), 0.0,
                                                [](double sum, const ScoredMemory &memory) { return sum + memory.score; });

@@ -12,6 +12,7 @@
 #pragma once
 
 #include "batch_terms.hpp"
+#include "prefaulted_allocator.hpp"
 #include "bm25_settings.hpp"
 #include "relevance_model.hpp"
 #include "scoring_formula.hpp"
@@ -32,6 +33,9 @@ struct ScoredMemory {
 
     friend bool operator==(const ScoredMemory &, const ScoredMemory &) = default;
 };
+
+/// Scores of many memories: one entry per memory a query matches.
+using ScoredMemories = std::vector<ScoredMemory, PrefaultedAllocator<ScoredMemory>>;
 
 /// Whether `left` ranks before `right`: the higher score, and of equal scores the lower memory number,
 /// so that every ranking of the same scores comes out in one order.
@@ -57,7 +61,7 @@ public:
     /// one positive number leaves their order as it was, and takes out what depends on the store's
     /// size — idf grows with the log of the number of memories — so a threshold means the same in
     /// a store of a hundred memories and of ten thousand.
-    void evaluate(TermSource &source, std::vector<ScoredMemory> &scored);
+    void evaluate(TermSource &source, ScoredMemories &scored);
 
 private:
     struct WeightedTerms {
@@ -71,17 +75,17 @@ private:
     void set_idf(TermSource &source, std::size_t first);
     /// Scores every memory by the terms [first, end) of weight above 0, adding to the running sums
     /// (which a `first` of 0 starts from zero); each memory's terms are summed in term order.
-    void score_terms(TermSource &source, std::vector<ScoredMemory> &scored, std::size_t first);
+    void score_terms(TermSource &source, ScoredMemories &scored, std::size_t first);
     /// What a memory saturating every one of the query's own terms would score, at their current
     /// weights, a term no memory contains counted as if one did; summed in term order, so every
     /// TermSource gets the same bits.
     [[nodiscard]] double full_match_score() const noexcept;
     /// Divides every score by full_match_score().
-    void normalise(std::vector<ScoredMemory> &scored) const;
+    void normalise(ScoredMemories &scored) const;
     /// Adds the feedback terms of the best memories of `scored` to the query and reweights it; returns
     /// the factor every one of the query's own terms was scaled by. Nothing when feedback adds
     /// nothing, so that the first pass stands.
-    std::optional<double> expand_with_feedback(TermSource &source, const std::vector<ScoredMemory> &scored);
+    std::optional<double> expand_with_feedback(TermSource &source, const ScoredMemories &scored);
 
     const Bm25Settings *settings_;
     Tokenizer *tokenizer_;
@@ -95,7 +99,7 @@ private:
     // score_terms()'s running sums, by memory, kept between calls.
     enum class SumState : std::uint8_t { untouched, summed, matches_query };
     class Accumulator;
-    std::vector<double> sums_;
+    std::vector<double, PrefaultedAllocator<double>> sums_;
     std::vector<SumState> sum_states_;
     BatchTerms feedback_terms_;
     RelevanceModel relevance_model_;

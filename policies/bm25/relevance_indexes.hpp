@@ -59,7 +59,7 @@ private:
     sdk::HostServices host_;
     std::uint64_t fingerprint_;
     QueryEvaluator evaluator_;
-    std::vector<ScoredMemory> scored_;
+    ScoredMemories scored_;
     std::vector<std::string> keys_; ///< what rank()'s RankedMemory keys view
 };
 

@@ -154,11 +154,13 @@ TEST_CASE("write_files_atomically stages many files for an empty folder and rena
 
 TEST_CASE("thousands of files for folders not yet made are written while their file system writes back",
           "[store][atomic][staged]") {
-    // Enough files for the early write-back thread, into folders whose parents do not exist yet: it
-    // syncs the closest folder that does, and every file arrives whole.
+    // Enough files for the early write-back thread, into two tier folders not made yet, as in a
+    // fresh home: every file arrives whole, and no staging folder is left.
     const TempDir root{"staged-writeback"};
     const fs::path user = root.path() / "memory" / "user" / "short";
     const fs::path project = root.path() / "memory" / "projects" / "p" / "long";
+    fs::create_directories(user.parent_path());
+    fs::create_directories(project.parent_path());
     auto files = files_for(user, 1500);
     for (auto &file : files_for(project, 1500)) {
         files.push_back(std::move(file));
@@ -170,6 +172,7 @@ TEST_CASE("thousands of files for folders not yet made are written while their f
     }
     CHECK(entries_of(user).size() == 1500);
     CHECK(entries_of(project).size() == 1500);
+    CHECK(entries_of(user.parent_path()) == std::vector<std::string>{"short"});
     CHECK(entries_of(project.parent_path()) == std::vector<std::string>{"long"});
 }
 

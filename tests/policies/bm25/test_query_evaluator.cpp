@@ -16,6 +16,7 @@ using starling::bm25::BatchTermSource;
 using starling::bm25::Bm25Settings;
 using starling::bm25::Field;
 using starling::bm25::QueryEvaluator;
+using starling::bm25::ScoredMemories;
 using starling::bm25::ScoredMemory;
 using starling::bm25::TermDictionary;
 using starling::bm25::Tokenizer;
@@ -51,7 +52,7 @@ TEST_CASE("one query term scores by BM25F's formula", "[policy][bm25][evaluator]
     REQUIRE(evaluator.set_query("kafka", dictionary));
     const auto batch = summaries({"kafka lag", "billing queue runs", "kafka kafka"}, tokenizer, dictionary);
     BatchTermSource source{batch, dictionary};
-    std::vector<ScoredMemory> scored;
+    ScoredMemories scored;
     evaluator.evaluate(source, scored);
 
     // Average summary length 7 / 3; the term is in 2 of 3 memories.
@@ -93,7 +94,7 @@ TEST_CASE("feedback separates memories that the query's own terms cannot tell ap
         REQUIRE(evaluator.set_query("kafka", dictionary));
         const auto batch = summaries(texts, tokenizer, dictionary);
         BatchTermSource source{batch, dictionary};
-        std::vector<ScoredMemory> scored;
+        ScoredMemories scored;
         evaluator.evaluate(source, scored);
         // Only memories that match the query's own term score, with or without feedback.
         REQUIRE(scored.size() == 4);
@@ -108,7 +109,7 @@ namespace {
 
 /// Scores `texts` (summaries) for `query`, feedback off and no stop words; short queries measured
 /// against their own terms only, unless `min_terms` says otherwise.
-std::vector<ScoredMemory> evaluated(const std::string &query, const std::vector<std::string> &texts,
+ScoredMemories evaluated(const std::string &query, const std::vector<std::string> &texts,
                                     double min_terms = 0.0) {
     Bm25Settings settings;
     settings.feedback_documents = 0;
@@ -120,12 +121,12 @@ std::vector<ScoredMemory> evaluated(const std::string &query, const std::vector<
     REQUIRE(evaluator.set_query(query, dictionary));
     const auto batch = summaries(texts, tokenizer, dictionary);
     BatchTermSource source{batch, dictionary};
-    std::vector<ScoredMemory> scored;
+    ScoredMemories scored;
     evaluator.evaluate(source, scored);
     return scored;
 }
 
-double score_of(const std::vector<ScoredMemory> &scored, std::uint32_t memory) {
+double score_of(const ScoredMemories &scored, std::uint32_t memory) {
     const auto found = std::find_if(scored.begin(), scored.end(),
                                     [&](const ScoredMemory &candidate) { return candidate.memory == memory; });
     REQUIRE(found != scored.end());
