@@ -15,12 +15,14 @@
 #include <signal.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <cerrno>
+#include <chrono>
+#include <condition_variable>
 #include <charconv>
 #include <csignal>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <set>
 #include <string>
 #include <thread>
@@ -127,8 +129,8 @@ std::filesystem::path directory_of(const std::filesystem::path &path) {
     return path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
 }
 
-/// While many files are written, a thread of its own writes back what they wrote so far, one
-/// `syncfs` after the other, so that the disk works while the writers do and the sync that makes
+/// While many files are written, a thread of its own writes back what they wrote so far, a
+/// `syncfs` at most every 50 ms, so that the disk works while the writers do and the sync that makes
 /// them durable finds little left. A fresh home's 100,000 files otherwise all waited for that one
 /// sync after the last was written, 2.5 s with the disk idle until then.
 class EarlyWriteback {
@@ -139,21 +141,18 @@ public:
     /// For the file system of `directory`, or of its closest folder that exists.
     explicit EarlyWriteback(const std::filesystem::path &directory) : file_system_(open_closest_folder(directory)) {
         if (file_system_.valid()) {
-            thread_ = std::thread{[this] {
-                while (!writers_done_.load(std::memory_order_relaxed)) {
-                    // A failure here is the final sync's to report: this one only runs ahead of it.
-                    if (::syncfs(file_system_.get()) != 0) {
-                        return;
-                    }
-                }
-            }};
+            thread_ = std::thread{[this] { write_back_until_done(); }};
         }
     }
     EarlyWriteback(const EarlyWriteback &) = delete;
     EarlyWriteback &operator=(const EarlyWriteback &) = delete;
     /// Waits for the sync under way, if any.
     ~EarlyWriteback() {
-        writers_done_.store(true, std::memory_order_relaxed);
+        {
+            const std::lock_guard lock{mutex_};
+            writers_done_ = true;
+        }
+        writers_done_changed_.notify_one();
         if (thread_.joinable()) {
             thread_.join();
         }
@@ -170,8 +169,26 @@ private:
         }
     }
 
+    void write_back_until_done() {
+        // A pause between syncs: each one also flushes the disk's cache, which should not run back to
+        // back when little has been written since the last.
+        constexpr std::chrono::milliseconds pause{50};
+        std::unique_lock lock{mutex_};
+        while (!writers_done_) {
+            lock.unlock();
+            // A failure here is the final sync's to report: this one only runs ahead of it.
+            if (::syncfs(file_system_.get()) != 0) {
+                return;
+            }
+            lock.lock();
+            writers_done_changed_.wait_for(lock, pause, [this] { return writers_done_; });
+        }
+    }
+
     detail::Descriptor file_system_;
-    std::atomic<bool> writers_done_{false};
+    std::mutex mutex_;
+    std::condition_variable writers_done_changed_;
+    bool writers_done_ = false;
     std::thread thread_;
 };
 
