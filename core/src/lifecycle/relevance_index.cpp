@@ -60,6 +60,8 @@ std::string not_built(const std::string &collection_id) {
     return "the relevance index of '" + collection_id + "' was not built: ";
 }
 
+/// Not detail::write_all: fault injection counts that one as a write of the store, which a child's
+/// report of its failure to the parent is not.
 void write_text(int descriptor, std::string_view text) noexcept {
     while (!text.empty()) {
         const ssize_t written = ::write(descriptor, text.data(), text.size());

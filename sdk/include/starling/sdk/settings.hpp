@@ -81,7 +81,7 @@ template <typename T>
     T number{};
     const char *const end = value->data() + value->size();
     const auto [stopped, error] = std::from_chars(value->data(), end, number);
-    if (error != std::errc{} || stopped != end || value->empty()) {
+    if (error != std::errc{} || stopped != end) {
         throw std::invalid_argument("setting '" + path + "' must be " +
                                     (std::is_integral_v<T> ? "a whole number" : "a number") + ", got '" + *value + "'");
     }
