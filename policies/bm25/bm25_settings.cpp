@@ -84,6 +84,7 @@ Bm25Settings read_bm25_settings(const sdk::Settings &settings) {
 
     read.normalisation_min_terms =
         read_number(settings, "normalisation.min_terms", read.normalisation_min_terms, 0.0, 1000.0);
+    read.length_prior = read_number(settings, "prior.length", read.length_prior, 0.0, 2.0);
     read.recency_weight = read_number(settings, "recency.weight", read.recency_weight, 0.0, unbounded);
     read.recency_half_life_days =
         read_number(settings, "recency.half_life_days", read.recency_half_life_days, 1e-6, unbounded);

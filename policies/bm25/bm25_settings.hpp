@@ -39,6 +39,11 @@ struct Bm25Settings {
     /// terms as telling as its own, so one shared word of a two-word prompt is not half of it.
     double normalisation_min_terms = 5.0;
 
+    /// A matching memory's score × (its own terms / the average memory's own terms) ^ `length_prior`
+    /// (length_prior() in scoring_formula.hpp): what a memory says about itself is likelier to answer
+    /// a query the more it says. 0 turns it off.
+    double length_prior = 0.2;
+
     /// Boosts of a matching memory: score × (1 + recency + reinforcement), never of a non-match.
     double recency_weight = 0.1;
     double recency_half_life_days = 30.0;

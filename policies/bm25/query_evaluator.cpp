@@ -2,6 +2,7 @@
 #include "query_evaluator.hpp"
 
 #include <algorithm>
+#include <array>
 #include <iterator>
 #include <numeric>
 
@@ -44,7 +45,8 @@ void QueryEvaluator::evaluate(TermSource &source, ScoredMemories &scored) {
         return;
     }
     memory_count_ = static_cast<double>(source.memory_count());
-    field_frequencies_.reset(field_averages(source.length_totals(), source.memory_count()), *settings_);
+    const auto length_totals = source.length_totals();
+    field_frequencies_.reset(field_averages(length_totals, source.memory_count()), *settings_);
     idf_.clear();
     set_idf(source, 0);
 
@@ -61,7 +63,30 @@ void QueryEvaluator::evaluate(TermSource &source, ScoredMemories &scored) {
             score_terms(source, scored, terms_.original);
         }
     }
+    apply_length_prior(average_own_length(length_totals, source.memory_count()), scored);
     normalise(scored);
+}
+
+void QueryEvaluator::apply_length_prior(double average, ScoredMemories &scored) const {
+    if (settings_->length_prior == 0.0) {
+        return;
+    }
+    // A common word matches thousands of memories, whose lengths are mostly a few dozen values: each
+    // one's power is computed once.
+    constexpr std::uint32_t tabulated = 256;
+    std::array<double, tabulated> priors;
+    priors.fill(0.0); // no prior is 0
+    for (auto &memory : scored) {
+        const std::uint32_t length = own_lengths_[memory.memory];
+        if (length >= tabulated) {
+            memory.score *= length_prior(length, average, *settings_);
+            continue;
+        }
+        if (priors[length] == 0.0) {
+            priors[length] = length_prior(length, average, *settings_);
+        }
+        memory.score *= priors[length];
+    }
 }
 
 double QueryEvaluator::full_match_score() const noexcept {
@@ -137,6 +162,9 @@ public:
         evaluator.sums_[occurrence.memory] += term_contribution(
             evaluator.terms_.weights[occurrence.term], evaluator.idf_[occurrence.term], frequency, *evaluator.settings_);
         auto &state = evaluator.sum_states_[occurrence.memory];
+        if (state == SumState::untouched) {
+            evaluator.own_lengths_[occurrence.memory] = own_length(occurrence.lengths);
+        }
         state = std::max(state, occurrence.term < evaluator.terms_.original ? SumState::matches_query : SumState::summed);
     }
 
@@ -151,6 +179,7 @@ void QueryEvaluator::score_terms(TermSource &source, ScoredMemories &scored, std
     if (first == 0) {
         sums_.assign(memories, 0.0);
         sum_states_.assign(memories, SumState::untouched);
+        own_lengths_.resize(memories); // written where a memory is first summed, read only there
     }
     std::vector<TermId> weighted;
     std::vector<std::uint32_t> indices;

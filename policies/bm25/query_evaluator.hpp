@@ -56,8 +56,9 @@ public:
     bool set_query(std::string_view query, TermDictionary &dictionary);
     /// Replaces `scored` with the score, before boosts, of every memory of `source` that matches one
     /// of the query's own terms, in memory order; every other memory scores 0. Scores are on the
-    /// query's own scale: BM25F over what a memory saturating every one of the query's own terms
-    /// would score (feedback terms can lift a memory above 1). Dividing every score of a query by
+    /// query's own scale: BM25F times the memory's length_prior(), over what a memory saturating
+    /// every one of the query's own terms would score (feedback terms and the prior of a memory
+    /// longer than most can lift a memory above 1). Dividing every score of a query by
     /// one positive number leaves their order as it was, and takes out what depends on the store's
     /// size — idf grows with the log of the number of memories — so a threshold means the same in
     /// a store of a hundred memories and of ten thousand.
@@ -80,6 +81,8 @@ private:
     /// weights, a term no memory contains counted as if one did; summed in term order, so every
     /// TermSource gets the same bits.
     [[nodiscard]] double full_match_score() const noexcept;
+    /// Multiplies every score by its memory's length_prior() against `average`.
+    void apply_length_prior(double average, ScoredMemories &scored) const;
     /// Divides every score by full_match_score().
     void normalise(ScoredMemories &scored) const;
     /// Adds the feedback terms of the best memories of `scored` to the query and reweights it; returns
@@ -101,6 +104,7 @@ private:
     class Accumulator;
     std::vector<double, PrefaultedAllocator<double>> sums_;
     std::vector<SumState> sum_states_;
+    std::vector<std::uint32_t, PrefaultedAllocator<std::uint32_t>> own_lengths_; ///< own_length(), by memory
     BatchTerms feedback_terms_;
     RelevanceModel relevance_model_;
 };

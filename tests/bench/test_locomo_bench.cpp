@@ -30,8 +30,9 @@ namespace {
 
 const fs::path kFixtures = fs::path{STARLING_SOURCE_DIR} / "tests" / "fixtures" / "locomo";
 
-/// bm25 as declared, but without feedback: the expected recalls below are worked out by hand.
-starling::plugins::RelevancePolicyInstance bm25_without_feedback() {
+/// bm25 as declared, but without feedback or length prior: the expected recalls below are worked out
+/// by hand from BM25F's formula.
+starling::plugins::RelevancePolicyInstance plain_bm25() {
     static const starling::core::Logger logger{{}, starling::core::LogLevel::error, false};
     static starling::plugins::PluginRegistry registry{logger};
     if (registry.plugins().empty()) {
@@ -39,13 +40,14 @@ starling::plugins::RelevancePolicyInstance bm25_without_feedback() {
     }
     auto settings = nlohmann::json::parse(registry.find("bm25")->default_settings_json);
     settings["feedback"]["documents"] = 0;
+    settings["prior"]["length"] = 0;
     return registry.create_relevance_policy("bm25", settings.dump());
 }
 
-/// The configuration file of a product-path run with bm25's feedback off, as above.
-fs::path config_without_feedback(const TempDir &directory) {
+/// The configuration file of a product-path run with bm25 as plain as above.
+fs::path plain_bm25_config(const TempDir &directory) {
     const auto file = directory / "starling.toml";
-    std::ofstream{file} << "[settings.bm25]\nfeedback.documents = 0\n";
+    std::ofstream{file} << "[settings.bm25]\nfeedback.documents = 0\nprior.length = 0\n";
     return file;
 }
 
@@ -69,7 +71,7 @@ std::vector<fs::path> memory_files_with(const fs::path &store, const std::string
 
 } // namespace
 
-// tiny.json on the product path: each turn one memory "Speaker (date): text", bm25 without feedback.
+// tiny.json on the product path: each turn one memory "Speaker (date): text", plain_bm25().
 //   "What did Bob paint?"           evidence D1:2        only D1:2 paints, and it is Bob's → 1, 1, 1
 //   "Which zebra and kite things…"  evidence D1:2, D2:1  the only two matches        → ½, 1, 1
 //   "Who owns the yacht?"           evidence "D", D2:3   nothing matches; "D" ignored → 0, 0, 0
@@ -79,7 +81,7 @@ std::vector<fs::path> memory_files_with(const fs::path &store, const std::string
 // One conversation: it is the tuning half, and the check half is empty.
 TEST_CASE("LoCoMo recall on the product path of a hand-made conversation", "[bench][locomo]") {
     const TempDir scratch{"locomo-product"};
-    ProductPathRetriever retriever{config_without_feedback(scratch), scratch / "stores"};
+    ProductPathRetriever retriever{plain_bm25_config(scratch), scratch / "stores"};
     const auto report = run_locomo_benchmark(kFixtures / "tiny.json", {6, 1, 2, 2}, retriever);
 
     CHECK(report.method == "product");
@@ -110,7 +112,7 @@ TEST_CASE("LoCoMo recall on the product path of a hand-made conversation", "[ben
 // The same run, question by question: where each evidence turn was ranked, and which questions miss.
 TEST_CASE("the questions that miss, with the place of each evidence turn", "[bench][locomo][misses]") {
     const TempDir scratch{"locomo-misses"};
-    ProductPathRetriever retriever{config_without_feedback(scratch), scratch / "stores"};
+    ProductPathRetriever retriever{plain_bm25_config(scratch), scratch / "stores"};
     const auto report = run_locomo_benchmark(kFixtures / "tiny.json", {1, 2, 6}, retriever);
     using Ranks = std::vector<std::pair<std::string, std::size_t>>;
 
@@ -164,7 +166,7 @@ TEST_CASE("the product path stores each turn alone, as remember --force does", "
     const TempDir scratch{"locomo-stored"};
     const auto stores = scratch / "stores";
     {
-        ProductPathRetriever retriever{config_without_feedback(scratch), stores};
+        ProductPathRetriever retriever{plain_bm25_config(scratch), stores};
         static_cast<void>(run_locomo_benchmark(kFixtures / "tiny.json", {1}, retriever));
     }
     const auto store = stores / "conversation-1";
@@ -185,7 +187,7 @@ TEST_CASE("the product path restores the environment it changed", "[bench][locom
     const char *before = std::getenv("STARLING_HOME");
     const std::string home_before = before == nullptr ? "" : before;
     {
-        ProductPathRetriever retriever{config_without_feedback(scratch), scratch / "stores"};
+        ProductPathRetriever retriever{plain_bm25_config(scratch), scratch / "stores"};
         static_cast<void>(run_locomo_benchmark(kFixtures / "captions.json", {1}, retriever));
         CHECK(std::getenv("STARLING_HOME") == (scratch / "stores" / "conversation-1").string());
     }
@@ -197,7 +199,7 @@ TEST_CASE("the product path restores the environment it changed", "[bench][locom
 // it does for a user, and that memory stands for both turns: the question about the second finds it.
 TEST_CASE("a turn that restates an earlier memory is found through that memory", "[bench][locomo]") {
     const TempDir scratch{"locomo-restated"};
-    ProductPathRetriever retriever{config_without_feedback(scratch), scratch / "stores"};
+    ProductPathRetriever retriever{plain_bm25_config(scratch), scratch / "stores"};
     const auto report = run_locomo_benchmark(kFixtures / "restated.json", {1}, retriever);
     CHECK(report.turns_restated == 1);
     CHECK(report.all.memories == 2);
@@ -227,7 +229,7 @@ TEST_CASE("the conversations split into a tuning half and a check half", "[bench
 
     // two.json: conv-first tunes, conv-second checks; each question finds its turn first.
     const TempDir scratch{"locomo-halves"};
-    ProductPathRetriever retriever{config_without_feedback(scratch), scratch / "stores"};
+    ProductPathRetriever retriever{plain_bm25_config(scratch), scratch / "stores"};
     const auto report = run_locomo_benchmark(kFixtures / "two.json", {1}, retriever);
     CHECK(report.tuning.conversations == std::vector<std::string>{"conv-first"});
     CHECK(report.check.conversations == std::vector<std::string>{"conv-second"});
@@ -252,7 +254,7 @@ TEST_CASE("the conversations split into a tuning half and a check half", "[bench
 // The window documents of the earlier figures: tiny.json with bare turns (no window) ranks as the
 // product path does above, with the same hand-worked recalls.
 TEST_CASE("LoCoMo recall on window documents without a window", "[bench][locomo]") {
-    const auto policy = bm25_without_feedback();
+    const auto policy = plain_bm25();
     WindowDocumentRetriever retriever{policy, LocomoWindow{0, 0}};
     const auto report = run_locomo_benchmark(kFixtures / "tiny.json", {1, 2, 6}, retriever);
     CHECK(report.method == "window-documents");
@@ -270,7 +272,7 @@ TEST_CASE("LoCoMo recall on window documents without a window", "[bench][locomo]
 // it to the turn stored just before it (an episode link), whose text bm25 reads as its context.
 TEST_CASE("a neighbour's photo caption is part of a window document; a stored memory reaches it only through a link",
           "[bench][locomo]") {
-    const auto policy = bm25_without_feedback();
+    const auto policy = plain_bm25();
     WindowDocumentRetriever window{policy, LocomoWindow{1, 0}};
     const auto windowed = run_locomo_benchmark(kFixtures / "captions.json", {1, 2}, window);
     REQUIRE(windowed.all.overall.questions == 1);
@@ -278,7 +280,7 @@ TEST_CASE("a neighbour's photo caption is part of a window document; a stored me
     CHECK(windowed.all.overall.recall.at(2) == Approx(1.0));
 
     const TempDir scratch{"locomo-captions"};
-    ProductPathRetriever linked{config_without_feedback(scratch), scratch / "linked"};
+    ProductPathRetriever linked{plain_bm25_config(scratch), scratch / "linked"};
     const auto with_links = run_locomo_benchmark(kFixtures / "captions.json", {1, 3}, linked);
     CHECK(with_links.all.overall.recall.at(1) == Approx(0.0)); // the photo's own turn comes first
     CHECK(with_links.all.overall.recall.at(3) == Approx(1.0));
@@ -292,7 +294,7 @@ TEST_CASE("a neighbour's photo caption is part of a window document; a stored me
 }
 
 TEST_CASE("the LoCoMo report has the documented JSON shape", "[bench][locomo]") {
-    const auto policy = bm25_without_feedback();
+    const auto policy = plain_bm25();
     WindowDocumentRetriever retriever{policy, LocomoWindow{0, 0}};
     const auto report = run_locomo_benchmark(kFixtures / "tiny.json", {1, 2}, retriever);
     const auto json = starling::bench::locomo_report_json(report);
@@ -315,7 +317,7 @@ TEST_CASE("the LoCoMo report has the documented JSON shape", "[bench][locomo]") 
 }
 
 TEST_CASE("a malformed LoCoMo file names the file and the JSON path", "[bench][locomo]") {
-    const auto policy = bm25_without_feedback();
+    const auto policy = plain_bm25();
     WindowDocumentRetriever retriever{policy, LocomoWindow{}};
     CHECK_THROWS_WITH(run_locomo_benchmark(kFixtures / "bad_category.json", {5}, retriever),
                       Catch::Contains("bad_category.json") && Catch::Contains("$[0].qa[1].category"));

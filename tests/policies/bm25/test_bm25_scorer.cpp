@@ -82,25 +82,26 @@ const std::vector<std::string> queries{"how do we deploy the billing queue?", "k
 // The scores are normalised per query (scores of one query divided by one number), so they are far
 // below the raw BM25F values that were pinned here before, in the same order. Since feedback scales
 // the query's own terms' sums instead of summing them again, some differ from before in the last
-// bit or two (the sums are rounded in another order).
+// bit or two (the sums are rounded in another order). Since the length prior (prior.length 0.2),
+// each is also multiplied by its memory's (own terms / average) ^ 0.2.
 TEST_CASE("bm25 gives the reference scores to the last bit", "[policy][bm25][reference]") {
     const std::string prompt = "how do we deploy the billing queue?";
 
     CHECK(reference_scores(prompt, true) ==
-          std::vector<double>{0x1.4263f3af320b7p-1, 0x1.f2acd1514acdcp-2, 0.0, 0x1.6978fed81a788p-2,
-                              0x1.3eca569a59b8ap-2, 0.0, 0x1.b67551cdbc2bap-4, 0x1.73c830c32f681p-4});
+          std::vector<double>{0x1.4ee14384dd56p-1, 0x1.06dd41757dfa6p-1, 0.0, 0x1.7779e7d8251edp-2,
+                              0x1.4b23f2523fc4bp-2, 0.0, 0x1.a726959955064p-4, 0x1.66cd60749edb8p-4});
     CHECK(reference_scores("kafka", true) ==
-          std::vector<double>{0.0, 0x1.44475a82f9fb4p-3, 0.0, 0.0, 0x1.90f3fee7cb1f2p-3, 0.0, 0.0, 0.0});
+          std::vector<double>{0.0, 0x1.55deff74b1bbfp-3, 0.0, 0.0, 0x1.a07c743a4734dp-3, 0.0, 0.0, 0.0});
     CHECK(reference_scores("深色模式", true) ==
-          std::vector<double>{0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0x1.03eaf1c03424bp-1});
+          std::vector<double>{0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0x1.f5afd787deeccp-2});
 
     CHECK(reference_scores(prompt, false) ==
-          std::vector<double>{0x1.3b5241a6d80bdp-1, 0x1.c496df6fdffc7p-2, 0.0, 0x1.67bc10533c0fdp-2,
-                              0x1.a7251523b27dap-3, 0.0, 0x1.16295785e1a11p-3, 0x1.e29b154a15ca8p-4});
+          std::vector<double>{0x1.35223c7a8bf9ep-1, 0x1.d5fc7a94eff26p-2, 0.0, 0x1.6bb7c81e4944p-2,
+                              0x1.abd48baffbf2ep-3, 0.0, 0x1.193dd45469aa3p-3, 0x1.008d141bf38fbp-3});
     CHECK(reference_scores("kafka", false) ==
-          std::vector<double>{0.0, 0x1.0d73f31fdaefdp-3, 0.0, 0.0, 0x1.95c115654ac32p-3, 0.0, 0.0, 0.0});
+          std::vector<double>{0.0, 0x1.17cf712a25dfep-3, 0.0, 0.0, 0x1.9a3f4021c17bbp-3, 0.0, 0.0, 0.0});
     CHECK(reference_scores("深色模式", false) ==
-          std::vector<double>{0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0x1.04b3978b7fedp-1});
+          std::vector<double>{0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0x1.152cf0652a46p-1});
 }
 
 TEST_CASE("bm25 scores alike without a token cache, with a cold one and with a warm one",
@@ -163,5 +164,8 @@ TEST_CASE("bm25 refuses a setting it cannot use, naming it and the value", "[pol
     CHECK_THAT(refusal(R"({"stem_english": "yes"})"),
                Catch::Contains("setting 'stem_english' must be true or false, got 'yes'"));
     CHECK_THAT(refusal(R"({"b": 2})"), Catch::Contains("bm25 setting 'b' must be between"));
+    CHECK_THAT(refusal(R"({"prior": {"length": -0.1}})"), Catch::Contains("bm25 setting 'prior.length' must be between"));
+    CHECK_THAT(refusal(R"({"prior": {"length": "long"}})"),
+               Catch::Contains("setting 'prior.length' must be a number, got 'long'"));
     CHECK(refusal(R"({"k1": 1.5, "feedback": {"documents": 3}, "stem_english": false})") == "created");
 }

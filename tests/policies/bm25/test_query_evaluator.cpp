@@ -44,6 +44,7 @@ BatchTerms summaries(const std::vector<std::string> &texts, Tokenizer &tokenizer
 TEST_CASE("one query term scores by BM25F's formula", "[policy][bm25][evaluator]") {
     Bm25Settings settings;
     settings.feedback_documents = 0;
+    settings.length_prior = 0.0;
     settings.normalisation_min_terms = 0.0;
     settings.tokenizer.stop_words.clear();
     Tokenizer tokenizer{settings.tokenizer};
@@ -107,12 +108,13 @@ TEST_CASE("feedback separates memories that the query's own terms cannot tell ap
 
 namespace {
 
-/// Scores `texts` (summaries) for `query`, feedback off and no stop words; short queries measured
-/// against their own terms only, unless `min_terms` says otherwise.
+/// Scores `texts` (summaries) for `query`, feedback and the length prior off, no stop words; short
+/// queries measured against their own terms only, unless `min_terms` says otherwise.
 ScoredMemories evaluated(const std::string &query, const std::vector<std::string> &texts,
-                                    double min_terms = 0.0) {
+                                    double min_terms = 0.0, double length_prior = 0.0) {
     Bm25Settings settings;
     settings.feedback_documents = 0;
+    settings.length_prior = length_prior;
     settings.normalisation_min_terms = min_terms;
     settings.tokenizer.stop_words.clear();
     Tokenizer tokenizer{settings.tokenizer};
@@ -239,4 +241,60 @@ TEST_CASE("tabulated field frequencies are the ones computed, to the last bit, i
             }
         }
     }
+}
+
+TEST_CASE("the length prior multiplies a match by (its own terms / the average) ^ prior.length",
+          "[policy][bm25][evaluator][prior]") {
+    std::string long_text = "kafka";
+    for (int word = 0; word < 299; ++word) {
+        long_text += " word" + std::to_string(word); // 300 terms: beyond the prior's table of lengths
+    }
+    const std::vector<std::string> texts{"kafka lag", "kafka consumer lag retention", long_text, "pnpm workspace"};
+    const double average = (2.0 + 4.0 + 300.0 + 2.0) / 4.0;
+    const auto plain = evaluated("kafka lag", texts);
+    const auto weighed = evaluated("kafka lag", texts, 0.0, 0.5);
+    REQUIRE(weighed.size() == plain.size());
+    for (const auto &[memory, length] : {std::pair{0U, 2.0}, std::pair{1U, 4.0}, std::pair{2U, 300.0}}) {
+        INFO("memory " << memory);
+        CHECK(score_of(weighed, memory) == Approx(score_of(plain, memory) * std::sqrt(length / average)));
+    }
+    // Of two memories that match alike, the one that says more now ranks first.
+    const std::vector<std::string> alike{"kafka lag", "kafka lag consumer", "pnpm"};
+    const auto without_prior = evaluated("kafka", alike);
+    const auto with_prior = evaluated("kafka", alike, 0.0, 0.5);
+    CHECK(score_of(without_prior, 1) < score_of(without_prior, 0)); // BM25's length normalisation
+    CHECK(score_of(with_prior, 1) > score_of(with_prior, 0));
+}
+
+TEST_CASE("the length prior counts a memory's own terms, not the context its links lend it",
+          "[policy][bm25][evaluator][prior]") {
+    Bm25Settings settings;
+    settings.feedback_documents = 0;
+    settings.length_prior = 1.0;
+    settings.tokenizer.stop_words.clear();
+    Tokenizer tokenizer{settings.tokenizer};
+    TermDictionary dictionary;
+    QueryEvaluator evaluator{settings, tokenizer};
+    REQUIRE(evaluator.set_query("kafka", dictionary));
+    BatchTerms batch;
+    const auto add = [&](Field field, const std::string &text) {
+        starling::bm25::TokenList tokens;
+        tokenizer.tokenize(text, tokens);
+        const auto ids = batch.add_text(field, tokens.size());
+        for (std::size_t token = 0; token < tokens.size(); ++token) {
+            ids[token] = dictionary.intern(tokens[token]);
+        }
+    };
+    batch.start_memory();
+    add(Field::summary, "kafka lag");
+    add(Field::context, "billing queue runs nightly from the scheduler");
+    batch.start_memory();
+    add(Field::summary, "kafka lag");
+    batch.start_memory();
+    add(Field::summary, "pnpm workspace");
+    BatchTermSource source{batch, dictionary};
+    ScoredMemories scored;
+    evaluator.evaluate(source, scored);
+    // Context of no query term changes neither BM25F's score nor the prior: the two tie.
+    CHECK(score_of(scored, 0) == score_of(scored, 1));
 }
