@@ -161,10 +161,10 @@ public:
         }
         evaluator.sums_[occurrence.memory] += term_contribution(
             evaluator.terms_.weights[occurrence.term], evaluator.idf_[occurrence.term], frequency, *evaluator.settings_);
+        // Stored at every occurrence, the same value each time: a branch on the memory's first
+        // occurrence would be mispredicted once for each of the thousands a common word matches.
+        evaluator.own_lengths_[occurrence.memory] = own_length(occurrence.lengths);
         auto &state = evaluator.sum_states_[occurrence.memory];
-        if (state == SumState::untouched) {
-            evaluator.own_lengths_[occurrence.memory] = own_length(occurrence.lengths);
-        }
         state = std::max(state, occurrence.term < evaluator.terms_.original ? SumState::matches_query : SumState::summed);
     }
 
@@ -179,7 +179,7 @@ void QueryEvaluator::score_terms(TermSource &source, ScoredMemories &scored, std
     if (first == 0) {
         sums_.assign(memories, 0.0);
         sum_states_.assign(memories, SumState::untouched);
-        own_lengths_.resize(memories); // written where a memory is first summed, read only there
+        own_lengths_.resize(memories); // written where a memory is summed, read only there
     }
     std::vector<TermId> weighted;
     std::vector<std::uint32_t> indices;
