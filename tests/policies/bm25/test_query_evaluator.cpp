@@ -23,18 +23,23 @@ using starling::bm25::Tokenizer;
 
 namespace {
 
+/// Adds `text`, tokenised with `tokenizer` into `dictionary`, to the last memory of `batch` as `field`.
+void add_text(BatchTerms &batch, Field field, const std::string &text, Tokenizer &tokenizer,
+              TermDictionary &dictionary) {
+    starling::bm25::TokenList tokens;
+    tokenizer.tokenize(text, tokens);
+    const auto ids = batch.add_text(field, tokens.size());
+    for (std::size_t token = 0; token < tokens.size(); ++token) {
+        ids[token] = dictionary.intern(tokens[token]);
+    }
+}
+
 /// Summaries only, tokenised with `tokenizer` into `dictionary`.
 BatchTerms summaries(const std::vector<std::string> &texts, Tokenizer &tokenizer, TermDictionary &dictionary) {
     BatchTerms batch;
-    starling::bm25::TokenList tokens;
     for (const auto &text : texts) {
         batch.start_memory();
-        tokens.clear();
-        tokenizer.tokenize(text, tokens);
-        const auto ids = batch.add_text(Field::summary, tokens.size());
-        for (std::size_t token = 0; token < tokens.size(); ++token) {
-            ids[token] = dictionary.intern(tokens[token]);
-        }
+        add_text(batch, Field::summary, text, tokenizer, dictionary);
     }
     return batch;
 }
@@ -277,14 +282,7 @@ TEST_CASE("the length prior counts a memory's own terms, not the context its lin
     QueryEvaluator evaluator{settings, tokenizer};
     REQUIRE(evaluator.set_query("kafka", dictionary));
     BatchTerms batch;
-    const auto add = [&](Field field, const std::string &text) {
-        starling::bm25::TokenList tokens;
-        tokenizer.tokenize(text, tokens);
-        const auto ids = batch.add_text(field, tokens.size());
-        for (std::size_t token = 0; token < tokens.size(); ++token) {
-            ids[token] = dictionary.intern(tokens[token]);
-        }
-    };
+    const auto add = [&](Field field, const std::string &text) { add_text(batch, field, text, tokenizer, dictionary); };
     batch.start_memory();
     add(Field::summary, "kafka lag");
     add(Field::context, "billing queue runs nightly from the scheduler");
