@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <iterator>
 #include <cstddef>
 #include <exception>
 #include <system_error>
@@ -121,13 +122,13 @@ PluginRegistry::~PluginRegistry() {
 
 void PluginRegistry::add_static_plugins(std::span<const StaticPlugin> plugins,
                                         const std::optional<std::vector<std::string>> &only_plugin_ids) {
-    const auto wanted = [&](std::string_view symbol) {
-        return !only_plugin_ids || std::any_of(only_plugin_ids->begin(), only_plugin_ids->end(), [&](const auto &id) {
-                   return static_plugin_symbol(id) == symbol;
-               });
-    };
+    std::vector<std::string> wanted_symbols;
+    if (only_plugin_ids) {
+        std::transform(only_plugin_ids->begin(), only_plugin_ids->end(), std::back_inserter(wanted_symbols),
+                       static_plugin_symbol);
+    }
     for (const auto &plugin : plugins) {
-        if (!wanted(plugin.symbol)) {
+        if (only_plugin_ids && std::find(wanted_symbols.begin(), wanted_symbols.end(), plugin.symbol) == wanted_symbols.end()) {
             continue;
         }
         try {

@@ -24,14 +24,19 @@ inline constexpr std::size_t field_count = 4;
 /// One number per field, indexed by Field.
 using FieldCounts = std::array<std::uint32_t, field_count>;
 
+/// The sum of `per_field` over the fields a memory says itself — summary, tags and body — leaving out
+/// the context its links lend it: of term counts, whether a memory says a term itself; of lengths,
+/// how much it says.
+template <typename PerField>
+[[nodiscard]] constexpr auto own_fields_sum(const PerField &per_field) noexcept {
+    return per_field[static_cast<std::size_t>(Field::summary)] + per_field[static_cast<std::size_t>(Field::tags)] +
+           per_field[static_cast<std::size_t>(Field::body)];
+}
+
 /// Whether a memory says a term itself — in its summary, tags or body — and not only in the texts
 /// its links lend it: what a term's document frequency, and so its idf, counts. A term's rarity is
 /// a property of what memories say; otherwise every link would make the words around it commoner.
-[[nodiscard]] inline bool contains_itself(const FieldCounts &counts) noexcept {
-    return counts[static_cast<std::size_t>(Field::summary)] + counts[static_cast<std::size_t>(Field::tags)] +
-               counts[static_cast<std::size_t>(Field::body)] >
-           0;
-}
+[[nodiscard]] inline bool contains_itself(const FieldCounts &counts) noexcept { return own_fields_sum(counts) > 0; }
 
 /// Calls `visit(field, text)` for the indexed texts of memory `memory` of `batch`: the summary,
 /// each tag, the body when the batch carries bodies, then for each memory `context` links it

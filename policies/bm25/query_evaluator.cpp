@@ -163,7 +163,7 @@ public:
             evaluator.terms_.weights[occurrence.term], evaluator.idf_[occurrence.term], frequency, *evaluator.settings_);
         // Stored at every occurrence, the same value each time: a branch on the memory's first
         // occurrence would be mispredicted once for each of the thousands a common word matches.
-        evaluator.own_lengths_[occurrence.memory] = own_length(occurrence.lengths);
+        evaluator.own_lengths_[occurrence.memory] = own_fields_sum(occurrence.lengths);
         auto &state = evaluator.sum_states_[occurrence.memory];
         state = std::max(state, occurrence.term < evaluator.terms_.original ? SumState::matches_query : SumState::summed);
     }

@@ -104,7 +104,7 @@ private:
     class Accumulator;
     std::vector<double, PrefaultedAllocator<double>> sums_;
     std::vector<SumState> sum_states_;
-    std::vector<std::uint32_t, PrefaultedAllocator<std::uint32_t>> own_lengths_; ///< own_length(), by memory
+    std::vector<std::uint32_t, PrefaultedAllocator<std::uint32_t>> own_lengths_; ///< own_fields_sum() of lengths, by memory
     BatchTerms feedback_terms_;
     RelevanceModel relevance_model_;
 };

@@ -108,19 +108,11 @@ private:
     return weight * idf * (settings.k1 + 1.0);
 }
 
-/// The number of terms a memory says itself — in its summary, tags and body, not the context its
-/// links lend it (contains_itself()) — from its field lengths.
-[[nodiscard]] inline std::uint32_t own_length(const FieldCounts &lengths) noexcept {
-    return lengths[static_cast<std::size_t>(Field::summary)] + lengths[static_cast<std::size_t>(Field::tags)] +
-           lengths[static_cast<std::size_t>(Field::body)];
-}
-
-/// The average own_length() of the memories scored together, at least 1.
+/// The average number of terms a memory says itself (own_fields_sum() of its lengths) over the
+/// memories scored together, at least 1.
 [[nodiscard]] inline double average_own_length(const std::array<std::uint64_t, field_count> &totals,
                                                std::size_t memories) noexcept {
-    const auto own = totals[static_cast<std::size_t>(Field::summary)] + totals[static_cast<std::size_t>(Field::tags)] +
-                     totals[static_cast<std::size_t>(Field::body)];
-    return std::max(static_cast<double>(own) / static_cast<double>(memories), 1.0);
+    return std::max(static_cast<double>(own_fields_sum(totals)) / static_cast<double>(memories), 1.0);
 }
 
 /// The factor a matching memory's score is multiplied by for how much it says: (own length / the
@@ -129,9 +121,6 @@ private:
 /// that a memory saying more is likelier to hold an answer: on LoCoMo's tuning half, 59 % of the
 /// turns of 45 words or more are evidence for some question, and 7 % of those under 15 words.
 [[nodiscard]] inline double length_prior(std::uint32_t own_terms, double average, const Bm25Settings &settings) noexcept {
-    if (settings.length_prior == 0.0) {
-        return 1.0;
-    }
     return std::pow(std::max(static_cast<double>(own_terms), 1.0) / average, settings.length_prior);
 }
 

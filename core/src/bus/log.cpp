@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <starling/core/bus/log.hpp>
 
+#include <starling/core/store/file_io.hpp>
+
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -42,19 +44,6 @@ std::string format_utc(std::chrono::sys_seconds time) {
     return std::string(text.data(), length);
 }
 
-void write_fully(int descriptor, std::string_view bytes) noexcept {
-    while (!bytes.empty()) {
-        const auto written = ::write(descriptor, bytes.data(), bytes.size());
-        if (written < 0) {
-            if (errno == EINTR) {
-                continue;
-            }
-            return;
-        }
-        bytes.remove_prefix(static_cast<std::size_t>(written));
-    }
-}
-
 } // namespace
 
 Logger::Logger(std::filesystem::path file, LogLevel minimum, bool mirror_to_stderr, TimeSource now)
@@ -81,7 +70,7 @@ void Logger::log(LogLevel level, std::string_view component, std::string_view me
         }
         line += '\n';
         if (mirror_to_stderr_) {
-            write_fully(STDERR_FILENO, "starling: " + line.substr(line.find(' ') + 1));
+            static_cast<void>(write_fully(STDERR_FILENO, "starling: " + line.substr(line.find(' ') + 1)));
         }
         if (file_.empty()) {
             return;
@@ -92,7 +81,7 @@ void Logger::log(LogLevel level, std::string_view component, std::string_view me
         if (descriptor < 0) {
             return;
         }
-        write_fully(descriptor, line);
+        static_cast<void>(write_fully(descriptor, line));
         ::close(descriptor);
     } catch (...) {
         // Out of memory while formatting a diagnostic: dropping the line is the only safe choice.

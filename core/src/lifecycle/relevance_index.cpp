@@ -60,21 +60,6 @@ std::string not_built(const std::string &collection_id) {
     return "the relevance index of '" + collection_id + "' was not built: ";
 }
 
-/// Not detail::write_all: fault injection counts that one as a write of the store, which a child's
-/// report of its failure to the parent is not.
-void write_text(int descriptor, std::string_view text) noexcept {
-    while (!text.empty()) {
-        const ssize_t written = ::write(descriptor, text.data(), text.size());
-        if (written < 0 && errno == EINTR) {
-            continue;
-        }
-        if (written <= 0) {
-            return;
-        }
-        text.remove_prefix(static_cast<std::size_t>(written));
-    }
-}
-
 std::string read_text(int descriptor) {
     std::string text;
     char chunk[512];
@@ -115,10 +100,10 @@ public:
             try {
                 scorer.build_index(build.collection, build.memories.batch());
             } catch (const std::exception &failure) {
-                write_text(failure_pipe[1], failure.what());
+                static_cast<void>(write_fully(failure_pipe[1], failure.what()));
                 status = 1;
             } catch (...) {
-                write_text(failure_pipe[1], "an exception that is no std::exception");
+                static_cast<void>(write_fully(failure_pipe[1], "an exception that is no std::exception"));
                 status = 1;
             }
             // What the parent holds (its locks, buffers and temporary files) is not the child's to

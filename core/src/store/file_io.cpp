@@ -125,6 +125,20 @@ std::optional<std::string> read_file_if_exists(const std::filesystem::path &path
     return std::move(file->content);
 }
 
+int write_fully(int descriptor, std::string_view bytes) noexcept {
+    while (!bytes.empty()) {
+        const ssize_t written = ::write(descriptor, bytes.data(), bytes.size());
+        if (written < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            return errno;
+        }
+        bytes.remove_prefix(static_cast<std::size_t>(written));
+    }
+    return 0;
+}
+
 void append_to_file(const std::filesystem::path &path, std::string_view bytes, bool durable) {
     detail::Descriptor file(open_retrying(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, private_file_mode));
     if (!file.valid()) {

@@ -43,27 +43,10 @@ private:
 /// at this write (fault_tears_write) writes half of it and kills the process.
 inline int write_all(int descriptor, std::string_view bytes) {
     if (fault_tears_write()) {
-        bytes = bytes.substr(0, bytes.size() / 2);
-        while (!bytes.empty()) {
-            const ssize_t written = ::write(descriptor, bytes.data(), bytes.size());
-            if (written <= 0) {
-                break;
-            }
-            bytes.remove_prefix(static_cast<std::size_t>(written));
-        }
+        static_cast<void>(write_fully(descriptor, bytes.substr(0, bytes.size() / 2)));
         die_of_fault();
     }
-    while (!bytes.empty()) {
-        const ssize_t written = ::write(descriptor, bytes.data(), bytes.size());
-        if (written < 0) {
-            if (errno == EINTR) {
-                continue;
-            }
-            return errno;
-        }
-        bytes.remove_prefix(static_cast<std::size_t>(written));
-    }
-    return 0;
+    return write_fully(descriptor, bytes);
 }
 
 /// The stamp of a file from its stat(2) result.

@@ -107,6 +107,13 @@ void fill_store(core::MemoryStore &store, const std::string &project) {
     }
 }
 
+/// Fills the store for /work/app (fill_store) and returns its two scopes: the user's, then the project's.
+std::vector<core::Scope> filled_scopes(core::MemoryStore &store) {
+    const auto project = store.resolve_project("/work/app");
+    fill_store(store, project);
+    return {core::Scope::user(), core::Scope::project(project)};
+}
+
 } // namespace
 
 TEST_CASE("the store's index version changes with every change to a memory, and only then",
@@ -142,10 +149,9 @@ TEST_CASE("indexes are built for the scopes asked, once per version, from exactl
           "[lifecycle][relevance-index]") {
     test::StoreFixture fixture{"index-refresh"};
     auto &store = fixture.store;
-    const auto project = store.resolve_project("/work/app");
-    fill_store(store, project);
+    const auto scopes = filled_scopes(store);
+    const std::string &project = scopes[1].project_id();
     RecordingIndexScorer scorer;
-    const std::vector<core::Scope> scopes{core::Scope::user(), core::Scope::project(project)};
     // The recording lives in this process's memory, so every build is made here.
     core::IndexBuilds here;
     here.at_once = 1;
@@ -184,10 +190,8 @@ TEST_CASE("indexes of several collections are built at once, all but one in chil
           "[lifecycle][relevance-index]") {
     test::StoreFixture fixture{"index-children"};
     auto &store = fixture.store;
-    const auto project = store.resolve_project("/work/app");
-    fill_store(store, project);
+    const auto scopes = filled_scopes(store);
     const Bm25ForStore bm25{store};
-    const std::vector<core::Scope> scopes{core::Scope::user(), core::Scope::project(project)};
     core::IndexBuilds together;
     together.at_once = 2;
 
@@ -226,9 +230,8 @@ TEST_CASE("a build that fails or hangs in a child process is reported by collect
           "[lifecycle][relevance-index]") {
     test::StoreFixture fixture{"index-child-failure"};
     auto &store = fixture.store;
-    const auto project = store.resolve_project("/work/app");
-    fill_store(store, project);
-    const std::vector<core::Scope> scopes{core::Scope::user(), core::Scope::project(project)};
+    const auto scopes = filled_scopes(store);
+    const std::string &project = scopes[1].project_id();
     core::IndexBuilds together;
     together.at_once = 2;
     together.child_budget = std::chrono::milliseconds{1000};
@@ -259,12 +262,11 @@ TEST_CASE("a prompt's injection is the same ranked from bm25's index as scored f
           "[lifecycle][relevance-index]") {
     test::StoreFixture fixture{"index-injection"};
     auto &store = fixture.store;
-    const auto project = store.resolve_project("/work/app");
-    fill_store(store, project);
+    const auto scopes = filled_scopes(store);
+    const std::string &project = scopes[1].project_id();
     const Bm25ForStore bm25{store};
     const ScoringOnly scoring{bm25.policy()};
     REQUIRE(bm25.policy().keeps_index());
-    const std::vector<core::Scope> scopes{core::Scope::user(), core::Scope::project(project)};
 
     core::InjectionSettings settings;
     settings.budget_tokens = 300;
@@ -322,14 +324,13 @@ TEST_CASE("a prompt in the words of a memory's body finds it, ranked from the in
           "[lifecycle][relevance-index][excerpt]") {
     test::StoreFixture fixture{"index-bodies"};
     auto &store = fixture.store;
-    const auto project = store.resolve_project("/work/app");
-    fill_store(store, project);
+    const auto scopes = filled_scopes(store);
+    const std::string &project = scopes[1].project_id();
     const std::string key = store.create(
         core::Scope::project(project), core::Tier::short_term,
         memory_about("Card data rules", "Card data rules\nThe PAN is never written to postgres or any log."));
     const Bm25ForStore bm25{store};
     const ScoringOnly scoring{bm25.policy()};
-    const std::vector<core::Scope> scopes{core::Scope::user(), core::Scope::project(project)};
     REQUIRE(core::refresh_relevance_indexes(store, bm25.policy(), scopes) == 2);
 
     core::InjectionSettings settings;

@@ -70,6 +70,11 @@ struct StampedContent {
                                                              std::uint64_t max_bytes = default_max_read_bytes,
                                                              SymbolicLinks links = SymbolicLinks::refuse);
 
+/// Writes all of `bytes` to `descriptor`, retrying on EINTR and short writes; 0 or an errno value.
+/// Async-signal-safe, and no fault is injected here (fault_injection.hpp): for pipes and replies,
+/// not the store's files, whose writes go through the injecting detail::write_all.
+[[nodiscard]] int write_fully(int descriptor, std::string_view bytes) noexcept;
+
 /// Appends `bytes` to `path` (created if missing) through an O_APPEND descriptor, then fsyncs it when
 /// `durable`. Callers serialise appends with the store lock. Throws StoreError naming the path.
 void append_to_file(const std::filesystem::path &path, std::string_view bytes, bool durable);
