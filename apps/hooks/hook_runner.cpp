@@ -5,6 +5,7 @@
 #include "reply_worker.hpp"
 
 #include <starling/app/application.hpp>
+#include <starling/app/configured_plugin.hpp>
 #include <starling/app/sharing/configured_team_folders.hpp>
 #include <starling/core/bus/background_work.hpp>
 #include <starling/core/bus/event_bus.hpp>
@@ -133,8 +134,20 @@ std::filesystem::path bootstrap_log_path() {
     }
 }
 
-/// Says, in the log and on stderr, why the configuration file was not used — once per session, not
-/// at every hook of it. Where the session's state cannot be kept, at every hook.
+/// Whether `problem` (a short stable name) is the session's first report of it: a problem every hook
+/// of a session runs into is said once, not at every hook. Where the session's state cannot be
+/// kept, every report is a first.
+bool first_report_in_session(Application &application, const std::string &session_id, std::string_view problem) {
+    try {
+        core::SessionLog session{application.store().root() / "sessions",
+                                 session_id.empty() ? "no-session" : session_id};
+        return session.first_report_of(problem);
+    } catch (const std::exception &) {
+        return true;
+    }
+}
+
+/// Says, in the log and on stderr, why the configuration file was not used — once per session.
 void report_unusable_config(Application &application, const std::string &session_id, const core::Logger &logger,
                             const std::string &component) {
     std::optional<std::string> problem;
@@ -143,19 +156,18 @@ void report_unusable_config(Application &application, const std::string &session
     } catch (const std::exception &) {
         return; // not even the defaults: already reported
     }
-    if (!problem) {
-        return;
-    }
-    bool first = true;
-    try {
-        core::SessionLog session{application.store().root() / "sessions",
-                                 session_id.empty() ? "no-session" : session_id};
-        first = session.first_report_of("configuration unusable");
-    } catch (const std::exception &) { // no session state to keep: report at every hook
-    }
-    if (first) {
+    if (problem && first_report_in_session(application, session_id, "configuration unusable")) {
         logger.warning(component, "configuration unusable, running on the embedded defaults until it is fixed "
                                   "(`starling config check` shows every error): " + *problem);
+    }
+}
+
+/// Says, in the log and on stderr, that a plugin runs on its defaults because it refused the
+/// settings of its table — once per session and table.
+void report_refused_settings(Application &application, const std::string &session_id, const core::Logger &logger,
+                             const std::string &component, const core::ConfigError &refused) {
+    if (first_report_in_session(application, session_id, "plugin settings refused: " + refused.key())) {
+        logger.warning(component, refused_settings_warning(refused));
     }
 }
 
@@ -175,9 +187,24 @@ struct HookRun {
     /// How many messages the session log held once the parent logged the event's prompt.
     std::optional<std::size_t> logged_prompt_count;
 
+    /// Settings a plugin refused before the session was known, which is when they are reported.
+    std::vector<core::ConfigError> refused_settings;
+    bool session_known = false;
+
     /// Whether the event has anything for Starling to do, so that plugins run for it.
     [[nodiscard]] bool has_work() const { return parsed && event.kind != sdk::EventKind::other; }
 };
+
+/// Reports what of the configuration the hook runs without, now that the session is known (the
+/// adapter has parsed the payload); settings refused from now on are reported as they are.
+void report_configuration_problems(HookRun &run) {
+    run.session_known = true;
+    report_unusable_config(*run.application, run.event.session_id, *run.logger, run.component);
+    for (const auto &refused : run.refused_settings) {
+        report_refused_settings(*run.application, run.event.session_id, *run.logger, run.component, refused);
+    }
+    run.refused_settings.clear();
+}
 
 /// The adapter `adapter_id` if it is linked into this binary, and nothing from a plugin directory.
 /// Deliberately never destroyed, like the application.
@@ -224,15 +251,14 @@ void work_in_worker(HookRun &run, ReplySender &sender, bool background) {
         // An adapter from a module is loaded here, where its crash cannot take the hook with it;
         // until it has rendered one, there is no safe reply but silence.
         try {
-            run.adapter.emplace(application.registry().create_adapter(run.adapter_id,
-                                                                      application.plugin_settings(run.adapter_id)));
+            run.adapter.emplace(application.adapter(run.adapter_id));
         } catch (const std::exception &failure) {
             run.logger->error(run.component, std::string{"no adapter, replying nothing: "} + failure.what());
             sender.send(sdk::RenderedReply{});
             return;
         }
         parse_and_render_safe(run);
-        report_unusable_config(application, run.event.session_id, *run.logger, run.component);
+        report_configuration_problems(run);
         if (!run.has_work()) {
             sender.send(run.safe);
             return;
@@ -323,6 +349,14 @@ int run_hook(std::string_view adapter_id, int argc, char **argv) {
                                            failure.what());
     }
     application.load_only_modules_in_use({std::string{adapter_id}});
+    // A plugin whose settings are refused runs on its defaults: said once the session is known.
+    application.report_refused_settings_to([&run](const core::ConfigError &refused) {
+        if (run.session_known) {
+            report_refused_settings(*run.application, run.event.session_id, *run.logger, run.component, refused);
+        } else {
+            run.refused_settings.push_back(refused);
+        }
+    });
 
     // The agent's adapter as linked into this binary renders the safe reply before any module is
     // loaded. An adapter from a module (starling-hook) is only loaded in the worker.
@@ -331,8 +365,13 @@ int run_hook(std::string_view adapter_id, int argc, char **argv) {
     try {
         const auto &config = application.config();
         if (const auto *info = linked.find(adapter_id)) {
-            run.adapter.emplace(linked.create_adapter(
-                adapter_id, core::effective_plugin_settings(config, adapter_id, info->default_settings_json).dump()));
+            auto created = create_configured_plugin(
+                config, adapter_id, info->default_settings_json, RefusedSettings::use_declared_defaults,
+                [&](const std::string &settings) { return linked.create_adapter(adapter_id, settings); });
+            run.adapter.emplace(std::move(created.instance));
+            if (created.refused_settings) {
+                run.refused_settings.push_back(std::move(*created.refused_settings));
+            }
         }
     } catch (const std::exception &failure) {
         // Not even the embedded defaults can run (no usable STARLING_HOME, say): the agent still
@@ -351,7 +390,7 @@ int run_hook(std::string_view adapter_id, int argc, char **argv) {
         parse_and_render_safe(run);
         arm_crash_reply(run.safe.stdout_text, run.logger->file().string());
         if (starling_usable) {
-            report_unusable_config(application, run.event.session_id, *run.logger, run.component);
+            report_configuration_problems(run);
         }
         if (!starling_usable || !run.has_work()) {
             write_reply(run.safe);

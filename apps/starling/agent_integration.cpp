@@ -16,7 +16,7 @@ std::vector<InstallableAgent> installable_agents(Application &application) {
             continue;
         }
         try {
-            const auto adapter = application.registry().create_adapter(plugin.id, application.plugin_settings(plugin.id));
+            const auto adapter = application.adapter(plugin.id);
             if (auto integration = adapter.integration()) {
                 agents.push_back({plugin.id, std::move(*integration)});
             }

@@ -2,6 +2,7 @@
 #include "commands.hpp"
 
 #include <starling/app/arguments.hpp>
+#include <starling/app/configured_plugin.hpp>
 #include <starling/core/config/config_loader.hpp>
 #include <starling/core/config/config_render.hpp>
 #include <starling/plugins/static_plugins.hpp>
@@ -35,6 +36,31 @@ int show(Application &application, std::span<const std::string> words) {
     return 0;
 }
 
+/// Settings of the right types may still be out of the range a plugin accepts, which only the
+/// plugin knows: each plugin with a table in the file is created on it, as a hook would create it.
+/// Tables with problems of their own are already reported.
+std::vector<std::string> refused_settings(Application &checked) {
+    std::vector<std::string> problems;
+    const auto &config = checked.config();
+    for (const auto &plugin : checked.registry().plugins()) {
+        if (!config.plugin_settings.contains(plugin.id) ||
+            !core::plugin_settings_issues(config, plugin.id, plugin.default_settings_json).empty()) {
+            continue;
+        }
+        try {
+            static_cast<void>(create_configured_plugin(
+                config, plugin.id, plugin.default_settings_json, RefusedSettings::throw_config_error,
+                [&](const std::string &settings) { return checked.registry().create(plugin.id, settings); }));
+        } catch (const core::ConfigError &refused) {
+            problems.emplace_back(refused.what());
+        } catch (const std::exception &broken) {
+            problems.push_back(config.source_file.string() + ": plugin '" + plugin.id + "' cannot be created: " +
+                               broken.what());
+        }
+    }
+    return problems;
+}
+
 /// Checks one file; prints its problems and returns how many are errors.
 std::size_t check_one(Application &application, const std::filesystem::path &file) {
     // The plugins a file may name are the built-in ones plus those in the directories it lists,
@@ -44,20 +70,25 @@ std::size_t check_one(Application &application, const std::filesystem::path &fil
     // every command and hook reports the module, so "ok" would be wrong.
     std::vector<core::PluginDefaults> available;
     std::vector<std::string> plugin_problems;
+    std::vector<std::string> refused;
     try {
         Application checked{file};
         available = checked.plugin_defaults();
         for (const auto &problem : checked.registry().problems()) {
             plugin_problems.push_back(problem.message());
         }
+        refused = refused_settings(checked);
     } catch (const core::ConfigError &) {
         available = built_in_plugin_defaults();
     }
     const auto issues = core::check_config_file(file, application.environment(), available);
-    std::size_t errors = plugin_problems.size();
+    std::size_t errors = plugin_problems.size() + refused.size();
     for (const auto &issue : issues) {
         std::cout << (issue.is_error() ? "error: " : "warning: ") << issue.message() << '\n';
         errors += issue.is_error() ? 1U : 0U;
+    }
+    for (const auto &problem : refused) {
+        std::cout << "error: " << problem << '\n';
     }
     for (const auto &problem : plugin_problems) {
         std::cout << "error: " << file.string() << ": plugin directories: " << problem << '\n';

@@ -3,6 +3,8 @@
 
 #include "stop_words.hpp"
 
+#include <array>
+#include <charconv>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -11,12 +13,19 @@ namespace starling::bm25 {
 
 namespace {
 
+/// The shortest text that reads back as `value` ("2", "0.75"), as the user would have written it.
+std::string shortest(double value) {
+    std::array<char, 32> text{};
+    const auto written = std::to_chars(text.data(), text.data() + text.size(), value);
+    return {text.data(), written.ptr};
+}
+
 double read_number(const sdk::Settings &settings, const std::string &key, double fallback, double lowest,
                    double highest) {
     const auto value = sdk::get_number(settings, key, fallback);
     if (!std::isfinite(value) || value < lowest || value > highest) {
-        throw std::invalid_argument("bm25 setting '" + key + "' must be between " + std::to_string(lowest) +
-                                    " and " + std::to_string(highest) + ", got " + std::to_string(value));
+        throw std::invalid_argument("bm25 setting '" + key + "' must be between " + shortest(lowest) + " and " +
+                                    shortest(highest) + ", got " + shortest(value));
     }
     return value;
 }

@@ -222,6 +222,62 @@ TEST_CASE("a configuration typo never switches the hooks off: they run on the em
     CHECK(reports == 2);
 }
 
+TEST_CASE("settings a plugin refuses never switch the hooks off: it runs on its defaults, said once per session, "
+          "while the CLI refuses and config check names the table",
+          "[e2e][hooks][config]") {
+    const ScratchHome home{"hooks-refused-settings"};
+    REQUIRE(run_process(kBinaries / "starling",
+                        {"remember", "--force", "--summary", "Deploys happen on Tuesdays",
+                         "Deploys happen on Tuesdays only; never on Fridays."},
+                        home.options())
+                .exit_code == 0);
+    // A float where a float belongs, but out of bm25's range, which only bm25 knows; and a key the
+    // Claude Code adapter does not have, which switched its hook off before.
+    const auto file = home.write_file("home/starling.toml",
+                                      "[settings.bm25]\nprior.length = 3\n\n[settings.claude-code]\nbogus = 1\n");
+
+    const auto checked = run_process(kBinaries / "starling", {"config", "check", file.string()}, home.options());
+    CHECK(checked.exit_code == 1);
+    CHECK_THAT(checked.stdout_text,
+               Catch::Contains("error: " + file.string() + ":1:") &&
+                   Catch::Contains("settings.bm25: \"bm25\" refuses these settings: bm25 setting 'prior.length' "
+                                   "must be between 0 and 2, got 3"));
+    CHECK_THAT(checked.stdout_text, Catch::Contains(file.string() + ":5:1: settings.claude-code.bogus"));
+
+    const auto refused = run_process(kBinaries / "starling", {"search", "deploy"}, home.options());
+    CHECK(refused.exit_code == 1);
+    CHECK_THAT(refused.stderr_text, Catch::Contains(file.string() + ":1:") && Catch::Contains("'prior.length'"));
+
+    for (const auto &hook : prompt_hooks()) {
+        INFO(hook.binary);
+        const bool first_of_its_session = hook.binary == "starling-claude" || hook.binary == "starling-cursor";
+        const auto first = run_hook(home, hook, hook.prompt_payload);
+        CHECK(first.exit_code == 0);
+        if (first_of_its_session) {
+            CHECK_THAT(first.stderr_text, Catch::Contains("plugin settings refused, the plugin runs on its defaults") &&
+                                              Catch::Contains("'prior.length'"));
+        } else {
+            CHECK_THAT(first.stderr_text, !Catch::Contains("'prior.length'"));
+        }
+        if (hook.binary == "starling-claude") {
+            CHECK_THAT(first.stderr_text, Catch::Contains("settings.claude-code.bogus"));
+            CHECK_THAT(first.stdout_text, Catch::Contains("never on Fridays"));
+        }
+        const auto again = run_hook(home, hook, hook.prompt_payload);
+        CHECK(again.exit_code == 0);
+        CHECK_THAT(again.stderr_text, !Catch::Contains("plugin settings refused"));
+    }
+    const auto cursor = run_hook(home, prompt_hooks()[1], prompt_hooks()[1].prompt_payload);
+    CHECK(nlohmann::json::parse(cursor.stdout_text)["continue"] == true);
+    const auto log = read_text(home.path() / "logs" / "starling.log");
+    std::size_t reports = 0;
+    for (auto at = log.find("'prior.length' must be"); at != std::string::npos;
+         at = log.find("'prior.length' must be", at + 1)) {
+        ++reports;
+    }
+    CHECK(reports == 2); // sessions s-1 and c-1
+}
+
 TEST_CASE("a STARLING_HOME that is not a directory or relative still gets every agent its reply", "[e2e][hooks][config]") {
     const ScratchHome home{"hooks-home-file"};
     const auto not_a_directory = home.write_file("starling-home-file", "not a directory\n");

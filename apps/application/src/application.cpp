@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <starling/app/application.hpp>
 
+#include <starling/app/configured_plugin.hpp>
+
 #include <starling/core/config/config_loader.hpp>
 #include <starling/core/config/plugin_settings.hpp>
 #include <starling/core/lifecycle/redaction.hpp>
@@ -13,7 +15,10 @@
 namespace starling::app {
 
 Application::Application(std::optional<std::filesystem::path> config_file, UnusableConfig unusable_config)
-    : config_file_(std::move(config_file)), unusable_config_(unusable_config) {}
+    : config_file_(std::move(config_file)), unusable_config_(unusable_config),
+      report_refused_settings_([this](const core::ConfigError &refused) {
+          logger().warning("config", refused_settings_warning(refused));
+      }) {}
 
 const core::ConfigEnvironment &Application::environment() {
     if (!environment_) {
@@ -100,10 +105,27 @@ void Application::watch_plugin_calls() {
     }
 }
 
-std::string Application::plugin_settings(std::string_view plugin_id) {
+template <typename Create>
+auto Application::create_configured(std::string_view plugin_id, Create &&create) {
     const auto *info = registry().find(plugin_id);
-    const std::string defaults = info == nullptr ? std::string{"{}"} : info->default_settings_json;
-    return core::effective_plugin_settings(config(), plugin_id, defaults).dump();
+    const std::string_view defaults = info == nullptr ? std::string_view{"{}"} : info->default_settings_json;
+    const auto refused = unusable_config_ == UnusableConfig::refuse ? RefusedSettings::throw_config_error
+                                                                    : RefusedSettings::use_declared_defaults;
+    auto created = create_configured_plugin(config(), plugin_id, defaults, refused, create);
+    if (created.refused_settings) {
+        report_refused_settings_(*created.refused_settings);
+    }
+    return std::move(created.instance);
+}
+
+plugins::AdapterInstance Application::adapter(std::string_view plugin_id) {
+    return create_configured(plugin_id, [&](const std::string &settings) {
+        return registry().create_adapter(plugin_id, settings);
+    });
+}
+
+void Application::report_refused_settings_to(std::function<void(const core::ConfigError &)> report) {
+    report_refused_settings_ = std::move(report);
 }
 
 const core::Clock &Application::clock() {
@@ -147,19 +169,25 @@ const Instance *created_on_first_use(std::optional<Instance> &slot, const std::s
 
 const plugins::DecisionPolicyInstance *Application::decision_policy() {
     return created_on_first_use(decision_policy_, config().policies.decision, [this](const std::string &id) {
-        return registry().create_decision_policy(id, plugin_settings(id));
+        return create_configured(id, [&](const std::string &settings) {
+            return registry().create_decision_policy(id, settings);
+        });
     });
 }
 
 const plugins::DecayPolicyInstance *Application::decay_policy() {
     return created_on_first_use(decay_policy_, config().policies.decay, [this](const std::string &id) {
-        return registry().create_decay_policy(id, plugin_settings(id));
+        return create_configured(id, [&](const std::string &settings) {
+            return registry().create_decay_policy(id, settings);
+        });
     });
 }
 
 const plugins::RelevancePolicyInstance *Application::relevance_policy() {
     return created_on_first_use(relevance_policy_, config().policies.relevance, [this](const std::string &id) {
-        return registry().create_relevance_policy(id, plugin_settings(id));
+        return create_configured(id, [&](const std::string &settings) {
+            return registry().create_relevance_policy(id, settings);
+        });
     });
 }
 

@@ -251,6 +251,15 @@ Json effective_plugin_settings(const Config &config, std::string_view plugin_id,
     return effective;
 }
 
+ConfigIssue refused_plugin_settings(const Config &config, std::string_view plugin_id, std::string_view reason) {
+    const auto table = config.plugin_settings.find(plugin_id);
+    const SourcePosition position = table == config.plugin_settings.end() ? SourcePosition{} : table->second.position;
+    return {ConfigIssue::Severity::error,
+            {config.source_file, position.line, position.column,
+             std::string{plugin_settings_table} + "." + toml_key(plugin_id)},
+            toml_string(plugin_id) + " refuses these settings: " + std::string{reason}};
+}
+
 std::vector<ConfigIssue> unknown_plugin_settings(const Config &config, std::span<const std::string> known_ids) {
     std::vector<ConfigIssue> issues;
     for (const auto &[plugin_id, table] : config.plugin_settings) {

@@ -163,8 +163,9 @@ TEST_CASE("bm25 refuses a setting it cannot use, naming it and the value", "[pol
                Catch::Contains("setting 'feedback.documents' must be a whole number, got '2.5'"));
     CHECK_THAT(refusal(R"({"stem_english": "yes"})"),
                Catch::Contains("setting 'stem_english' must be true or false, got 'yes'"));
-    CHECK_THAT(refusal(R"({"b": 2})"), Catch::Contains("bm25 setting 'b' must be between"));
-    CHECK_THAT(refusal(R"({"prior": {"length": -0.1}})"), Catch::Contains("bm25 setting 'prior.length' must be between"));
+    CHECK_THAT(refusal(R"({"b": 2})"), Catch::Contains("bm25 setting 'b' must be between 0 and 1, got 2"));
+    CHECK_THAT(refusal(R"({"prior": {"length": -0.1}})"),
+               Catch::Contains("bm25 setting 'prior.length' must be between 0 and 2, got -0.1"));
     CHECK_THAT(refusal(R"({"prior": {"length": "long"}})"),
                Catch::Contains("setting 'prior.length' must be a number, got 'long'"));
     CHECK(refusal(R"({"k1": 1.5, "feedback": {"documents": 3}, "stem_english": false})") == "created");

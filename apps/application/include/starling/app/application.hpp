@@ -13,6 +13,7 @@
 #include <starling/plugins/plugin_registry.hpp>
 
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -100,8 +101,12 @@ public:
     void watch_plugin_calls();
     /// What configuration needs to know of every registered plugin.
     [[nodiscard]] std::vector<core::PluginDefaults> plugin_defaults();
-    /// The effective settings (JSON text) a plugin is created with. Throws core::ConfigError.
-    [[nodiscard]] std::string plugin_settings(std::string_view plugin_id);
+    /// The adapter `plugin_id`, created on its configured settings (create_configured_plugin()).
+    [[nodiscard]] plugins::AdapterInstance adapter(std::string_view plugin_id);
+    /// Where settings a plugin refused go when it runs on its declared defaults instead (a hook):
+    /// to `report`, as each is refused; until one is given, to the log as a warning. The `starling`
+    /// command never gets here: refused settings are a core::ConfigError for it.
+    void report_refused_settings_to(std::function<void(const core::ConfigError &)> report);
     /// $STARLING_NOW if set, else the system clock, unless use_clock() gave another.
     [[nodiscard]] const core::Clock &clock();
     /// Makes clock() — and so the store — read time from `clock`: a replay that stores what was
@@ -109,8 +114,8 @@ public:
     void use_clock(std::unique_ptr<core::Clock> clock);
     /// The store at the configured root.
     [[nodiscard]] core::MemoryStore &store();
-    /// The configured policy of each kind, created on first use; nullptr when the kind is
-    /// configured as "". Throws core::ConfigError or PluginLoadError.
+    /// The configured policy of each kind, created on first use (create_configured_plugin()); nullptr
+    /// when the kind is configured as "". Throws core::ConfigError or PluginLoadError.
     [[nodiscard]] const plugins::DecisionPolicyInstance *decision_policy();
     [[nodiscard]] const plugins::DecayPolicyInstance *decay_policy();
     [[nodiscard]] const plugins::RelevancePolicyInstance *relevance_policy();
@@ -122,8 +127,12 @@ public:
     [[nodiscard]] core::IndexBuilds index_builds();
 
 private:
+    template <typename Create>
+    auto create_configured(std::string_view plugin_id, Create &&create);
+
     std::optional<std::filesystem::path> config_file_;
     UnusableConfig unusable_config_;
+    std::function<void(const core::ConfigError &)> report_refused_settings_;
     std::optional<core::ConfigEnvironment> environment_;
     std::optional<core::Config> config_;
     std::optional<std::string> config_problem_;

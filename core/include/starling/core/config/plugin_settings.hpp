@@ -38,6 +38,13 @@ struct PluginDefaults {
 [[nodiscard]] std::vector<ConfigIssue> plugin_settings_issues(const Config &config, std::string_view plugin_id,
                                                               std::string_view default_settings_json);
 
+/// The error of settings that `plugin_id` refused when created with them (`reason`, the plugin's own
+/// words) although it accepts its declared defaults: the user's `[settings.<plugin_id>]` table is at
+/// fault, and the error points at it. Settings of the right types may still be out of the range a
+/// plugin accepts, which only the plugin knows.
+[[nodiscard]] ConfigIssue refused_plugin_settings(const Config &config, std::string_view plugin_id,
+                                                  std::string_view reason);
+
 /// An error for each `[settings.<id>]` table whose id is not among `known_ids`.
 [[nodiscard]] std::vector<ConfigIssue> unknown_plugin_settings(const Config &config,
                                                                std::span<const std::string> known_ids);
