@@ -17,6 +17,7 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <string_view>
 
 namespace fs = std::filesystem;
 using starling::test::ProcessResult;
@@ -37,6 +38,23 @@ std::size_t count_lines(const std::string &text) {
 
 ProcessResult run_hook(const ScratchHome &home, const PromptHook &hook, std::string stdin_text) {
     return run_process(kBinaries / hook.binary, {hook.prompt_event}, home.options(std::move(stdin_text)));
+}
+
+std::size_t count_occurrences(const std::string &text, std::string_view needle) {
+    std::size_t count = 0;
+    for (auto at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) {
+        ++count;
+    }
+    return count;
+}
+
+/// A memory every prompt hook's "deploy on tuesday?" finds, when Starling runs.
+void remember_the_deploy_day(const ScratchHome &home) {
+    REQUIRE(run_process(kBinaries / "starling",
+                        {"remember", "--force", "--summary", "Deploys happen on Tuesdays",
+                         "Deploys happen on Tuesdays only; never on Fridays."},
+                        home.options())
+                .exit_code == 0);
 }
 
 } // namespace
@@ -175,11 +193,7 @@ TEST_CASE("a configuration typo never switches the hooks off: they run on the em
           "per session, while the CLI refuses",
           "[e2e][hooks][config]") {
     const ScratchHome home{"hooks-config-typo"};
-    REQUIRE(run_process(kBinaries / "starling",
-                        {"remember", "--force", "--summary", "Deploys happen on Tuesdays",
-                         "Deploys happen on Tuesdays only; never on Fridays."},
-                        home.options())
-                .exit_code == 0);
+    remember_the_deploy_day(home);
     home.write_file("home/starling.toml", "[injection]\nmax_memoires = 3\n");
 
     const auto refused = run_process(kBinaries / "starling", {"list"}, home.options());
@@ -214,23 +228,14 @@ TEST_CASE("a configuration typo never switches the hooks off: they run on the em
     CHECK_THAT(read_text(home.path() / "sessions" / "s-1.jsonl"), Catch::Contains("deploy on tuesday?"));
     const auto log = read_text(home.path() / "logs" / "starling.log");
     // One report per session: claude, codex and codeflicker share session s-1, cursor has c-1.
-    std::size_t reports = 0;
-    for (auto at = log.find("configuration unusable"); at != std::string::npos;
-         at = log.find("configuration unusable", at + 1)) {
-        ++reports;
-    }
-    CHECK(reports == 2);
+    CHECK(count_occurrences(log, "configuration unusable") == 2);
 }
 
 TEST_CASE("settings a plugin refuses never switch the hooks off: it runs on its defaults, said once per session, "
           "while the CLI refuses and config check names the table",
           "[e2e][hooks][config]") {
     const ScratchHome home{"hooks-refused-settings"};
-    REQUIRE(run_process(kBinaries / "starling",
-                        {"remember", "--force", "--summary", "Deploys happen on Tuesdays",
-                         "Deploys happen on Tuesdays only; never on Fridays."},
-                        home.options())
-                .exit_code == 0);
+    remember_the_deploy_day(home);
     // A float where a float belongs, but out of bm25's range, which only bm25 knows; and a key the
     // Claude Code adapter does not have, which switched its hook off before.
     const auto file = home.write_file("home/starling.toml",
@@ -270,12 +275,7 @@ TEST_CASE("settings a plugin refuses never switch the hooks off: it runs on its 
     const auto cursor = run_hook(home, prompt_hooks()[1], prompt_hooks()[1].prompt_payload);
     CHECK(nlohmann::json::parse(cursor.stdout_text)["continue"] == true);
     const auto log = read_text(home.path() / "logs" / "starling.log");
-    std::size_t reports = 0;
-    for (auto at = log.find("'prior.length' must be"); at != std::string::npos;
-         at = log.find("'prior.length' must be", at + 1)) {
-        ++reports;
-    }
-    CHECK(reports == 2); // sessions s-1 and c-1
+    CHECK(count_occurrences(log, "'prior.length' must be") == 2); // sessions s-1 and c-1
 }
 
 TEST_CASE("a STARLING_HOME that is not a directory or relative still gets every agent its reply", "[e2e][hooks][config]") {
