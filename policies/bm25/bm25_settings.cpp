@@ -3,6 +3,7 @@
 
 #include "stop_words.hpp"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -70,6 +71,61 @@ std::vector<std::string> read_relations(const sdk::Settings &settings) {
     return relations;
 }
 
+/// `synonyms.groups`: a list of lists of words, each word one term as `tokenizer` makes it, so that
+/// a group matches the terms the queries and memories are made of ("deployments" stands for
+/// "deploy"). A group of fewer than two terms, a stop word or a phrase is refused, naming the group.
+std::unordered_map<std::string, std::vector<std::string>> read_synonyms(const sdk::Settings &settings,
+                                                                        const TokenizerOptions &options) {
+    std::unordered_map<std::string, std::vector<std::string>> synonyms;
+    const auto groups = settings.get_child_optional("synonyms.groups");
+    if (!groups || groups->empty()) {
+        return synonyms;
+    }
+    Tokenizer tokenizer{options};
+    TokenList tokens;
+    std::size_t number = 0;
+    for (const auto &[key, group] : *groups) {
+        ++number;
+        const std::string where = "bm25 setting 'synonyms.groups': group " + std::to_string(number);
+        if (group.empty() && !group.data().empty()) {
+            throw std::invalid_argument(where + " is the word '" + group.data() +
+                                        "', not a list of words: write groups = [[\"k8s\", \"kubernetes\"]]");
+        }
+        std::vector<std::string> terms;
+        for (const auto &[member_key, member] : group) {
+            if (!member.empty()) {
+                throw std::invalid_argument(where + " holds a list; each member must be a word");
+            }
+            const std::string word = member.get_value<std::string>();
+            tokens.clear();
+            tokenizer.tokenize(word, tokens);
+            if (tokens.size() != 1) {
+                throw std::invalid_argument(where + " holds '" + word + "', which is " +
+                                            (tokens.empty() ? std::string{"a stop word or no word at all"}
+                                                            : std::to_string(tokens.size()) + " words") +
+                                            "; each member must be one word");
+            }
+            const std::string term{tokens[0]};
+            if (std::find(terms.begin(), terms.end(), term) == terms.end()) {
+                terms.push_back(term);
+            }
+        }
+        if (terms.size() < 2) {
+            throw std::invalid_argument(where + " must be a list of at least two different words, such as "
+                                                "[\"k8s\", \"kubernetes\"]");
+        }
+        for (const auto &term : terms) {
+            auto &others = synonyms[term];
+            for (const auto &other : terms) {
+                if (other != term && std::find(others.begin(), others.end(), other) == others.end()) {
+                    others.push_back(other);
+                }
+            }
+        }
+    }
+    return synonyms;
+}
+
 } // namespace
 
 Bm25Settings read_bm25_settings(const sdk::Settings &settings) {
@@ -106,6 +162,8 @@ Bm25Settings read_bm25_settings(const sdk::Settings &settings) {
     read.tokenizer.cjk_unigrams = sdk::get_flag(settings, "cjk_unigrams", false);
     read.tokenizer.stop_words = read_stop_words(settings);
     read.tokenizer.kept_words = sdk::get_string_list(settings, "stop_words.keep");
+    read.synonyms = read_synonyms(settings, read.tokenizer);
+    read.synonym_weight = read_number(settings, "synonyms.weight", read.synonym_weight, 0.0, 1.0);
     return read;
 }
 

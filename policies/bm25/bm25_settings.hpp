@@ -13,6 +13,7 @@
 #include <array>
 #include <cstddef>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace starling::bm25 {
@@ -49,6 +50,12 @@ struct Bm25Settings {
     double recency_half_life_days = 30.0;
     double access_weight = 0.05;
     double session_weight = 0.05;
+
+    /// Words the user declared interchangeable (`synonyms.groups`): each query term also looks for
+    /// the other members of its groups, at `synonym_weight` times its own weight. By term as the
+    /// tokenizer makes it (stemmed), each term's synonyms in the order declared.
+    std::unordered_map<std::string, std::vector<std::string>> synonyms;
+    double synonym_weight = 1.0;
 
     TokenizerOptions tokenizer;
 };

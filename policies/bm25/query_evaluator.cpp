@@ -60,7 +60,7 @@ void QueryEvaluator::evaluate(TermSource &source, ScoredMemories &scored) {
             for (double &sum : sums_) {
                 sum *= *original_scale;
             }
-            score_terms(source, scored, terms_.original);
+            score_terms(source, scored, terms_.query_end);
         }
     }
     apply_length_prior(average_own_length(length_totals, source.memory_count()), scored);
@@ -125,7 +125,35 @@ bool QueryEvaluator::set_query(std::string_view query, TermDictionary &dictionar
         }
     }
     terms_.original = terms_.ids.size();
+    add_synonyms(dictionary);
+    terms_.query_end = terms_.ids.size();
     return !terms_.ids.empty();
+}
+
+void QueryEvaluator::add_synonyms(TermDictionary &dictionary) {
+    if (settings_->synonyms.empty() || settings_->synonym_weight <= 0.0) {
+        return;
+    }
+    for (std::size_t term = 0; term < terms_.original; ++term) {
+        const auto found = settings_->synonyms.find(std::string{dictionary.text(terms_.ids[term])});
+        if (found == settings_->synonyms.end()) {
+            continue;
+        }
+        const double weight = settings_->synonym_weight * terms_.weights[term];
+        for (const auto &synonym : found->second) {
+            const TermId id = dictionary.intern(synonym);
+            const auto existing = std::find(terms_.ids.begin(), terms_.ids.end(), id);
+            if (existing == terms_.ids.end()) {
+                terms_.ids.push_back(id);
+                terms_.weights.push_back(weight);
+                continue;
+            }
+            const auto index = static_cast<std::size_t>(existing - terms_.ids.begin());
+            if (index >= terms_.original) { // a synonym of two of the query's terms: the stronger stands
+                terms_.weights[index] = std::max(terms_.weights[index], weight);
+            }
+        }
+    }
 }
 
 void QueryEvaluator::set_idf(TermSource &source, std::size_t first) {
@@ -165,7 +193,7 @@ public:
         // occurrence would be mispredicted once for each of the thousands a common word matches.
         evaluator.own_lengths_[occurrence.memory] = own_fields_sum(occurrence.lengths);
         auto &state = evaluator.sum_states_[occurrence.memory];
-        state = std::max(state, occurrence.term < evaluator.terms_.original ? SumState::matches_query : SumState::summed);
+        state = std::max(state, occurrence.term < evaluator.terms_.query_end ? SumState::matches_query : SumState::summed);
     }
 
 private:
@@ -222,7 +250,7 @@ std::optional<double> QueryEvaluator::expand_with_feedback(TermSource &source, c
     relevance_model_.estimate(feedback_terms_, dictionary.size(), positions, feedback_scores, total_score,
                               settings_->field_weights);
 
-    const auto query_end = terms_.ids.begin() + static_cast<std::ptrdiff_t>(terms_.original);
+    const auto query_end = terms_.ids.begin() + static_cast<std::ptrdiff_t>(terms_.query_end);
     const auto is_query_term = [&](TermId id) { return std::find(terms_.ids.begin(), query_end, id) != query_end; };
 
     // Terms common to the whole store (a speaker's or project's name) say nothing about this query,
@@ -246,10 +274,10 @@ std::optional<double> QueryEvaluator::expand_with_feedback(TermSource &source, c
         terms_.ids.push_back(candidate.id);
         terms_.weights.push_back(candidate.probability);
     }
-    set_idf(source, terms_.original);
+    set_idf(source, terms_.query_end);
 
     std::vector<std::size_t> ranked(candidates.size());
-    std::iota(ranked.begin(), ranked.end(), terms_.original);
+    std::iota(ranked.begin(), ranked.end(), terms_.query_end);
     std::stable_sort(ranked.begin(), ranked.end(), [&](std::size_t left, std::size_t right) {
         return terms_.weights[left] * idf_[left] > terms_.weights[right] * idf_[right];
     });
@@ -261,15 +289,15 @@ std::optional<double> QueryEvaluator::expand_with_feedback(TermSource &source, c
         return std::accumulate(terms_.weights.begin() + static_cast<std::ptrdiff_t>(first),
                                terms_.weights.begin() + static_cast<std::ptrdiff_t>(last), 0.0);
     };
-    const double query_mass = mass(0, terms_.original);
-    const double expansion_mass = mass(terms_.original, terms_.ids.size());
+    const double query_mass = mass(0, terms_.query_end);
+    const double expansion_mass = mass(terms_.query_end, terms_.ids.size());
     if (expansion_mass <= 0.0) {
         return std::nullopt;
     }
     const double lambda = settings_->feedback_weight;
     const double original_scale = (1.0 - lambda) / query_mass;
     for (std::size_t term = 0; term < terms_.ids.size(); ++term) {
-        terms_.weights[term] *= term < terms_.original ? original_scale : lambda / expansion_mass;
+        terms_.weights[term] *= term < terms_.query_end ? original_scale : lambda / expansion_mass;
     }
     return original_scale;
 }

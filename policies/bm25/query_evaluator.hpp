@@ -55,7 +55,7 @@ public:
     /// when the query has no terms (only stop words, say): then every memory scores 0.
     bool set_query(std::string_view query, TermDictionary &dictionary);
     /// Replaces `scored` with the score, before boosts, of every memory of `source` that matches one
-    /// of the query's own terms, in memory order; every other memory scores 0. Scores are on the
+    /// of the query's own terms or their synonyms, in memory order; every other memory scores 0. Scores are on the
     /// query's own scale: BM25F times the memory's length_prior(), over what a memory saturating
     /// every one of the query's own terms would score (feedback terms and the prior of a memory
     /// longer than most can lift a memory above 1). Dividing every score of a query by
@@ -68,10 +68,15 @@ private:
     struct WeightedTerms {
         std::vector<TermId> ids;
         std::vector<double> weights;
-        /// The first `original` terms come from the query; the rest from feedback.
+        /// The first `original` terms come from the query, the next up to `query_end` are their
+        /// synonyms (Bm25Settings::synonyms), and the rest come from feedback.
         std::size_t original = 0;
+        std::size_t query_end = 0;
     };
 
+    /// Adds the synonyms of the query's own terms after them, each weighted synonym_weight times the
+    /// term it stands for; a term the query has already is not added again.
+    void add_synonyms(TermDictionary &dictionary);
     /// Counts the memories containing terms [first, end) and sets their idf.
     void set_idf(TermSource &source, std::size_t first);
     /// Scores every memory by the terms [first, end) of weight above 0, adding to the running sums

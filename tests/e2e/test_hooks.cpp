@@ -278,6 +278,49 @@ TEST_CASE("settings a plugin refuses never switch the hooks off: it runs on its 
     CHECK(count_occurrences(log, "'prior.length' must be") == 2); // sessions s-1 and c-1
 }
 
+TEST_CASE("synonyms the user declares find a memory said in other words, in the prompt hook and in search",
+          "[e2e][hooks][config][synonyms]") {
+    const ScratchHome home{"hooks-synonyms"};
+    for (const auto *text : {"Kubernetes deploys go through Argo CD, never kubectl apply.",
+                             "The billing service keeps invoices for seven years."}) {
+        REQUIRE(run_process(kBinaries / "starling", {"remember", "--force", text}, home.options()).exit_code == 0);
+    }
+    const PromptHook &claude = prompt_hooks()[0];
+    const auto prompt_in = [](const std::string &session) {
+        return R"({"session_id":")" + session +
+               R"(","transcript_path":"/t","cwd":"/work/app","hook_event_name":"UserPromptSubmit","prompt":"which tool ships to k8s?"})";
+    };
+    const std::vector<std::string> search{"search", "which tool ships to k8s?"};
+
+    // Not one word of the prompt is in the memory.
+    CHECK_THAT(run_hook(home, claude, prompt_in("before")).stdout_text, !Catch::Contains("Argo CD"));
+    CHECK_THAT(run_process(kBinaries / "starling", search, home.options()).stdout_text,
+               Catch::Contains("no memory matches"));
+
+    const auto file = home.write_file("home/starling.toml", "[settings.bm25]\n"
+                                                            "synonyms.groups = [[\"k8s\", \"kubernetes\"], "
+                                                            "[\"ship\", \"deploy\"]]\n");
+    const auto injected = run_hook(home, claude, prompt_in("declared"));
+    CHECK(injected.exit_code == 0);
+    CHECK_THAT(injected.stdout_text, Catch::Contains("Argo CD"));
+    CHECK(injected.stderr_text.empty());
+    const auto found = run_process(kBinaries / "starling", search, home.options());
+    CHECK(found.exit_code == 0);
+    CHECK_THAT(found.stdout_text, Catch::Contains("kubernetes.md"));
+
+    SECTION("a group bm25 cannot use is an error at its table, and the hooks run without it") {
+        home.write_file("home/starling.toml", "[settings.bm25]\nsynonyms.groups = [[\"pr\", \"pull request\"]]\n");
+        const auto checked = run_process(kBinaries / "starling", {"config", "check", file.string()}, home.options());
+        CHECK(checked.exit_code == 1);
+        CHECK_THAT(checked.stdout_text, Catch::Contains(file.string() + ":1:") &&
+                                            Catch::Contains("group 1 holds 'pull request', which is 2 words"));
+        const auto hook = run_hook(home, claude, prompt_in("mistyped"));
+        CHECK(hook.exit_code == 0);
+        CHECK_THAT(hook.stderr_text, Catch::Contains("plugin settings refused") && Catch::Contains("pull request"));
+        CHECK_THAT(hook.stdout_text, !Catch::Contains("Argo CD"));
+    }
+}
+
 TEST_CASE("a STARLING_HOME that is not a directory or relative still gets every agent its reply", "[e2e][hooks][config]") {
     const ScratchHome home{"hooks-home-file"};
     const auto not_a_directory = home.write_file("starling-home-file", "not a directory\n");

@@ -169,4 +169,24 @@ TEST_CASE("bm25 refuses a setting it cannot use, naming it and the value", "[pol
     CHECK_THAT(refusal(R"({"prior": {"length": "long"}})"),
                Catch::Contains("setting 'prior.length' must be a number, got 'long'"));
     CHECK(refusal(R"({"k1": 1.5, "feedback": {"documents": 3}, "stem_english": false})") == "created");
+
+    SECTION("synonym groups are lists of two or more words, each one term") {
+        CHECK_THAT(refusal(R"({"synonyms": {"groups": [["k8s", "kubernetes"], ["db"]]}})"),
+                   Catch::Contains("bm25 setting 'synonyms.groups': group 2 must be a list of at least two "
+                                   "different words"));
+        CHECK_THAT(refusal(R"({"synonyms": {"groups": [["deploy", "deploying"]]}})"),
+                   Catch::Contains("group 1 must be a list of at least two different words")); // one stem
+        CHECK_THAT(refusal(R"({"synonyms": {"groups": [["pr", "pull request"]]}})"),
+                   Catch::Contains("group 1 holds 'pull request', which is 2 words; each member must be one word"));
+        CHECK_THAT(refusal(R"({"stop_words": {"languages": ["en"]}, "synonyms": {"groups": [["the", "a"]]}})"),
+                   Catch::Contains("holds 'the', which is a stop word or no word at all"));
+        CHECK_THAT(refusal(R"({"synonyms": {"groups": ["k8s", "kubernetes"]}})"),
+                   Catch::Contains("group 1 is the word 'k8s', not a list of words"));
+        CHECK_THAT(refusal(R"({"synonyms": {"groups": [[["k8s"], "kubernetes"]]}})"),
+                   Catch::Contains("group 1 holds a list; each member must be a word"));
+        CHECK_THAT(refusal(R"({"synonyms": {"weight": 1.5}})"),
+                   Catch::Contains("bm25 setting 'synonyms.weight' must be between 0 and 1, got 1.5"));
+        CHECK(refusal(R"({"synonyms": {"groups": [["k8s", "Kubernetes"], ["db", "databases", "postgres"]]}})") ==
+              "created");
+    }
 }

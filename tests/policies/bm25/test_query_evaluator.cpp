@@ -296,3 +296,66 @@ TEST_CASE("the length prior counts a memory's own terms, not the context its lin
     // Context of no query term changes neither BM25F's score nor the prior: the two tie.
     CHECK(score_of(scored, 0) == score_of(scored, 1));
 }
+
+namespace {
+
+/// Scores `texts` (summaries) for `query`, with the words of each of `groups` declared synonyms
+/// at `weight`.
+ScoredMemories evaluated_with_synonyms(const std::string &query, const std::vector<std::string> &texts,
+                                       const std::vector<std::vector<std::string>> &groups, double weight) {
+    Bm25Settings settings;
+    settings.feedback_documents = 0;
+    settings.length_prior = 0.0;
+    settings.normalisation_min_terms = 0.0;
+    settings.tokenizer.stop_words.clear();
+    Tokenizer tokenizer{settings.tokenizer};
+    const auto term_of = [&](const std::string &word) {
+        starling::bm25::TokenList tokens;
+        tokenizer.tokenize(word, tokens);
+        REQUIRE(tokens.size() == 1);
+        return std::string{tokens[0]};
+    };
+    for (const auto &group : groups) {
+        for (const auto &word : group) {
+            for (const auto &other : group) {
+                if (other != word) {
+                    settings.synonyms[term_of(word)].push_back(term_of(other));
+                }
+            }
+        }
+    }
+    settings.synonym_weight = weight;
+    TermDictionary dictionary;
+    QueryEvaluator evaluator{settings, tokenizer};
+    REQUIRE(evaluator.set_query(query, dictionary));
+    const auto batch = summaries(texts, tokenizer, dictionary);
+    BatchTermSource source{batch, dictionary};
+    ScoredMemories scored;
+    evaluator.evaluate(source, scored);
+    return scored;
+}
+
+} // namespace
+
+TEST_CASE("a memory that says only a synonym of a query term matches, at the synonym's weight",
+          "[policy][bm25][evaluator][synonyms]") {
+    const std::vector<std::string> texts{"kubernetes rollout", "k8s rollout", "billing queue"};
+    CHECK(evaluated_with_synonyms("k8s", texts, {}, 0.5).size() == 1);
+
+    const auto scored = evaluated_with_synonyms("k8s", texts, {{"k8s", "kubernetes"}}, 0.5);
+    REQUIRE(scored.size() == 2);
+    // Both words are in one memory of three and both memories are as long: the synonym's match is
+    // the word's, times its weight. The normaliser counts the query's own term only, so the word's
+    // match scores as it did without synonyms.
+    CHECK(score_of(scored, 0) == Approx(0.5 * score_of(scored, 1)));
+    CHECK(score_of(scored, 1) == score_of(evaluated_with_synonyms("k8s", texts, {}, 0.5), 1));
+
+    SECTION("a weight of 0 turns synonyms off") {
+        CHECK(evaluated_with_synonyms("k8s", texts, {{"k8s", "kubernetes"}}, 0.0).size() == 1);
+    }
+    SECTION("a synonym the query says itself keeps its own weight") {
+        const auto both = evaluated_with_synonyms("k8s kubernetes", texts, {{"k8s", "kubernetes"}}, 0.5);
+        REQUIRE(both.size() == 2);
+        CHECK(score_of(both, 0) == score_of(both, 1));
+    }
+}

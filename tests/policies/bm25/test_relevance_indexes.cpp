@@ -148,7 +148,8 @@ TEST_CASE("a ranking from the indexes equals scoring one batch of every collecti
         "", R"({"feedback": {"documents": 0}})", R"({"fields": {"tags": 0.0}, "k1": 2.0, "b": 0.3})",
         R"({"feedback": {"documents": 12, "terms": 3, "weight": 0.6}, "recency": {"weight": 3.0}})",
         R"({"context": {"relations": []}})", R"({"fields": {"context": 4.0}, "context": {"relations": ["supersedes"]}})",
-        R"({"prior": {"length": 0}})", R"({"prior": {"length": 2}, "feedback": {"documents": 0}})"};
+        R"({"prior": {"length": 0}})", R"({"prior": {"length": 2}, "feedback": {"documents": 0}})",
+        R"({"synonyms": {"groups": [["kafka", "queue"], ["deploy", "release", "ship"]], "weight": 0.5}})"};
     // With bodies, as the host builds its indexes (the machine index's body excerpts), and without.
     for (const bool with_bodies : {true, false}) {
         for (const auto &setting : settings) {
