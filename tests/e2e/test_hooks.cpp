@@ -57,6 +57,38 @@ void remember_the_deploy_day(const ScratchHome &home) {
                 .exit_code == 0);
 }
 
+/// Runs every agent's prompt hook twice, with a configuration the hooks can only partly use. The
+/// first hook of each session (Claude Code's s-1, which Codex and Codeflicker share, and Cursor's
+/// c-1) says `report` and `detail` on stderr, every other hook is quiet about it; Starling stays on
+/// (Claude Code's reply carries the memory of remember_the_deploy_day()), Cursor gets its "carry
+/// on", and the log holds `detail` once per session. Returns Claude Code's first run.
+ProcessResult check_reported_once_per_session(const ScratchHome &home, std::string_view report,
+                                              std::string_view detail) {
+    ProcessResult claude_first;
+    for (const auto &hook : prompt_hooks()) {
+        INFO(hook.binary);
+        const bool first_of_its_session = hook.binary == "starling-claude" || hook.binary == "starling-cursor";
+        const auto first = run_hook(home, hook, hook.prompt_payload);
+        CHECK(first.exit_code == 0);
+        if (first_of_its_session) {
+            CHECK_THAT(first.stderr_text, Catch::Contains(std::string{report}) && Catch::Contains(std::string{detail}));
+        } else {
+            CHECK_THAT(first.stderr_text, !Catch::Contains(std::string{report}));
+        }
+        if (hook.binary == "starling-claude") {
+            CHECK_THAT(first.stdout_text, Catch::Contains("never on Fridays"));
+            claude_first = first;
+        }
+        const auto again = run_hook(home, hook, hook.prompt_payload);
+        CHECK(again.exit_code == 0);
+        CHECK_THAT(again.stderr_text, !Catch::Contains(std::string{report}));
+    }
+    const auto cursor = run_hook(home, prompt_hooks()[1], prompt_hooks()[1].prompt_payload);
+    CHECK(nlohmann::json::parse(cursor.stdout_text)["continue"] == true);
+    CHECK(count_occurrences(read_text(home.path() / "logs" / "starling.log"), detail) == 2);
+    return claude_first;
+}
+
 } // namespace
 
 TEST_CASE("every hook binary fails open on bad input: safe reply, exit 0, one log line", "[e2e][hooks]") {
@@ -200,35 +232,9 @@ TEST_CASE("a configuration typo never switches the hooks off: they run on the em
     CHECK(refused.exit_code == 1);
     CHECK_THAT(refused.stderr_text, Catch::Contains("starling.toml") && Catch::Contains("max_memoires"));
 
-    // Claude Code, Codex and Codeflicker share session s-1 here, Cursor has c-1: the first hook of
-    // each session says why, the rest of the session is quiet.
-    for (const auto &hook : prompt_hooks()) {
-        INFO(hook.binary);
-        const bool first_of_its_session = hook.binary == "starling-claude" || hook.binary == "starling-cursor";
-        const auto first = run_hook(home, hook, hook.prompt_payload);
-        CHECK(first.exit_code == 0);
-        if (first_of_its_session) {
-            CHECK_THAT(first.stderr_text,
-                       Catch::Contains("configuration unusable, running on the embedded defaults") &&
-                           Catch::Contains("max_memoires"));
-        } else {
-            CHECK_THAT(first.stderr_text, !Catch::Contains("configuration unusable"));
-        }
-        // Starling is on: the memory reaches the model.
-        if (hook.binary == "starling-claude") {
-            CHECK_THAT(first.stdout_text, Catch::Contains("never on Fridays"));
-        }
-        const auto again = run_hook(home, hook, hook.prompt_payload);
-        CHECK(again.exit_code == 0);
-        CHECK_THAT(again.stderr_text, !Catch::Contains("configuration unusable"));
-    }
-    // Cursor gets its "carry on", and the prompts were logged.
-    const auto cursor = run_hook(home, prompt_hooks()[1], prompt_hooks()[1].prompt_payload);
-    CHECK(nlohmann::json::parse(cursor.stdout_text)["continue"] == true);
+    static_cast<void>(check_reported_once_per_session(
+        home, "configuration unusable, running on the embedded defaults", "max_memoires"));
     CHECK_THAT(read_text(home.path() / "sessions" / "s-1.jsonl"), Catch::Contains("deploy on tuesday?"));
-    const auto log = read_text(home.path() / "logs" / "starling.log");
-    // One report per session: claude, codex and codeflicker share session s-1, cursor has c-1.
-    CHECK(count_occurrences(log, "configuration unusable") == 2);
 }
 
 TEST_CASE("settings a plugin refuses never switch the hooks off: it runs on its defaults, said once per session, "
@@ -253,29 +259,9 @@ TEST_CASE("settings a plugin refuses never switch the hooks off: it runs on its 
     CHECK(refused.exit_code == 1);
     CHECK_THAT(refused.stderr_text, Catch::Contains(file.string() + ":1:") && Catch::Contains("'prior.length'"));
 
-    for (const auto &hook : prompt_hooks()) {
-        INFO(hook.binary);
-        const bool first_of_its_session = hook.binary == "starling-claude" || hook.binary == "starling-cursor";
-        const auto first = run_hook(home, hook, hook.prompt_payload);
-        CHECK(first.exit_code == 0);
-        if (first_of_its_session) {
-            CHECK_THAT(first.stderr_text, Catch::Contains("plugin settings refused, the plugin runs on its defaults") &&
-                                              Catch::Contains("'prior.length'"));
-        } else {
-            CHECK_THAT(first.stderr_text, !Catch::Contains("'prior.length'"));
-        }
-        if (hook.binary == "starling-claude") {
-            CHECK_THAT(first.stderr_text, Catch::Contains("settings.claude-code.bogus"));
-            CHECK_THAT(first.stdout_text, Catch::Contains("never on Fridays"));
-        }
-        const auto again = run_hook(home, hook, hook.prompt_payload);
-        CHECK(again.exit_code == 0);
-        CHECK_THAT(again.stderr_text, !Catch::Contains("plugin settings refused"));
-    }
-    const auto cursor = run_hook(home, prompt_hooks()[1], prompt_hooks()[1].prompt_payload);
-    CHECK(nlohmann::json::parse(cursor.stdout_text)["continue"] == true);
-    const auto log = read_text(home.path() / "logs" / "starling.log");
-    CHECK(count_occurrences(log, "'prior.length' must be") == 2); // sessions s-1 and c-1
+    const auto claude = check_reported_once_per_session(
+        home, "plugin settings refused, the plugin runs on its defaults", "'prior.length' must be between 0 and 2");
+    CHECK_THAT(claude.stderr_text, Catch::Contains("settings.claude-code.bogus"));
 }
 
 TEST_CASE("synonyms the user declares find a memory said in other words, in the prompt hook and in search",

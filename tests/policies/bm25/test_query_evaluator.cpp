@@ -115,13 +115,19 @@ namespace {
 
 /// Scores `texts` (summaries) for `query`, feedback and the length prior off, no stop words; short
 /// queries measured against their own terms only, unless `min_terms` says otherwise.
-ScoredMemories evaluated(const std::string &query, const std::vector<std::string> &texts,
-                                    double min_terms = 0.0, double length_prior = 0.0) {
+/// Settings whose scores are BM25F's alone: no feedback, no prior, no stop words.
+Bm25Settings plain_settings(double min_terms = 0.0, double length_prior = 0.0) {
     Bm25Settings settings;
     settings.feedback_documents = 0;
     settings.length_prior = length_prior;
     settings.normalisation_min_terms = min_terms;
     settings.tokenizer.stop_words.clear();
+    return settings;
+}
+
+/// Scores `texts` (summaries) for `query` with `settings`.
+ScoredMemories evaluated_with(const Bm25Settings &settings, const std::string &query,
+                              const std::vector<std::string> &texts) {
     Tokenizer tokenizer{settings.tokenizer};
     TermDictionary dictionary;
     QueryEvaluator evaluator{settings, tokenizer};
@@ -131,6 +137,11 @@ ScoredMemories evaluated(const std::string &query, const std::vector<std::string
     ScoredMemories scored;
     evaluator.evaluate(source, scored);
     return scored;
+}
+
+ScoredMemories evaluated(const std::string &query, const std::vector<std::string> &texts, double min_terms = 0.0,
+                         double length_prior = 0.0) {
+    return evaluated_with(plain_settings(min_terms, length_prior), query, texts);
 }
 
 double score_of(const ScoredMemories &scored, std::uint32_t memory) {
@@ -303,11 +314,7 @@ namespace {
 /// at `weight`.
 ScoredMemories evaluated_with_synonyms(const std::string &query, const std::vector<std::string> &texts,
                                        const std::vector<std::vector<std::string>> &groups, double weight) {
-    Bm25Settings settings;
-    settings.feedback_documents = 0;
-    settings.length_prior = 0.0;
-    settings.normalisation_min_terms = 0.0;
-    settings.tokenizer.stop_words.clear();
+    Bm25Settings settings = plain_settings();
     Tokenizer tokenizer{settings.tokenizer};
     const auto term_of = [&](const std::string &word) {
         starling::bm25::TokenList tokens;
@@ -325,14 +332,7 @@ ScoredMemories evaluated_with_synonyms(const std::string &query, const std::vect
         }
     }
     settings.synonym_weight = weight;
-    TermDictionary dictionary;
-    QueryEvaluator evaluator{settings, tokenizer};
-    REQUIRE(evaluator.set_query(query, dictionary));
-    const auto batch = summaries(texts, tokenizer, dictionary);
-    BatchTermSource source{batch, dictionary};
-    ScoredMemories scored;
-    evaluator.evaluate(source, scored);
-    return scored;
+    return evaluated_with(settings, query, texts);
 }
 
 } // namespace
