@@ -83,17 +83,68 @@ bool Tokenizer::is_stop_word(std::string_view folded_word) const {
            stop_words_.find(folded_word) != stop_words_.end();
 }
 
-void Tokenizer::finish_word(TokenList &out, StopWordHandling stop_words) {
-    if (word_.empty()) {
-        return;
-    }
-    if (stop_words == StopWordHandling::keep || !is_stop_word(word_)) {
+void Tokenizer::push_term(std::string &term, TokenList &out, StopWordHandling stop_words) {
+    if (stop_words == StopWordHandling::keep || !is_stop_word(term)) {
         if (options_.stem_english) {
-            stem_english(word_);
+            stem_english(term);
         }
-        out.push_back(word_);
+        out.push_back(term);
     }
+}
+
+void Tokenizer::note_part_start(unsigned char byte) noexcept {
+    const bool upper = byte >= 'A' && byte <= 'Z';
+    const bool lower = byte >= 'a' && byte <= 'z';
+    std::size_t start = 0;
+    if (upper && last_case_ == LastCase::lower_or_digit) {
+        start = word_.size();
+    } else if (lower && capitals_in_a_row_ >= 2) {
+        start = word_.size() - 1;
+        capitals_part_start_ = start;
+    }
+    if (start > 0 && start <= 0xFF && part_count_ < max_part_starts) {
+        part_starts_[part_count_++] = static_cast<std::uint8_t>(start);
+    }
+    capitals_in_a_row_ = upper ? capitals_in_a_row_ + 1 : 0;
+    last_case_ = upper ? LastCase::upper : LastCase::lower_or_digit;
+}
+
+void Tokenizer::reset_word() noexcept {
     word_.clear();
+    part_count_ = 0;
+    last_case_ = LastCase::none;
+    capitals_in_a_row_ = 0;
+    capitals_part_start_ = 0;
+    ascii_word_ = true;
+}
+
+void Tokenizer::finish_word(TokenList &out, StopWordHandling stop_words) {
+    // The plural of an acronym is one word ("APIs", "IDs"), not the acronym and "is".
+    if (part_count_ > 0 && part_starts_[part_count_ - 1] == capitals_part_start_ &&
+        word_.size() == capitals_part_start_ + 2 && word_.back() == 's') {
+        --part_count_;
+    }
+    if (!word_.empty()) {
+        const bool has_parts = part_count_ > 0 && ascii_word_;
+        if (has_parts) {
+            whole_ = word_;
+        }
+        push_term(word_, out, stop_words);
+        if (has_parts) {
+            // A clitic may have shortened the word since its parts were noted ("DIDn't"); parts of
+            // one letter ("getX", "iPhone") say nothing a query would look for.
+            for (std::size_t part = 0; part <= part_count_; ++part) {
+                const std::size_t begin = std::min<std::size_t>(part == 0 ? 0 : part_starts_[part - 1], whole_.size());
+                const std::size_t end = std::min<std::size_t>(part == part_count_ ? whole_.size() : part_starts_[part],
+                                                              whole_.size());
+                if (end > begin && end - begin >= 2) {
+                    word_.assign(whole_, begin, end - begin);
+                    push_term(word_, out, stop_words);
+                }
+            }
+        }
+    }
+    reset_word();
 }
 
 std::size_t Tokenizer::drop_english_clitic(std::string_view text, std::size_t after_apostrophe) {
@@ -126,7 +177,7 @@ void Tokenizer::push_cjk(TokenList &out, char32_t first, char32_t second) {
 }
 
 void Tokenizer::tokenize(std::string_view text, TokenList &out, StopWordHandling stop_words) {
-    word_.clear();
+    reset_word();
     char32_t previous_cjk = 0;
     std::size_t cjk_run = 0;
     const auto end_cjk_run = [&] {
@@ -144,6 +195,7 @@ void Tokenizer::tokenize(std::string_view text, TokenList &out, StopWordHandling
             ++position;
             if (sdk::text::is_ascii_alphanumeric(byte)) {
                 end_cjk_run();
+                note_part_start(byte);
                 word_ += fold_ascii(byte);
             } else {
                 if (byte == '\'' && !word_.empty()) {
@@ -159,6 +211,7 @@ void Tokenizer::tokenize(std::string_view text, TokenList &out, StopWordHandling
         switch (classify(decoded)) {
         case CharacterClass::word:
             end_cjk_run();
+            ascii_word_ = false;
             append_folded(decoded.code_point, word_);
             break;
         case CharacterClass::unspaced:

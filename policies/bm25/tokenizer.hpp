@@ -3,11 +3,14 @@
 // The bm25 tokenizer: UTF-8 text in, normalised index terms out, without regular expressions or
 // an allocation per token. Letters and digits of space-separated scripts form words, which are
 // case-folded, filtered against the stop words and optionally stemmed (English, Porter2); an English
-// clitic after an apostrophe goes with it ("Caroline's" → "caroline", "didn't" → "did").
+// clitic after an apostrophe goes with it ("Caroline's" → "caroline", "didn't" → "did"). A word
+// written in camel case is a term whole and is also split into its parts ("maxRetries" → "maxretri",
+// "max", "retri"), so that a prompt saying "max retries" finds the identifier.
 // Han, Hiragana, Katakana and Hangul have no spaces between words, so a run of them becomes its
 // overlapping character bigrams ("東京都" → "東京", "京都"); a run of one character is a unigram.
 #pragma once
 
+#include <array>
 #include <bitset>
 #include <cstddef>
 #include <cstdint>
@@ -80,6 +83,14 @@ private:
     };
 
     void finish_word(TokenList &out, StopWordHandling stop_words);
+    /// Appends `term` to `out` unless it is a stop word (and stop words are removed), stemmed.
+    void push_term(std::string &term, TokenList &out, StopWordHandling stop_words);
+    /// Notes where a word written in camel case starts a new part, as its ASCII letters are read:
+    /// before an upper-case letter after a lower-case one or a digit ("maxRetries"), and before the
+    /// last of a run of capitals that a lower-case letter follows ("HTTPClient").
+    void note_part_start(unsigned char byte) noexcept;
+    /// Forgets the word being read and its parts.
+    void reset_word() noexcept;
     /// At an apostrophe that ends a word: when an English clitic follows ("Caroline's", "I'm",
     /// "didn't"), rewrites a negated verb in the word ("didn't" → "did", "won't" → "will") and
     /// returns the clitic's length, so that the caller skips it; otherwise 0.
@@ -90,12 +101,22 @@ private:
     std::bitset<token_bucket_count> stop_word_buckets_;
     std::unordered_set<std::string, TransparentHash, std::equal_to<>> stop_words_;
     std::string word_; // scratch for the word being read; reused so tokens cost no allocation
+    // A word's camel-case parts: where each part after the first starts in word_, while the word is
+    // all ASCII (a word with other letters is kept whole). Parts beyond the array are not split off.
+    static constexpr std::size_t max_part_starts = 15;
+    std::array<std::uint8_t, max_part_starts> part_starts_{};
+    std::size_t part_count_ = 0;
+    enum class LastCase : std::uint8_t { none, lower_or_digit, upper } last_case_ = LastCase::none;
+    std::size_t capitals_in_a_row_ = 0;
+    std::size_t capitals_part_start_ = 0; // the last part start the capitals rule made, 0 for none
+    bool ascii_word_ = true;
+    std::string whole_; // the word before stemming, while its parts are pushed
 };
 
 /// The revision of what tokenize() makes of a text. Bump it with any change that may give some
 /// text other tokens (folding, classes, stemming, bigrams), so that tokens derived before and
 /// kept in a cache are no longer trusted.
-inline constexpr std::uint32_t tokenizer_revision = 4;
+inline constexpr std::uint32_t tokenizer_revision = 5;
 
 /// Identifies the tokens tokenize() gives under `options` and this revision: texts tokenised under
 /// equal fingerprints have equal tokens. Options that only differ in the order or repetition of

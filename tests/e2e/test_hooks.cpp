@@ -307,6 +307,24 @@ TEST_CASE("synonyms the user declares find a memory said in other words, in the 
     }
 }
 
+TEST_CASE("a prompt's words find an identifier written in camel case, in the prompt hook and in search",
+          "[e2e][hooks][tokenizer]") {
+    const ScratchHome home{"hooks-identifier-parts"};
+    for (const auto *text : {"The HTTP client sets maxRetries to 5 in src/net/httpClient.ts",
+                             "The billing service keeps invoices for seven years."}) {
+        REQUIRE(run_process(kBinaries / "starling", {"remember", "--force", text}, home.options()).exit_code == 0);
+    }
+    const auto found = run_process(kBinaries / "starling", {"search", "max retries"}, home.options());
+    CHECK(found.exit_code == 0);
+    // First; the other memory follows only through the episode link `remember` made between them.
+    CHECK(found.stdout_text.find("maxRetries") < found.stdout_text.find("billing"));
+    const auto injected = run_hook(
+        home, prompt_hooks()[0],
+        R"({"session_id":"s-id","transcript_path":"/t","cwd":"/work/app","hook_event_name":"UserPromptSubmit","prompt":"how many max retries before we give up?"})");
+    CHECK(injected.exit_code == 0);
+    CHECK_THAT(injected.stdout_text, Catch::Contains("maxRetries"));
+}
+
 TEST_CASE("a STARLING_HOME that is not a directory or relative still gets every agent its reply", "[e2e][hooks][config]") {
     const ScratchHome home{"hooks-home-file"};
     const auto not_a_directory = home.write_file("starling-home-file", "not a directory\n");

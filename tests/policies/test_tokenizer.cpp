@@ -40,6 +40,32 @@ TEST_CASE("ASCII words are folded to lower case and split on everything else", "
     CHECK(tokens_of("release 2023 build_42") == Tokens{"release", "2023", "build", "42"});
 }
 
+TEST_CASE("a word in camel case is a term whole and each of its parts one more", "[policy][bm25][tokenizer]") {
+    CHECK(tokens_of("maxRetries") == Tokens{"maxretries", "max", "retries"});
+    CHECK(tokens_of("getUserById()") == Tokens{"getuserbyid", "get", "user", "by", "id"});
+    TokenizerOptions english;
+    english.stem_english = false;
+    english.stop_words = {"by"};
+    CHECK(tokens_of("getUserById()", english) == Tokens{"getuserbyid", "get", "user", "id"}); // a stop word part goes
+    CHECK(tokens_of("HTTPClient parseJSONBody") ==
+          Tokens{"httpclient", "http", "client", "parsejsonbody", "parse", "json", "body"});
+    CHECK(tokens_of("utf8Decode mp3Player") == Tokens{"utf8decode", "utf8", "decode", "mp3player", "mp3", "player"});
+    // With stemming, each part is stemmed as a word of its own.
+    CHECK(tokens_of("maxRetries", TokenizerOptions{}) == Tokens{"maxretri", "max", "retri"});
+    CHECK(tokens_of("max retries", TokenizerOptions{}) == Tokens{"max", "retri"});
+}
+
+TEST_CASE("words that are not camel case stay whole", "[policy][bm25][tokenizer]") {
+    // All capitals, all lower case, capitalised, snake case, an acronym's plural.
+    CHECK(tokens_of("HTTP http Http snake_case APIs IDs") ==
+          Tokens{"http", "http", "http", "snake", "case", "apis", "ids"});
+    // Parts of one letter say nothing; a word with letters beyond ASCII is kept whole.
+    CHECK(tokens_of("getX xCoord") == Tokens{"getx", "get", "xcoord", "coord"});
+    CHECK(tokens_of("naïveBayes") == Tokens{"naïvebayes"});
+    // A clitic goes as before, after the parts are found.
+    CHECK(tokens_of("DIDN'T McDonald's") == Tokens{"did", "mcdonald", "mc", "donald"});
+}
+
 TEST_CASE("German words fold their umlauts and sharp s", "[policy][bm25][tokenizer]") {
     CHECK(tokens_of("ÄPFEL Über Öl") == Tokens{"äpfel", "über", "öl"});
     CHECK(tokens_of("Straße") == tokens_of("STRASSE"));
@@ -73,7 +99,7 @@ TEST_CASE("CJK unigrams can be indexed alongside the bigrams", "[policy][bm25][t
 }
 
 TEST_CASE("mixed scripts split where the script changes", "[policy][bm25][tokenizer]") {
-    CHECK(tokens_of("iPhone手机很好用 OK") == Tokens{"iphone", "手机", "机很", "很好", "好用", "ok"});
+    CHECK(tokens_of("iPhone手机很好用 OK") == Tokens{"iphone", "phone", "手机", "机很", "很好", "好用", "ok"});
     CHECK(tokens_of("Toolsに統合 Über") == Tokens{"tools", "に統", "統合", "über"});
 }
 
