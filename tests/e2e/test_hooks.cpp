@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 
@@ -46,6 +47,13 @@ std::size_t count_occurrences(const std::string &text, std::string_view needle) 
         ++count;
     }
     return count;
+}
+
+/// Remembers each of `texts` as the user would, one memory each.
+void remember_each(const ScratchHome &home, std::initializer_list<const char *> texts) {
+    for (const char *text : texts) {
+        REQUIRE(run_process(kBinaries / "starling", {"remember", "--force", text}, home.options()).exit_code == 0);
+    }
 }
 
 /// A memory every prompt hook's "deploy on tuesday?" finds, when Starling runs.
@@ -267,10 +275,8 @@ TEST_CASE("settings a plugin refuses never switch the hooks off: it runs on its 
 TEST_CASE("synonyms the user declares find a memory said in other words, in the prompt hook and in search",
           "[e2e][hooks][config][synonyms]") {
     const ScratchHome home{"hooks-synonyms"};
-    for (const auto *text : {"Kubernetes deploys go through Argo CD, never kubectl apply.",
-                             "The billing service keeps invoices for seven years."}) {
-        REQUIRE(run_process(kBinaries / "starling", {"remember", "--force", text}, home.options()).exit_code == 0);
-    }
+    remember_each(home, {"Kubernetes deploys go through Argo CD, never kubectl apply.",
+                         "The billing service keeps invoices for seven years."});
     const PromptHook &claude = prompt_hooks()[0];
     const auto prompt_in = [](const std::string &session) {
         return R"({"session_id":")" + session +
@@ -310,10 +316,8 @@ TEST_CASE("synonyms the user declares find a memory said in other words, in the 
 TEST_CASE("a prompt's words find an identifier written in camel case, in the prompt hook and in search",
           "[e2e][hooks][tokenizer]") {
     const ScratchHome home{"hooks-identifier-parts"};
-    for (const auto *text : {"The HTTP client sets maxRetries to 5 in src/net/httpClient.ts",
-                             "The billing service keeps invoices for seven years."}) {
-        REQUIRE(run_process(kBinaries / "starling", {"remember", "--force", text}, home.options()).exit_code == 0);
-    }
+    remember_each(home, {"The HTTP client sets maxRetries to 5 in src/net/httpClient.ts",
+                         "The billing service keeps invoices for seven years."});
     const auto found = run_process(kBinaries / "starling", {"search", "max retries"}, home.options());
     CHECK(found.exit_code == 0);
     // First; the other memory follows only through the episode link `remember` made between them.
