@@ -9,6 +9,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -51,6 +52,18 @@ struct RecordingCreate {
     }
 };
 
+/// The ConfigError the starling command gets for bm25 configured by `config`.
+ConfigError refusal_for_the_command(const Config &config, std::vector<std::string> &calls) {
+    try {
+        static_cast<void>(create_configured_plugin(config, "bm25", bm25_defaults(), RefusedSettings::throw_config_error,
+                                                   RecordingCreate{&calls}));
+    } catch (const ConfigError &error) {
+        return error;
+    }
+    FAIL("expected a ConfigError");
+    throw std::logic_error{"unreachable: FAIL throws"};
+}
+
 PluginLoadError create_failure(std::string detail) {
     LoadError error;
     error.kind = LoadErrorKind::create_failed;
@@ -78,17 +91,12 @@ TEST_CASE("A value out of the plugin's range is a configuration error at its set
     std::vector<std::string> calls;
 
     SECTION("the starling command refuses, naming file, line, table and the plugin's reason") {
-        try {
-            static_cast<void>(create_configured_plugin(config, "bm25", bm25_defaults(),
-                                                       RefusedSettings::throw_config_error, RecordingCreate{&calls}));
-            FAIL("expected a ConfigError");
-        } catch (const ConfigError &error) {
-            CHECK(error.file() == "starling.toml");
-            CHECK(error.line() == 3);
-            CHECK(error.key() == "settings.bm25");
-            CHECK(error.problem() ==
-                  "\"bm25\" refuses these settings: bm25 setting 'prior.length' must be between 0 and 2, got 3");
-        }
+        const auto error = refusal_for_the_command(config, calls);
+        CHECK(error.file() == "starling.toml");
+        CHECK(error.line() == 3);
+        CHECK(error.key() == "settings.bm25");
+        CHECK(error.problem() ==
+              "\"bm25\" refuses these settings: bm25 setting 'prior.length' must be between 0 and 2, got 3");
     }
     SECTION("a hook runs the plugin on its declared defaults and keeps the reason") {
         auto created = create_configured_plugin(config, "bm25", bm25_defaults(),
@@ -108,14 +116,9 @@ TEST_CASE("A value of the wrong type is refused before the plugin sees it", "[ap
     std::vector<std::string> calls;
 
     SECTION("the starling command gets the host's error, at the key") {
-        try {
-            static_cast<void>(create_configured_plugin(config, "bm25", bm25_defaults(),
-                                                       RefusedSettings::throw_config_error, RecordingCreate{&calls}));
-            FAIL("expected a ConfigError");
-        } catch (const ConfigError &error) {
-            CHECK(error.line() == 2);
-            CHECK(error.key() == "settings.bm25.prior.length");
-        }
+        const auto error = refusal_for_the_command(config, calls);
+        CHECK(error.line() == 2);
+        CHECK(error.key() == "settings.bm25.prior.length");
         CHECK(calls.empty());
     }
     SECTION("a hook creates the plugin once, on its defaults") {

@@ -44,23 +44,74 @@ BatchTerms summaries(const std::vector<std::string> &texts, Tokenizer &tokenizer
     return batch;
 }
 
-} // namespace
-
-TEST_CASE("one query term scores by BM25F's formula", "[policy][bm25][evaluator]") {
+/// Settings whose scores are BM25F's alone: no feedback, no prior, no stop words, and short queries
+/// measured against their own terms only.
+Bm25Settings plain_settings(double min_terms = 0.0, double length_prior = 0.0) {
     Bm25Settings settings;
     settings.feedback_documents = 0;
-    settings.length_prior = 0.0;
-    settings.normalisation_min_terms = 0.0;
+    settings.length_prior = length_prior;
+    settings.normalisation_min_terms = min_terms;
     settings.tokenizer.stop_words.clear();
+    return settings;
+}
+
+/// Scores `texts` (summaries) for `query` with `settings`.
+ScoredMemories evaluated_with(const Bm25Settings &settings, const std::string &query,
+                              const std::vector<std::string> &texts) {
     Tokenizer tokenizer{settings.tokenizer};
     TermDictionary dictionary;
     QueryEvaluator evaluator{settings, tokenizer};
-    REQUIRE(evaluator.set_query("kafka", dictionary));
-    const auto batch = summaries({"kafka lag", "billing queue runs", "kafka kafka"}, tokenizer, dictionary);
+    REQUIRE(evaluator.set_query(query, dictionary));
+    const auto batch = summaries(texts, tokenizer, dictionary);
     BatchTermSource source{batch, dictionary};
     ScoredMemories scored;
     evaluator.evaluate(source, scored);
+    return scored;
+}
 
+/// Scores `texts` (summaries) for `query` with plain_settings(`min_terms`, `length_prior`).
+ScoredMemories evaluated(const std::string &query, const std::vector<std::string> &texts, double min_terms = 0.0,
+                         double length_prior = 0.0) {
+    return evaluated_with(plain_settings(min_terms, length_prior), query, texts);
+}
+
+/// The score of `memory`, which must have matched.
+double score_of(const ScoredMemories &scored, std::uint32_t memory) {
+    const auto found = std::find_if(scored.begin(), scored.end(),
+                                    [&](const ScoredMemory &candidate) { return candidate.memory == memory; });
+    REQUIRE(found != scored.end());
+    return found->score;
+}
+
+/// Scores `texts` (summaries) for `query`, with the words of each of `groups` declared synonyms
+/// at `weight`.
+ScoredMemories evaluated_with_synonyms(const std::string &query, const std::vector<std::string> &texts,
+                                       const std::vector<std::vector<std::string>> &groups, double weight) {
+    Bm25Settings settings = plain_settings();
+    Tokenizer tokenizer{settings.tokenizer};
+    const auto term_of = [&](const std::string &word) {
+        starling::bm25::TokenList tokens;
+        tokenizer.tokenize(word, tokens);
+        REQUIRE(tokens.size() == 1);
+        return std::string{tokens[0]};
+    };
+    for (const auto &group : groups) {
+        for (const auto &word : group) {
+            for (const auto &other : group) {
+                if (other != word) {
+                    settings.synonyms[term_of(word)].push_back(term_of(other));
+                }
+            }
+        }
+    }
+    settings.synonym_weight = weight;
+    return evaluated_with(settings, query, texts);
+}
+
+} // namespace
+
+TEST_CASE("one query term scores by BM25F's formula", "[policy][bm25][evaluator]") {
+    const auto scored = evaluated("kafka", {"kafka lag", "billing queue runs", "kafka kafka"});
     // Average summary length 7 / 3; the term is in 2 of 3 memories.
     const double idf = std::log(1.0 + (3.0 - 2.0 + 0.5) / (2.0 + 0.5));
     const auto expected = [&](double count, double length) {
@@ -110,48 +161,6 @@ TEST_CASE("feedback separates memories that the query's own terms cannot tell ap
         CHECK((scored[2].score == scored[3].score) == !feedback);
     }
 }
-
-namespace {
-
-/// Scores `texts` (summaries) for `query`, feedback and the length prior off, no stop words; short
-/// queries measured against their own terms only, unless `min_terms` says otherwise.
-/// Settings whose scores are BM25F's alone: no feedback, no prior, no stop words.
-Bm25Settings plain_settings(double min_terms = 0.0, double length_prior = 0.0) {
-    Bm25Settings settings;
-    settings.feedback_documents = 0;
-    settings.length_prior = length_prior;
-    settings.normalisation_min_terms = min_terms;
-    settings.tokenizer.stop_words.clear();
-    return settings;
-}
-
-/// Scores `texts` (summaries) for `query` with `settings`.
-ScoredMemories evaluated_with(const Bm25Settings &settings, const std::string &query,
-                              const std::vector<std::string> &texts) {
-    Tokenizer tokenizer{settings.tokenizer};
-    TermDictionary dictionary;
-    QueryEvaluator evaluator{settings, tokenizer};
-    REQUIRE(evaluator.set_query(query, dictionary));
-    const auto batch = summaries(texts, tokenizer, dictionary);
-    BatchTermSource source{batch, dictionary};
-    ScoredMemories scored;
-    evaluator.evaluate(source, scored);
-    return scored;
-}
-
-ScoredMemories evaluated(const std::string &query, const std::vector<std::string> &texts, double min_terms = 0.0,
-                         double length_prior = 0.0) {
-    return evaluated_with(plain_settings(min_terms, length_prior), query, texts);
-}
-
-double score_of(const ScoredMemories &scored, std::uint32_t memory) {
-    const auto found = std::find_if(scored.begin(), scored.end(),
-                                    [&](const ScoredMemory &candidate) { return candidate.memory == memory; });
-    REQUIRE(found != scored.end());
-    return found->score;
-}
-
-} // namespace
 
 TEST_CASE("normalised scores are BM25F's divided by one number per query, so their order is BM25F's",
           "[policy][bm25][evaluator][normalised]") {
@@ -284,10 +293,7 @@ TEST_CASE("the length prior multiplies a match by (its own terms / the average) 
 
 TEST_CASE("the length prior counts a memory's own terms, not the context its links lend it",
           "[policy][bm25][evaluator][prior]") {
-    Bm25Settings settings;
-    settings.feedback_documents = 0;
-    settings.length_prior = 1.0;
-    settings.tokenizer.stop_words.clear();
+    const Bm25Settings settings = plain_settings(0.0, 1.0);
     Tokenizer tokenizer{settings.tokenizer};
     TermDictionary dictionary;
     QueryEvaluator evaluator{settings, tokenizer};
@@ -307,35 +313,6 @@ TEST_CASE("the length prior counts a memory's own terms, not the context its lin
     // Context of no query term changes neither BM25F's score nor the prior: the two tie.
     CHECK(score_of(scored, 0) == score_of(scored, 1));
 }
-
-namespace {
-
-/// Scores `texts` (summaries) for `query`, with the words of each of `groups` declared synonyms
-/// at `weight`.
-ScoredMemories evaluated_with_synonyms(const std::string &query, const std::vector<std::string> &texts,
-                                       const std::vector<std::vector<std::string>> &groups, double weight) {
-    Bm25Settings settings = plain_settings();
-    Tokenizer tokenizer{settings.tokenizer};
-    const auto term_of = [&](const std::string &word) {
-        starling::bm25::TokenList tokens;
-        tokenizer.tokenize(word, tokens);
-        REQUIRE(tokens.size() == 1);
-        return std::string{tokens[0]};
-    };
-    for (const auto &group : groups) {
-        for (const auto &word : group) {
-            for (const auto &other : group) {
-                if (other != word) {
-                    settings.synonyms[term_of(word)].push_back(term_of(other));
-                }
-            }
-        }
-    }
-    settings.synonym_weight = weight;
-    return evaluated_with(settings, query, texts);
-}
-
-} // namespace
 
 TEST_CASE("a memory that says only a synonym of a query term matches, at the synonym's weight",
           "[policy][bm25][evaluator][synonyms]") {
