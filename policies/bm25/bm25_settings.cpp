@@ -98,7 +98,7 @@ std::unordered_map<std::string, std::vector<std::string>> read_synonyms(const sd
             }
             const std::string word = member.get_value<std::string>();
             tokens.clear();
-            tokenizer.tokenize(word, tokens);
+            tokenizer.tokenize(word, tokens, StopWordHandling::remove, CamelCaseParts::omit);
             if (tokens.size() != 1) {
                 throw std::invalid_argument(where + " holds '" + word + "', which is " +
                                             (tokens.empty() ? std::string{"a stop word or no word at all"}

@@ -118,14 +118,14 @@ void Tokenizer::reset_word() noexcept {
     ascii_word_ = true;
 }
 
-void Tokenizer::finish_word(TokenList &out, StopWordHandling stop_words) {
+void Tokenizer::finish_word(TokenList &out, StopWordHandling stop_words, CamelCaseParts camel_case_parts) {
     // The plural of an acronym is one word ("APIs", "IDs"), not the acronym and "is".
     if (part_count_ > 0 && part_starts_[part_count_ - 1] == capitals_part_start_ &&
         word_.size() == capitals_part_start_ + 2 && word_.back() == 's') {
         --part_count_;
     }
     if (!word_.empty()) {
-        const bool has_parts = part_count_ > 0 && ascii_word_;
+        const bool has_parts = part_count_ > 0 && ascii_word_ && camel_case_parts == CamelCaseParts::add;
         if (has_parts) {
             whole_ = word_;
         }
@@ -176,7 +176,8 @@ void Tokenizer::push_cjk(TokenList &out, char32_t first, char32_t second) {
     word_.clear();
 }
 
-void Tokenizer::tokenize(std::string_view text, TokenList &out, StopWordHandling stop_words) {
+void Tokenizer::tokenize(std::string_view text, TokenList &out, StopWordHandling stop_words,
+                         CamelCaseParts camel_case_parts) {
     reset_word();
     char32_t previous_cjk = 0;
     std::size_t cjk_run = 0;
@@ -201,7 +202,7 @@ void Tokenizer::tokenize(std::string_view text, TokenList &out, StopWordHandling
                 if (byte == '\'' && !word_.empty()) {
                     position += drop_english_clitic(text, position);
                 }
-                finish_word(out, stop_words);
+                finish_word(out, stop_words, camel_case_parts);
                 end_cjk_run();
             }
             continue;
@@ -215,7 +216,7 @@ void Tokenizer::tokenize(std::string_view text, TokenList &out, StopWordHandling
             append_folded(decoded.code_point, word_);
             break;
         case CharacterClass::unspaced:
-            finish_word(out, stop_words);
+            finish_word(out, stop_words, camel_case_parts);
             if (options_.cjk_unigrams) {
                 push_cjk(out, decoded.code_point, 0);
             }
@@ -229,12 +230,12 @@ void Tokenizer::tokenize(std::string_view text, TokenList &out, StopWordHandling
             if (decoded.code_point == right_single_quotation_mark && !word_.empty()) {
                 position += drop_english_clitic(text, position);
             }
-            finish_word(out, stop_words);
+            finish_word(out, stop_words, camel_case_parts);
             end_cjk_run();
             break;
         }
     }
-    finish_word(out, stop_words);
+    finish_word(out, stop_words, camel_case_parts);
     end_cjk_run();
 }
 

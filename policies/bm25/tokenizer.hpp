@@ -64,13 +64,18 @@ struct TokenizerOptions {
 
 enum class StopWordHandling : std::uint8_t { remove, keep };
 
+/// Whether a word written in camel case also yields its parts: an index and a query want them, so
+/// that "max retries" finds "maxRetries"; a setting that names one word (a synonym) wants the word.
+enum class CamelCaseParts : std::uint8_t { add, omit };
+
 class Tokenizer {
 public:
     explicit Tokenizer(TokenizerOptions options);
 
     /// Appends the tokens of `text` to `out`. Invalid UTF-8 bytes separate tokens and are dropped.
     void tokenize(std::string_view text, TokenList &out,
-                  StopWordHandling stop_words = StopWordHandling::remove);
+                  StopWordHandling stop_words = StopWordHandling::remove,
+                  CamelCaseParts camel_case_parts = CamelCaseParts::add);
 
     [[nodiscard]] bool is_stop_word(std::string_view folded_word) const;
 
@@ -82,7 +87,7 @@ private:
         }
     };
 
-    void finish_word(TokenList &out, StopWordHandling stop_words);
+    void finish_word(TokenList &out, StopWordHandling stop_words, CamelCaseParts camel_case_parts);
     /// Appends `term` to `out` unless it is a stop word (and stop words are removed), stemmed.
     void push_term(std::string &term, TokenList &out, StopWordHandling stop_words);
     /// Notes where a word written in camel case starts a new part, as its ASCII letters are read:

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+using starling::bm25::CamelCaseParts;
 using starling::bm25::StopWordHandling;
 using starling::bm25::Tokenizer;
 using starling::bm25::TokenizerOptions;
@@ -53,6 +54,17 @@ TEST_CASE("a word in camel case is a term whole and each of its parts one more",
     // With stemming, each part is stemmed as a word of its own.
     CHECK(tokens_of("maxRetries", TokenizerOptions{}) == Tokens{"maxretri", "max", "retri"});
     CHECK(tokens_of("max retries", TokenizerOptions{}) == Tokens{"max", "retri"});
+}
+
+TEST_CASE("a word in camel case stays whole when its parts are not wanted", "[policy][bm25][tokenizer]") {
+    Tokenizer tokenizer{TokenizerOptions{}};
+    TokenList list;
+    tokenizer.tokenize("maxRetries HTTPClient max retries", list, StopWordHandling::remove, CamelCaseParts::omit);
+    std::vector<std::string> tokens;
+    for (std::size_t index = 0; index < list.size(); ++index) {
+        tokens.emplace_back(list[index]);
+    }
+    CHECK(tokens == Tokens{"maxretri", "httpclient", "max", "retri"});
 }
 
 TEST_CASE("words that are not camel case stay whole", "[policy][bm25][tokenizer]") {

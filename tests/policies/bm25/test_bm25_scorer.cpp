@@ -52,13 +52,16 @@ const std::vector<Memory> &reference_memories() {
     return memories;
 }
 
-/// bm25 with its defaults, from a registry that offers plugins a cache under `cache_root`, if any.
+/// bm25 with its defaults, or `settings_json`, from a registry that offers plugins a cache under
+/// `cache_root`, if any.
 class Bm25 {
 public:
-    explicit Bm25(std::optional<std::filesystem::path> cache_root = std::nullopt)
+    explicit Bm25(std::optional<std::filesystem::path> cache_root = std::nullopt,
+                  std::optional<std::string> settings_json = std::nullopt)
         : registry_(quiet_logger(), {std::move(cache_root), std::nullopt}) {
         registry_.add_static_plugins(starling::plugins::linked_static_plugins());
-        policy_.emplace(registry_.create_relevance_policy("bm25", registry_.find("bm25")->default_settings_json));
+        policy_.emplace(registry_.create_relevance_policy(
+            "bm25", settings_json ? *settings_json : registry_.find("bm25")->default_settings_json));
     }
 
     std::vector<double> score(const std::vector<Memory> &memories, std::string_view query, bool with_bodies) const {
@@ -188,5 +191,19 @@ TEST_CASE("bm25 refuses a setting it cannot use, naming it and the value", "[pol
                    Catch::Contains("bm25 setting 'synonyms.weight' must be between 0 and 1, got 1.5"));
         CHECK(refusal(R"({"synonyms": {"groups": [["k8s", "Kubernetes"], ["db", "databases", "postgres"]]}})") ==
               "created");
+        // An identifier in camel case is one word, though the tokenizer also makes terms of its parts.
+        CHECK(refusal(R"({"synonyms": {"groups": [["maxRetries", "attempts"]]}})") == "created");
     }
+}
+
+TEST_CASE("a synonym group may name an identifier written in camel case", "[policy][bm25][settings]") {
+    const std::vector<Memory> memories{
+        {"The HTTP client sets maxRetries to 5", "", "", now, 0, 0},
+        {"Invoices are kept for seven years", "", "", now, 0, 0},
+    };
+    const auto declared = Bm25{std::nullopt, R"({"synonyms": {"groups": [["maxRetries", "attempts"]]}})"}.score(
+        memories, "how many attempts before we give up?", false);
+    CHECK(declared[0] > 0.0);
+    CHECK(declared[1] == 0.0);
+    CHECK(Bm25{}.score(memories, "how many attempts before we give up?", false)[0] == 0.0);
 }
