@@ -9,6 +9,7 @@
 
 #include <iostream>
 #include <limits>
+#include <stdexcept>
 
 namespace starling::app {
 
@@ -38,19 +39,26 @@ int show(Application &application, std::span<const std::string> words) {
 
 /// Settings of the right types may still be out of the range a plugin accepts, which only the
 /// plugin knows: each plugin with a table in the file is created on it, as a hook would create it.
-/// Tables with problems of their own are already reported.
+/// Tables with problems of their own are already reported. Each is created in a child process
+/// first, so that one that crashes or hangs on its settings is reported with the others.
 std::vector<std::string> refused_settings(Application &checked) {
     std::vector<std::string> problems;
     const auto &config = checked.config();
-    for (const auto &plugin : checked.registry().plugins()) {
+    const auto &registry = checked.registry();
+    for (const auto &plugin : registry.plugins()) {
         if (!config.plugin_settings.contains(plugin.id) ||
             !core::plugin_settings_issues(config, plugin.id, plugin.default_settings_json).empty()) {
             continue;
         }
+        const auto create = [&](const std::string &settings) {
+            if (const auto misbehaved = registry.probe_create(plugin.id, settings)) {
+                throw std::runtime_error(*misbehaved);
+            }
+            return registry.create(plugin.id, settings);
+        };
         try {
-            static_cast<void>(create_configured_plugin(
-                config, plugin.id, plugin.default_settings_json, RefusedSettings::throw_config_error,
-                [&](const std::string &settings) { return checked.registry().create(plugin.id, settings); }));
+            static_cast<void>(create_configured_plugin(config, plugin.id, plugin.default_settings_json,
+                                                       RefusedSettings::throw_config_error, create));
         } catch (const core::ConfigError &refused) {
             problems.emplace_back(refused.what());
         } catch (const std::exception &broken) {

@@ -279,8 +279,10 @@ int run(const std::vector<std::string> &words) {
         return 0;
     }
     starling::app::Application application{config_file};
-    // A plugin call that hangs must not hang the command: it ends with the plugin named.
+    // A plugin call that hangs must not hang the command, and one that crashes must not end it
+    // unexplained: either way it ends with the plugin named.
     application.watch_plugin_calls();
+    application.report_plugin_crashes();
     return found->run(application, rest);
 }
 

@@ -50,7 +50,8 @@ bool ended_in_time(int descriptor, std::chrono::milliseconds budget) {
 
 } // namespace
 
-std::optional<std::string> probe_module_load(const std::function<void()> &load, std::chrono::milliseconds budget) {
+std::optional<std::string> probe_in_child(const std::function<void()> &work, std::chrono::milliseconds budget,
+                                          std::string_view activity) {
     std::array<int, 2> pipe_ends{-1, -1};
     if (::pipe2(pipe_ends.data(), O_CLOEXEC) != 0) {
         return std::nullopt;
@@ -65,8 +66,8 @@ std::optional<std::string> probe_module_load(const std::function<void()> &load, 
             ::sigaction(signal_number, &action, nullptr);
         }
         try {
-            load();
-        } catch (...) { // an ordinary load error: the real load reports it
+            work();
+        } catch (...) { // an ordinary error: doing the work for real reports it
         }
         ::_exit(0);
     }
@@ -84,17 +85,17 @@ std::optional<std::string> probe_module_load(const std::function<void()> &load, 
     while (::waitpid(probe, &status, 0) < 0 && errno == EINTR) {
     }
     if (!in_time) {
-        return "did not finish loading within " + std::to_string(budget.count()) + " ms";
+        return "did not finish " + std::string{activity} + " within " + std::to_string(budget.count()) + " ms";
     }
     if (WIFSIGNALED(status)) {
-        return "ended the process with signal " + signal_text(WTERMSIG(status)) + " while loading";
+        return "ended the process with signal " + signal_text(WTERMSIG(status)) + " while " + std::string{activity};
     }
     const int code = WEXITSTATUS(status);
     if (code > 128) {
-        return "crashed with fatal signal " + signal_text(code - 128) + " while loading";
+        return "crashed with fatal signal " + signal_text(code - 128) + " while " + std::string{activity};
     }
     if (code != 0) {
-        return "ended the process (exit status " + std::to_string(code) + ") while loading";
+        return "ended the process (exit status " + std::to_string(code) + ") while " + std::string{activity};
     }
     return std::nullopt;
 }

@@ -6,15 +6,16 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace starling::plugins {
 
-/// Runs `load` (opening a module and calling its entry) in a child process first: loading runs the
-/// module's own code, and one that crashes, ends the process or hangs there must not do so in
-/// this one. Returns what it did, if it misbehaved: "crashed with fatal signal 11 (Segmentation
-/// fault) while loading". A module that fails to load in the ordinary way passes: loading it here
-/// reports the error. Nothing is probed when no child can be started.
-[[nodiscard]] std::optional<std::string> probe_module_load(const std::function<void()> &load,
-                                                           std::chrono::milliseconds budget);
+/// Runs `work` — a module's own code: opening the module and calling its entry, or creating one of
+/// its plugins — in a child process first: code that crashes, ends the process or hangs there must
+/// not do so in this one. Returns what it did, if it misbehaved, with `activity` saying when: "crashed
+/// with fatal signal 11 (Segmentation fault) while loading". Work that fails in the ordinary way (it
+/// throws) passes: doing it here reports the error. Nothing is probed when no child can be started.
+[[nodiscard]] std::optional<std::string> probe_in_child(const std::function<void()> &work,
+                                                        std::chrono::milliseconds budget, std::string_view activity);
 
 } // namespace starling::plugins

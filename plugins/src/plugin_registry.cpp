@@ -194,8 +194,8 @@ const PluginInfo &PluginRegistry::add_module(const std::filesystem::path &file) 
         throw PluginLoadError(make_error(LoadErrorKind::unsafe_location, absolute, *unsafe + "; not loaded"));
     }
     if (probe_budget_) {
-        const auto misbehaved = probe_module_load(
-            [&] { static_cast<void>(open_module(absolute).entry(handshake_host_->host())); }, *probe_budget_);
+        const auto misbehaved = probe_in_child(
+            [&] { static_cast<void>(open_module(absolute).entry(handshake_host_->host())); }, *probe_budget_, "loading");
         if (misbehaved) {
             throw PluginLoadError(make_error(LoadErrorKind::misbehaved_at_load, absolute, *misbehaved + "; not loaded"));
         }
@@ -338,6 +338,13 @@ PluginInstance PluginRegistry::create(std::string_view id, std::string_view sett
         throw PluginLoadError(std::move(error));
     }
     return PluginInstance{found->library, found->host, found->descriptor, instance, info};
+}
+
+std::optional<std::string> PluginRegistry::probe_create(std::string_view id, std::string_view settings_json) const {
+    if (!probe_budget_) {
+        return std::nullopt;
+    }
+    return probe_in_child([&] { static_cast<void>(create(id, settings_json)); }, *probe_budget_, "being created");
 }
 
 PluginInstance PluginRegistry::create_of_kind(std::string_view id, std::string_view settings_json,

@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -140,6 +141,50 @@ TEST_CASE("a module that hangs while loading is not loaded by the starling comma
     CHECK(took < kInTime);
     CHECK_THAT(result.stderr_text, Catch::Contains("starling-hang-at-load.so: misbehaved while loading") &&
                                        Catch::Contains("did not finish loading within 300 ms"));
+}
+
+TEST_CASE("a command whose plugin crashes names the plugin and the call before it ends", "[e2e][cli][containment]") {
+    const ScratchHome home{"contain-cli-crash"};
+    fs::create_directories(home.path() / "plugins");
+    fs::copy_file(kFixtures / "starling-crash-in-create.so", home.path() / "plugins" / "starling-crash-in-create.so");
+    home.write_file("home/starling.toml", "[policies]\nrelevance = \"crash-in-create\"\n");
+    const auto result = run_process(kBinaries / "starling", {"search", "deploys"}, home.options());
+    CHECK(result.signal == SIGSEGV); // the crash still ends the command as a crash
+    const std::string said = "error plugin-host: plugin 'crash-in-create' in `create` crashed with fatal signal 11; "
+                             "ending the process\n";
+    CHECK_THAT(result.stderr_text, Catch::Contains("starling: " + said));
+    const auto log = read_text(home.path() / "logs" / "starling.log");
+    CHECK_THAT(log, Catch::Contains("Z " + said));
+    CHECK(log.find("20") == 0); // dated, as the logger's own lines are
+}
+
+TEST_CASE("starling config check reports every plugin that crashes or hangs when created on its settings, in time",
+          "[e2e][cli][containment][config]") {
+    const ScratchHome home{"contain-config-check"};
+    fs::create_directories(home.path() / "plugins");
+    for (const auto *id : {"crash-in-create", "spin-in-create"}) {
+        fs::copy_file(kFixtures / ("starling-" + std::string{id} + ".so"),
+                      home.path() / "plugins" / ("starling-" + std::string{id} + ".so"));
+    }
+    const auto file = home.write_file("checked.toml", "[plugins]\ndirectories = [\"" + (home.path() / "plugins").string() +
+                                                          "\"]\ncall_budget_ms = 300\n"
+                                                          "[settings.crash-in-create]\n[settings.spin-in-create]\n");
+    const auto [result, took] = timed(kBinaries / "starling", {"config", "check", file.string()}, home.options());
+    CHECK(result.exit_code == 1);
+    CHECK(took < kInTime);
+    CHECK_THAT(result.stdout_text,
+               Catch::Contains("error: " + file.string() + ": plugin 'crash-in-create' cannot be created: crashed with "
+                               "fatal signal 11 (Segmentation fault) while being created") &&
+                   Catch::Contains("error: " + file.string() + ": plugin 'spin-in-create' cannot be created: did not "
+                                   "finish being created within 300 ms"));
+
+    SECTION("a plugin without a table of its own is not created by the check") {
+        const auto untouched = home.write_file(
+            "untouched.toml", "[plugins]\ndirectories = [\"" + (home.path() / "plugins").string() + "\"]\n");
+        const auto checked = run_process(kBinaries / "starling", {"config", "check", untouched.string()}, home.options());
+        CHECK(checked.exit_code == 0);
+        CHECK_THAT(checked.stdout_text, Catch::Contains(untouched.string() + ": ok"));
+    }
 }
 
 TEST_CASE("starling plugins says which modules hooks leave alone", "[e2e][cli][containment]") {

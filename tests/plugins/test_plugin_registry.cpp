@@ -406,6 +406,30 @@ TEST_CASE("a registry that probes modules first reports one that crashes or hang
     CHECK(registry.add_module(fixture("throws_in_call")).id == "throws-in-call");
 }
 
+TEST_CASE("a registry that probes creates a plugin in a child first and says how one that crashes or hangs "
+          "there misbehaved",
+          "[plugins][registry][containment]") {
+    starling::plugins::PluginHostOptions options;
+    options.probe_modules_within = std::chrono::milliseconds{300};
+    PluginRegistry registry{quiet_logger(), options};
+    registry.add_module(fixture("starling-crash-in-create"));
+    registry.add_module(fixture("starling-spin-in-create"));
+    registry.add_module(fixture("create_throws"));
+    registry.add_module(fixture("throws_in_call"));
+    CHECK(registry.probe_create("crash-in-create", "{}") ==
+          "crashed with fatal signal 11 (Segmentation fault) while being created");
+    CHECK(registry.probe_create("spin-in-create", "{}") == "did not finish being created within 300 ms");
+    // Refusing to be created is an ordinary error, which creating it here reports; so is a plugin
+    // no one registered.
+    CHECK_FALSE(registry.probe_create("create-throws", "{}"));
+    CHECK_FALSE(registry.probe_create("no-such-plugin", "{}"));
+    CHECK_FALSE(registry.probe_create("throws-in-call", "{}"));
+
+    PluginRegistry unprobing{quiet_logger()};
+    unprobing.add_module(fixture("starling-crash-in-create"));
+    CHECK_FALSE(unprobing.probe_create("crash-in-create", "{}"));
+}
+
 TEST_CASE("static and module builds of the same plugin behave the same", "[plugins][static]") {
     PluginRegistry static_registry{quiet_logger()};
     static_registry.add_static_plugins(starling::plugins::linked_static_plugins());

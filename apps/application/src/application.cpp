@@ -7,6 +7,7 @@
 #include <starling/core/config/plugin_settings.hpp>
 #include <starling/core/lifecycle/redaction.hpp>
 #include <starling/core/store/file_io.hpp>
+#include <starling/plugins/crash_report.hpp>
 #include <starling/plugins/static_plugins.hpp>
 
 #include <exception>
@@ -71,6 +72,9 @@ plugins::PluginRegistry &Application::registry() {
         // in use runs them in a worker (the hooks) instead.
         if (!modules_in_use_) {
             options.probe_modules_within = std::chrono::milliseconds{config().plugins.call_budget_ms};
+        }
+        if (report_crashes_) {
+            plugins::report_crashes_in_plugin_calls(logger().file());
         }
         registry_ = std::make_unique<plugins::PluginRegistry>(logger(), std::move(options));
         std::optional<std::vector<std::string>> only;

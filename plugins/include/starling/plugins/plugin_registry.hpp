@@ -23,7 +23,7 @@ struct PluginHostOptions {
     /// through "starling.host.cache/1". Without it, no plugin is offered a cache directory.
     std::optional<std::filesystem::path> cache_root;
     /// When set, each module is first loaded in a child process that gets this long to finish
-    /// (probe_module_load): one that crashes, ends or hangs it is reported (misbehaved_at_load)
+    /// (probe_in_child): one that crashes, ends or hangs it is reported (misbehaved_at_load)
     /// and never loaded here. For processes without a worker of their own, which load modules
     /// they may not even use.
     std::optional<std::chrono::milliseconds> probe_modules_within;
@@ -86,6 +86,12 @@ public:
 
     /// Creates an instance with the given effective settings (a JSON object). Throws PluginLoadError.
     [[nodiscard]] PluginInstance create(std::string_view id, std::string_view settings_json) const;
+    /// Creates an instance as create() does, in a child process, when this registry probes
+    /// (PluginHostOptions::probe_modules_within): what the plugin did if it crashed, ended the
+    /// process or did not return within that budget there ("did not finish being created within
+    /// 300 ms"); nothing when it returned or threw, or when the registry does not probe. For a
+    /// command that creates plugins only to check their settings and must report every one.
+    [[nodiscard]] std::optional<std::string> probe_create(std::string_view id, std::string_view settings_json) const;
     [[nodiscard]] AdapterInstance create_adapter(std::string_view id, std::string_view settings_json) const;
     [[nodiscard]] DecisionPolicyInstance create_decision_policy(std::string_view id,
                                                                 std::string_view settings_json) const;

@@ -99,6 +99,11 @@ public:
     /// Ends the process when one plugin call overruns `plugins.call_budget_ms` (CallWatchdog), from
     /// when the registry exists (now, if it does).
     void watch_plugin_calls();
+    /// Names the plugin and the call on stderr and in the log when one crashes the process
+    /// (plugins::report_crashes_in_plugin_calls()), from when the registry exists. Only for a process
+    /// with no crash handler of its own: a hook's handler gives the agent its safe reply. Call before
+    /// registry().
+    void report_plugin_crashes() noexcept { report_crashes_ = true; }
     /// What configuration needs to know of every registered plugin.
     [[nodiscard]] std::vector<core::PluginDefaults> plugin_defaults();
     /// The adapter `plugin_id`, created on its configured settings (create_configured_plugin()).
@@ -139,6 +144,7 @@ private:
     std::unique_ptr<core::Logger> logger_;
     std::optional<std::vector<std::string>> modules_in_use_;
     bool watch_calls_ = false;
+    bool report_crashes_ = false;
     // Before the registry and the policies: the relevance policy's stand-in answers the plugins'
     // similarity requests (PluginHostOptions::similarity_from), so it outlives every instance.
     LazyDecisionMaker lazy_decision_{*this};
