@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "store_health.hpp"
 
+#include "health_sections.hpp"
 #include "store_leftovers.hpp"
 
 #include <starling/core/config/config_environment.hpp>
@@ -80,7 +81,7 @@ void check_store(Application &application, std::vector<HealthFinding> &findings)
     auto &store = application.store();
     const auto memories = store.list();
     findings.push_back(finding(Severity::ok, "store", store.root().string(),
-                               std::to_string(memories.size()) + " memories readable"));
+                               count_of(memories.size(), "memory", "memories") + " readable"));
     for (const auto &file : store.unreadable()) {
         findings.push_back(finding(Severity::problem, "memory", file.key,
                                    "skipped by every command and hook, since it cannot be read as a memory: " + file.message,

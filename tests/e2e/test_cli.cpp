@@ -346,7 +346,10 @@ TEST_CASE("doctor says what is healthy, what is not and what to do, and exits 1 
     SECTION("a fresh home is healthy") {
         const auto result = run_process(kStarling, {"doctor"}, home.options());
         CHECK(result.exit_code == 0);
-        CHECK_THAT(result.stdout_text, Catch::Contains("embedded defaults") && Catch::EndsWith("healthy\n"));
+        CHECK_THAT(result.stdout_text, Catch::Contains("embedded defaults") && Catch::Contains("0 memories readable") &&
+                                           Catch::EndsWith("healthy\n"));
+        REQUIRE(run_process(kStarling, {"remember", "--force", "tabs, not spaces"}, home.options()).exit_code == 0);
+        CHECK_THAT(run_process(kStarling, {"doctor"}, home.options()).stdout_text, Catch::Contains("1 memory readable"));
     }
     SECTION("a broken configuration, a broken memory and a store others can write are each reported") {
         const auto stored = run_process(kStarling, {"remember", "--force", "--json", "tabs, not spaces"}, home.options());
