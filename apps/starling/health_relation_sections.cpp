@@ -60,7 +60,8 @@ HealthSection links_section(const StoreSurvey &survey) {
     section.needs_attention = !links.orphaned.empty() || !links.unreadable_links.empty();
     const std::string isolated = count_of(links.isolated.size(), "memory has", "memories have") + " no link in or out";
     if (links.links == 0 && links.unreadable_links.empty()) {
-        section.verdict = "no memory links to another (`links:` comes with imported stores and link-aware policies); " +
+        section.verdict = "no memory links to another (`remember` links a memory to those stored shortly before it "
+                          "in its scope; imported stores and link-aware policies bring links too); " +
                           isolated;
     } else {
         section.verdict = count_of(links.links, "link", "links") + " in " +

@@ -32,7 +32,10 @@ HealthSection index_section(const StoreSurvey &survey) {
     auto section = new_section("index", "Index and files");
     section.needs_attention = !mismatches.empty() || !survey.leftovers.empty();
     if (mismatches.empty()) {
-        section.verdict = "the machine index agrees with all " + count_of(survey.memories.size(), "memory file", "memory files");
+        const auto files = survey.memories.size();
+        section.verdict = files == 0   ? std::string{"no memory file yet, and the machine index lists none"}
+                          : files == 1 ? std::string{"the machine index agrees with the one memory file"}
+                                       : "the machine index agrees with all " + std::to_string(files) + " memory files";
     } else {
         section.verdict = count_of(mismatches.size(), "memory file disagrees", "memory files disagree") +
                           " with the machine index, which believes them unchanged";

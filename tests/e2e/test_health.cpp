@@ -181,6 +181,10 @@ TEST_CASE("health of a store with nothing to do exits 0, and of no store at all 
     CHECK(report["attention"].empty());
     CHECK(report["sections"]["links"]["isolated_count"] == 1);
     CHECK(report["sections"]["effectiveness"]["average"].is_null());
+    const auto text = run_process(kStarling, {"health"}, home.options()).stdout_text;
+    CHECK_THAT(text, Catch::Contains("## Index and files — ok\nthe machine index agrees with the one memory file\n"));
+    CHECK_THAT(text, Catch::Contains("no memory links to another (`remember` links a memory to those stored shortly "
+                                     "before it in its scope"));
 }
 
 TEST_CASE("health refuses what it cannot do, and says why", "[e2e][health]") {
