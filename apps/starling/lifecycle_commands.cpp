@@ -13,6 +13,8 @@
 #include <starling/core/lifecycle/relevance_index.hpp>
 #include <starling/core/lifecycle/session_log.hpp>
 
+#include <array>
+#include <charconv>
 #include <chrono>
 #include <filesystem>
 #include <iostream>
@@ -131,18 +133,33 @@ int run_inject_command(Application &application, std::span<const std::string> wo
         for (const auto &memory : injection.memories) {
             memories.push_back({{"key", memory.key}, {"score", memory.score}, {"tokens", memory.tokens}});
         }
+        nlohmann::json below = nullptr;
+        if (const auto &best = injection.best_below_threshold) {
+            below = {{"key", best->key}, {"score", best->score}, {"min_relevance", settings.min_relevance}};
+        }
         print_json({{"event", event},
                     {"budget_tokens", settings.budget_tokens},
                     {"tokens", injection.tokens},
                     {"memories", memories},
+                    {"best_below_threshold", below},
                     {"context", injection.context}});
         return 0;
     }
     std::cout << "# " << injection.tokens << " of " << settings.budget_tokens << " tokens, "
-              << injection.memories.size() << " memories\n";
+              << (injection.memories.size() == 1 ? std::string{"1 memory"}
+                                                 : std::to_string(injection.memories.size()) + " memories")
+              << '\n';
     for (const auto &memory : injection.memories) {
         std::cout << "# " << format_score(memory.score) << "  " << memory.key << " (" << memory.tokens
                   << " tokens)\n";
+    }
+    if (const auto &best = injection.best_below_threshold) {
+        // Why nothing was injected: a user tuning injection.min_relevance needs the score it missed by.
+        std::array<char, 32> threshold{};
+        const auto written = std::to_chars(threshold.data(), threshold.data() + threshold.size(), settings.min_relevance);
+        std::cout << "# nothing scores injection.min_relevance ("
+                  << std::string_view{threshold.data(), static_cast<std::size_t>(written.ptr - threshold.data())}
+                  << ") or more; the best memory:\n# " << format_score(best->score) << "  " << best->key << '\n';
     }
     std::cout << injection.context << (injection.context.empty() ? "" : "\n");
     return 0;

@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 namespace fs = std::filesystem;
 using starling::test::claude_prompt;
@@ -105,4 +106,52 @@ TEST_CASE("a configuration that still sets injection.min_score is told the key's
     const auto hook = run_process(kBinaries / "starling-claude", {"UserPromptSubmit"},
                                   home.options(claude_prompt("r-1", "can I deploy to production on a Friday?")));
     CHECK(hook.exit_code == 0);
+}
+
+TEST_CASE("starling inject says which memory came closest when none clears the threshold, and by how much",
+          "[e2e][injection][cli]") {
+    const ScratchHome home{"injection-closest"};
+    remember_developer_notes(home);
+    const auto inject = [&](const std::string &prompt, bool json) {
+        std::vector<std::string> arguments{"inject", "--event", "prompt", "--prompt", prompt};
+        if (json) {
+            arguments.emplace_back("--json");
+        }
+        const auto result = run_process(kBinaries / "starling", arguments, home.options());
+        INFO(result.stderr_text);
+        REQUIRE(result.exit_code == 0);
+        return result.stdout_text;
+    };
+    // One word of the prompt is in the store: a question that short never clears the default 0.28.
+    // Scored from the listing first, then ranked from the index.
+    std::string closest;
+    for (const bool indexed : {false, true}) {
+        INFO("indexed " << indexed);
+        if (indexed) {
+            REQUIRE(run_process(kBinaries / "starling", {"index"}, home.options()).exit_code == 0);
+        }
+        const auto report = nlohmann::json::parse(inject("when do we deploy?", true));
+        CHECK(report["memories"].empty());
+        REQUIRE(report["best_below_threshold"].is_object());
+        const double score = report["best_below_threshold"]["score"];
+        CHECK(score > 0.0);
+        CHECK(score < 0.28);
+        CHECK(report["best_below_threshold"]["min_relevance"] == 0.28);
+        const std::string key = report["best_below_threshold"]["key"];
+        // One of the two memories about deploys.
+        CHECK_THAT(key, Catch::Contains("payments") || Catch::Contains("production"));
+        CHECK((closest.empty() || key == closest));
+        closest = key;
+        CHECK_THAT(inject("when do we deploy?", false),
+                   Catch::Contains("# 0 of 1500 tokens, 0 memories\n"
+                                   "# nothing scores injection.min_relevance (0.28) or more; the best memory:\n") &&
+                       Catch::Contains("  " + key + "\n"));
+    }
+    // A prompt that shares no word with the store has no closest memory; one that clears the
+    // threshold reports what it injected, not what came closest.
+    CHECK(nlohmann::json::parse(inject("tell me a joke", true))["best_below_threshold"].is_null());
+    CHECK_THAT(inject("tell me a joke", false), !Catch::Contains("nothing scores"));
+    const auto answered = nlohmann::json::parse(inject("can I deploy to production on a Friday?", true));
+    CHECK_FALSE(answered["memories"].empty());
+    CHECK(answered["best_below_threshold"].is_null());
 }

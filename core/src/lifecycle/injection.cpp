@@ -282,6 +282,9 @@ std::optional<Injection> ranked_prompt_injection(MemoryStore &store, const Relev
             return std::nullopt;
         }
         if (ranked->empty() || (*ranked)[0].score < settings.min_relevance) {
+            if (!ranked->empty() && (*ranked)[0].score > 0.0) {
+                injection.best_below_threshold = InjectedMemory{(*ranked)[0].key, (*ranked)[0].score, 0};
+            }
             break; // the prompt is about nothing the store knows
         }
         const double least = least_prompt_relevance((*ranked)[0].score, settings);
@@ -342,6 +345,11 @@ Injection prompt_injection(MemoryStore &store, const RelevanceScorer &scorer, st
     const auto scores = scorer.score(prompt, memories.batch());
     const double best = scores.empty() ? 0.0 : *std::max_element(scores.begin(), scores.end());
     std::vector<Candidate> candidates;
+    if (best > 0.0 && best < settings.min_relevance) {
+        // The first of the best, as the index ranks equal scores.
+        const auto at = static_cast<std::size_t>(std::max_element(scores.begin(), scores.end()) - scores.begin());
+        injection.best_below_threshold = InjectedMemory{std::string{memories.memory(at).key}, best, 0};
+    }
     if (best >= settings.min_relevance && best > 0.0) {
         const double least = least_prompt_relevance(best, settings);
         for (std::size_t index = 0; index < memories.size(); ++index) {

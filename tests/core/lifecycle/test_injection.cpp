@@ -91,6 +91,19 @@ TEST_CASE("once the best memory clears the threshold, others follow down to thei
     settings.min_relevance = 3.0;
     settings.relative_relevance = 0.0;
     CHECK(core::prompt_injection(fixture.store, fixture.scorer, "bun builds", {}, {}, settings).memories.empty());
+
+    // Then the best memory and its score are kept, for `starling inject` to say what missed and by how much.
+    const auto missed = core::prompt_injection(fixture.store, fixture.scorer, "javascript style guide", {}, {}, settings);
+    CHECK(missed.memories.empty());
+    REQUIRE(missed.best_below_threshold);
+    CHECK(missed.best_below_threshold->key == far);
+    CHECK(missed.best_below_threshold->score == 2.0);
+    CHECK_FALSE(core::prompt_injection(fixture.store, fixture.scorer, "rust cargo", {}, {}, settings).best_below_threshold);
+    settings.min_relevance = 2.0;
+    const auto injected = core::prompt_injection(fixture.store, fixture.scorer, "javascript style guide", {}, {}, settings);
+    REQUIRE_FALSE(injected.memories.empty());
+    CHECK(injected.memories[0].key == far);
+    CHECK_FALSE(injected.best_below_threshold);
 }
 
 TEST_CASE("a prompt that may get no memory ranks none", "[lifecycle][injection]") {

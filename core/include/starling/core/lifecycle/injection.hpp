@@ -5,6 +5,7 @@
 #include <starling/core/store/memory_store.hpp>
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,6 +33,9 @@ struct Injection {
     std::string context;
     std::vector<InjectedMemory> memories; ///< memories whose text was included, best first
     std::size_t tokens = 0;               ///< estimate_tokens(context), never above the budget
+    /// A prompt's best memory when it scored above 0 but below `min_relevance`, so that nothing was
+    /// injected: what `starling inject` shows to say why (its `tokens` are 0: its text was not read).
+    std::optional<InjectedMemory> best_below_threshold;
     /// The relevance policy keeps an index, but it was not of the store's current version, so every
     /// memory was scored instead: the caller should refresh the index (refresh_relevance_indexes).
     bool index_stale = false;
