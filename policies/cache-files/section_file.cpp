@@ -194,7 +194,10 @@ SectionFile::open(const std::filesystem::path &path, const FileIdentity &identit
             file.sections_.push_back({entry.offset, entry.size});
         }
         file.block_checksums_.resize(static_cast<std::size_t>(blocks));
-        std::memcpy(file.block_checksums_.data(), region.data() + at, file.block_checksums_.size() * sizeof(std::uint64_t));
+        if (!file.block_checksums_.empty()) { // a file of no data has no blocks, and memcpy takes no null
+            std::memcpy(file.block_checksums_.data(), region.data() + at,
+                        file.block_checksums_.size() * sizeof(std::uint64_t));
+        }
         file.data_at_ = header_region;
         file.data_size_ = header.data_size;
         file.block_size_ = header.block_size;

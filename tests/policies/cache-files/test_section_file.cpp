@@ -77,6 +77,20 @@ TEST_CASE("a section file reads back what was written, record by record and byte
     CHECK_NOTHROW(file->verify());
 }
 
+TEST_CASE("a section file with no data at all (an empty collection's index) opens and reads as empty",
+          "[policy][cache-files][section-file]") {
+    starling::test::TempDir scratch{"section-file-empty"};
+    const auto path = scratch / "index.bin";
+    write_file(path, SectionFileWriter{3}.encode(identity));
+    auto [opening, file] = open(path);
+    REQUIRE(opening == SectionFile::Opening::opened);
+    for (std::size_t section = 0; section < 3; ++section) {
+        CHECK(file->size(section) == 0);
+    }
+    CHECK(file->records<Pair>(0, 0, 0).empty());
+    CHECK_NOTHROW(file->verify());
+}
+
 TEST_CASE("a read outside a section is refused, however large", "[policy][cache-files][section-file]") {
     starling::test::TempDir scratch{"section-file"};
     const auto path = scratch / "index.bin";
