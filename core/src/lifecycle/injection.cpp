@@ -343,11 +343,11 @@ Injection prompt_injection(MemoryStore &store, const RelevanceScorer &scorer, st
     // Scored as the index would rank it, from the same texts.
     const auto memories = MemoryViewBatch::with_body_excerpts(std::move(listing), store.clock().now());
     const auto scores = scorer.score(prompt, memories.batch());
-    const double best = scores.empty() ? 0.0 : *std::max_element(scores.begin(), scores.end());
+    const auto best_at = std::max_element(scores.begin(), scores.end()); // the first of equals, as the index ranks them
+    const double best = best_at == scores.end() ? 0.0 : *best_at;
     std::vector<Candidate> candidates;
     if (best > 0.0 && best < settings.min_relevance) {
-        // The first of the best, as the index ranks equal scores.
-        const auto at = static_cast<std::size_t>(std::max_element(scores.begin(), scores.end()) - scores.begin());
+        const auto at = static_cast<std::size_t>(best_at - scores.begin());
         injection.best_below_threshold = InjectedMemory{std::string{memories.memory(at).key}, best, 0};
     }
     if (best >= settings.min_relevance && best > 0.0) {
