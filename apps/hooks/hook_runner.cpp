@@ -206,6 +206,16 @@ void report_configuration_problems(HookRun &run) {
     run.refused_settings.clear();
 }
 
+/// Settings a plugin refused, so that it runs on its defaults: reported now if the session is
+/// known, else kept for report_configuration_problems().
+void note_refused_settings(HookRun &run, core::ConfigError refused) {
+    if (run.session_known) {
+        report_refused_settings(*run.application, run.event.session_id, *run.logger, run.component, refused);
+    } else {
+        run.refused_settings.push_back(std::move(refused));
+    }
+}
+
 /// The adapter `adapter_id` if it is linked into this binary, and nothing from a plugin directory.
 /// Deliberately never destroyed, like the application.
 const plugins::PluginRegistry &linked_adapter(const core::Logger &logger, std::string_view adapter_id) {
@@ -350,13 +360,8 @@ int run_hook(std::string_view adapter_id, int argc, char **argv) {
     }
     application.load_only_modules_in_use({std::string{adapter_id}});
     // A plugin whose settings are refused runs on its defaults: said once the session is known.
-    application.report_refused_settings_to([&run](const core::ConfigError &refused) {
-        if (run.session_known) {
-            report_refused_settings(*run.application, run.event.session_id, *run.logger, run.component, refused);
-        } else {
-            run.refused_settings.push_back(refused);
-        }
-    });
+    application.report_refused_settings_to(
+        [&run](const core::ConfigError &refused) { note_refused_settings(run, refused); });
 
     // The agent's adapter as linked into this binary renders the safe reply before any module is
     // loaded. An adapter from a module (starling-hook) is only loaded in the worker.
@@ -370,7 +375,7 @@ int run_hook(std::string_view adapter_id, int argc, char **argv) {
                 [&](const std::string &settings) { return linked.create_adapter(adapter_id, settings); });
             run.adapter.emplace(std::move(created.instance));
             if (created.refused_settings) {
-                run.refused_settings.push_back(std::move(*created.refused_settings));
+                note_refused_settings(run, std::move(*created.refused_settings));
             }
         }
     } catch (const std::exception &failure) {

@@ -64,6 +64,12 @@ ConfigError refusal_for_the_command(const Config &config, std::vector<std::strin
     throw std::logic_error{"unreachable: FAIL throws"};
 }
 
+/// What a hook gets for bm25 configured by `config`: the plugin, and why its settings were refused.
+auto created_for_a_hook(const Config &config, std::vector<std::string> &calls) {
+    return create_configured_plugin(config, "bm25", bm25_defaults(), RefusedSettings::use_declared_defaults,
+                                    RecordingCreate{&calls});
+}
+
 PluginLoadError create_failure(std::string detail) {
     LoadError error;
     error.kind = LoadErrorKind::create_failed;
@@ -99,8 +105,7 @@ TEST_CASE("A value out of the plugin's range is a configuration error at its set
               "\"bm25\" refuses these settings: bm25 setting 'prior.length' must be between 0 and 2, got 3");
     }
     SECTION("a hook runs the plugin on its declared defaults and keeps the reason") {
-        auto created = create_configured_plugin(config, "bm25", bm25_defaults(),
-                                                RefusedSettings::use_declared_defaults, RecordingCreate{&calls});
+        const auto created = created_for_a_hook(config, calls);
         REQUIRE(created.refused_settings);
         CHECK(created.refused_settings->line() == 3);
         CHECK_THAT(created.refused_settings->what(),
@@ -122,8 +127,7 @@ TEST_CASE("A value of the wrong type is refused before the plugin sees it", "[ap
         CHECK(calls.empty());
     }
     SECTION("a hook creates the plugin once, on its defaults") {
-        auto created = create_configured_plugin(config, "bm25", bm25_defaults(),
-                                                RefusedSettings::use_declared_defaults, RecordingCreate{&calls});
+        const auto created = created_for_a_hook(config, calls);
         REQUIRE(created.refused_settings);
         CHECK(created.refused_settings->key() == "settings.bm25.prior.length");
         REQUIRE(calls.size() == 1);
