@@ -74,9 +74,9 @@ std::vector<std::string> read_relations(const sdk::Settings &settings) {
 /// `synonyms.groups`: a list of lists of words, each word one term as `tokenizer` makes it, so that
 /// a group matches the terms the queries and memories are made of ("deployments" stands for
 /// "deploy"). A group of fewer than two terms, a stop word or a phrase is refused, naming the group.
-std::unordered_map<std::string, std::vector<std::string>> read_synonyms(const sdk::Settings &settings,
+std::map<std::string, std::vector<std::string>, std::less<>> read_synonyms(const sdk::Settings &settings,
                                                                         const TokenizerOptions &options) {
-    std::unordered_map<std::string, std::vector<std::string>> synonyms;
+    std::map<std::string, std::vector<std::string>, std::less<>> synonyms;
     const auto groups = settings.get_child_optional("synonyms.groups");
     if (!groups || groups->empty()) {
         return synonyms;

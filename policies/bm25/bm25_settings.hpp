@@ -13,7 +13,8 @@
 #include <array>
 #include <cstddef>
 #include <string>
-#include <unordered_map>
+#include <functional>
+#include <map>
 #include <vector>
 
 namespace starling::bm25 {
@@ -53,8 +54,9 @@ struct Bm25Settings {
 
     /// Words the user declared interchangeable (`synonyms.groups`): each query term also looks for
     /// the other members of its groups, at `synonym_weight` times its own weight. By term as the
-    /// tokenizer makes it (stemmed), each term's synonyms in the order declared.
-    std::unordered_map<std::string, std::vector<std::string>> synonyms;
+    /// tokenizer makes it (stemmed), each term's synonyms in the order declared. The comparison is
+    /// transparent, so that a query term is looked up by the dictionary's view of it, not a copy.
+    std::map<std::string, std::vector<std::string>, std::less<>> synonyms;
     double synonym_weight = 1.0;
 
     TokenizerOptions tokenizer;

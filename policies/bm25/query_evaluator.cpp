@@ -135,7 +135,7 @@ void QueryEvaluator::add_synonyms(TermDictionary &dictionary) {
         return;
     }
     for (std::size_t term = 0; term < terms_.original; ++term) {
-        const auto found = settings_->synonyms.find(std::string{dictionary.text(terms_.ids[term])});
+        const auto found = settings_->synonyms.find(dictionary.text(terms_.ids[term]));
         if (found == settings_->synonyms.end()) {
             continue;
         }
