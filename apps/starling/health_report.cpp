@@ -35,10 +35,6 @@ void list_details(HealthSection &section, std::size_t count, const std::function
     }
 }
 
-std::string count_of(std::size_t count, const std::string &singular, const std::string &plural) {
-    return std::to_string(count) + " " + (count == 1 ? singular : plural);
-}
-
 std::string percent(double share) { return std::to_string(std::lround(share * 100.0)) + " %"; }
 
 bool HealthReport::needs_attention() const noexcept {

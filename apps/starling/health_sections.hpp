@@ -4,6 +4,8 @@
 
 #include "health_report.hpp"
 
+#include <starling/app/output.hpp>
+
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -30,8 +32,6 @@ HealthSection unreadable_section(const StoreSurvey &survey);
 /// Adds the lines of the first kListedItems of `count` items to the section's details, then how
 /// many more there are.
 void list_details(HealthSection &section, std::size_t count, const std::function<std::string(std::size_t)> &line_of);
-/// "1 memory", "3 memories".
-[[nodiscard]] std::string count_of(std::size_t count, const std::string &singular, const std::string &plural);
 /// "64 %".
 [[nodiscard]] std::string percent(double share);
 

@@ -146,9 +146,7 @@ int run_inject_command(Application &application, std::span<const std::string> wo
         return 0;
     }
     std::cout << "# " << injection.tokens << " of " << settings.budget_tokens << " tokens, "
-              << (injection.memories.size() == 1 ? std::string{"1 memory"}
-                                                 : std::to_string(injection.memories.size()) + " memories")
-              << '\n';
+              << count_of(injection.memories.size(), "memory", "memories") << '\n';
     for (const auto &memory : injection.memories) {
         std::cout << "# " << format_score(memory.score) << "  " << memory.key << " (" << memory.tokens
                   << " tokens)\n";

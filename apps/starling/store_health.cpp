@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "store_health.hpp"
 
-#include "health_sections.hpp"
 #include "store_leftovers.hpp"
 
+#include <starling/app/output.hpp>
 #include <starling/core/config/config_environment.hpp>
 #include <starling/core/store/file_io.hpp>
 #include <starling/core/store/index_entry.hpp>

@@ -24,6 +24,11 @@ inline std::string format_score(double score) {
     return text;
 }
 
+/// "1 memory", "3 memories".
+inline std::string count_of(std::size_t count, const std::string &singular, const std::string &plural) {
+    return std::to_string(count) + " " + (count == 1 ? singular : plural);
+}
+
 /// A non-negative count given on the command line; `option` names it in the error.
 inline std::size_t parse_count(const std::string &text, std::string_view option) {
     std::size_t value = 0;
