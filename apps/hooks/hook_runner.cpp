@@ -13,6 +13,7 @@
 #include <starling/core/config/plugin_settings.hpp>
 #include <starling/core/lifecycle/lifecycle.hpp>
 #include <starling/core/lifecycle/session_log.hpp>
+#include <starling/plugins/fatal_signals.hpp>
 #include <starling/plugins/static_plugins.hpp>
 
 #include <array>
@@ -22,7 +23,6 @@
 #include <exception>
 #include <fcntl.h>
 #include <optional>
-#include <signal.h>
 #include <sys/stat.h>
 #include <string>
 #include <unistd.h>
@@ -88,12 +88,7 @@ extern "C" void on_fatal_signal(int signal_number) {
 void arm_crash_reply(std::string reply, std::string log_path) {
     crash_reply = std::move(reply);
     crash_log_path = std::move(log_path);
-    struct sigaction action{};
-    action.sa_handler = &on_fatal_signal;
-    sigemptyset(&action.sa_mask);
-    for (const int signal_number : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT}) {
-        ::sigaction(signal_number, &action, nullptr);
-    }
+    plugins::handle_fatal_signals(&on_fatal_signal);
 }
 
 /// The event used when the payload cannot be parsed: enough for the adapter to render the safe

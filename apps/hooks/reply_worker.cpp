@@ -4,6 +4,7 @@
 #include "descriptor_io.hpp"
 
 #include <starling/plugins/call_record.hpp>
+#include <starling/plugins/fatal_signals.hpp>
 
 #include <fcntl.h>
 #include <poll.h>
@@ -72,12 +73,7 @@ void become_worker(plugins::PluginCallRecord &record, const std::filesystem::pat
     worker_record = &record;
     worker_log_file = log_file.string();
     plugins::record_plugin_calls_in(&record);
-    struct sigaction action{};
-    action.sa_handler = &on_worker_fatal_signal;
-    sigemptyset(&action.sa_mask);
-    for (const int signal_number : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT}) {
-        ::sigaction(signal_number, &action, nullptr);
-    }
+    plugins::handle_fatal_signals(&on_worker_fatal_signal);
     // A parent that is gone (the agent gave up on the hook) must not end the after-reply work.
     ::signal(SIGPIPE, SIG_IGN);
     // The reply travels through the pipe: nothing a plugin prints can reach the agent's stdout.

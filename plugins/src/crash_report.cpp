@@ -2,6 +2,7 @@
 #include <starling/plugins/crash_report.hpp>
 
 #include <starling/plugins/call_record.hpp>
+#include <starling/plugins/fatal_signals.hpp>
 
 #include <fcntl.h>
 #include <signal.h>
@@ -153,12 +154,7 @@ void copy_path(char (&into)[Size], const std::string &text) noexcept {
 void report_crashes_in_plugin_calls(const std::filesystem::path &log_file) {
     copy_path(crash_log_path, log_file.string()); // a path too long: standard error only
     copy_path(crash_log_directory, log_file.parent_path().string());
-    struct sigaction action{};
-    action.sa_handler = &on_fatal_signal_in_plugin_call;
-    sigemptyset(&action.sa_mask);
-    for (const int signal_number : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT}) {
-        ::sigaction(signal_number, &action, nullptr);
-    }
+    handle_fatal_signals(&on_fatal_signal_in_plugin_call);
 }
 
 } // namespace starling::plugins

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "module_probe.hpp"
 
+#include <starling/plugins/fatal_signals.hpp>
+
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -59,12 +61,7 @@ std::optional<std::string> probe_in_child(const std::function<void()> &work, std
     const pid_t probe = ::fork();
     if (probe == 0) {
         ::close(pipe_ends[0]);
-        struct sigaction action{};
-        action.sa_handler = &on_probe_fatal_signal;
-        sigemptyset(&action.sa_mask);
-        for (const int signal_number : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT}) {
-            ::sigaction(signal_number, &action, nullptr);
-        }
+        handle_fatal_signals(&on_probe_fatal_signal);
         try {
             work();
         } catch (...) { // an ordinary error: doing the work for real reports it
