@@ -88,7 +88,7 @@ public:
         std::size_t restated = 0;
         for (const auto &memory : data.memories) {
             core::RememberRequest request;
-            request.text = memory.body;
+            request.text = memory.body.empty() ? memory.summary : memory.body;
             request.agent = "cli";
             request.pin = true;
             request.project_id = store().resolve_project(directory_of(memory.project),
@@ -99,7 +99,7 @@ public:
             forced.store = true;
             forced.type = memory.type;
             forced.scope = memory.project.empty() ? "user" : "project";
-            forced.summary = memory.summary;
+            forced.summary = memory.body.empty() ? std::string{} : memory.summary; // derived, as for a line typed
             forced.tags = memory.tags;
             forced.reason = "stored with --force";
             request.forced = forced;
@@ -153,6 +153,33 @@ public:
                 store().resolve_project(directory_of(project), core::MemoryStore::ProjectFolder::look_up)));
         }
         core::refresh_relevance_indexes(store(), *application_->active_policies().relevance, scopes);
+    }
+
+    /// A session start in a project's working directory (or outside every project), as the
+    /// session-start hook injects it: which labelled memories it shows in full or names by a line.
+    SessionStartOutcome start_session(const InjectionData &data, const std::string &project_name,
+                                      const core::InjectionSettings &settings) {
+        const auto project =
+            store().resolve_project(directory_of(project_name), core::MemoryStore::ProjectFolder::look_up);
+        const auto injection = core::session_start_injection(store(), application_->active_policies().relevance,
+                                                             project, project_name, {}, settings);
+        SessionStartOutcome outcome;
+        outcome.project = project_name;
+        outcome.tokens = injection.tokens;
+        for (const auto &memory : data.memories) {
+            outcome.visible += memory.project.empty() || memory.project == project_name ? 1 : 0;
+        }
+        const auto labelled = [&](const std::string &key) {
+            const auto found = ids_of_key_.find(key);
+            return found == ids_of_key_.end() ? std::size_t{0} : found->second.size();
+        };
+        for (const auto &memory : injection.memories) {
+            outcome.in_full += labelled(memory.key);
+        }
+        for (const auto &key : injection.listed) {
+            outcome.listed += labelled(key);
+        }
+        return outcome;
     }
 
     [[nodiscard]] std::size_t memory_count() {
@@ -272,6 +299,10 @@ InjectionReport run_injection_benchmark(const InjectionBenchOptions &options) {
             const auto outcome = bench.inject(prompt, settings);
             (prompt.tuning ? sized.tuning : sized.check).add(outcome);
             sized.outcomes.push_back(outcome);
+        }
+        sized.session_starts.push_back(bench.start_session(data, "", settings));
+        for (const auto &project : data.projects) {
+            sized.session_starts.push_back(bench.start_session(data, project, settings));
         }
         for (const double threshold : options.sweep) {
             auto swept = settings;

@@ -50,6 +50,15 @@ struct HalfFigures {
     [[nodiscard]] double precision() const noexcept;
 };
 
+/// What a session start showed in one working directory, of the labelled memories visible there.
+struct SessionStartOutcome {
+    std::string project; ///< empty: outside every project
+    std::size_t visible = 0; ///< labelled memories of the user's scope and the project's
+    std::size_t in_full = 0; ///< of them, shown in full
+    std::size_t listed = 0;  ///< of them, named by a line
+    std::size_t tokens = 0;
+};
+
 struct ThresholdFigures {
     double min_relevance = 0.0;
     HalfFigures tuning;
@@ -62,6 +71,7 @@ struct StoreSizeReport {
     HalfFigures tuning;
     HalfFigures check;
     std::vector<ThresholdFigures> sweep; ///< the tuning half at each --sweep threshold
+    std::vector<SessionStartOutcome> session_starts; ///< outside every project, then each project
 };
 
 struct InjectionReport {

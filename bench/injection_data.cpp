@@ -122,7 +122,8 @@ InjectionData load_injection_data(const std::filesystem::path &directory) {
         }
         memory.tags = fields[3] == no_entry ? std::vector<std::string>{} : comma_list(fields[3]);
         memory.summary = fields[4];
-        memory.body = fields[5];
+        // `-`: the memory is the summary alone, as `starling remember "TEXT"` stores a line.
+        memory.body = fields[5] == no_entry ? std::string{} : fields[5];
         if (!memory.project.empty() &&
             std::find(data.projects.begin(), data.projects.end(), memory.project) == data.projects.end()) {
             data.projects.push_back(memory.project);

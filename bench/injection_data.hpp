@@ -20,7 +20,7 @@ struct LabelledMemory {
     std::string type;    ///< user, feedback, project or reference
     std::vector<std::string> tags;
     std::string summary;
-    std::string body;
+    std::string body; ///< empty (`-` in the file): the summary is all the user typed
 };
 
 struct LabelledPrompt {

@@ -5,6 +5,7 @@
 // never part of the repository). A tool of its own so that the installed `starling` carries no
 // benchmark code. Exit codes as `starling`'s: 0 success, 1 the benchmark failed, 64 a bad command line.
 #include "decision_bench.hpp"
+#include "first_weeks_bench.hpp"
 #include "injection_bench.hpp"
 #include "locomo_bench.hpp"
 #include "locomo_misses.hpp"
@@ -66,6 +67,12 @@ Usage: starling-bench [--config FILE] BENCHMARK [ARGS...]
                          injects it, in its project's directory: how many unrelated prompts get
                          nothing, how many relevant ones get their memory, on the tuning and
                          the check half; --sweep: the tuning half at other thresholds too
+  first-weeks [--data DIR] [--scratch DIR] [--json] [--json-out FILE]
+                         a new user's first weeks: each store of DIR (default: the
+                         repository's bench/first-weeks; 5, 30 and 300 memories as typed,
+                         EN/DE/ZH) run as injection runs it, at its own size, and each
+                         working directory's session start: related prompts served and
+                         unrelated ones quiet per store size, tuning and check half apart
   weeks [--profiles defaults,NAME,...] [--bin DIR] [--scratch DIR] [--json] [--json-out FILE]
                          eight scripted weeks of two agents on two projects through the hook
                          binaries of DIR (default: this tool's own), once per profile (default:
@@ -244,6 +251,18 @@ int bench_injection(Application &application, std::span<const std::string> words
     return write_report(arguments, injection_report_json(report), format_injection_report(report));
 }
 
+int bench_first_weeks(Application &application, std::span<const std::string> words) {
+    const Arguments arguments{words, {"data", "scratch", "json-out"}, {"json"}};
+    arguments.expect_operands(0, 0, "");
+    FirstWeeksOptions options;
+    options.data = arguments.value("data").value_or(STARLING_FIRST_WEEKS_DATA);
+    options.config_file = configuration_of(application);
+    const ScratchDirectory scratch{arguments.value("scratch"), "starling-first-weeks"};
+    options.scratch = scratch.path();
+    const auto report = run_first_weeks_benchmark(options);
+    return write_report(arguments, first_weeks_report_json(report), format_first_weeks_report(report));
+}
+
 int bench_decisions(Application &application, std::span<const std::string> words) {
     const Arguments arguments{words, {"data"}, {"json"}};
     arguments.expect_operands(0, 0, "");
@@ -349,7 +368,10 @@ int run(std::span<const std::string> words) {
     if (words.front() == "injection") {
         return bench_injection(application, words.subspan(1));
     }
-    throw UsageError("unknown benchmark '" + words.front() + "' (expected locomo, decisions, injection or weeks)");
+    if (words.front() == "first-weeks") {
+        return bench_first_weeks(application, words.subspan(1));
+    }
+    throw UsageError("unknown benchmark '" + words.front() + "' (expected locomo, decisions, injection, first-weeks or weeks)");
 }
 
 } // namespace

@@ -15,6 +15,8 @@ namespace starling::app {
 
 HealthSection memories_section(const StoreSurvey &survey);
 HealthSection pinned_section(const StoreSurvey &survey);
+/// Memories a correction superseded (docs/memories.md, `superseded_by`).
+HealthSection superseded_section(const StoreSurvey &survey);
 HealthSection stale_section(const StoreSurvey &survey);
 HealthSection effectiveness_section(const StoreSurvey &survey);
 HealthSection duplicates_section(const StoreSurvey &survey);

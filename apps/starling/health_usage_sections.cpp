@@ -4,6 +4,7 @@
 #include "memory_counts.hpp"
 #include "memory_usage.hpp"
 
+#include <starling/core/store/indexed_memory.hpp>
 #include <starling/core/store/time_format.hpp>
 
 namespace starling::app {
@@ -68,6 +69,34 @@ HealthSection pinned_section(const StoreSurvey &survey) {
     section.data["memories"] = nlohmann::ordered_json::array();
     for (const auto index : pinned) {
         section.data["memories"].push_back(memory_reference(survey.memories[index]));
+    }
+    return section;
+}
+
+HealthSection superseded_section(const StoreSurvey &survey) {
+    std::vector<std::size_t> superseded;
+    for (std::size_t index = 0; index < survey.memories.size(); ++index) {
+        if (!core::superseded_by_in_fields(survey.memories[index].entry.fields).empty()) {
+            superseded.push_back(index);
+        }
+    }
+    auto section = new_section("superseded", "Superseded");
+    section.verdict = superseded.empty() ? "no memory is superseded"
+                                         : count_of(superseded.size(), "memory was", "memories were") +
+                                               " corrected by a newer one: kept until decay archives them, never injected";
+    list_details(section, superseded.size(), [&](std::size_t item) {
+        const auto &memory = survey.memories[superseded[item]];
+        return memory_line(memory) + "  (superseded by " + core::superseded_by_in_fields(memory.entry.fields) + ")";
+    });
+    if (!superseded.empty()) {
+        section.advice = "`starling restore ID` brings back a memory that was superseded by mistake";
+    }
+    section.data["count"] = superseded.size();
+    section.data["memories"] = nlohmann::ordered_json::array();
+    for (const auto index : superseded) {
+        auto reference = memory_reference(survey.memories[index]);
+        reference["superseded_by"] = core::superseded_by_in_fields(survey.memories[index].entry.fields);
+        section.data["memories"].push_back(std::move(reference));
     }
     return section;
 }

@@ -76,7 +76,7 @@ const std::vector<CommandSpec> &commands() {
          "  feedback [--session S] [--json] MEMORY helpful|unhelpful\n"
          "                         judge one use of a memory: its effectiveness is helpful / judged uses\n"},
         {"archive", &run_archive_command, kMemories, "  archive [--json]       list archived memories\n"},
-        {"restore", &run_restore_command, kMemories, "  restore ID             put an archived memory back\n"},
+        {"restore", &run_restore_command, kMemories, "  restore ID             put an archived memory back, or one a correction superseded\n"},
         {"health", &run_health_command, kMemories,
          "  health [--json]        report on the memories of the whole store: counts by scope, tier, type and\n"
          "                         layer; stale, pinned, near-duplicate, orphaned and isolated memories;\n"

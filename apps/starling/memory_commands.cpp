@@ -12,6 +12,7 @@
 #include <starling/core/store/file_io.hpp>
 #include <starling/core/store/injection_record.hpp>
 #include <starling/core/store/memory_file.hpp>
+#include <starling/core/store/store_error.hpp>
 #include <starling/core/store/time_format.hpp>
 
 #include <nlohmann/json.hpp>
@@ -221,12 +222,19 @@ int run_remember_command(Application &application, std::span<const std::string> 
     }
     if (outcome.action == core::RememberOutcome::Action::discarded) {
         std::cout << "discarded: " << outcome.reason << '\n';
-        return 0;
+        std::cout << "  nothing was stored; to keep it anyway: starling remember --force --type "
+                     "feedback|user|project|reference --scope user|project TEXT\n";
+        return 1;
     }
     const auto id = core::memory_id_of(application.store().read(outcome.key));
     std::cout << core::to_string(outcome.action) << ' ' << application.store().path_of(outcome.key).string() << '\n';
     if (outcome.action == core::RememberOutcome::Action::updated) {
         std::cout << "  " << outcome.reason << '\n';
+    }
+    if (!outcome.superseded.empty()) {
+        const auto old_id = core::memory_id_of(application.store().read(outcome.superseded));
+        std::cout << "  corrects and supersedes " << old_id << ": no longer injected, kept until it decays ("
+                  << "`starling restore " << old_id << "` brings it back)\n";
     }
     std::cout << "  id " << id << ", pinned: kept until `starling unpin " << id << "`\n";
     return 0;
@@ -280,15 +288,24 @@ int run_search_command(Application &application, std::span<const std::string> wo
         auto result = entry_json(hit.entry);
         result["score"] = hit.score;
         result["path"] = application.store().path_of(hit.entry.key).string();
+        const auto superseded = core::superseded_by_in_fields(hit.entry.fields);
+        result["superseded_by"] = superseded.empty() ? nlohmann::json(nullptr) : nlohmann::json(superseded);
         results.push_back(result);
         if (!arguments.flag("json")) {
-            std::cout << format_score(hit.score) << "  " << hit.entry.key << "\n        " << hit.entry.summary << '\n';
+            std::cout << format_score(hit.score) << "  " << hit.entry.key
+                      << (superseded.empty() ? "" : " (superseded by " + superseded + ")") << "\n        "
+                      << hit.entry.summary << '\n';
         }
     }
     if (arguments.flag("json")) {
         print_json(results);
     } else if (shown == 0) {
         std::cout << "no memory matches\n";
+    } else if (const double threshold = application.lifecycle_settings().injection.min_relevance;
+               hits.front().score < threshold) {
+        // As `inject` does: say why a prompt in these words would get none of them.
+        std::cout << "(none of these would reach a prompt: the closest scores " << format_score(hits.front().score)
+                  << ", below injection.min_relevance " << format_score(threshold) << ")\n";
     }
     return 0;
 }
@@ -354,10 +371,46 @@ int run_forget_command(Application &application, std::span<const std::string> wo
     return 0;
 }
 
+namespace {
+
+/// The key of the live memory `name` names when a correction superseded it; nothing when `name`
+/// names no live memory (an archive id) or one that is not superseded.
+std::optional<std::string> superseded_memory(core::MemoryStore &store, const std::string &name) {
+    try {
+        const auto key = store.find_memory(name);
+        if (!core::superseded_by(store.read(key)).empty()) {
+            return key;
+        }
+    } catch (const core::StoreError &) {
+        // not a live memory: an archive id, for MemoryStore::restore to judge
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
 int run_restore_command(Application &application, std::span<const std::string> words) {
     const Arguments arguments{words, {}, {"json"}};
-    arguments.expect_operands(1, 1, "the archive ID to restore (see starling archive)");
-    const auto key = application.store().restore(arguments.operands().front());
+    arguments.expect_operands(1, 1, "the archive ID to restore (see starling archive), or a superseded memory");
+    auto &store = application.store();
+    // A memory a correction superseded is still in the store: restoring it lifts the mark.
+    if (const auto superseded = superseded_memory(store, arguments.operands().front())) {
+        std::string replaced_by;
+        store.update(*superseded, [&](core::Memory &memory) {
+            replaced_by = core::superseded_by(memory);
+            memory.erase_extra_field(core::superseded_by_field);
+        });
+        if (arguments.flag("json")) {
+            print_json({{"key", *superseded},
+                        {"path", store.path_of(*superseded).string()},
+                        {"was_superseded_by", replaced_by}});
+        } else {
+            std::cout << "restored " << *superseded << " (no longer superseded by " << replaced_by
+                      << "; both are injected now)\n";
+        }
+        return 0;
+    }
+    const auto key = store.restore(arguments.operands().front());
     if (arguments.flag("json")) {
         print_json({{"key", key}, {"path", application.store().path_of(key).string()}});
     } else {

@@ -150,6 +150,8 @@ Bm25Settings read_bm25_settings(const sdk::Settings &settings) {
     read.normalisation_min_terms =
         read_number(settings, "normalisation.min_terms", read.normalisation_min_terms, 0.0, 1000.0);
     read.length_prior = read_number(settings, "prior.length", read.length_prior, 0.0, 2.0);
+    read.background_documents =
+        read_number(settings, "background.documents", read.background_documents, 0.0, 1e7);
     read.recency_weight = read_number(settings, "recency.weight", read.recency_weight, 0.0, unbounded);
     read.recency_half_life_days =
         read_number(settings, "recency.half_life_days", read.recency_half_life_days, 1e-6, unbounded);
@@ -164,6 +166,16 @@ Bm25Settings read_bm25_settings(const sdk::Settings &settings) {
     read.tokenizer.kept_words = sdk::get_string_list(settings, "stop_words.keep");
     read.synonyms = read_synonyms(settings, read.tokenizer);
     read.synonym_weight = read_number(settings, "synonyms.weight", read.synonym_weight, 0.0, 1.0);
+    LexiconWeights lexicon_weights;
+    lexicon_weights.same = read_number(settings, "lexicon.same", lexicon_weights.same, 0.0, 1.0);
+    lexicon_weights.sibling = read_number(settings, "lexicon.sibling", lexicon_weights.sibling, 0.0, 1.0);
+    lexicon_weights.broader = read_number(settings, "lexicon.broader", lexicon_weights.broader, 0.0, 1.0);
+    lexicon_weights.narrower = read_number(settings, "lexicon.narrower", lexicon_weights.narrower, 0.0, 1.0);
+    if (lexicon_weights.any()) {
+        Tokenizer tokenizer{read.tokenizer};
+        read.lexicon = std::make_shared<Lexicon>(built_in_lexicon_text(), "lexicon/software.txt", tokenizer,
+                                                 lexicon_weights);
+    }
     return read;
 }
 

@@ -5,6 +5,8 @@
 // absent, which the host prevents, so they repeat the JSON rather than compete with it.
 #pragma once
 
+#include "background_terms.hpp"
+#include "lexicon.hpp"
 #include "memory_fields.hpp"
 #include "tokenizer.hpp"
 
@@ -15,6 +17,7 @@
 #include <string>
 #include <functional>
 #include <map>
+#include <memory>
 #include <vector>
 
 namespace starling::bm25 {
@@ -41,6 +44,12 @@ struct Bm25Settings {
     /// terms as telling as its own, so one shared word of a two-word prompt is not half of it.
     double normalisation_min_terms = 5.0;
 
+    /// How many documents of developer text at large (BackgroundTerms) a term's idf counts beside
+    /// the memories: a term in `share` of them counts as in `background_documents × share` more
+    /// memories. A store of a few memories then still tells "pnpm" from "work", and as a store grows
+    /// its own counts outweigh them. 0 turns the background off.
+    double background_documents = 100.0;
+
     /// A matching memory's score × (its own terms / the average memory's own terms) ^ `length_prior`
     /// (length_prior() in scoring_formula.hpp): what a memory says about itself is likelier to answer
     /// a query the more it says. 0 turns it off.
@@ -58,6 +67,10 @@ struct Bm25Settings {
     /// transparent, so that a query term is looked up by the dictionary's view of it, not a copy.
     std::map<std::string, std::vector<std::string>, std::less<>> synonyms;
     double synonym_weight = 1.0;
+
+    /// The built-in software lexicon (lexicon.hpp), its members made terms by `tokenizer`; empty
+    /// when every one of its weights is 0. Shared: the settings are copied, the lexicon is not.
+    std::shared_ptr<const Lexicon> lexicon = std::make_shared<Lexicon>();
 
     TokenizerOptions tokenizer;
 };

@@ -114,6 +114,7 @@ bool QueryEvaluator::set_query(std::string_view query, TermDictionary &dictionar
     terms_.weights.clear();
     tokens_.clear();
     tokenizer_->tokenize(query, tokens_);
+    query_ = query;
     for (std::size_t token = 0; token < tokens_.size(); ++token) {
         const TermId id = dictionary.intern(tokens_[token]);
         const auto existing = std::find(terms_.ids.begin(), terms_.ids.end(), id);
@@ -126,6 +127,7 @@ bool QueryEvaluator::set_query(std::string_view query, TermDictionary &dictionar
     }
     terms_.original = terms_.ids.size();
     add_synonyms(dictionary);
+    add_lexicon_expansions(dictionary);
     terms_.query_end = terms_.ids.size();
     return !terms_.ids.empty();
 }
@@ -156,20 +158,68 @@ void QueryEvaluator::add_synonyms(TermDictionary &dictionary) {
     }
 }
 
+void QueryEvaluator::add_lexicon_expansions(TermDictionary &dictionary) {
+    const Lexicon &lexicon = *settings_->lexicon;
+    if (lexicon.empty()) {
+        return;
+    }
+    // The query's terms in the order written, repeats included, and without the parts of a word in
+    // camel case, which the tokenizer adds after the word and which would break a phrase ("GitHub
+    // Actions" is github, action — not github, git, hub, action).
+    written_tokens_.clear();
+    tokenizer_->tokenize(query_, written_tokens_, StopWordHandling::remove, CamelCaseParts::omit);
+    std::vector<std::string_view> written;
+    written.reserve(written_tokens_.size());
+    for (std::size_t token = 0; token < written_tokens_.size(); ++token) {
+        written.push_back(written_tokens_[token]);
+    }
+    lexicon.expand(written, expansions_);
+    // An expansion is weighted as the query's average own term: a phrase of two terms stands for
+    // one thing, and the lexicon cannot say which of its words triggered it.
+    const double own_weight = std::accumulate(terms_.weights.begin(),
+                                              terms_.weights.begin() + static_cast<std::ptrdiff_t>(terms_.original),
+                                              0.0) /
+                              static_cast<double>(terms_.original);
+    for (const auto &expansion : expansions_) {
+        const TermId id = dictionary.intern(expansion.term);
+        const double weight = expansion.weight * own_weight;
+        const auto existing = std::find(terms_.ids.begin(), terms_.ids.end(), id);
+        if (existing == terms_.ids.end()) {
+            terms_.ids.push_back(id);
+            terms_.weights.push_back(weight);
+            continue;
+        }
+        const auto index = static_cast<std::size_t>(existing - terms_.ids.begin());
+        if (index >= terms_.original) { // a declared synonym too: the stronger stands
+            terms_.weights[index] = std::max(terms_.weights[index], weight);
+        }
+    }
+}
+
 void QueryEvaluator::set_idf(TermSource &source, std::size_t first) {
     const auto count = terms_.ids.size() - first;
     containing_.assign(count, 0U);
     source.count_containing(std::span<const TermId>{terms_.ids}.subspan(first), containing_);
+    // The background's documents are counted beside the memories (Bm25Settings::background_documents).
+    const double background = settings_->background_documents;
+    const double documents = memory_count_ + background;
+    const TermDictionary &dictionary = source.dictionary();
     idf_.resize(terms_.ids.size());
+    background_containing_.resize(count);
     for (std::size_t index = 0; index < count; ++index) {
-        idf_[first + index] = inverse_document_frequency(memory_count_, static_cast<double>(containing_[index]));
+        background_containing_[index] =
+            background > 0.0 ? background * background_.share(dictionary.text(terms_.ids[first + index])) : 0.0;
+        idf_[first + index] = inverse_document_frequency(
+            documents, static_cast<double>(containing_[index]) + background_containing_[index]);
     }
     if (first == 0) {
         // A term no memory contains counts as the rarest one a memory could contain: in a store of a
         // few memories, its idf would otherwise outweigh every term the store shares with the query.
         full_idf_.resize(count);
         for (std::size_t index = 0; index < count; ++index) {
-            full_idf_[index] = containing_[index] == 0 ? inverse_document_frequency(memory_count_, 1.0) : idf_[index];
+            full_idf_[index] = containing_[index] == 0
+                                   ? inverse_document_frequency(documents, std::max(1.0, background_containing_[index]))
+                                   : idf_[index];
         }
     }
 }
@@ -192,8 +242,12 @@ public:
         // Stored at every occurrence, the same value each time: a branch on the memory's first
         // occurrence would be mispredicted once for each of the thousands a common word matches.
         evaluator.own_lengths_[occurrence.memory] = own_fields_sum(occurrence.lengths);
+        // A memory is a match when it says one of the prompt's own terms (or their synonyms) itself:
+        // the context its links lend it may raise a memory that is relevant, never bring in one that
+        // shares nothing with the prompt, nor may feedback's terms alone.
         auto &state = evaluator.sum_states_[occurrence.memory];
-        state = std::max(state, occurrence.term < evaluator.terms_.query_end ? SumState::matches_query : SumState::summed);
+        const bool says_query_term = occurrence.term < evaluator.terms_.query_end && contains_itself(occurrence.counts);
+        state = std::max(state, says_query_term ? SumState::matches_query : SumState::summed);
     }
 
 private:

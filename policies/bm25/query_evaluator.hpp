@@ -11,6 +11,7 @@
 // Recency and reinforcement boosts are the caller's: they need the memories' histories.
 #pragma once
 
+#include "background_terms.hpp"
 #include "batch_terms.hpp"
 #include "prefaulted_allocator.hpp"
 #include "bm25_settings.hpp"
@@ -54,8 +55,9 @@ public:
     /// Reads the query's terms into `dictionary`, which the TermSource of evaluate() must use. False
     /// when the query has no terms (only stop words, say): then every memory scores 0.
     bool set_query(std::string_view query, TermDictionary &dictionary);
-    /// Replaces `scored` with the score, before boosts, of every memory of `source` that matches one
-    /// of the query's own terms or their synonyms, in memory order; every other memory scores 0. Scores are on the
+    /// Replaces `scored` with the score, before boosts, of every memory of `source` that says one of
+    /// the query's own terms or their synonyms itself (in its summary, tags or body, not only in the
+    /// context its links lend it), in memory order; every other memory scores 0. Scores are on the
     /// query's own scale: BM25F times the memory's length_prior(), over what a memory saturating
     /// every one of the query's own terms would score (feedback terms and the prior of a memory
     /// longer than most can lift a memory above 1). Dividing every score of a query by
@@ -69,7 +71,8 @@ private:
         std::vector<TermId> ids;
         std::vector<double> weights;
         /// The first `original` terms come from the query, the next up to `query_end` are their
-        /// synonyms (Bm25Settings::synonyms), and the rest come from feedback.
+        /// synonyms (Bm25Settings::synonyms) and what the lexicon relates them to, and the rest come
+        /// from feedback.
         std::size_t original = 0;
         std::size_t query_end = 0;
     };
@@ -77,6 +80,9 @@ private:
     /// Adds the synonyms of the query's own terms after them, each weighted synonym_weight times the
     /// term it stands for; a term the query has already is not added again.
     void add_synonyms(TermDictionary &dictionary);
+    /// Adds what the built-in lexicon relates the query's terms and phrases to (Bm25Settings::lexicon),
+    /// after the synonyms, each weighted by its relation times the query's average own term weight.
+    void add_lexicon_expansions(TermDictionary &dictionary);
     /// Counts the memories containing terms [first, end) and sets their idf.
     void set_idf(TermSource &source, std::size_t first);
     /// Scores every memory by the terms [first, end) of weight above 0, adding to the running sums
@@ -98,18 +104,23 @@ private:
     const Bm25Settings *settings_;
     Tokenizer *tokenizer_;
     TokenList tokens_;
+    std::string_view query_;     ///< set_query()'s query, valid during set_query() only
+    TokenList written_tokens_;   ///< the query's terms without camel-case parts, for the lexicon
     WeightedTerms terms_;
     double memory_count_ = 0.0;
     FieldFrequencies field_frequencies_;
     std::vector<double> idf_;
     std::vector<double> full_idf_; ///< the query's own terms' idf in full_match_score()
     std::vector<std::uint32_t> containing_;
+    std::vector<double> background_containing_; ///< set_idf()'s background documents containing each term
+    BackgroundTerms background_;
     // score_terms()'s running sums, by memory, kept between calls.
     enum class SumState : std::uint8_t { untouched, summed, matches_query };
     class Accumulator;
     std::vector<double, PrefaultedAllocator<double>> sums_;
     std::vector<SumState> sum_states_;
     std::vector<std::uint32_t, PrefaultedAllocator<std::uint32_t>> own_lengths_; ///< own_fields_sum() of lengths, by memory
+    std::vector<LexiconExpansion> expansions_;
     BatchTerms feedback_terms_;
     RelevanceModel relevance_model_;
 };

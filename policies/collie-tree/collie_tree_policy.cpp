@@ -78,6 +78,10 @@ public:
             decision.summary = summarizer_.summarize(message.text, evidence.languages_applied);
             decision.tags = tags_.extract(message.text, matched_cues(evidence));
             decision.pin = decision.store && explicit_request_.asks_to_remember(evidence.sentences);
+            if (decision.store && evidence.hits(Rule::fact_correction) > 0) {
+                // The host retires the memory this one corrects (starling.decision/1, `supersedes`).
+                decision.fields.emplace_back("supersedes", std::string{"closest"});
+            }
             decisions.push_back(std::move(decision));
         }
         return decisions;

@@ -78,7 +78,7 @@ DecisionTree::Weighing DecisionTree::weigh(const Evidence &evidence) const {
     const bool points_somewhere = !evidence.links.empty() || evidence.hits(Rule::external_system) > 0;
     weighing.reference_qualifies = points_somewhere && weighing.reference >= reference_threshold_;
 
-    for (const auto rule : {Rule::standing_instruction, Rule::correction, Rule::preference, Rule::role,
+    for (const auto rule : {Rule::standing_instruction, Rule::correction, Rule::fact_correction, Rule::preference, Rule::role,
                             Rule::remember, Rule::project_scope, Rule::project_fact, Rule::constraint}) {
         weighing.keep += score(evidence, rule);
     }
@@ -176,6 +176,17 @@ Verdict DecisionTree::classify(const Evidence &evidence, const Weighing &weighin
         evidence.hits(Rule::project_scope) + evidence.hits(Rule::project_fact) > 0;
     const bool about_the_user_everywhere = evidence.hits(Rule::user_scope) > 0;
 
+    // "No, that's wrong: …", "Actually, …": what the user corrects is what an agent or a memory got
+    // wrong, so it is the user's feedback — about this project when it names the project — and it
+    // supersedes what it corrects (the host decides which memory that is).
+    if (evidence.hits(Rule::fact_correction) > 0) {
+        const std::string scope = !about_the_user_everywhere && (about_this_project || project_evidence > 0)
+                                      ? "project"
+                                      : "user";
+        return {true, "feedback", scope,
+                "STEP 3a: correction of what was said or kept" + cue_note(evidence.cues_of(Rule::fact_correction)) +
+                    " → feedback, scope " + scope};
+    }
     if (evidence.hits(Rule::role) > 0) {
         return {true, "user", "user",
                 "STEP 3b: the user's role or background" + cue_note(evidence.cues_of(Rule::role)) +

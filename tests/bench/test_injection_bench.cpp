@@ -29,7 +29,7 @@ void write_data(const fs::path &directory) {
            "n1 | app | - | tell me a joke about penguins\n"
            "q2 | lib | l-docs | are the lib's docs built with mkdocs\n"
            "n2 | - | - | what rhymes with orange\n"
-           "n3 | lib | - | how do I bake bread from a recipe that is built for rye and spelt flour\n";
+           "n3 | lib | - | how do I export a bread recipe that is written for rye and spelt flour\n";
 }
 
 } // namespace
@@ -65,7 +65,7 @@ TEST_CASE("starling-bench injection stores the labelled memories by remember, pa
         CHECK(sized.tuning.answered == 1);
         CHECK(sized.check.answered == 1);
         CHECK(sized.check.quiet == 1);  // n2 shares no word with any memory
-        CHECK(sized.tuning.quiet == 2); // n3 shares one word of seven with a memory's summary
+        CHECK(sized.tuning.quiet == 2); // n3 shares one word of seven with a memory's body
         CHECK(sized.check.tokens_relevant > 0);
         CHECK(sized.check.tokens_unrelated == 0);
         REQUIRE(sized.sweep.size() == 2);

@@ -280,18 +280,19 @@ TEST_CASE("synonyms the user declares find a memory said in other words, in the 
     const PromptHook &claude = prompt_hooks()[0];
     const auto prompt_in = [](const std::string &session) {
         return R"({"session_id":")" + session +
-               R"(","transcript_path":"/t","cwd":"/work/app","hook_event_name":"UserPromptSubmit","prompt":"which tool ships to k8s?"})";
+               R"(","transcript_path":"/t","cwd":"/work/app","hook_event_name":"UserPromptSubmit","prompt":"which tool sends builds to the mothership?"})";
     };
-    const std::vector<std::string> search{"search", "which tool ships to k8s?"};
+    const std::vector<std::string> search{"search", "which tool sends builds to the mothership?"};
 
-    // Not one word of the prompt is in the memory.
+    // Not one word of the prompt is in the memory, nor related to one by the built-in lexicon: the
+    // team's own words ("the mothership" for its cluster).
     CHECK_THAT(run_hook(home, claude, prompt_in("before")).stdout_text, !Catch::Contains("Argo CD"));
     CHECK_THAT(run_process(kBinaries / "starling", search, home.options()).stdout_text,
                Catch::Contains("no memory matches"));
 
     const auto file = home.write_file("home/starling.toml", "[settings.bm25]\n"
-                                                            "synonyms.groups = [[\"k8s\", \"kubernetes\"], "
-                                                            "[\"ship\", \"deploy\"]]\n");
+                                                            "synonyms.groups = [[\"mothership\", \"kubernetes\"], "
+                                                            "[\"send\", \"deploy\"]]\n");
     const auto injected = run_hook(home, claude, prompt_in("declared"));
     CHECK(injected.exit_code == 0);
     CHECK_THAT(injected.stdout_text, Catch::Contains("Argo CD"));

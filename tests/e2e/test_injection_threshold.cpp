@@ -61,18 +61,16 @@ TEST_CASE("the default threshold keeps an unrelated prompt quiet through the rea
     // Once scored from a listing, and once ranked from the index the first hook built after its reply.
     for (const std::string session : {"k-1", "k-2"}) {
         INFO(session);
-        CHECK(claude_prompt_context(home, session,
-                                 "kubectl get pods shows CrashLoopBackOff in the staging namespace, how do I see why?")
-                  .empty());
+        CHECK(claude_prompt_context(home, session, "kubectl get pods shows CrashLoopBackOff, how do I see why?").empty());
         CHECK(claude_prompt_context(home, session + "-chat", "thanks, that worked!").empty());
         REQUIRE(home.wait_for_background_work() == 0);
     }
     const auto answered = claude_prompt_context(home, "k-3", "can I deploy to production on a Friday?");
     REQUIRE_THAT(answered, Catch::Contains("deployed with nomad"));
-    CHECK(answered.find("Production deploys only Monday to Thursday") < answered.find("deployed with nomad"));
-    // The rule stored right after the deploy rule scores just below the threshold through that link,
-    // and follows the best memory by injection.relative_relevance; what shares nothing stays out.
-    CHECK_THAT(answered, Catch::Contains("force-push"));
+    CHECK_THAT(answered, Catch::Contains("Production deploys only Monday to Thursday"));
+    // The rule stored right after the deploy rule shares no word with the prompt: its link lends it
+    // the deploy rule's words, but never brings it in. Nor does anything else that shares nothing.
+    CHECK_THAT(answered, !Catch::Contains("force-push"));
     CHECK_THAT(answered, !Catch::Contains("pnpm"));
 }
 
@@ -122,7 +120,7 @@ TEST_CASE("starling inject says which memory came closest when none clears the t
         REQUIRE(result.exit_code == 0);
         return result.stdout_text;
     };
-    // One word of the prompt is in the store: a question that short never clears the default 0.28.
+    // One common word of the prompt is in the store, and nothing it is about: nothing clears the default 0.28.
     // Scored from the listing first, then ranked from the index.
     std::string closest;
     for (const bool indexed : {false, true}) {
@@ -130,7 +128,7 @@ TEST_CASE("starling inject says which memory came closest when none clears the t
         if (indexed) {
             REQUIRE(run_process(kBinaries / "starling", {"index"}, home.options()).exit_code == 0);
         }
-        const auto report = nlohmann::json::parse(inject("when do we deploy?", true));
+        const auto report = nlohmann::json::parse(inject("when do we eat lunch on fridays?", true));
         CHECK(report["memories"].empty());
         REQUIRE(report["best_below_threshold"].is_object());
         const double score = report["best_below_threshold"]["score"];
@@ -138,11 +136,11 @@ TEST_CASE("starling inject says which memory came closest when none clears the t
         CHECK(score < 0.28);
         CHECK(report["best_below_threshold"]["min_relevance"] == 0.28);
         const std::string key = report["best_below_threshold"]["key"];
-        // One of the two memories about deploys.
-        CHECK_THAT(key, Catch::Contains("payments") || Catch::Contains("production"));
+        // The memory about Fridays.
+        CHECK_THAT(key, Catch::Contains("production"));
         CHECK((closest.empty() || key == closest));
         closest = key;
-        CHECK_THAT(inject("when do we deploy?", false),
+        CHECK_THAT(inject("when do we eat lunch on fridays?", false),
                    Catch::Contains("# 0 of 1500 tokens, 0 memories\n"
                                    "# nothing scores injection.min_relevance (0.28) or more; the best memory:\n") &&
                        Catch::Contains("  " + key + "\n"));

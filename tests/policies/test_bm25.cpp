@@ -25,6 +25,12 @@ constexpr std::int64_t day = 86400;
 constexpr std::int64_t now = 1'700'000'000;
 
 /// The bm25 policy with its declared defaults overlaid by `overrides` (a JSON merge patch).
+/// Settings that leave out the built-in lexicon and the background, for tests of BM25F's own
+/// mechanics over a handful of memories (idf, feedback, context), which either would blur.
+const nlohmann::json kStoreAlone = {
+    {"lexicon", {{"same", 0.0}, {"sibling", 0.0}, {"broader", 0.0}, {"narrower", 0.0}}},
+    {"background", {{"documents", 0.0}}}};
+
 RelevancePolicyInstance bm25_policy(const nlohmann::json &overrides = nlohmann::json::object()) {
     static PluginRegistry registry{quiet_logger()};
     if (registry.plugins().empty()) {
@@ -130,7 +136,7 @@ TEST_CASE("a memory that shares no query term scores 0", "[policy][bm25]") {
 }
 
 TEST_CASE("a rarer query term weighs more than a common one", "[policy][bm25]") {
-    const auto policy = bm25_policy();
+    const auto policy = bm25_policy(kStoreAlone);
     Batch batch;
     batch.add({"deploy with terraform"})
         .add({"deploy with kubectl"})
@@ -273,35 +279,48 @@ TEST_CASE("feedback lifts memories that share terms with the best matches", "[po
         .add({"consumer lag dashboards"})
         .add({"coffee"})
         .add({"tea"});
-    const auto plain = batch.score(bm25_policy(), "kafka");
+    const auto plain = batch.score(bm25_policy(kStoreAlone), "kafka");
     CHECK(plain[1] > plain[2]); // shorter memory wins without feedback
 
-    const auto expanded =
-        batch.score(bm25_policy({{"feedback", {{"documents", 1}, {"terms", 2}, {"weight", 0.5}}}}), "kafka");
+    auto with_feedback = kStoreAlone;
+    with_feedback["feedback"] = {{"documents", 1}, {"terms", 2}, {"weight", 0.5}};
+    const auto expanded = batch.score(bm25_policy(with_feedback), "kafka");
     CHECK(expanded[2] > expanded[1]);
     CHECK(expanded[3] == 0.0); // shares only feedback terms, none of the query's
     CHECK(expanded[4] == 0.0);
 }
 
-TEST_CASE("a memory is found by what was said around it, through its links", "[policy][bm25][context]") {
+TEST_CASE("what was said around a memory raises it through its links, but never brings in one that shares nothing",
+          "[policy][bm25][context]") {
     using starling::test::HistoryBatch;
     const std::vector<starling::test::HistoryMemory> memories{
         linked_memory("aaaaaaa", "Caroline: I went to the support group yesterday"),
         linked_memory("bbbbbbb", "Melanie: how was the LGBTQ meeting?", R"({"links": ["episode:aaaaaaa"]})"),
         linked_memory("ccccccc", "Caroline: my painting class starts monday"),
+        linked_memory("ddddddd", "Caroline: the support group helped me a lot"),
     };
     const HistoryBatch batch{memories, false, now};
-    const auto scores = [&](const RelevancePolicyInstance &policy) { return policy.score("LGBTQ", batch.get()); };
-
-    const auto linked = scores(bm25_policy());
-    CHECK(linked[0] > 0.0);        // the group was the meeting the next turn named
-    CHECK(linked[1] > linked[0]);  // its own words count more than its context
+    const auto scores = [&](const RelevancePolicyInstance &policy, const std::string &query) {
+        return policy.score(query, batch.get());
+    };
+    const auto linked = scores(bm25_policy(kStoreAlone), "LGBTQ support group");
+    // Memories 0 and 3 say "support group" alike; the meeting the next turn named lifts memory 0.
+    CHECK(linked[0] > linked[3]);
+    CHECK(linked[3] > 0.0);
     CHECK(linked[2] == 0.0);
+    auto without_context = kStoreAlone;
+    without_context["context"] = {{"relations", nlohmann::json::array()}};
+    CHECK(scores(bm25_policy(without_context), "LGBTQ support group")[0] ==
+          scores(bm25_policy(without_context), "LGBTQ support group")[3]);
+    auto heavy_context = kStoreAlone;
+    heavy_context["fields"] = {{"context", 3.0}};
+    CHECK(scores(bm25_policy(heavy_context), "LGBTQ support group")[0] > linked[0]);
 
-    CHECK(scores(bm25_policy({{"context", {{"relations", nlohmann::json::array()}}}}))[0] == 0.0);
-    CHECK(scores(bm25_policy({{"context", {{"relations", {"supersedes"}}}}}))[0] == 0.0);
-    CHECK(scores(bm25_policy({{"fields", {{"context", 0.0}}}}))[0] == 0.0);
-    CHECK(scores(bm25_policy({{"fields", {{"context", 3.0}}}}))[0] > linked[0]);
+    // A memory that says none of the query's words is no match, whatever its neighbours say.
+    const auto only_context = scores(bm25_policy(kStoreAlone), "LGBTQ");
+    CHECK(only_context[0] == 0.0);
+    CHECK(only_context[1] > 0.0);
+    CHECK(scores(bm25_policy(heavy_context), "LGBTQ")[0] == 0.0);
 }
 
 TEST_CASE("context settings that are no relation or weight are refused, naming the key", "[policy][bm25][context]") {
@@ -319,12 +338,14 @@ TEST_CASE("a link never makes a memory's words commoner: idf counts what memorie
     const std::vector<starling::test::HistoryMemory> linked{linked_memory("aaaaaaa", "kafka consumer lag alerts"),
                                             linked_memory("bbbbbbb", "use pnpm in every repository",
                                                    R"({"links": ["episode:aaaaaaa"]})")};
-    const auto policy = bm25_policy({{"feedback", {{"documents", 0}}}});
+    auto no_feedback = kStoreAlone;
+    no_feedback["feedback"] = {{"documents", 0}};
+    const auto policy = bm25_policy(no_feedback);
     const HistoryBatch apart{unlinked, false, now};
     const HistoryBatch together{linked, false, now};
     const auto before = policy.score("kafka", apart.get());
     const auto after = policy.score("kafka", together.get());
     CHECK(after[0] == before[0]); // to the last bit: "kafka" is still said by one memory only
     CHECK(before[1] == 0.0);
-    CHECK(after[1] > 0.0); // the linked memory is found through its context
+    CHECK(after[1] == 0.0); // a link brings in no memory that says none of the query's words
 }

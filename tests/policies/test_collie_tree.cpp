@@ -22,6 +22,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 namespace fs = std::filesystem;
@@ -283,6 +284,28 @@ TEST_CASE("STEP 3a keeps standing instructions and corrections as feedback", "[p
         {"以后写测试的时候都用 pytest。", "feedback", "user"},
         {"Always squash your commits in this repo before you push.", "feedback", "project"},
     });
+}
+
+TEST_CASE("a correction of what was said or kept is the user's feedback and asks to supersede what it corrects",
+          "[policy][collie-tree][corrections]") {
+    for (const std::string text :
+         {"No, that's wrong: the staging database is db-staging-2, not db-staging-1.",
+          "Actually, the API runs on port 8081.", "That's wrong: the release branch is release/2.x.",
+          "Nein, das stimmt nicht: der Cache ist Redis, nicht Memcached.", "不对，我们用的是 PostgreSQL 15。"}) {
+        INFO(text);
+        const auto decision = default_tree().decide(text);
+        CHECK(decision.store);
+        CHECK(decision.type == "feedback");
+        CHECK_THAT(decision.reason, Catch::Contains("correction of what was said or kept"));
+        const auto supersedes = std::find_if(decision.fields.begin(), decision.fields.end(),
+                                             [](const auto &field) { return field.first == "supersedes"; });
+        REQUIRE(supersedes != decision.fields.end());
+        CHECK(std::get<std::string>(supersedes->second) == "closest");
+    }
+    // An acknowledgement that is no correction still keeps nothing, and asks to supersede nothing.
+    const auto thanks = default_tree().decide("No, thanks, that's fine.");
+    CHECK_FALSE(thanks.store);
+    CHECK(thanks.fields.empty());
 }
 
 TEST_CASE("STEP 3b keeps the user's role, background and preferences", "[policy][collie-tree]") {

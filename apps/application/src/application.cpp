@@ -259,6 +259,7 @@ core::LifecycleSettings Application::lifecycle_settings() {
     lifecycle.injection.min_relevance = settings.injection.min_relevance;
     lifecycle.injection.relative_relevance = settings.injection.relative_relevance;
     lifecycle.injection.max_memories = static_cast<std::size_t>(settings.injection.max_memories);
+    lifecycle.injection.standing_memories = settings.injection.standing_memories;
     lifecycle.remember.duplicate_similarity = settings.remember.duplicate_similarity;
     lifecycle.remember.duplicate_candidates = static_cast<std::size_t>(settings.remember.duplicate_candidates);
     lifecycle.remember.episode_links = static_cast<std::size_t>(settings.remember.episode_links);

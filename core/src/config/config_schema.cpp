@@ -259,6 +259,10 @@ std::vector<ConfigKey> build_schema() {
             "1 holds every memory to injection.min_relevance."),
         integer_key<&Config::injection, &InjectionConfig::max_memories>("injection.max_memories", 5, at_least(0),
             "Most memories whose text is injected at once; 0 injects none."),
+        boolean_key<&Config::injection, &InjectionConfig::standing_memories>("injection.standing_memories", true,
+            "Show at every session start what the user asked to keep: pinned memories and those of type user, "
+            "feedback, project or reference, whatever their tier, within budgets.inject_tokens (a line each for "
+            "those that do not fit); false shows only the long-term index, as collie did."),
         number_key<&Config::remember, &RememberConfig::duplicate_similarity>("remember.duplicate_similarity", 0.6,
             number_between(0.0, 1.0),
             "The decay policy's similarity (how closely the new text restates a memory) at or above which a "

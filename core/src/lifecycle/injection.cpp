@@ -8,6 +8,7 @@
 #include <starling/core/store/store_error.hpp>
 
 #include <algorithm>
+#include <array>
 #include <iterator>
 #include <numeric>
 
@@ -77,10 +78,14 @@ private:
 /// The scope's INDEX.md as the store would write it now, one line per long-term memory, newest last
 /// (keys sort by file name, which starts with the date). Built from the listing rather than read from
 /// the file, which only consolidation rewrites: a memory made long-term since then belongs in it.
-std::vector<std::string> index_lines_of(const IndexedMemories &long_term) {
+/// A memory superseded by a correction, or one shown already (`shown`), is left out.
+std::vector<std::string> index_lines_of(const IndexedMemories &long_term, const std::vector<std::string> &shown) {
     std::vector<std::string> lines;
     lines.reserve(long_term.size());
     for (const IndexedMemory &memory : long_term) {
+        if (is_superseded(memory) || std::find(shown.begin(), shown.end(), memory.key) != shown.end()) {
+            continue;
+        }
         lines.push_back(index_markdown_line(memory.summary, memory.key.substr(memory.key.rfind('/') + 1)));
     }
     return lines;
@@ -160,6 +165,9 @@ public:
         } catch (const StoreError &) {
             return; // deleted or broken by hand since the index last saw it: the others still go in
         }
+        if (!superseded_by(*memory).empty()) {
+            return; // a correction or a newer statement replaced it
+        }
         const std::string owned_key{key};
         const auto section = memory_section(owned_key, *memory);
         const std::string text = heading_added_ ? section : heading_ + section;
@@ -207,18 +215,203 @@ IndexedMemories memories_of(MemoryStore &store, const Scope &scope, std::optiona
 
 } // namespace
 
+namespace {
+
+/// The types of memory a user states deliberately and means for every session: who they are and
+/// how they want to work (user, feedback), the project's constraints (project) and where its
+/// systems live (reference). Ordered as session start shows them: how to work first.
+constexpr std::array<std::string_view, 4> standing_types = {"feedback", "user", "project", "reference"};
+
+std::size_t standing_type_rank(std::string_view type) noexcept {
+    return static_cast<std::size_t>(std::find(standing_types.begin(), standing_types.end(), type) -
+                                    standing_types.begin());
+}
+
+bool is_standing(const IndexedMemory &memory) {
+    return (memory.pinned || standing_type_rank(memory.type) < standing_types.size()) && !is_superseded(memory);
+}
+
+/// A body that only restates the summary (what `starling remember TEXT` writes for one line) adds
+/// nothing to a one-line entry.
+bool restates(std::string_view summary, std::string_view body) {
+    while (!body.empty() && (body.back() == '\n' || body.back() == ' ' || body.back() == '\r')) {
+        body.remove_suffix(1);
+    }
+    if (summary.size() > 3 && summary.substr(summary.size() - 3) == "\u2026") {
+        summary.remove_suffix(3); // a summary cut short ends in an ellipsis
+    }
+    return body.empty() || (body.substr(0, summary.size()) == summary && body.size() <= summary.size() + 1);
+}
+
+/// One standing memory as a list item: its summary, the body when it says more, and where to find
+/// it. A body of several lines keeps them, indented under the item.
+std::string standing_entry(const IndexedMemory &indexed, const Memory &memory) {
+    std::string entry = "- ";
+    if (restates(memory.summary, memory.body)) {
+        entry += memory.summary;
+    } else {
+        std::string_view body = memory.body;
+        // `remember` keeps the whole text as the body and its first line as the summary.
+        if (body.starts_with(memory.summary) && body.size() > memory.summary.size() &&
+            body[memory.summary.size()] == '\n') {
+            body.remove_prefix(memory.summary.size() + 1);
+        }
+        while (!body.empty() && (body.back() == '\n' || body.back() == '\r')) {
+            body.remove_suffix(1);
+        }
+        entry += memory.summary;
+        entry += ":";
+        for (std::size_t line_start = 0; line_start <= body.size();) {
+            const auto line_end = std::min(body.find('\n', line_start), body.size());
+            entry += line_start == 0 ? " " : "\n  ";
+            entry += body.substr(line_start, line_end - line_start);
+            line_start = line_end + 1;
+        }
+    }
+    entry += " (";
+    entry += indexed.type;
+    entry += ", `";
+    entry += indexed.id;
+    entry += "`)\n";
+    return entry;
+}
+
+/// The standing memories of the user and the project, most useful first: pinned before unpinned,
+/// then by type (standing_types), then the project's before the user's, then the most used, then
+/// the newest (a newer statement of a preference is the likelier one to hold).
+std::vector<const IndexedMemory *> standing_memories(const IndexedMemories &listing) {
+    std::vector<const IndexedMemory *> standing;
+    for (const IndexedMemory &memory : listing) {
+        if (is_standing(memory)) {
+            standing.push_back(&memory);
+        }
+    }
+    std::stable_sort(standing.begin(), standing.end(), [](const IndexedMemory *a, const IndexedMemory *b) {
+        if (a->pinned != b->pinned) {
+            return a->pinned;
+        }
+        if (const auto ra = standing_type_rank(a->type), rb = standing_type_rank(b->type); ra != rb) {
+            return ra < rb;
+        }
+        if (a->scope_kind != b->scope_kind) {
+            return a->scope_kind == ScopeKind::project;
+        }
+        if (a->access_count != b->access_count) {
+            return a->access_count > b->access_count;
+        }
+        return a->created > b->created;
+    });
+    return standing;
+}
+
+/// The share of the budget standing memories may fill in full when not all of them fit: the rest
+/// is left for a line each of those that did not, so that every one is at least named.
+constexpr double full_share_when_crowded = 0.7;
+
+/// Adds the standing memories in full while they fit, then a line each for the rest while those
+/// fit, and says how many are left beyond that. Returns the keys of every memory it named.
+std::vector<std::string> add_standing(BudgetedText &out, Injection &injection, MemoryStore &store,
+                                      const IndexedMemories &listing, const std::vector<std::string> &already_injected,
+                                      std::size_t budget, std::size_t index_lines) {
+    struct Entry {
+        const IndexedMemory *indexed;
+        std::string text; ///< in full; empty when its file could not be read
+    };
+    std::vector<Entry> entries;
+    for (const IndexedMemory *indexed : standing_memories(listing)) {
+        if (!contains(already_injected, indexed->key)) {
+            entries.push_back({indexed, {}});
+        }
+    }
+    // Read in order until the entries read would overflow the whole budget: whether all fit, and
+    // if not, which fit into the crowded share, is known without reading the rest.
+    const std::string heading = "## Starling memory: what you asked to keep\n";
+    std::size_t total = estimate_tokens(heading);
+    std::size_t read = 0;
+    for (; read < entries.size() && total <= budget; ++read) {
+        try {
+            entries[read].text = standing_entry(*entries[read].indexed, store.read(entries[read].indexed->key));
+        } catch (const StoreError &) {
+            continue; // deleted or broken by hand since the index last saw it: the others still go in
+        }
+        total += estimate_tokens(entries[read].text);
+    }
+    const bool all_fit = read == entries.size() && total <= budget;
+    BudgetedText full{all_fit ? budget : static_cast<std::size_t>(static_cast<double>(budget) * full_share_when_crowded)};
+    std::vector<std::string> named;
+    std::vector<const IndexedMemory *> not_shown;
+    bool heading_added = false;
+    for (std::size_t index = 0; index < entries.size(); ++index) {
+        const Entry &entry = entries[index];
+        if (index < read && entry.text.empty()) {
+            continue; // unreadable
+        }
+        if (!entry.text.empty() && full.try_add(heading_added ? entry.text : heading + entry.text)) {
+            heading_added = true;
+            injection.memories.push_back({std::string{entry.indexed->key}, 1.0, estimate_tokens(entry.text)});
+            named.emplace_back(entry.indexed->key);
+        } else {
+            not_shown.push_back(entry.indexed);
+        }
+    }
+    out.try_add(full.text());
+    if (not_shown.empty()) {
+        if (heading_added) {
+            out.try_add("\n");
+        }
+        return named;
+    }
+    // The rest as an index, one line each, most useful first: what the agent can ask for by id.
+    std::string section = heading_added ? "\n" : "";
+    section += "## Starling memory: more you asked to keep (one line each; `starling show ID` for the rest)\n";
+    std::size_t listed = 0;
+    for (const IndexedMemory *indexed : not_shown) {
+        std::string line = "- ";
+        line += indexed->summary;
+        line += " (`";
+        line += indexed->id;
+        line += "`)\n";
+        // Room is kept for the closing line that counts what is left out.
+        if (listed == index_lines || !out.fits(section + line + "(9999 more: `starling list`)\n\n")) {
+            break;
+        }
+        section += line;
+        named.emplace_back(indexed->key);
+        injection.listed.emplace_back(indexed->key);
+        ++listed;
+    }
+    if (listed < not_shown.size()) {
+        section += "(" + std::to_string(not_shown.size() - listed) + " more: `starling list`)\n";
+    }
+    out.try_add(section + "\n");
+    return named;
+}
+
+} // namespace
+
 Injection session_start_injection(MemoryStore &store, const RelevanceScorer *scorer, const std::string &project_id,
                                   std::string_view project_query, const std::vector<std::string> &already_injected,
                                   const InjectionSettings &settings) {
     Injection injection;
     BudgetedText out{settings.budget_tokens};
+    std::vector<std::string> shown;
+    if (settings.standing_memories) {
+        const auto scopes = prompt_scopes(project_id);
+        IndexedMemories listing = memories_of(store, scopes.front(), std::nullopt);
+        for (auto scope = std::next(scopes.begin()); scope != scopes.end(); ++scope) {
+            listing.append(memories_of(store, *scope, std::nullopt));
+        }
+        shown = add_standing(out, injection, store, listing, already_injected, settings.budget_tokens,
+                             settings.index_lines);
+    }
+    const auto user_long_term = memories_of(store, Scope::user(), Tier::long_term);
     add_index(out, "Starling memory: about you (user)",
-              index_lines_of(memories_of(store, Scope::user(), Tier::long_term)), settings.index_lines);
+              index_lines_of(user_long_term, shown), settings.index_lines);
     if (!project_id.empty()) {
         const auto scope = Scope::project(project_id);
         auto long_term = memories_of(store, scope, Tier::long_term);
-        add_index(out, "Starling memory: this project (" + project_id + ")", index_lines_of(long_term),
-                  settings.index_lines);
+        add_index(out, "Starling memory: this project (" + project_id + ")",
+                  index_lines_of(long_term, shown), settings.index_lines);
         const MemoryViewBatch memories{std::move(long_term), store.clock().now()};
         std::vector<double> relevance(memories.size(), 0.0);
         if (scorer != nullptr && memories.size() > 0) {
@@ -226,7 +419,8 @@ Injection session_start_injection(MemoryStore &store, const RelevanceScorer *sco
         }
         std::vector<Candidate> candidates;
         for (std::size_t index = 0; index < memories.size(); ++index) {
-            if (!contains(already_injected, memories.memory(index).key)) {
+            const IndexedMemory &memory = memories.memory(index);
+            if (!contains(already_injected, memory.key) && !contains(shown, memory.key) && !is_superseded(memory)) {
                 candidates.push_back({index, relevance[index]});
             }
         }
@@ -354,7 +548,7 @@ Injection prompt_injection(MemoryStore &store, const RelevanceScorer &scorer, st
         const double least = least_prompt_relevance(best, settings);
         for (std::size_t index = 0; index < memories.size(); ++index) {
             if (scores[index] >= least && scores[index] > 0.0 &&
-                !contains(already_injected, memories.memory(index).key)) {
+                !contains(already_injected, memories.memory(index).key) && !is_superseded(memories.memory(index))) {
                 candidates.push_back({index, scores[index]});
             }
         }

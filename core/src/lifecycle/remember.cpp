@@ -210,8 +210,16 @@ RememberOutcome Rememberer::apply(const RememberRequest &request, const std::str
         outcome.reason += " (not set: " + refused_fields + ", which a decision may not set)";
     }
     const Scope scope = decision.scope == "project" ? Scope::project(request.project_id) : Scope::user();
-    const auto duplicate = decision.dedupe_key.empty() ? find_duplicate(scope, decision.summary + "\n" + text)
-                                                       : find_by_dedupe_key(scope, decision.dedupe_key);
+    // A correction restates what it corrects closely ("the staging database is db-staging-2, not
+    // db-staging-1"): folded into it, both would stay one memory. It replaces it instead.
+    const bool is_correction = std::erase_if(decision.fields, [](const auto &field) {
+                                   return field.first == supersedes_field;
+                               }) > 0;
+    const auto corrected =
+        is_correction ? find_corrected(scope, request.project_id, decision.summary + "\n" + text) : std::nullopt;
+    const auto duplicate = is_correction               ? std::nullopt
+                           : decision.dedupe_key.empty() ? find_duplicate(scope, decision.summary + "\n" + text)
+                                                         : find_by_dedupe_key(scope, decision.dedupe_key);
     if (duplicate) {
         if (auto key = restate(*duplicate, request, text, decision)) {
             outcome.action = RememberOutcome::Action::updated;
@@ -253,8 +261,21 @@ RememberOutcome Rememberer::apply(const RememberRequest &request, const std::str
         !before.empty()) {
         memory.set_extra_list("links", episode_link_items(before));
     }
+    if (corrected) {
+        memory.set_extra_field(supersedes_field, corrected->id);
+    }
     outcome.key = store_->create(scope, Tier::short_term, std::move(memory));
     outcome.action = RememberOutcome::Action::created;
+    if (corrected) {
+        const std::string new_id = memory_id_of(store_->read(outcome.key));
+        try {
+            store_->update(corrected->key, [&](Memory &old) { old.set_extra_field(superseded_by_field, new_id); });
+            outcome.superseded = corrected->key;
+            outcome.reason += "; supersedes " + corrected->id + ", which it corrects";
+        } catch (const StoreError &) {
+            // Archived or merged away meanwhile: there is nothing left to supersede.
+        }
+    }
     outcome.decision = std::move(decision);
     return outcome;
 }
@@ -341,6 +362,33 @@ std::optional<Rememberer::Duplicate> Rememberer::find_by_dedupe_key(const Scope 
         }
     }
     return std::nullopt;
+}
+
+std::optional<Rememberer::Duplicate> Rememberer::find_corrected(const Scope &scope, const std::string &project_id,
+                                                                const std::string &text) {
+    std::vector<Scope> scopes{scope};
+    if (!scope.is_user()) {
+        scopes.push_back(Scope::user());
+    } else if (!project_id.empty()) {
+        scopes.push_back(Scope::project(project_id));
+    }
+    std::optional<Duplicate> best;
+    for (const Scope &candidate_scope : scopes) {
+        const auto closest =
+            find_closest_memory(*store_, policies_, settings_.duplicate_candidates, candidate_scope, text);
+        if (!closest || closest->similarity < settings_.supersede_similarity ||
+            (best && closest->similarity <= best->similarity)) {
+            continue;
+        }
+        try {
+            if (superseded_by(store_->read(closest->key)).empty()) {
+                best = Duplicate{closest->key, closest->id, closest->similarity};
+            }
+        } catch (const StoreError &) {
+            // gone since it was listed: no candidate
+        }
+    }
+    return best;
 }
 
 std::optional<Rememberer::Duplicate> Rememberer::find_duplicate(const Scope &scope, const std::string &text) {

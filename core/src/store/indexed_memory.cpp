@@ -1,11 +1,25 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <starling/core/store/indexed_memory.hpp>
 
+#include <starling/core/store/memory.hpp>
+
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <memory>
 #include <utility>
 
 namespace starling::core {
+
+std::string superseded_by_in_fields(std::string_view fields_json) {
+    // Most memories have no other fields, and few of those that do were superseded: parse only then.
+    if (fields_json.find(superseded_by_field) == std::string_view::npos) {
+        return {};
+    }
+    const auto fields = nlohmann::json::parse(fields_json, nullptr, false);
+    const auto value = fields.is_object() ? fields.find(superseded_by_field) : fields.end();
+    return value != fields.end() && value->is_string() ? value->get<std::string>() : std::string{};
+}
 
 IndexEntry to_index_entry(const IndexedMemory &memory) {
     IndexEntry entry;

@@ -2,6 +2,7 @@
 #include <starling/core/store/memory.hpp>
 
 #include <starling/core/store/memory_id.hpp>
+#include <starling/core/store/store_error.hpp>
 
 #include <algorithm>
 #include <array>
@@ -84,6 +85,18 @@ void Memory::set_extra_list(std::string_view key, const std::vector<std::string>
 
 bool Memory::erase_extra_field(std::string_view key) {
     return !is_typed_memory_field(key) && erase_field(frontmatter, key);
+}
+
+std::string superseded_by(const Memory &memory) {
+    const FrontmatterEntry *entry = memory.extra_field(superseded_by_field);
+    if (entry == nullptr) {
+        return {};
+    }
+    try {
+        return decode_scalar(*entry, {});
+    } catch (const StoreError &) {
+        return entry->value; // a hand edit that does not decode still says it was superseded
+    }
 }
 
 bool operator==(const Memory &left, const Memory &right) {

@@ -149,8 +149,10 @@ TEST_CASE("session start shows the indexes and the project's long-term memories"
     fixture.store.write_index_markdown(core::Scope::user());
     fixture.store.write_index_markdown(core::Scope::project(project));
 
+    core::InjectionSettings index_only;
+    index_only.standing_memories = false;
     const auto injection = core::session_start_injection(fixture.store, &fixture.scorer, project, "app", {},
-                                                         core::InjectionSettings{});
+                                                         index_only);
     CHECK_THAT(injection.context, Catch::Contains("commit messages in English"));
     CHECK_THAT(injection.context, Catch::Contains("app uses postgres 16"));
     CHECK_THAT(injection.context, Catch::Contains("Never use SQL features beyond 16."));
@@ -160,6 +162,7 @@ TEST_CASE("session start shows the indexes and the project's long-term memories"
 
     core::InjectionSettings short_index;
     short_index.index_lines = 0;
+    short_index.standing_memories = false;
     const auto without_index = core::session_start_injection(fixture.store, nullptr, project, "app", {detail},
                                                              short_index);
     CHECK(without_index.memories.empty());
@@ -173,10 +176,104 @@ TEST_CASE("session start shows a memory made long-term since INDEX.md was last w
     const auto project = fixture.store.resolve_project("/work/app");
     fixture.add(core::Scope::project(project), core::Tier::long_term, "app deploys on tuesdays", "Tuesdays only.");
 
-    const auto injection = core::session_start_injection(fixture.store, nullptr, project, "app", {},
-                                                         core::InjectionSettings{});
+    core::InjectionSettings index_only;
+    index_only.standing_memories = false;
+    const auto injection = core::session_start_injection(fixture.store, nullptr, project, "app", {}, index_only);
     CHECK_THAT(injection.context, Catch::Contains("- [commit messages in English](long/"));
     CHECK_THAT(injection.context, Catch::Contains("- [the user is a \\[staff\\] engineer](long/"));
     CHECK_THAT(injection.context, Catch::Contains("- [app deploys on tuesdays](long/"));
     CHECK_FALSE(std::filesystem::exists(fixture.directory.path() / "memory" / "projects" / project / "INDEX.md"));
+}
+
+TEST_CASE("session start shows what the user asked to keep, whatever its tier, most useful first",
+          "[lifecycle][injection][standing]") {
+    InjectionFixture fixture;
+    const auto project = fixture.store.resolve_project("/work/app");
+    const auto add_typed = [&](const core::Scope &scope, core::Tier tier, std::string type, std::string summary,
+                               std::string body, bool pinned) {
+        core::Memory memory;
+        memory.type = std::move(type);
+        memory.summary = std::move(summary);
+        memory.body = std::move(body);
+        memory.pinned = pinned;
+        return fixture.store.create(scope, tier, std::move(memory));
+    };
+    add_typed(core::Scope::user(), core::Tier::short_term, "reference", "Tickets live in Jira project PAY",
+              "Tickets live in Jira project PAY\n", false);
+    add_typed(core::Scope::user(), core::Tier::short_term, "user", "Backend engineer, mostly Go",
+              "Backend engineer, mostly Go\n", false);
+    add_typed(core::Scope::project(project), core::Tier::short_term, "project", "Deploys go through ArgoCD",
+              "Deploys go through ArgoCD\nThe app's chart is in deploy/helm.\n", false);
+    add_typed(core::Scope::user(), core::Tier::short_term, "feedback", "Never push directly to main",
+              "Never push directly to main\n", true);
+    add_typed(core::Scope::user(), core::Tier::short_term, "episode", "Talked about lunch", "Pizza.\n", false);
+    const auto other_project = fixture.store.resolve_project("/work/other");
+    add_typed(core::Scope::project(other_project), core::Tier::short_term, "project", "Other uses Nomad",
+              "Other uses Nomad\n", true);
+
+    const auto injection =
+        core::session_start_injection(fixture.store, &fixture.scorer, project, "app", {}, core::InjectionSettings{});
+    const auto &context = injection.context;
+    CHECK_THAT(context, Catch::StartsWith("## Starling memory: what you asked to keep\n"));
+    CHECK_THAT(context, Catch::Contains("- Never push directly to main (feedback, `"));
+    CHECK_THAT(context, Catch::Contains("- Deploys go through ArgoCD: The app's chart is in deploy/helm. (project, `"));
+    // Pinned first, then by type: how to work, who the user is, the project's constraints, references.
+    CHECK(context.find("Never push") < context.find("Backend engineer"));
+    CHECK(context.find("Backend engineer") < context.find("Deploys go through"));
+    CHECK(context.find("Deploys go through") < context.find("Tickets live in Jira"));
+    CHECK(context.find("Talked about lunch") == std::string::npos); // not a standing type, not pinned
+    CHECK(context.find("Other uses Nomad") == std::string::npos);   // another project's
+    CHECK(injection.memories.size() == 4);
+    CHECK(injection.listed.empty());
+    CHECK(injection.tokens == core::estimate_tokens(context));
+
+    // Already given in this session: not again.
+    const auto again = core::session_start_injection(fixture.store, &fixture.scorer, project, "app",
+                                                     {injection.memories.front().key}, core::InjectionSettings{});
+    CHECK(again.memories.size() == 3);
+}
+
+TEST_CASE("standing memories that do not fit are named a line each, and the rest counted, within the budget",
+          "[lifecycle][injection][standing]") {
+    InjectionFixture fixture;
+    for (int index = 0; index < 40; ++index) {
+        fixture.add(core::Scope::user(), core::Tier::short_term, "rule number " + std::to_string(index),
+                    "rule number " + std::to_string(index) + ": " + std::string(200, 'x') + "\n");
+    }
+    for (const std::size_t budget : {40U, 300U, 1500U}) {
+        INFO("budget " << budget);
+        core::InjectionSettings settings;
+        settings.budget_tokens = budget;
+        const auto injection = core::session_start_injection(fixture.store, nullptr, {}, "x", {}, settings);
+        CHECK(injection.tokens <= budget);
+        CHECK(injection.memories.size() < 40);
+        CHECK(injection.memories.size() + injection.listed.size() <= 40);
+        if (budget >= 300) {
+            CHECK_FALSE(injection.listed.empty());
+            CHECK_THAT(injection.context, Catch::Contains("more you asked to keep (one line each"));
+        }
+        if (injection.memories.size() + injection.listed.size() < 40 && budget >= 300) {
+            CHECK_THAT(injection.context, Catch::Contains("more: `starling list`)"));
+        }
+    }
+}
+
+TEST_CASE("a superseded memory is never injected, at session start or for a prompt", "[lifecycle][injection][standing]") {
+    InjectionFixture fixture;
+    core::Memory old;
+    old.type = "project";
+    old.summary = "staging database is db-staging-1";
+    old.body = "staging database is db-staging-1\n";
+    old.set_extra_field(core::superseded_by_field, "k2new00");
+    fixture.store.create(core::Scope::user(), core::Tier::long_term, std::move(old));
+    const auto current = fixture.add(core::Scope::user(), core::Tier::short_term, "staging database is db-staging-2",
+                                     "staging database is db-staging-2\n");
+    const auto start = core::session_start_injection(fixture.store, nullptr, {}, "x", {}, core::InjectionSettings{});
+    CHECK_THAT(start.context, Catch::Contains("db-staging-2"));
+    CHECK_THAT(start.context, !Catch::Contains("db-staging-1"));
+    core::InjectionSettings settings;
+    settings.min_relevance = 1.0;
+    const auto prompt = core::prompt_injection(fixture.store, fixture.scorer, "staging database", {}, {}, settings);
+    REQUIRE(prompt.memories.size() == 1);
+    CHECK(prompt.memories.front().key == current);
 }

@@ -308,11 +308,16 @@ TEST_CASE("a prompt's injection is the same ranked from bm25's index as scored f
     REQUIRE(core::refresh_relevance_indexes(store, bm25.policy(), scopes) == 2);
     check_alike({}, false);
 
-    // Memories below the threshold that follow a best one above it, alike on both paths.
-    settings.min_relevance = 0.5;
-    settings.relative_relevance = 0.25;
+    // Memories below the threshold that follow a best one above it, alike on both paths: the
+    // threshold is put between the best memory's score and the next one's.
+    settings.min_relevance = 0.0;
     settings.budget_tokens = 3000;
     settings.max_memories = 12;
+    const auto all = core::prompt_injection(store, scoring, "retry the flaky deploy tests", project, {}, settings);
+    REQUIRE(all.memories.size() > 1);
+    REQUIRE(all.memories[0].score > all.memories[1].score);
+    settings.min_relevance = (all.memories[0].score + all.memories[1].score) / 2.0;
+    settings.relative_relevance = 0.25;
     const auto followed = core::prompt_injection(store, scoring, "retry the flaky deploy tests", project, {}, settings);
     REQUIRE(followed.memories.size() > 1);
     CHECK(followed.memories.front().score >= settings.min_relevance);

@@ -442,3 +442,46 @@ TEST_CASE("with remember.episode_links = 0 no memory is linked", "[lifecycle][re
     REQUIRE(second.action == RememberOutcome::Action::created);
     CHECK(links_of(fixture.store, second.key).empty());
 }
+
+TEST_CASE("a correction is a memory of its own that supersedes the memory it restates most closely",
+          "[lifecycle][remember][corrections]") {
+    RememberFixture fixture;
+    const auto wrong = fixture.rememberer.remember(fixture.request("remember: the staging database is db-staging-1"));
+    REQUIRE(wrong.action == RememberOutcome::Action::created);
+    const auto unrelated = fixture.rememberer.remember(fixture.request("remember: commit messages in English"));
+    fixture.clock.advance(std::chrono::hours{2});
+
+    const auto correct = [&](const std::string &text) {
+        auto request = fixture.request(text);
+        sdk::Decision decision;
+        decision.store = true;
+        decision.type = "feedback";
+        decision.scope = "user";
+        decision.reason = "a correction";
+        decision.fields.emplace_back(std::string{core::supersedes_field}, std::string{"closest"});
+        request.forced = decision;
+        return fixture.rememberer.remember(request);
+    };
+    // Close enough to be folded into the memory as a restatement, were it not a correction.
+    const auto correction = correct("the staging database is db-staging-2, not db-staging-1");
+    REQUIRE(correction.action == RememberOutcome::Action::created);
+    CHECK(correction.key != wrong.key);
+    CHECK(correction.superseded == wrong.key);
+    CHECK_THAT(correction.reason, Catch::Contains("supersedes"));
+    const auto replaced = fixture.store.read(wrong.key);
+    const auto replacement = fixture.store.read(correction.key);
+    CHECK(core::superseded_by(replaced) == core::memory_id_of(replacement));
+    REQUIRE(replacement.extra_field(core::supersedes_field) != nullptr);
+    CHECK(replacement.extra_field(core::supersedes_field)->value == core::memory_id_of(replaced));
+    CHECK(core::superseded_by(fixture.store.read(unrelated.key)).empty());
+    CHECK(fixture.store.list().size() == 3);
+
+    // A correction of something nothing stored says supersedes nothing, and is still kept.
+    const auto lone = correct("the build server is called jenkins-3 now");
+    CHECK(lone.action == RememberOutcome::Action::created);
+    CHECK(lone.superseded.empty());
+    // Nor is a memory superseded twice: the second correction of the same subject leaves the first
+    // correction's target alone and retires the first correction instead.
+    const auto again = correct("the staging database is db-staging-3, not db-staging-2");
+    CHECK(again.superseded == correction.key);
+}

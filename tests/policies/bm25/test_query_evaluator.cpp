@@ -44,11 +44,12 @@ BatchTerms summaries(const std::vector<std::string> &texts, Tokenizer &tokenizer
     return batch;
 }
 
-/// Settings whose scores are BM25F's alone: no feedback, no prior, no stop words, and short queries
-/// measured against their own terms only.
+/// Settings whose scores are BM25F's alone: no feedback, no prior, no background, no stop words, and
+/// short queries measured against their own terms only.
 Bm25Settings plain_settings(double min_terms = 0.0, double length_prior = 0.0) {
     Bm25Settings settings;
     settings.feedback_documents = 0;
+    settings.background_documents = 0.0;
     settings.length_prior = length_prior;
     settings.normalisation_min_terms = min_terms;
     settings.tokenizer.stop_words.clear();

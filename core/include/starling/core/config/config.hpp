@@ -70,6 +70,8 @@ struct InjectionConfig {
     /// Once the best memory clears `min_relevance`, the fraction of its score the others need, when lower.
     double relative_relevance = 0.0;
     std::int64_t max_memories = 0; ///< Most memories whose text is injected at once.
+    /// Whether session start shows the standing memories (pinned, user, feedback, project, reference).
+    bool standing_memories = false;
 };
 
 /// `[remember]`: how a new memory is told apart from one already stored.

@@ -20,6 +20,9 @@ struct InjectionSettings {
     /// when that is lower than `min_relevance`; 1 holds every memory to `min_relevance`.
     double relative_relevance = 0.4;
     std::size_t max_memories = 5;     ///< most memories whose text is injected at once
+    /// Session start shows the standing memories (pinned, or of type user, feedback, project or
+    /// reference) of the user and the project whatever their tier; false shows only the long-term index.
+    bool standing_memories = true;
 };
 
 struct InjectedMemory {
@@ -32,6 +35,8 @@ struct InjectedMemory {
 struct Injection {
     std::string context;
     std::vector<InjectedMemory> memories; ///< memories whose text was included, best first
+    /// Session start: the standing memories that did not fit in full, named by a line each (keys).
+    std::vector<std::string> listed;
     std::size_t tokens = 0;               ///< estimate_tokens(context), never above the budget
     /// A prompt's best memory when it scored above 0 but below `min_relevance`, so that nothing was
     /// injected: what `starling inject` shows to say why (its `tokens` are 0: its text was not read).
@@ -45,9 +50,11 @@ struct Injection {
 /// (CJK text is about one token per character).
 [[nodiscard]] std::size_t estimate_tokens(std::string_view text) noexcept;
 
-/// Session start: the user's and the project's INDEX.md (long-term memories; newest lines kept when
-/// an index is longer than `index_lines`), then the most relevant long-term memories of the project
-/// in full, as long as the budget allows. `project_query` (e.g. the project's name) is what
+/// Session start: what the user asked to keep — the standing memories of the user and the project,
+/// any tier, never a superseded one — in full, most useful first, and a line each for those that do
+/// not fit (when `standing_memories`); then the user's and the project's INDEX.md of the other
+/// long-term memories (newest lines kept when an index is longer than `index_lines`), then the most
+/// relevant other long-term memories of the project in full, as long as the budget allows. `project_query` (e.g. the project's name) is what
 /// relevance is measured against. Memories in `already_injected` are not repeated.
 [[nodiscard]] Injection session_start_injection(MemoryStore &store, const RelevanceScorer *scorer,
                                                 const std::string &project_id, std::string_view project_query,

@@ -25,7 +25,16 @@ struct RememberSettings {
     /// relevance policy may read to find it.
     std::size_t episode_links = 2;
     std::chrono::minutes episode_window{30};
+    /// A correction (a decision that asks to supersede, supersedes_field) retires the memory of the
+    /// user's or the project's scope that it restates most closely, when the decay policy's
+    /// similarity is at least this: the two are about the same subject.
+    double supersede_similarity = 0.3;
 };
+
+/// The decision field by which a policy says that a message corrects what is stored: its value
+/// `closest` asks the host to supersede the memory the message restates most closely. The new
+/// memory then names the one it replaced in this field, and that one names it in superseded_by_field.
+inline constexpr std::string_view supersedes_field = "supersedes";
 
 /// Something to remember, and where it was said.
 struct RememberRequest {
@@ -52,6 +61,8 @@ struct RememberOutcome {
     sdk::Decision decision;
     std::string reason;      ///< why: the policy's reason, or what the duplicate check found
     double similarity = 0.0; ///< to the memory updated, when updated
+    /// The key of the memory this one superseded (a correction); empty when none.
+    std::string superseded{};
     /// When the decision split the message into claims (ABI 1.4): the outcome of each, in order.
     /// `action` and `key` above are then those of the first claim that was stored.
     std::vector<RememberOutcome> claims{};
@@ -95,6 +106,11 @@ private:
     /// stored before its judge died. Clears `id` when another memory has it.
     [[nodiscard]] std::optional<std::string> stored_capture(std::string &id, const std::string &message_ref);
     [[nodiscard]] std::optional<Duplicate> find_duplicate(const Scope &scope, const std::string &text);
+    /// The memory a correction stored in `scope` corrects: the closest one of that scope and of
+    /// the other scope the request can see, if it is close enough (supersede_similarity) and not
+    /// superseded already.
+    [[nodiscard]] std::optional<Duplicate> find_corrected(const Scope &scope, const std::string &project_id,
+                                                          const std::string &text);
     /// The memory of `scope` whose `dedupe_key` field is `dedupe_key`, if any.
     [[nodiscard]] std::optional<Duplicate> find_by_dedupe_key(const Scope &scope, const std::string &dedupe_key);
 

@@ -42,6 +42,15 @@ struct IndexedMemory {
     std::string_view body_excerpt;
 };
 
+/// The id of the memory that superseded this one (superseded_by_field) as a memory's fields in the
+/// index name it (IndexEntry::fields, JSON), without opening the file; empty when none does.
+[[nodiscard]] std::string superseded_by_in_fields(std::string_view fields_json);
+
+/// Whether a correction superseded the memory (superseded_by_in_fields).
+[[nodiscard]] inline bool is_superseded(const IndexedMemory &memory) {
+    return !superseded_by_in_fields(memory.fields).empty();
+}
+
 /// The owning copy of a view.
 [[nodiscard]] IndexEntry to_index_entry(const IndexedMemory &memory);
 

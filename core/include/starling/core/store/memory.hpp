@@ -100,6 +100,14 @@ void add_reads(Memory &memory, std::uint32_t count, std::chrono::sys_seconds lat
 /// This is what a policy sees as a memory's `fields` (abi.h, ABI 1.4).
 [[nodiscard]] std::string fields_json(const Memory &memory);
 
+/// The frontmatter field naming the memory that replaced this one: a correction, or a newer
+/// preference or rule on the same subject. A superseded memory is kept (until decay archives it) but
+/// never injected; removing the field (`starling restore`) brings it back.
+inline constexpr std::string_view superseded_by_field = "superseded_by";
+
+/// The id of the memory that superseded `memory`, or empty.
+[[nodiscard]] std::string superseded_by(const Memory &memory);
+
 /// The memory's id: its `id` field, or for a file without one the id derived from its creation time
 /// and summary (derive_memory_id), which is what the index and every command know it by.
 [[nodiscard]] std::string memory_id_of(const Memory &memory);

@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: Apache-2.0
+// What a new user tells Starling reaches the agent, through the real binaries: what they asked to
+// keep is in every session's start, prompts in other words get the memory they mean and unrelated
+// ones get nothing, links bring in no memory that shares nothing with the prompt, and a correction
+// is kept and retires what it corrects.
+#include "support/claude_context.hpp"
+#include "support/claude_payloads.hpp"
+#include "support/process.hpp"
+#include "support/scratch_home.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+using starling::test::claude_prompt_context;
+using starling::test::run_process;
+using starling::test::ScratchHome;
+
+namespace {
+
+const fs::path kBinaries{STARLING_TEST_BINARY_DIR};
+
+/// What a new user says to `starling remember` on the first day, in English, German and Chinese.
+const std::vector<std::string> kFirstDay{
+    "I'm a backend engineer and work mostly in Go and Python.",
+    "I prefer pnpm over npm for every JavaScript project.",
+    "Always write commit messages in English, in the imperative.",
+    "Never push directly to main; open a pull request instead.",
+    "We deploy with Helm charts through ArgoCD.",
+    "Use tabs, not spaces, for indentation in every project.",
+    "Ich bevorzuge kurze Antworten ohne Einleitung.",
+    "记住：我们的测试数据库是 db-test-3。",
+    "提交代码之前必须先运行单元测试。",
+};
+
+std::string remember(const ScratchHome &home, const std::string &text, const std::string &now = "2026-11-02T09:00:00Z") {
+    const auto stored = run_process(kBinaries / "starling", {"remember", "--json", "--cwd", "/work/app", text},
+                                    home.options_at(now));
+    INFO(text << "\n" << stored.stdout_text << stored.stderr_text);
+    REQUIRE(stored.exit_code == 0);
+    const auto outcome = nlohmann::json::parse(stored.stdout_text);
+    REQUIRE(outcome["action"] == "created");
+    return outcome["id"].get<std::string>();
+}
+
+std::string session_start_payload(const std::string &session) {
+    return nlohmann::json{{"session_id", session},
+                          {"transcript_path", "/t"},
+                          {"cwd", "/work/app"},
+                          {"hook_event_name", "SessionStart"},
+                          {"source", "startup"}}
+        .dump();
+}
+
+/// What Claude Code's model is given when a session starts, as the real hook replies.
+std::string session_start_context(const ScratchHome &home, const std::string &session, const std::string &now) {
+    const auto result = run_process(kBinaries / "starling-claude", {"SessionStart"},
+                                    home.options_at(now, session_start_payload(session)));
+    REQUIRE(result.exit_code == 0);
+    if (result.stdout_text.empty()) {
+        return "";
+    }
+    const auto reply = nlohmann::json::parse(result.stdout_text);
+    return reply.contains("hookSpecificOutput") ? reply["hookSpecificOutput"].value("additionalContext", "") : "";
+}
+
+/// The summary `remember` gave a text: what session start shows of it.
+std::string summary_of(const ScratchHome &home, const std::string &id) {
+    const auto shown = run_process(kBinaries / "starling", {"show", "--json", id}, home.options());
+    REQUIRE(shown.exit_code == 0);
+    return nlohmann::json::parse(shown.stdout_text)["summary"].get<std::string>();
+}
+
+std::string inject_prompt(const ScratchHome &home, const std::string &prompt) {
+    const auto result = run_process(kBinaries / "starling",
+                                    {"inject", "--event", "prompt", "--cwd", "/work/app", "--prompt", prompt},
+                                    home.options());
+    INFO(result.stderr_text);
+    REQUIRE(result.exit_code == 0);
+    return result.stdout_text;
+}
+
+} // namespace
+
+TEST_CASE("everything a new user asked to keep is in the next session's start, the next day and 17 days later",
+          "[e2e][delivery][session-start]") {
+    const ScratchHome home{"delivery-session-start"};
+    std::vector<std::string> summaries;
+    for (const auto &text : kFirstDay) {
+        summaries.push_back(summary_of(home, remember(home, text)));
+    }
+    for (const std::string now : {"2026-11-03T09:00:00Z", "2026-11-19T09:00:00Z"}) {
+        INFO(now);
+        const auto context = session_start_context(home, "start-" + now.substr(0, 10), now);
+        for (const auto &summary : summaries) {
+            CHECK_THAT(context, Catch::Contains(summary));
+        }
+        const auto shown = run_process(kBinaries / "starling",
+                                       {"inject", "--event", "session-start", "--cwd", "/work/app"},
+                                       home.options_at(now));
+        REQUIRE(shown.exit_code == 0);
+        CHECK_THAT(shown.stdout_text, Catch::Contains("9 memories"));
+        for (const auto &summary : summaries) {
+            CHECK_THAT(shown.stdout_text, Catch::Contains(summary));
+        }
+    }
+}
+
+TEST_CASE("prompts that name a memory's subject in other words get it; prompts about nothing stored get nothing",
+          "[e2e][delivery][injection]") {
+    const ScratchHome one{"delivery-one-memory"};
+    remember(one, "I prefer pnpm over npm for every JavaScript project.");
+    CHECK_THAT(inject_prompt(one, "install the pnpm packages"), Catch::Contains("pnpm over npm"));
+
+    const ScratchHome home{"delivery-nine-memories"};
+    for (const auto &text : kFirstDay) {
+        remember(home, text);
+    }
+    CHECK_THAT(inject_prompt(home, "install the pnpm packages"), Catch::Contains("pnpm over npm"));
+    CHECK_THAT(inject_prompt(home, "use npm to install the packages"), Catch::Contains("pnpm over npm"));
+    CHECK_THAT(inject_prompt(home, "what is our deploy process?"), Catch::Contains("Helm charts through ArgoCD"));
+    CHECK_THAT(inject_prompt(home, "ok commit the change"), Catch::Contains("commit messages in English"));
+    CHECK_THAT(inject_prompt(home, "push this fix"), Catch::Contains("Never push directly to main"));
+    // Through the real prompt hook too, each in a session of its own.
+    CHECK_THAT(claude_prompt_context(home, "p-1", "what is our deploy process?"),
+               Catch::Contains("Helm charts through ArgoCD"));
+    for (const std::string unrelated : {"explain how TCP slow start works", "what's the capital of France?"}) {
+        INFO(unrelated);
+        CHECK_THAT(inject_prompt(home, unrelated), Catch::StartsWith("# 0 of 1500 tokens, 0 memories"));
+        CHECK(claude_prompt_context(home, "u-" + unrelated.substr(0, 4), unrelated).empty());
+    }
+}
+
+TEST_CASE("a memory stored just after another is not found by a word only the other says", "[e2e][delivery][links]") {
+    const ScratchHome home{"delivery-links"};
+    for (const auto &text : kFirstDay) {
+        remember(home, text);
+    }
+    const auto found = run_process(kBinaries / "starling", {"search", "--json", "tabs"}, home.options());
+    REQUIRE(found.exit_code == 0);
+    const auto hits = nlohmann::json::parse(found.stdout_text);
+    INFO(found.stdout_text);
+    REQUIRE(hits.size() == 1);
+    CHECK_THAT(hits[0]["summary"].get<std::string>(), Catch::Contains("tabs"));
+}
+
+TEST_CASE("corrections in English, German and Chinese are kept as the user's feedback", "[e2e][delivery][corrections]") {
+    const ScratchHome home{"delivery-corrections"};
+    for (const std::string correction :
+         {"No, that's wrong: the staging database is db-staging-2, not db-staging-1.",
+          "Actually, the API runs on port 8081.", "That's wrong: the release branch is release/2.x.",
+          "Nein, das stimmt nicht: der Cache ist Redis, nicht Memcached.", "不对，我们用的是 PostgreSQL 15。"}) {
+        INFO(correction);
+        const auto stored = run_process(kBinaries / "starling", {"remember", "--json", "--cwd", "/work/app", correction},
+                                        home.options());
+        INFO(stored.stdout_text << stored.stderr_text);
+        REQUIRE(stored.exit_code == 0);
+        const auto outcome = nlohmann::json::parse(stored.stdout_text);
+        CHECK(outcome["action"] == "created");
+        CHECK(outcome["decision"]["type"] == "feedback");
+    }
+}
+
+TEST_CASE("a correction supersedes the memory it corrects: only the correction reaches a prompt, and restore undoes it",
+          "[e2e][delivery][corrections]") {
+    const ScratchHome home{"delivery-supersede"};
+    remember(home, "Always write commit messages in English, in the imperative.");
+    const auto wrong = run_process(kBinaries / "starling",
+                                   {"remember", "--force", "--type", "project", "--scope", "project", "--cwd",
+                                    "/work/app", "The staging database is db-staging-1."},
+                                   home.options_at("2026-11-02T09:00:00Z"));
+    REQUIRE(wrong.exit_code == 0);
+    const auto corrected = run_process(kBinaries / "starling",
+                                       {"remember", "--cwd", "/work/app",
+                                        "No, that's wrong: the staging database is db-staging-2, not db-staging-1."},
+                                       home.options_at("2026-11-03T09:00:00Z"));
+    INFO(corrected.stdout_text << corrected.stderr_text);
+    REQUIRE(corrected.exit_code == 0);
+    CHECK_THAT(corrected.stdout_text, Catch::Contains("supersedes"));
+
+    const auto context = claude_prompt_context(home, "s-1", "connect to the staging database and list the tables");
+    CHECK_THAT(context, Catch::Contains("db-staging-2"));
+    CHECK_THAT(context, !Catch::Contains("The staging database is db-staging-1"));
+    const auto start = session_start_context(home, "s-2", "2026-11-04T09:00:00Z");
+    CHECK_THAT(start, Catch::Contains("db-staging-2"));
+    CHECK_THAT(start, !Catch::Contains("The staging database is db-staging-1"));
+
+    // The corrected memory is kept, marked, and listed by health; restore lifts the mark.
+    const auto listed = run_process(kBinaries / "starling", {"list", "--json", "--cwd", "/work/app"}, home.options());
+    std::string old_id;
+    for (const auto &memory : nlohmann::json::parse(listed.stdout_text)) {
+        if (memory["summary"] == "The staging database is db-staging-1.") {
+            old_id = memory["id"];
+        }
+    }
+    REQUIRE_FALSE(old_id.empty());
+    CHECK_THAT(run_process(kBinaries / "starling", {"show", old_id}, home.options()).stdout_text,
+               Catch::Contains("superseded_by:"));
+    CHECK_THAT(run_process(kBinaries / "starling", {"health"}, home.options()).stdout_text,
+               Catch::Contains("1 memory was corrected by a newer one"));
+    const auto restored = run_process(kBinaries / "starling", {"restore", old_id}, home.options());
+    INFO(restored.stderr_text);
+    REQUIRE(restored.exit_code == 0);
+    CHECK_THAT(run_process(kBinaries / "starling", {"show", old_id}, home.options()).stdout_text,
+               !Catch::Contains("superseded_by:"));
+}
+
+TEST_CASE("remember says why it kept nothing and how to keep it anyway; search says what came closest",
+          "[e2e][delivery][cli]") {
+    const ScratchHome home{"delivery-discard"};
+    const auto discarded = run_process(kBinaries / "starling", {"remember", "thanks, that worked!"}, home.options());
+    CHECK(discarded.exit_code == 1);
+    CHECK_THAT(discarded.stdout_text, Catch::Contains("discarded:") && Catch::Contains("--force"));
+
+    remember(home, "We deploy with Helm charts through ArgoCD.");
+    const auto weak = run_process(kBinaries / "starling",
+                                  {"search", "how do charts of sales figures look best in a presentation"},
+                                  home.options());
+    REQUIRE(weak.exit_code == 0);
+    CHECK_THAT(weak.stdout_text, Catch::Contains("closest scores") && Catch::Contains("injection.min_relevance"));
+}
