@@ -114,21 +114,7 @@ std::string format_first_weeks_report(const FirstWeeksReport &report) {
            "none of theirs.\n\n";
     for (const auto &store : report.stores) {
         for (const auto &sized : store.report.sizes) {
-            std::string noisy;
-            std::string missed;
-            for (const auto &outcome : sized.outcomes) {
-                if (outcome.tuning) {
-                    continue;
-                }
-                if (!outcome.has_relevant && outcome.injected > 0) {
-                    std::ostringstream score;
-                    score << std::fixed << std::setprecision(3) << outcome.best_score;
-                    noisy += " " + outcome.id + " (" + score.str() + ")";
-                }
-                if (outcome.has_relevant && outcome.relevant_injected == 0) {
-                    missed += " " + outcome.id;
-                }
-            }
+            const auto [noisy, missed] = check_half_misses(sized);
             out += "- " + store.name + ": noisy" + (noisy.empty() ? " none" : noisy) + "; missed" +
                    (missed.empty() ? " none" : missed) + "\n";
         }

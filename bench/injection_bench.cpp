@@ -277,6 +277,22 @@ double HalfFigures::quiet_rate() const noexcept { return share(quiet, unrelated)
 double HalfFigures::answered_rate() const noexcept { return share(answered, relevant); }
 double HalfFigures::precision() const noexcept { return share(relevant_injected, injected_for_relevant); }
 
+CheckHalfMisses check_half_misses(const StoreSizeReport &sized) {
+    CheckHalfMisses misses;
+    for (const auto &outcome : sized.outcomes) {
+        if (outcome.tuning) {
+            continue;
+        }
+        if (!outcome.has_relevant && outcome.injected > 0) {
+            misses.noisy += " " + outcome.id + " (" + decimal(outcome.best_score, 3) + ")";
+        }
+        if (outcome.has_relevant && outcome.relevant_injected == 0) {
+            misses.missed += " " + outcome.id;
+        }
+    }
+    return misses;
+}
+
 InjectionReport run_injection_benchmark(const InjectionBenchOptions &options) {
     const auto data = load_injection_data(options.data);
     InjectionReport report;
@@ -335,19 +351,7 @@ std::string format_injection_report(const InjectionReport &report) {
         out += figures_row(label + "tuning", sized.tuning);
     }
     for (const auto &sized : report.sizes) {
-        std::string noisy;
-        std::string missed;
-        for (const auto &outcome : sized.outcomes) {
-            if (outcome.tuning) {
-                continue;
-            }
-            if (!outcome.has_relevant && outcome.injected > 0) {
-                noisy += " " + outcome.id + " (" + decimal(outcome.best_score, 3) + ")";
-            }
-            if (outcome.has_relevant && outcome.relevant_injected == 0) {
-                missed += " " + outcome.id;
-            }
-        }
+        const auto [noisy, missed] = check_half_misses(sized);
         out += "\nCheck half at " + std::to_string(sized.memories) + " memories (" + std::to_string(sized.restated) +
                " labelled memories folded into another when remembered): unrelated prompts that got memories (best "
                "score):" + (noisy.empty() ? " none" : noisy) + "; relevant prompts that got none of theirs:" +

@@ -94,6 +94,14 @@ struct InjectionBenchOptions {
     std::vector<double> sweep; ///< further thresholds to report on the tuning half
 };
 
+/// The check half's prompts that went wrong, each id after a blank: unrelated prompts that got a
+/// memory (with the best score), related prompts that got none of theirs.
+struct CheckHalfMisses {
+    std::string noisy;
+    std::string missed;
+};
+[[nodiscard]] CheckHalfMisses check_half_misses(const StoreSizeReport &sized);
+
 /// Throws InjectionDataError for bad data, std::runtime_error when the configuration puts the store
 /// outside the scratch directory, has no relevance policy, or a memory is not stored.
 [[nodiscard]] InjectionReport run_injection_benchmark(const InjectionBenchOptions &options);

@@ -143,18 +143,21 @@ void QueryEvaluator::add_synonyms(TermDictionary &dictionary) {
         }
         const double weight = settings_->synonym_weight * terms_.weights[term];
         for (const auto &synonym : found->second) {
-            const TermId id = dictionary.intern(synonym);
-            const auto existing = std::find(terms_.ids.begin(), terms_.ids.end(), id);
-            if (existing == terms_.ids.end()) {
-                terms_.ids.push_back(id);
-                terms_.weights.push_back(weight);
-                continue;
-            }
-            const auto index = static_cast<std::size_t>(existing - terms_.ids.begin());
-            if (index >= terms_.original) { // a synonym of two of the query's terms: the stronger stands
-                terms_.weights[index] = std::max(terms_.weights[index], weight);
-            }
+            add_related_term(dictionary.intern(synonym), weight);
         }
+    }
+}
+
+void QueryEvaluator::add_related_term(TermId id, double weight) {
+    const auto existing = std::find(terms_.ids.begin(), terms_.ids.end(), id);
+    if (existing == terms_.ids.end()) {
+        terms_.ids.push_back(id);
+        terms_.weights.push_back(weight);
+        return;
+    }
+    const auto index = static_cast<std::size_t>(existing - terms_.ids.begin());
+    if (index >= terms_.original) { // related to two of the query's terms, or by two routes: the stronger stands
+        terms_.weights[index] = std::max(terms_.weights[index], weight);
     }
 }
 
@@ -181,18 +184,7 @@ void QueryEvaluator::add_lexicon_expansions(TermDictionary &dictionary) {
                                               0.0) /
                               static_cast<double>(terms_.original);
     for (const auto &expansion : expansions_) {
-        const TermId id = dictionary.intern(expansion.term);
-        const double weight = expansion.weight * own_weight;
-        const auto existing = std::find(terms_.ids.begin(), terms_.ids.end(), id);
-        if (existing == terms_.ids.end()) {
-            terms_.ids.push_back(id);
-            terms_.weights.push_back(weight);
-            continue;
-        }
-        const auto index = static_cast<std::size_t>(existing - terms_.ids.begin());
-        if (index >= terms_.original) { // a declared synonym too: the stronger stands
-            terms_.weights[index] = std::max(terms_.weights[index], weight);
-        }
+        add_related_term(dictionary.intern(expansion.term), expansion.weight * own_weight);
     }
 }
 

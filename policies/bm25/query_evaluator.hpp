@@ -83,6 +83,9 @@ private:
     /// Adds what the built-in lexicon relates the query's terms and phrases to (Bm25Settings::lexicon),
     /// after the synonyms, each weighted by its relation times the query's average own term weight.
     void add_lexicon_expansions(TermDictionary &dictionary);
+    /// Adds `id` after the query's own terms at `weight`; a term the query says itself keeps its
+    /// own weight, and one added already keeps the stronger of the two.
+    void add_related_term(TermId id, double weight);
     /// Counts the memories containing terms [first, end) and sets their idf.
     void set_idf(TermSource &source, std::size_t first);
     /// Scores every memory by the terms [first, end) of weight above 0, adding to the running sums

@@ -203,6 +203,9 @@ TEST_CASE("a correction supersedes the memory it corrects: only the correction r
                Catch::Contains("superseded_by:"));
     CHECK_THAT(run_process(kBinaries / "starling", {"health"}, home.options()).stdout_text,
                Catch::Contains("1 memory was corrected by a newer one"));
+    CHECK_THAT(run_process(kBinaries / "starling", {"search", "--cwd", "/work/app", "staging database"}, home.options())
+                   .stdout_text,
+               Catch::Contains("(superseded by "));
     const auto restored = run_process(kBinaries / "starling", {"restore", old_id}, home.options());
     INFO(restored.stderr_text);
     REQUIRE(restored.exit_code == 0);

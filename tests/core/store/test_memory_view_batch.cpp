@@ -143,3 +143,19 @@ TEST_CASE("a view batch can carry the index's body excerpts as bodies, read in p
     CHECK(view[0].body().data() == excerpt_in_index);
     CHECK(view[1].body().empty());
 }
+
+TEST_CASE("a memory's superseded_by field is read from the file and from the index alike", "[store][supersession]") {
+    using starling::core::Memory;
+    Memory memory;
+    memory.type = "project";
+    memory.summary = "staging database is db-staging-1";
+    CHECK(starling::core::superseded_by(memory).empty());
+    memory.set_extra_field(starling::core::superseded_by_field, "k2new00");
+    CHECK(starling::core::superseded_by(memory) == "k2new00");
+    CHECK(starling::core::superseded_by_in_fields(starling::core::fields_json(memory)) == "k2new00");
+    // Only the field itself counts: a value or another field that mentions it does not.
+    CHECK(starling::core::superseded_by_in_fields(R"({"note": "superseded_by someone"})").empty());
+    CHECK(starling::core::superseded_by_in_fields(R"({"superseded_by": ["a", "b"]})").empty());
+    CHECK(starling::core::superseded_by_in_fields("").empty());
+    CHECK(starling::core::superseded_by_in_fields("{superseded_by").empty()); // not JSON: not superseded
+}

@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "bench/first_weeks_bench.hpp"
+
+#include "support/temp_dir.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace fs = std::filesystem;
+using starling::bench::FirstWeeksOptions;
+using starling::bench::run_first_weeks_benchmark;
+using starling::test::TempDir;
+
+namespace {
+
+/// A store of `memories.txt` and `prompts.txt` under `directory`.
+void write_store(const fs::path &directory, const std::string &memories, const std::string &prompts) {
+    fs::create_directories(directory);
+    std::ofstream{directory / "memories.txt"} << memories;
+    std::ofstream{directory / "prompts.txt"} << prompts;
+}
+
+} // namespace
+
+TEST_CASE("starling-bench first-weeks runs each store at its own size, sums the halves by size and shows session "
+          "starts",
+          "[bench][first-weeks]") {
+    const TempDir scratch{"first-weeks-bench"};
+    // Two stores of two memories, typed as a user types them (`-` body), and one of three.
+    write_store(scratch / "data" / "b-small", "u-pnpm | user | feedback | - | Use pnpm, never npm. | -\n"
+                                              "a-helm | app | project | - | We deploy with Helm charts. | -\n",
+                "q1 | app | a-helm | how do we deploy the app?\n"
+                "n1 | - | - | what rhymes with orange\n"
+                "q2 | - | u-pnpm | pnpm or npm for this?\n"
+                "n2 | app | - | tell me a joke about penguins\n");
+    write_store(scratch / "data" / "a-small", "u-tabs | user | feedback | - | Indent with tabs. | -\n"
+                                              "u-go | user | user | - | I write Go at work. | -\n",
+                "q1 | - | u-tabs | tabs or spaces?\n"
+                "n1 | - | - | what is the capital of France?\n"
+                "q2 | - | u-go | which language do I write at work?\n"
+                "n2 | - | - | good morning\n");
+    write_store(scratch / "data" / "c-three", "u-a | user | feedback | - | Commit messages in English. | -\n"
+                                              "u-b | user | reference | - | Tickets live in Linear. | -\n"
+                                              "u-c | user | user | - | I am on the payments team. | -\n",
+                "q1 | - | u-a | write the commit message\n"
+                "n1 | - | - | how many days has February?\n"
+                "q2 | - | u-b | file a ticket in Linear for this\n"
+                "n2 | - | - | lol ok\n");
+    fs::create_directories(scratch / "data" / "not-a-store"); // no memories.txt: not a store
+    FirstWeeksOptions options;
+    options.data = scratch / "data";
+    options.scratch = scratch / "stores";
+    const auto report = run_first_weeks_benchmark(options);
+
+    REQUIRE(report.stores.size() == 3);
+    CHECK(report.stores[0].name == "a-small");
+    CHECK(report.stores[1].name == "b-small");
+    CHECK(report.stores[2].name == "c-three");
+    const auto json = starling::bench::first_weeks_report_json(report);
+    REQUIRE(json["sizes"].size() == 2);
+    const auto &two = json["sizes"][0];
+    CHECK(two["memories"] == 2);
+    CHECK(two["stores"] == nlohmann::json{"a-small", "b-small"});
+    // Tuning: q1 and n1 of each store; check: q2 and n2.
+    CHECK(two["tuning"]["related"] == 2);
+    CHECK(two["tuning"]["unrelated"] == 2);
+    CHECK(two["check"]["related"] == 2);
+    CHECK(two["check"]["unrelated"] == 2);
+    CHECK(two["check"]["quiet"] == 2);  // a greeting and a joke share nothing with the memories
+    CHECK(two["tuning"]["quiet"] == 2); // nor do a rhyme and the capital of France
+    // Every standing memory reaches each working directory's session start in full: a-small from
+    // outside every project (2 of 2); b-small outside every project (1) and in the app (2).
+    CHECK(two["session_start"]["starts"] == 3);
+    CHECK(two["session_start"]["visible"] == 5);
+    CHECK(two["session_start"]["in_full"] == 5);
+    CHECK(json["sizes"][1]["memories"] == 3);
+
+    const auto text = starling::bench::format_first_weeks_report(report);
+    CHECK_THAT(text, Catch::Contains("| 2 | a-small, b-small | ") && Catch::Contains("| 2/2 100.0 % | "));
+    CHECK_THAT(text, Catch::Contains("- c-three: noisy none; missed"));
+}
+
+TEST_CASE("starling-bench first-weeks refuses a data directory without stores, naming it", "[bench][first-weeks]") {
+    const TempDir scratch{"first-weeks-empty"};
+    fs::create_directories(scratch / "data");
+    FirstWeeksOptions options;
+    options.data = scratch / "data";
+    options.scratch = scratch / "stores";
+    CHECK_THROWS_WITH(run_first_weeks_benchmark(options),
+                      Catch::Contains((scratch / "data").string()) && Catch::Contains("holds no store"));
+}
