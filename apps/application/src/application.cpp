@@ -258,6 +258,7 @@ core::LifecycleSettings Application::lifecycle_settings() {
     lifecycle.injection.index_lines = static_cast<std::size_t>(settings.budgets.index_lines);
     lifecycle.injection.min_relevance = settings.injection.min_relevance;
     lifecycle.injection.relative_relevance = settings.injection.relative_relevance;
+    lifecycle.injection.question_relevance = settings.injection.question_relevance;
     lifecycle.injection.max_memories = static_cast<std::size_t>(settings.injection.max_memories);
     lifecycle.injection.standing_memories = settings.injection.standing_memories;
     lifecycle.remember.duplicate_similarity = settings.remember.duplicate_similarity;

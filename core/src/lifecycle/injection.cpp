@@ -3,6 +3,7 @@
 
 #include <starling/core/store/file_io.hpp>
 #include <starling/core/store/index_markdown.hpp>
+#include <starling/core/lifecycle/prompt_kind.hpp>
 #include <starling/core/lifecycle/relevance_index.hpp>
 #include <starling/core/store/memory_view_batch.hpp>
 #include <starling/core/store/store_error.hpp>
@@ -510,13 +511,12 @@ double least_prompt_relevance(double best, const InjectionSettings &settings) no
     return std::min(settings.min_relevance, settings.relative_relevance * best);
 }
 
-Injection prompt_injection(MemoryStore &store, const RelevanceScorer &scorer, std::string_view prompt,
-                           const std::string &project_id, const std::vector<std::string> &already_injected,
-                           const InjectionSettings &settings) {
-    // A configuration that injects nothing per prompt (collie's profile) pays for no ranking.
-    if (settings.max_memories == 0 || settings.budget_tokens == 0) {
-        return Injection{};
-    }
+namespace {
+
+Injection ranked_or_scored_prompt_injection(MemoryStore &store, const RelevanceScorer &scorer, std::string_view prompt,
+                                            const std::string &project_id,
+                                            const std::vector<std::string> &already_injected,
+                                            const InjectionSettings &settings) {
     const bool keeps_index = scorer.keeps_index();
     if (keeps_index) {
         if (auto ranked = ranked_prompt_injection(store, scorer, prompt, project_id, already_injected, settings)) {
@@ -559,6 +559,24 @@ Injection prompt_injection(MemoryStore &store, const RelevanceScorer &scorer, st
     MemorySections sections{out, injection, store, settings.max_memories, std::string{prompt_heading}};
     add_memories(sections, memories, candidates);
     set_context(injection, out);
+    return injection;
+}
+
+} // namespace
+
+Injection prompt_injection(MemoryStore &store, const RelevanceScorer &scorer, std::string_view prompt,
+                           const std::string &project_id, const std::vector<std::string> &already_injected,
+                           const InjectionSettings &configured) {
+    // A configuration that injects nothing per prompt (collie's profile) pays for no ranking.
+    if (configured.max_memories == 0 || configured.budget_tokens == 0) {
+        return Injection{};
+    }
+    InjectionSettings settings = configured;
+    if (settings.question_relevance > settings.min_relevance && is_general_question(prompt)) {
+        settings.min_relevance = settings.question_relevance;
+    }
+    auto injection = ranked_or_scored_prompt_injection(store, scorer, prompt, project_id, already_injected, settings);
+    injection.threshold = settings.min_relevance;
     return injection;
 }
 

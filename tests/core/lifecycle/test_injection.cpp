@@ -277,3 +277,29 @@ TEST_CASE("a superseded memory is never injected, at session start or for a prom
     REQUIRE(prompt.memories.size() == 1);
     CHECK(prompt.memories.front().key == current);
 }
+
+TEST_CASE("a general question is held to injection.question_relevance, a question about the user's setup is not",
+          "[lifecycle][injection][prompt-kind]") {
+    InjectionFixture fixture;
+    const auto kafka = fixture.add(core::Scope::user(), core::Tier::short_term, "local kafka is redpanda on port 19092",
+                                   "local kafka is redpanda on port 19092\n");
+    core::InjectionSettings settings;
+    settings.min_relevance = 1.0;
+    settings.question_relevance = 3.0;
+    // The scorer counts shared words: "kafka" and "ordering"... only "kafka" is shared.
+    const auto general = core::prompt_injection(fixture.store, fixture.scorer,
+                                                "how does kafka guarantee ordering", {}, {}, settings);
+    CHECK(general.memories.empty());
+    CHECK(general.threshold == 3.0);
+    REQUIRE(general.best_below_threshold);
+    CHECK(general.best_below_threshold->key == kafka);
+
+    const auto own = core::prompt_injection(fixture.store, fixture.scorer, "how does our kafka guarantee ordering",
+                                            {}, {}, settings);
+    REQUIRE(own.memories.size() == 1);
+    CHECK(own.threshold == 1.0);
+    // 0, or a value at or below min_relevance, holds a general question to min_relevance.
+    settings.question_relevance = 0.0;
+    CHECK(core::prompt_injection(fixture.store, fixture.scorer, "how does kafka guarantee ordering", {}, {}, settings)
+              .memories.size() == 1);
+}

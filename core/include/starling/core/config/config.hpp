@@ -69,6 +69,8 @@ struct InjectionConfig {
     double min_relevance = 0.0;
     /// Once the best memory clears `min_relevance`, the fraction of its score the others need, when lower.
     double relative_relevance = 0.0;
+    /// The least relevance of a general question's best memory (prompt_kind.hpp), when above min_relevance.
+    double question_relevance = 0.0;
     std::int64_t max_memories = 0; ///< Most memories whose text is injected at once.
     /// Whether session start shows the standing memories (pinned, user, feedback, project, reference).
     bool standing_memories = false;

@@ -19,6 +19,10 @@ struct InjectionSettings {
     /// Once the best clears `min_relevance`, the others need only this fraction of the best's score
     /// when that is lower than `min_relevance`; 1 holds every memory to `min_relevance`.
     double relative_relevance = 0.4;
+    /// A general question (prompt_kind.hpp: how something works, what tells two things apart) that
+    /// says nothing of the user's own setup needs its best memory to score at least this, when it
+    /// is above `min_relevance`: such a question is about the world, not about what the user keeps.
+    double question_relevance = 0.5;
     std::size_t max_memories = 5;     ///< most memories whose text is injected at once
     /// Session start shows the standing memories (pinned, or of type user, feedback, project or
     /// reference) of the user and the project whatever their tier; false shows only the long-term index.
@@ -41,6 +45,9 @@ struct Injection {
     /// A prompt's best memory when it scored above 0 but below `min_relevance`, so that nothing was
     /// injected: what `starling inject` shows to say why (its `tokens` are 0: its text was not read).
     std::optional<InjectedMemory> best_below_threshold;
+    /// The least score the prompt's best memory needed: `min_relevance`, or `question_relevance`
+    /// for a general question (is_general_question). 0 at session start.
+    double threshold = 0.0;
     /// The relevance policy keeps an index, but it was not of the store's current version, so every
     /// memory was scored instead: the caller should refresh the index (refresh_relevance_indexes).
     bool index_stale = false;

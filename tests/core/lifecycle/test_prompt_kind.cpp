@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <starling/core/lifecycle/prompt_kind.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <string>
+
+using starling::core::is_general_question;
+
+TEST_CASE("a question about how something works or what tells things apart is general, in EN, DE and ZH",
+          "[lifecycle][injection][prompt-kind]") {
+    for (const std::string prompt :
+         {"how does Kafka guarantee ordering within a partition?", "What's the difference between a mutex and a semaphore?",
+          "explain the phases of the Node event loop", "How do goroutines differ from OS threads?",
+          "Option vs Result: how does the ? operator behave?", "wie funktioniert eigentlich ein NAT-Gateway in AWS?",
+          "was ist der Unterschied zwischen count und for_each in Terraform?", "Erklär mir ROW_NUMBER()",
+          "解释一下 Kubernetes 里 Deployment 和 StatefulSet 的区别", "explain how TCP slow start works"}) {
+        INFO(prompt);
+        CHECK(is_general_question(prompt));
+    }
+}
+
+TEST_CASE("a question about the user's own setup, or a task, is not general", "[lifecycle][injection][prompt-kind]") {
+    for (const std::string prompt :
+         {"how does our deploy work?", "explain what my pre-commit hook does", "how do we deploy to staging?",
+          "wie funktioniert unser Release-Prozess?", "解释一下我们的部署流程", "install the pnpm packages",
+          "what is our deploy process?", "push this fix", "what port does the dev server run on?",
+          "how do I run the integration tests?", "was sind die Unterschriften", ""}) {
+        INFO(prompt);
+        CHECK_FALSE(is_general_question(prompt));
+    }
+}
