@@ -68,8 +68,8 @@ struct Bm25Settings {
     std::map<std::string, std::vector<std::string>, std::less<>> synonyms;
     double synonym_weight = 1.0;
 
-    /// The built-in software lexicon (lexicon.hpp), its members made terms by `tokenizer`; empty
-    /// when every one of its weights is 0. Shared: the settings are copied, the lexicon is not.
+    /// The built-in software lexicon (lexicon.hpp); empty when every one of its weights is 0.
+    /// Shared: the settings are copied, the lexicon is not.
     std::shared_ptr<const Lexicon> lexicon = std::make_shared<Lexicon>();
 
     TokenizerOptions tokenizer;

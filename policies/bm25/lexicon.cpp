@@ -4,6 +4,7 @@
 #include <starling/bm25/built_in_lexicon.hpp>
 
 #include <algorithm>
+#include <unordered_map>
 
 namespace starling::bm25 {
 
@@ -36,19 +37,61 @@ bool is_id(std::string_view id) noexcept {
     });
 }
 
+/// The terms `tokenizer` makes of a member, as a query's terms are made.
+std::vector<std::string> terms_of(std::string_view member, Tokenizer &tokenizer) {
+    TokenList tokens;
+    tokenizer.tokenize(member, tokens, StopWordHandling::remove, CamelCaseParts::omit);
+    std::vector<std::string> terms;
+    terms.reserve(tokens.size());
+    for (std::size_t token = 0; token < tokens.size(); ++token) {
+        terms.emplace_back(tokens[token]);
+    }
+    return terms;
+}
+
 } // namespace
+
+std::string member_key(std::string_view word) {
+    constexpr std::size_t key_bytes = 2;
+    const auto is_word_byte = [](unsigned char byte) {
+        return (byte >= 'a' && byte <= 'z') || (byte >= 'A' && byte <= 'Z') || (byte >= '0' && byte <= '9') ||
+               byte >= 0x80;
+    };
+    std::size_t at = 0;
+    while (at < word.size() && !is_word_byte(static_cast<unsigned char>(word[at]))) {
+        ++at; // ".NET" is found as "net"
+    }
+    std::string key;
+    for (; at < word.size() && key.size() < key_bytes; ++at) {
+        const auto byte = static_cast<unsigned char>(word[at]);
+        if (!is_word_byte(byte)) {
+            break;
+        }
+        if (byte >= 'A' && byte <= 'Z') {
+            key += static_cast<char>(byte - 'A' + 'a');
+        } else if (byte == 0xC3 && at + 1 < word.size() && key.size() + 2 <= key_bytes + 1) {
+            // Latin-1 capitals (À–Þ but ×) fold as the tokenizer folds them: "Änderung" as "änderung".
+            const auto next = static_cast<unsigned char>(word[at + 1]);
+            key += static_cast<char>(byte);
+            key += static_cast<char>(next >= 0x80 && next <= 0x9E && next != 0x97 ? next + 0x20 : next);
+            ++at;
+        } else {
+            key += static_cast<char>(byte);
+        }
+    }
+    return key;
+}
 
 std::string_view built_in_lexicon_text() noexcept { return built_in_lexicon; }
 
-Lexicon::Lexicon(std::string_view text, std::string_view source, Tokenizer &tokenizer, const LexiconWeights &weights)
-    : weights_(weights) {
+Lexicon::Lexicon(std::string_view text, std::string_view source, const LexiconWeights &weights) : weights_(weights) {
     struct PendingBroader {
         std::size_t group;
-        std::string id;
+        std::string_view id;
         std::size_t line;
     };
     std::vector<PendingBroader> pending;
-    TokenList tokens;
+    std::unordered_map<std::string_view, std::size_t> group_of_id;
     std::size_t line_number = 0;
     const auto fail = [&](std::size_t line, const std::string &what) {
         throw LexiconError(std::string{source} + ":" + std::to_string(line) + ": " + what);
@@ -78,111 +121,104 @@ Lexicon::Lexicon(std::string_view text, std::string_view source, Tokenizer &toke
             fail(line_number, "'" + std::string{fields[1]} + "' is no id (lower-case ASCII letters, digits, '-')");
         }
         group.id = fields[1];
-        for (const Group &other : groups_) {
-            if (other.id == group.id) {
-                fail(line_number, "the id '" + group.id + "' is used twice");
-            }
+        if (!group_of_id.emplace(group.id, groups_.size()).second) {
+            fail(line_number, "the id '" + std::string{group.id} + "' is used twice");
         }
         if (fields[2] != "-") {
-            pending.push_back({groups_.size(), std::string{fields[2]}, line_number});
+            pending.push_back({groups_.size(), fields[2], line_number});
         }
         for (const auto member : split(fields[3], ',')) {
             if (member.empty()) {
                 fail(line_number, "an empty member (two commas in a row, or one at the end)");
             }
-            tokens.clear();
-            tokenizer.tokenize(member, tokens, StopWordHandling::remove, CamelCaseParts::omit);
-            if (tokens.empty()) {
-                continue; // a stop word under these settings: nothing a query could say
-            }
-            std::vector<std::string> terms;
-            for (std::size_t token = 0; token < tokens.size(); ++token) {
-                terms.emplace_back(tokens[token]);
-            }
-            if (std::find(group.members.begin(), group.members.end(), terms) == group.members.end()) {
-                group.members.push_back(std::move(terms));
-            }
-        }
-        if (group.members.empty()) {
-            fail(line_number, "the group '" + group.id + "' has no member");
+            group.members.push_back({member, member_key(member)});
         }
         groups_.push_back(std::move(group));
     }
     for (const auto &broader : pending) {
-        const auto found = std::find_if(groups_.begin(), groups_.end(),
-                                        [&](const Group &group) { return group.id == broader.id; });
-        if (found == groups_.end()) {
-            fail(broader.line, "broader names '" + broader.id + "', which no line defines");
+        const auto found = group_of_id.find(broader.id);
+        if (found == group_of_id.end()) {
+            fail(broader.line, "broader names '" + std::string{broader.id} + "', which no line defines");
         }
-        if (found->kind != Kind::same) {
-            fail(broader.line, "broader names '" + broader.id + "', a 'kind' line; it must name a 'same' line");
+        if (groups_[found->second].kind != Kind::same) {
+            fail(broader.line, "broader names '" + std::string{broader.id} + "', a 'kind' line; it must name a 'same' line");
         }
-        const auto index = static_cast<std::size_t>(found - groups_.begin());
-        if (index == broader.group) {
+        if (found->second == broader.group) {
             fail(broader.line, "a group cannot be broader than itself");
         }
-        groups_[broader.group].broader = index;
-        groups_[index].narrower.push_back(broader.group);
-    }
-    for (std::size_t group = 0; group < groups_.size(); ++group) {
-        for (std::size_t member = 0; member < groups_[group].members.size(); ++member) {
-            by_first_term_[groups_[group].members[member].front()].emplace_back(group, member);
-        }
+        groups_[broader.group].broader = found->second;
+        groups_[found->second].narrower.push_back(broader.group);
     }
 }
 
+std::vector<std::string_view> Lexicon::members() const {
+    std::vector<std::string_view> all;
+    for (const Group &group : groups_) {
+        for (const Member &member : group.members) {
+            all.push_back(member.text);
+        }
+    }
+    return all;
+}
+
 void Lexicon::add_members_of(std::size_t group, double weight, const std::vector<std::string_view> &query,
-                             std::vector<LexiconExpansion> &out) const {
+                             Tokenizer &tokenizer, std::vector<LexiconExpansion> &out) const {
     if (weight <= 0.0) {
         return;
     }
-    for (const auto &member : groups_[group].members) {
+    for (const Member &member : groups_[group].members) {
         // A phrase is found in a query as consecutive terms, but a memory's index has no positions:
         // its words apart would find every memory that says "manager" or "test". Only one-term
         // members are looked for.
-        if (member.size() != 1 || std::find(query.begin(), query.end(), member.front()) != query.end()) {
+        const auto terms = terms_of(member.text, tokenizer);
+        if (terms.size() != 1 || std::find(query.begin(), query.end(), terms.front()) != query.end()) {
             continue;
         }
         const auto existing = std::find_if(out.begin(), out.end(),
-                                           [&](const LexiconExpansion &expansion) { return expansion.term == member.front(); });
+                                           [&](const LexiconExpansion &expansion) { return expansion.term == terms.front(); });
         if (existing == out.end()) {
-            out.push_back({member.front(), weight});
+            out.push_back({terms.front(), weight});
         } else {
             existing->weight = std::max(existing->weight, weight);
         }
     }
 }
 
-void Lexicon::expand(const std::vector<std::string_view> &query, std::vector<LexiconExpansion> &out) const {
+void Lexicon::expand(const std::vector<std::string_view> &query, Tokenizer &tokenizer,
+                     std::vector<LexiconExpansion> &out) const {
     out.clear();
-    if (groups_.empty() || !weights_.any()) {
+    if (groups_.empty() || !weights_.any() || query.empty()) {
         return;
     }
+    std::vector<std::string> query_keys;
+    for (const auto term : query) {
+        query_keys.push_back(member_key(term));
+    }
     std::vector<std::size_t> triggered;
-    for (std::size_t at = 0; at < query.size(); ++at) {
-        const auto found = by_first_term_.find(query[at]);
-        if (found == by_first_term_.end()) {
-            continue;
-        }
-        for (const auto &[group, member] : found->second) {
-            const auto &terms = groups_[group].members[member];
-            if (at + terms.size() > query.size() ||
-                !std::equal(terms.begin(), terms.end(), query.begin() + static_cast<std::ptrdiff_t>(at))) {
-                continue;
+    for (std::size_t group = 0; group < groups_.size(); ++group) {
+        for (const Member &member : groups_[group].members) {
+            if (std::find(query_keys.begin(), query_keys.end(), member.key) == query_keys.end()) {
+                continue; // no query term starts as this member does: it cannot be one of them
             }
-            if (std::find(triggered.begin(), triggered.end(), group) == triggered.end()) {
+            const auto terms = terms_of(member.text, tokenizer);
+            const bool found = !terms.empty() && std::search(query.begin(), query.end(), terms.begin(), terms.end(),
+                                                            [](std::string_view a, const std::string &b) {
+                                                                return a == b;
+                                                            }) != query.end();
+            if (found) {
                 triggered.push_back(group);
+                break;
             }
         }
     }
     for (const std::size_t group : triggered) {
         const Group &found = groups_[group];
-        add_members_of(group, found.kind == Kind::same ? weights_.same : weights_.sibling, query, out);
+        add_members_of(group, found.kind == Kind::same ? weights_.same : weights_.sibling, query, tokenizer, out);
         if (found.broader != npos) {
-            add_members_of(found.broader, weights_.broader, query, out);
+            add_members_of(found.broader, weights_.broader, query, tokenizer, out);
         }
         for (const std::size_t narrower : found.narrower) {
-            add_members_of(narrower, weights_.narrower, query, out);
+            add_members_of(narrower, weights_.narrower, query, tokenizer, out);
         }
     }
 }

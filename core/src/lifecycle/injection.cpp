@@ -12,6 +12,8 @@
 #include <array>
 #include <iterator>
 #include <numeric>
+#include <tuple>
+#include <unordered_set>
 
 namespace starling::core {
 
@@ -79,12 +81,15 @@ private:
 /// The scope's INDEX.md as the store would write it now, one line per long-term memory, newest last
 /// (keys sort by file name, which starts with the date). Built from the listing rather than read from
 /// the file, which only consolidation rewrites: a memory made long-term since then belongs in it.
+/// Keys looked up by the thousand: a store of 10,000 memories names a few hundred at session start.
+using KeySet = std::unordered_set<std::string_view>;
+
 /// A memory superseded by a correction, or one shown already (`shown`), is left out.
-std::vector<std::string> index_lines_of(const IndexedMemories &long_term, const std::vector<std::string> &shown) {
+std::vector<std::string> index_lines_of(const IndexedMemories &long_term, const KeySet &shown) {
     std::vector<std::string> lines;
     lines.reserve(long_term.size());
     for (const IndexedMemory &memory : long_term) {
-        if (is_superseded(memory) || std::find(shown.begin(), shown.end(), memory.key) != shown.end()) {
+        if (shown.contains(memory.key) || is_superseded(memory)) {
             continue;
         }
         lines.push_back(index_markdown_line(memory.summary, memory.key.substr(memory.key.rfind('/') + 1)));
@@ -228,10 +233,6 @@ std::size_t standing_type_rank(std::string_view type) noexcept {
                                     standing_types.begin());
 }
 
-bool is_standing(const IndexedMemory &memory) {
-    return (memory.pinned || standing_type_rank(memory.type) < standing_types.size()) && !is_superseded(memory);
-}
-
 /// A body that only restates the summary (what `starling remember TEXT` writes for one line) adds
 /// nothing to a one-line entry.
 bool restates(std::string_view summary, std::string_view body) {
@@ -279,29 +280,35 @@ std::string standing_entry(const IndexedMemory &indexed, const Memory &memory) {
 
 /// The standing memories of the user and the project, most useful first: pinned before unpinned,
 /// then by type (standing_types), then the project's before the user's, then the most used, then
-/// the newest (a newer statement of a preference is the likelier one to hold).
-std::vector<const IndexedMemory *> standing_memories(const IndexedMemories &listing) {
-    std::vector<const IndexedMemory *> standing;
+/// the newest (a newer statement of a preference is the likelier one to hold). Only the first
+/// `most` are put in order — session start names a few hundred at most, of up to thousands — the
+/// rest follow in no order, to be counted.
+std::vector<const IndexedMemory *> standing_memories(const IndexedMemories &listing, std::size_t most) {
+    struct Ranked {
+        // Smaller first: each field is negated where more is better.
+        std::tuple<bool, std::size_t, bool, std::int64_t, std::int64_t> order;
+        const IndexedMemory *memory;
+    };
+    std::vector<Ranked> ranked;
     for (const IndexedMemory &memory : listing) {
-        if (is_standing(memory)) {
-            standing.push_back(&memory);
+        const auto rank = standing_type_rank(memory.type);
+        if ((memory.pinned || rank < standing_types.size()) && !is_superseded(memory)) {
+            ranked.push_back({{!memory.pinned, rank, memory.scope_kind != ScopeKind::project,
+                               -static_cast<std::int64_t>(memory.access_count), -memory.created.time_since_epoch().count()},
+                              &memory});
         }
     }
-    std::stable_sort(standing.begin(), standing.end(), [](const IndexedMemory *a, const IndexedMemory *b) {
-        if (a->pinned != b->pinned) {
-            return a->pinned;
-        }
-        if (const auto ra = standing_type_rank(a->type), rb = standing_type_rank(b->type); ra != rb) {
-            return ra < rb;
-        }
-        if (a->scope_kind != b->scope_kind) {
-            return a->scope_kind == ScopeKind::project;
-        }
-        if (a->access_count != b->access_count) {
-            return a->access_count > b->access_count;
-        }
-        return a->created > b->created;
-    });
+    const auto before = [](const Ranked &a, const Ranked &b) {
+        return a.order != b.order ? a.order < b.order : a.memory->key < b.memory->key;
+    };
+    const auto sorted_end = ranked.begin() + static_cast<std::ptrdiff_t>(std::min(most, ranked.size()));
+    std::nth_element(ranked.begin(), sorted_end, ranked.end(), before);
+    std::sort(ranked.begin(), sorted_end, before);
+    std::vector<const IndexedMemory *> standing;
+    standing.reserve(ranked.size());
+    for (const Ranked &entry : ranked) {
+        standing.push_back(entry.memory);
+    }
     return standing;
 }
 
@@ -319,7 +326,8 @@ std::vector<std::string> add_standing(BudgetedText &out, Injection &injection, M
         std::string text; ///< in full; empty when its file could not be read
     };
     std::vector<Entry> entries;
-    for (const IndexedMemory *indexed : standing_memories(listing)) {
+    // Every line costs at least four tokens: no more can be named than the budget holds lines.
+    for (const IndexedMemory *indexed : standing_memories(listing, budget / 4 + 1)) {
         if (!contains(already_injected, indexed->key)) {
             entries.push_back({indexed, {}});
         }
@@ -405,14 +413,15 @@ Injection session_start_injection(MemoryStore &store, const RelevanceScorer *sco
         shown = add_standing(out, injection, store, listing, already_injected, settings.budget_tokens,
                              settings.index_lines);
     }
+    const KeySet shown_keys{shown.begin(), shown.end()};
     const auto user_long_term = memories_of(store, Scope::user(), Tier::long_term);
     add_index(out, "Starling memory: about you (user)",
-              index_lines_of(user_long_term, shown), settings.index_lines);
+              index_lines_of(user_long_term, shown_keys), settings.index_lines);
     if (!project_id.empty()) {
         const auto scope = Scope::project(project_id);
         auto long_term = memories_of(store, scope, Tier::long_term);
         add_index(out, "Starling memory: this project (" + project_id + ")",
-                  index_lines_of(long_term, shown), settings.index_lines);
+                  index_lines_of(long_term, shown_keys), settings.index_lines);
         const MemoryViewBatch memories{std::move(long_term), store.clock().now()};
         std::vector<double> relevance(memories.size(), 0.0);
         if (scorer != nullptr && memories.size() > 0) {
@@ -421,7 +430,7 @@ Injection session_start_injection(MemoryStore &store, const RelevanceScorer *sco
         std::vector<Candidate> candidates;
         for (std::size_t index = 0; index < memories.size(); ++index) {
             const IndexedMemory &memory = memories.memory(index);
-            if (!contains(already_injected, memory.key) && !contains(shown, memory.key) && !is_superseded(memory)) {
+            if (!contains(already_injected, memory.key) && !shown_keys.contains(memory.key) && !is_superseded(memory)) {
                 candidates.push_back({index, relevance[index]});
             }
         }
