@@ -5,7 +5,8 @@ Each client runs offline against mock_model.MockModel in a scratch HOME, STARLIN
 Per client, one turn whose prompt holds a standing instruction and asks (through the mock model) to
 read a memory file with the client's own read tool. What must hold, per hook event Starling installs:
 the client ran the hook and accepted its reply; the memory Starling injected reached the model; the
-read reinforced the memory read; the standing instruction was captured. Nothing is trusted by hand
+read reinforced the memory read; the standing instruction was captured; what the user asked Starling
+to keep, unrelated to the prompt, reached the model from session start. Nothing is trusted by hand
 and no bypass flag is used: what Starling wrote at install is all the clients get.
 
 Usage: real_clients.py --build BINARY_DIR --clients NODE_BIN_DIR [--only claude|codex] [--keep]
@@ -29,6 +30,8 @@ from mock_model import MockModel, READ_MARKER  # noqa: E402
 INJECTED_MEMORY = "Zanzibar deploys happen on Tuesdays only, never on Fridays."
 READ_MEMORY = "The quokka dashboard lives at dash.example.test and tracks build health."
 STANDING_INSTRUCTION = "From now on, always run the linter before committing."
+# Kept through the decision policy, as `starling remember TEXT` keeps it; the prompt never names it.
+KEPT_PREFERENCE = "I prefer tabs over spaces in every wombat repository."
 PROMPT = f"When do zanzibar deploys happen? {STANDING_INSTRUCTION} {READ_MARKER}"
 
 
@@ -63,6 +66,9 @@ class Scratch:
             self.env.pop(name, None)
         self.injected_key = self.remember(INJECTED_MEMORY)
         self.read_key = self.remember(READ_MEMORY)
+        kept = json.loads(self.starling("remember", "--json", KEPT_PREFERENCE).stdout)
+        if kept["action"] != "created":
+            raise RuntimeError(f"starling remember kept nothing of {KEPT_PREFERENCE!r}: {kept['reason']}")
 
     def starling(self, *arguments, check=True):
         result = subprocess.run([str(self.build / "starling"), *arguments], env=self.env, capture_output=True,
@@ -94,8 +100,8 @@ class Scratch:
         return any(text in f.read_text() for f in sessions.glob("*.jsonl")) if sessions.exists() else False
 
 
-def injected_text_reached(model, path_suffix):
-    return any(INJECTED_MEMORY in json.dumps(body) for body in model.bodies(path_suffix))
+def injected_text_reached(model, path_suffix, text=INJECTED_MEMORY):
+    return any(text in json.dumps(body, ensure_ascii=False) for body in model.bodies(path_suffix))
 
 
 def run_claude(scratch, clients, checks):
@@ -131,6 +137,8 @@ def run_claude(scratch, clients, checks):
             checks.check("claude", f"{event}: the hook ran and its reply was accepted", outcome == "accepted", outcome)
         checks.check("claude", "the injected memory reached the model", injected_text_reached(model, "/messages"),
                      "no /v1/messages request body holds it")
+        checks.check("claude", "what the user asked to keep reached the model from session start",
+                     injected_text_reached(model, "/messages", KEPT_PREFERENCE), "no /v1/messages request body holds it")
     after = scratch.access_count(scratch.read_key)
     checks.check("claude", "the Read of a memory file reinforced it",
                  f"read of {scratch.read_key} in session {session}" in scratch.log() and after > before,
@@ -260,6 +268,8 @@ def run_codex(scratch, clients, checks):
             checks.check("codex", f"{event}: the hook ran and its reply was accepted", outcome == "accepted", outcome)
         checks.check("codex", "the injected memory reached the model", injected_text_reached(model, "/responses"),
                      "no /v1/responses request body holds it")
+        checks.check("codex", "what the user asked to keep reached the model from session start",
+                     injected_text_reached(model, "/responses", KEPT_PREFERENCE), "no /v1/responses request body holds it")
     after = scratch.access_count(scratch.read_key)
     checks.check("codex", "a shell `cat` of a memory file reinforced it",
                  f"read of {scratch.read_key} in session" in scratch.log() and after > before,
