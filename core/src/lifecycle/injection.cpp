@@ -245,6 +245,11 @@ bool restates(std::string_view summary, std::string_view body) {
     return body.empty() || (body.substr(0, summary.size()) == summary && body.size() <= summary.size() + 1);
 }
 
+/// What ends a standing memory's list item: its type and id.
+std::string standing_entry_tail(const IndexedMemory &indexed) {
+    return " (" + std::string{indexed.type} + ", `" + std::string{indexed.id} + "`)\n";
+}
+
 /// One standing memory as a list item: its summary, the body when it says more, and where to find
 /// it. A body of several lines keeps them, indented under the item.
 std::string standing_entry(const IndexedMemory &indexed, const Memory &memory) {
@@ -270,12 +275,13 @@ std::string standing_entry(const IndexedMemory &indexed, const Memory &memory) {
             line_start = line_end + 1;
         }
     }
-    entry += " (";
-    entry += indexed.type;
-    entry += ", `";
-    entry += indexed.id;
-    entry += "`)\n";
-    return entry;
+    return entry + standing_entry_tail(indexed);
+}
+
+/// A standing memory whose body says nothing beyond its summary (the index's body excerpt is
+/// empty): its entry, without reading its file.
+std::string standing_summary_entry(const IndexedMemory &indexed) {
+    return "- " + std::string{indexed.summary} + standing_entry_tail(indexed);
 }
 
 /// The standing memories of the user and the project, most useful first: pinned before unpinned,
@@ -321,48 +327,76 @@ constexpr double full_share_when_crowded = 0.7;
 std::vector<std::string> add_standing(BudgetedText &out, Injection &injection, MemoryStore &store,
                                       const IndexedMemories &listing, const std::vector<std::string> &already_injected,
                                       std::size_t budget, std::size_t index_lines) {
-    struct Entry {
-        const IndexedMemory *indexed;
-        std::string text; ///< in full; empty when its file could not be read
-    };
-    std::vector<Entry> entries;
+    std::vector<const IndexedMemory *> entries;
     // Every line costs at least four tokens: no more can be named than the budget holds lines.
     for (const IndexedMemory *indexed : standing_memories(listing, budget / 4 + 1)) {
         if (!contains(already_injected, indexed->key)) {
-            entries.push_back({indexed, {}});
+            entries.push_back(indexed);
         }
     }
-    // Read in order until the entries read would overflow the whole budget: whether all fit, and
-    // if not, which fit into the crowded share, is known without reading the rest.
+    // Whether all fit is judged from the index (summary and body excerpt), so that when they do
+    // not, only the files of those shown in full are read: at 10,000 memories each read is
+    // a file opened and parsed in a hook the agent waits on.
     const std::string heading = "## Starling memory: what you asked to keep\n";
-    std::size_t total = estimate_tokens(heading);
-    std::size_t read = 0;
-    for (; read < entries.size() && total <= budget; ++read) {
-        try {
-            entries[read].text = standing_entry(*entries[read].indexed, store.read(entries[read].indexed->key));
-        } catch (const StoreError &) {
-            continue; // deleted or broken by hand since the index last saw it: the others still go in
+    std::size_t estimated = estimate_tokens(heading);
+    bool all_fit = true;
+    for (const IndexedMemory *indexed : entries) {
+        estimated += estimate_tokens(indexed->summary) + estimate_tokens(indexed->body_excerpt) +
+                     estimate_tokens(indexed->type) + 4;
+        if (estimated > budget) {
+            all_fit = false;
+            break;
         }
-        total += estimate_tokens(entries[read].text);
     }
-    const bool all_fit = read == entries.size() && total <= budget;
-    BudgetedText full{all_fit ? budget : static_cast<std::size_t>(static_cast<double>(budget) * full_share_when_crowded)};
-    std::vector<std::string> named;
+    const auto crowded_budget = static_cast<std::size_t>(static_cast<double>(budget) * full_share_when_crowded);
+    BudgetedText full{all_fit ? budget : crowded_budget};
+    std::vector<std::pair<const IndexedMemory *, std::string>> shown; // in full, with their text
     std::vector<const IndexedMemory *> not_shown;
-    bool heading_added = false;
+    bool full_closed = false;
+    const auto add_in_full = [&](const IndexedMemory *indexed, const std::string &text) {
+        if (!full.try_add(shown.empty() ? heading + text : text)) {
+            return false;
+        }
+        shown.emplace_back(indexed, text);
+        return true;
+    };
     for (std::size_t index = 0; index < entries.size(); ++index) {
-        const Entry &entry = entries[index];
-        if (index < read && entry.text.empty()) {
-            continue; // unreadable
+        const IndexedMemory *indexed = entries[index];
+        if (!full_closed) {
+            std::string text;
+            try {
+                text = indexed->body_excerpt.empty() ? standing_summary_entry(*indexed)
+                                                     : standing_entry(*indexed, store.read(indexed->key));
+            } catch (const StoreError &) {
+                continue; // deleted or broken by hand since the index last saw it: the others still go in
+            }
+            if (add_in_full(indexed, text)) {
+                continue;
+            }
+            if (all_fit) {
+                // The index's excerpts said all would fit and the bodies did not: the crowded share
+                // again, from what is shown so far, so that the rest still get their line.
+                all_fit = false;
+                auto so_far = std::move(shown);
+                shown.clear();
+                full = BudgetedText{crowded_budget};
+                for (auto &[memory, shown_text] : so_far) {
+                    if (full_closed || !add_in_full(memory, shown_text)) {
+                        full_closed = true;
+                        not_shown.push_back(memory);
+                    }
+                }
+            }
+            full_closed = true;
         }
-        if (!entry.text.empty() && full.try_add(heading_added ? entry.text : heading + entry.text)) {
-            heading_added = true;
-            injection.memories.push_back({std::string{entry.indexed->key}, 1.0, estimate_tokens(entry.text)});
-            named.emplace_back(entry.indexed->key);
-        } else {
-            not_shown.push_back(entry.indexed);
-        }
+        not_shown.push_back(indexed);
     }
+    std::vector<std::string> named;
+    for (const auto &[indexed, text] : shown) {
+        injection.memories.push_back({std::string{indexed->key}, 1.0, estimate_tokens(text)});
+        named.emplace_back(indexed->key);
+    }
+    const bool heading_added = !shown.empty();
     out.try_add(full.text());
     if (not_shown.empty()) {
         if (heading_added) {
