@@ -57,7 +57,9 @@ const std::vector<CommandSpec> &commands() {
          "  remember [--force [--type feedback|user|project|reference] [--scope user|project] [--summary S]\n"
          "           [--tags a,b]] [--json] [--] TEXT\n"
          "                         run the decision policy on TEXT and store it (or update a similar memory);\n"
-         "                         prints the file written or updated, or why it was discarded\n"},
+         "                         prints the file written or updated, or why it was discarded and how to\n"
+         "                         keep it anyway (exit 1; with --json exit 0 and \"action\": \"discarded\");\n"
+         "                         a correction (\"No, that's wrong: ...\") supersedes the memory it corrects\n"},
         {"classify", &run_classify_command, kMemories,
          "  classify [--cwd DIR] [--json] TEXT\n"
          "                         the decision alone, as capture would make it in the project of DIR: store or\n"

@@ -233,18 +233,6 @@ std::size_t standing_type_rank(std::string_view type) noexcept {
                                     standing_types.begin());
 }
 
-/// A body that only restates the summary (what `starling remember TEXT` writes for one line) adds
-/// nothing to a one-line entry.
-bool restates(std::string_view summary, std::string_view body) {
-    while (!body.empty() && (body.back() == '\n' || body.back() == ' ' || body.back() == '\r')) {
-        body.remove_suffix(1);
-    }
-    if (summary.size() > 3 && summary.substr(summary.size() - 3) == "\u2026") {
-        summary.remove_suffix(3); // a summary cut short ends in an ellipsis
-    }
-    return body.empty() || (body.substr(0, summary.size()) == summary && body.size() <= summary.size() + 1);
-}
-
 /// What ends a standing memory's list item: its type and id.
 std::string standing_entry_tail(const IndexedMemory &indexed) {
     return " (" + std::string{indexed.type} + ", `" + std::string{indexed.id} + "`)\n";
@@ -253,18 +241,21 @@ std::string standing_entry_tail(const IndexedMemory &indexed) {
 /// One standing memory as a list item: its summary, the body when it says more, and where to find
 /// it. A body of several lines keeps them, indented under the item.
 std::string standing_entry(const IndexedMemory &indexed, const Memory &memory) {
+    std::string_view body = memory.body;
+    while (!body.empty() && (body.back() == '\n' || body.back() == '\r' || body.back() == ' ')) {
+        body.remove_suffix(1);
+    }
     std::string entry = "- ";
-    if (restates(memory.summary, memory.body)) {
+    if (body.empty()) {
         entry += memory.summary;
+    } else if (body.find('\n') == std::string_view::npos) {
+        // One line: the text as the user said it; the summary is at most that line, cleaned up.
+        entry += body;
     } else {
-        std::string_view body = memory.body;
         // `remember` keeps the whole text as the body and its first line as the summary.
         if (body.starts_with(memory.summary) && body.size() > memory.summary.size() &&
             body[memory.summary.size()] == '\n') {
             body.remove_prefix(memory.summary.size() + 1);
-        }
-        while (!body.empty() && (body.back() == '\n' || body.back() == '\r')) {
-            body.remove_suffix(1);
         }
         entry += memory.summary;
         entry += ":";

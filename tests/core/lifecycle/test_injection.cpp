@@ -207,6 +207,9 @@ TEST_CASE("session start shows what the user asked to keep, whatever its tier, m
     add_typed(core::Scope::user(), core::Tier::short_term, "feedback", "Never push directly to main",
               "Never push directly to main\n", true);
     add_typed(core::Scope::user(), core::Tier::short_term, "episode", "Talked about lunch", "Pizza.\n", false);
+    // A one-line body is the text as the user said it: shown alone, not after its cleaned-up summary.
+    add_typed(core::Scope::user(), core::Tier::short_term, "feedback", "Always write commit messages in English.",
+              "From now on, always write commit messages in English.\n", false);
     const auto other_project = fixture.store.resolve_project("/work/other");
     add_typed(core::Scope::project(other_project), core::Tier::short_term, "project", "Other uses Nomad",
               "Other uses Nomad\n", true);
@@ -223,14 +226,16 @@ TEST_CASE("session start shows what the user asked to keep, whatever its tier, m
     CHECK(context.find("Deploys go through") < context.find("Tickets live in Jira"));
     CHECK(context.find("Talked about lunch") == std::string::npos); // not a standing type, not pinned
     CHECK(context.find("Other uses Nomad") == std::string::npos);   // another project's
-    CHECK(injection.memories.size() == 4);
+    CHECK_THAT(context, Catch::Contains("- From now on, always write commit messages in English. (feedback, `"));
+    CHECK_THAT(context, !Catch::Contains("Always write commit messages in English.:"));
+    CHECK(injection.memories.size() == 5);
     CHECK(injection.listed.empty());
     CHECK(injection.tokens == core::estimate_tokens(context));
 
     // Already given in this session: not again.
     const auto again = core::session_start_injection(fixture.store, &fixture.scorer, project, "app",
                                                      {injection.memories.front().key}, core::InjectionSettings{});
-    CHECK(again.memories.size() == 3);
+    CHECK(again.memories.size() == 4);
 }
 
 TEST_CASE("standing memories that do not fit are named a line each, and the rest counted, within the budget",
