@@ -396,10 +396,7 @@ int run_restore_command(Application &application, std::span<const std::string> w
     // A memory a correction superseded is still in the store: restoring it lifts the mark.
     if (const auto superseded = superseded_memory(store, arguments.operands().front())) {
         std::string replaced_by;
-        store.update(*superseded, [&](core::Memory &memory) {
-            replaced_by = core::superseded_by(memory);
-            memory.erase_extra_field(core::superseded_by_field);
-        });
+        store.update(*superseded, [&](core::Memory &memory) { replaced_by = core::lift_supersession(memory); });
         if (arguments.flag("json")) {
             print_json({{"key", *superseded},
                         {"path", store.path_of(*superseded).string()},

@@ -30,9 +30,16 @@ sdk::LifecycleAction clear_review(const sdk::MemoryView &memory, std::int64_t id
                       days_setting("long.review_idle_days", settings.long_review_idle_days));
 }
 
+/// Whether the memory's type is kept however long it goes unread: not once a correction superseded
+/// it (the host's `superseded_by`), which then decays as any other memory does.
+bool kept(const sdk::MemoryView &memory, const TiersSettings &settings) {
+    return settings.keeps(memory.type()) &&
+           memory.fields_json().find("\"superseded_by\"") == std::string_view::npos;
+}
+
 void judge_short(const sdk::MemoryView &memory, std::int64_t idle, const TiersSettings &settings,
                  LifecycleVerdict &verdict) {
-    if (idle > settings.short_max_idle_seconds() && !settings.keeps(memory.type())) {
+    if (idle > settings.short_max_idle_seconds() && !kept(memory, settings)) {
         verdict.actions.push_back(
             action(Kind::archive, memory.key(),
                    "short-term memory " + untouched_for(idle) + ", more than " +
@@ -55,7 +62,7 @@ void judge_short(const sdk::MemoryView &memory, std::int64_t idle, const TiersSe
 
 void judge_long(const sdk::MemoryView &memory, std::int64_t idle, const TiersSettings &settings,
                 LifecycleVerdict &verdict) {
-    const bool stale = idle > settings.review_idle_seconds() && !settings.keeps(memory.type());
+    const bool stale = idle > settings.review_idle_seconds() && !kept(memory, settings);
     if (!memory.under_review()) {
         if (stale) {
             verdict.actions.push_back(

@@ -199,8 +199,10 @@ TEST_CASE("a correction supersedes the memory it corrects: only the correction r
         }
     }
     REQUIRE_FALSE(old_id.empty());
-    CHECK_THAT(run_process(kBinaries / "starling", {"show", old_id}, home.options()).stdout_text,
-               Catch::Contains("superseded_by:"));
+    const auto shown_old = run_process(kBinaries / "starling", {"show", old_id}, home.options()).stdout_text;
+    CHECK_THAT(shown_old, Catch::Contains("superseded_by:"));
+    // Its pin is lifted, so that decay may archive it; restore pins it again.
+    CHECK_THAT(shown_old, !Catch::Contains("pinned: true") && Catch::Contains("pinned_before_superseded: true"));
     CHECK_THAT(run_process(kBinaries / "starling", {"health"}, home.options()).stdout_text,
                Catch::Contains("1 memory was corrected by a newer one"));
     CHECK_THAT(run_process(kBinaries / "starling", {"search", "--cwd", "/work/app", "staging database"}, home.options())
@@ -209,8 +211,9 @@ TEST_CASE("a correction supersedes the memory it corrects: only the correction r
     const auto restored = run_process(kBinaries / "starling", {"restore", old_id}, home.options());
     INFO(restored.stderr_text);
     REQUIRE(restored.exit_code == 0);
-    CHECK_THAT(run_process(kBinaries / "starling", {"show", old_id}, home.options()).stdout_text,
-               !Catch::Contains("superseded_by:"));
+    const auto restored_file = run_process(kBinaries / "starling", {"show", old_id}, home.options()).stdout_text;
+    CHECK_THAT(restored_file, !Catch::Contains("superseded_by:") && !Catch::Contains("pinned_before_superseded"));
+    CHECK_THAT(restored_file, Catch::Contains("pinned: true"));
 }
 
 TEST_CASE("remember says why it kept nothing and how to keep it anyway; search says what came closest",

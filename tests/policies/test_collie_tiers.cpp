@@ -537,6 +537,20 @@ TEST_CASE("by default a user's role and preferences, and a project's constraints
                 "archive memory/user/short/episode.md", "archive memory/user/short/role.md"});
 }
 
+TEST_CASE("a memory a correction superseded decays as any other, whatever its type", "[policy][collie-tiers]") {
+    DecayBatch batch{now};
+    auto replaced = memory("short", "replaced", 8 * day);
+    replaced.type = "project";
+    replaced.fields = R"({"superseded_by": "k2new00"})";
+    auto current = memory("short", "current", 8 * day);
+    current.type = "project";
+    auto old_rule = memory("long", "old-rule", 400 * day);
+    old_rule.fields = R"({"superseded_by": "k2new01", "links": ["episode:abc"]})";
+    batch.add(replaced).add(current).add(old_rule);
+    CHECK(plan_lines(batch, TiersPolicy::defaults()) ==
+          Lines{"mark_review memory/user/long/old-rule.md", "archive memory/user/short/replaced.md"});
+}
+
 TEST_CASE("keep.types must be a list of strings", "[policy][collie-tiers]") {
     CHECK_THROWS(TiersPolicy{defaults_with("/keep/types", "user")});
 }

@@ -18,10 +18,10 @@ namespace {
 
 using sdk::LifecycleAction;
 
-constexpr std::array<std::string_view, 16> fields_kept_by_the_host = {
+constexpr std::array<std::string_view, 17> fields_kept_by_the_host = {
     "id",           "created",       "sessions",    "session_count", "review",   "pinned",   "pinned_by",
     "links",        "applied_batch", "captured",    "merged_from",   "injection_count", "last_injected",
-    "imported_from", "dedupe_key",   "superseded_by"};
+    "imported_from", "dedupe_key",   "superseded_by", "pinned_before_superseded"};
 
 bool is_field_name(std::string_view field) noexcept {
     return !field.empty() && std::all_of(field.begin(), field.end(), [](char character) {

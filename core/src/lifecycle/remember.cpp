@@ -269,7 +269,7 @@ RememberOutcome Rememberer::apply(const RememberRequest &request, const std::str
     if (corrected) {
         const std::string new_id = memory_id_of(store_->read(outcome.key));
         try {
-            store_->update(corrected->key, [&](Memory &old) { old.set_extra_field(superseded_by_field, new_id); });
+            store_->update(corrected->key, [&](Memory &old) { supersede(old, new_id); });
             outcome.superseded = corrected->key;
             outcome.reason += "; supersedes " + corrected->id + ", which it corrects";
         } catch (const StoreError &) {

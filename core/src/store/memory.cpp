@@ -99,6 +99,23 @@ std::string superseded_by(const Memory &memory) {
     }
 }
 
+void supersede(Memory &memory, std::string_view by) {
+    memory.set_extra_field(superseded_by_field, by);
+    if (memory.pinned) {
+        memory.pinned = false;
+        memory.set_extra_field(pinned_before_superseded_field, "true");
+    }
+}
+
+std::string lift_supersession(Memory &memory) {
+    std::string by = superseded_by(memory);
+    memory.erase_extra_field(superseded_by_field);
+    if (memory.erase_extra_field(pinned_before_superseded_field)) {
+        memory.pinned = true;
+    }
+    return by;
+}
+
 bool operator==(const Memory &left, const Memory &right) {
     if (left.type != right.type || left.summary != right.summary || left.created != right.created ||
         left.last_accessed != right.last_accessed || left.access_count != right.access_count ||

@@ -105,8 +105,19 @@ void add_reads(Memory &memory, std::uint32_t count, std::chrono::sys_seconds lat
 /// never injected; removing the field (`starling restore`) brings it back.
 inline constexpr std::string_view superseded_by_field = "superseded_by";
 
+/// On a superseded memory that was pinned: `true`. Superseding lifts the pin, so that decay may
+/// archive what a correction replaced; `starling restore` pins it again.
+inline constexpr std::string_view pinned_before_superseded_field = "pinned_before_superseded";
+
 /// The id of the memory that superseded `memory`, or empty.
 [[nodiscard]] std::string superseded_by(const Memory &memory);
+
+/// Marks `memory` superseded by the memory with id `by`, and lifts its pin, remembering it.
+void supersede(Memory &memory, std::string_view by);
+
+/// Lifts the mark of supersede(), and pins the memory again if it was pinned. Returns the id of the
+/// memory that had superseded it (empty when it was not superseded).
+std::string lift_supersession(Memory &memory);
 
 /// The memory's id: its `id` field, or for a file without one the id derived from its creation time
 /// and summary (derive_memory_id), which is what the index and every command know it by.
