@@ -74,10 +74,14 @@ HealthSection pinned_section(const StoreSurvey &survey) {
 }
 
 HealthSection superseded_section(const StoreSurvey &survey) {
-    std::vector<std::size_t> superseded;
+    struct Superseded {
+        std::size_t index;
+        std::string by; ///< the id of the memory that superseded it
+    };
+    std::vector<Superseded> superseded;
     for (std::size_t index = 0; index < survey.memories.size(); ++index) {
-        if (!core::superseded_by_in_fields(survey.memories[index].entry.fields).empty()) {
-            superseded.push_back(index);
+        if (auto by = core::superseded_by_in_fields(survey.memories[index].entry.fields); !by.empty()) {
+            superseded.push_back({index, std::move(by)});
         }
     }
     auto section = new_section("superseded", "Superseded");
@@ -85,17 +89,16 @@ HealthSection superseded_section(const StoreSurvey &survey) {
                                          : count_of(superseded.size(), "memory was", "memories were") +
                                                " corrected by a newer one: kept until decay archives them, never injected";
     list_details(section, superseded.size(), [&](std::size_t item) {
-        const auto &memory = survey.memories[superseded[item]];
-        return memory_line(memory) + "  (superseded by " + core::superseded_by_in_fields(memory.entry.fields) + ")";
+        return memory_line(survey.memories[superseded[item].index]) + "  (superseded by " + superseded[item].by + ")";
     });
     if (!superseded.empty()) {
         section.advice = "`starling restore ID` brings back a memory that was superseded by mistake";
     }
     section.data["count"] = superseded.size();
     section.data["memories"] = nlohmann::ordered_json::array();
-    for (const auto index : superseded) {
+    for (const auto &[index, by] : superseded) {
         auto reference = memory_reference(survey.memories[index]);
-        reference["superseded_by"] = core::superseded_by_in_fields(survey.memories[index].entry.fields);
+        reference["superseded_by"] = by;
         section.data["memories"].push_back(std::move(reference));
     }
     return section;

@@ -114,7 +114,6 @@ bool QueryEvaluator::set_query(std::string_view query, TermDictionary &dictionar
     terms_.weights.clear();
     tokens_.clear();
     tokenizer_->tokenize(query, tokens_);
-    query_ = query;
     for (std::size_t token = 0; token < tokens_.size(); ++token) {
         const TermId id = dictionary.intern(tokens_[token]);
         const auto existing = std::find(terms_.ids.begin(), terms_.ids.end(), id);
@@ -127,7 +126,7 @@ bool QueryEvaluator::set_query(std::string_view query, TermDictionary &dictionar
     }
     terms_.original = terms_.ids.size();
     add_synonyms(dictionary);
-    add_lexicon_expansions(dictionary);
+    add_lexicon_expansions(query, dictionary);
     terms_.query_end = terms_.ids.size();
     return !terms_.ids.empty();
 }
@@ -161,7 +160,7 @@ void QueryEvaluator::add_related_term(TermId id, double weight) {
     }
 }
 
-void QueryEvaluator::add_lexicon_expansions(TermDictionary &dictionary) {
+void QueryEvaluator::add_lexicon_expansions(std::string_view query, TermDictionary &dictionary) {
     const Lexicon &lexicon = *settings_->lexicon;
     if (lexicon.empty()) {
         return;
@@ -170,7 +169,7 @@ void QueryEvaluator::add_lexicon_expansions(TermDictionary &dictionary) {
     // camel case, which the tokenizer adds after the word and which would break a phrase ("GitHub
     // Actions" is github, action — not github, git, hub, action).
     written_tokens_.clear();
-    tokenizer_->tokenize(query_, written_tokens_, StopWordHandling::remove, CamelCaseParts::omit);
+    tokenizer_->tokenize(query, written_tokens_, StopWordHandling::remove, CamelCaseParts::omit);
     std::vector<std::string_view> written;
     written.reserve(written_tokens_.size());
     for (std::size_t token = 0; token < written_tokens_.size(); ++token) {

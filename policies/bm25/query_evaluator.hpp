@@ -82,7 +82,7 @@ private:
     void add_synonyms(TermDictionary &dictionary);
     /// Adds what the built-in lexicon relates the query's terms and phrases to (Bm25Settings::lexicon),
     /// after the synonyms, each weighted by its relation times the query's average own term weight.
-    void add_lexicon_expansions(TermDictionary &dictionary);
+    void add_lexicon_expansions(std::string_view query, TermDictionary &dictionary);
     /// Adds `id` after the query's own terms at `weight`; a term the query says itself keeps its
     /// own weight, and one added already keeps the stronger of the two.
     void add_related_term(TermId id, double weight);
@@ -107,7 +107,6 @@ private:
     const Bm25Settings *settings_;
     Tokenizer *tokenizer_;
     TokenList tokens_;
-    std::string_view query_;     ///< set_query()'s query, valid during set_query() only
     TokenList written_tokens_;   ///< the query's terms without camel-case parts, for the lexicon
     WeightedTerms terms_;
     double memory_count_ = 0.0;

@@ -215,10 +215,10 @@ RememberOutcome Rememberer::apply(const RememberRequest &request, const std::str
     const bool is_correction = std::erase_if(decision.fields, [](const auto &field) {
                                    return field.first == supersedes_field;
                                }) > 0;
-    const auto corrected =
-        is_correction ? find_corrected(scope, request.project_id, decision.summary + "\n" + text) : std::nullopt;
+    const std::string said = decision.summary + "\n" + text; // what a stored memory may restate
+    const auto corrected = is_correction ? find_corrected(scope, request.project_id, said) : std::nullopt;
     const auto duplicate = is_correction               ? std::nullopt
-                           : decision.dedupe_key.empty() ? find_duplicate(scope, decision.summary + "\n" + text)
+                           : decision.dedupe_key.empty() ? find_duplicate(scope, said)
                                                          : find_by_dedupe_key(scope, decision.dedupe_key);
     if (duplicate) {
         if (auto key = restate(*duplicate, request, text, decision)) {
