@@ -40,14 +40,15 @@ void print_table(const std::vector<plugins::PluginInfo> &plugins) {
 }
 
 /// Why hooks leave a module alone, if they do: they load only the modules of the plugins they use
-/// (the configured policies, their agent's adapter), and find them by file name.
+/// (the configured policies, their agent's adapter), and find them by file name or manifest.
 std::optional<std::string> why_hooks_skip(const plugins::PluginInfo &info, const core::PoliciesConfig &policies) {
     if (info.is_static) {
         return std::nullopt;
     }
-    if (info.file.filename() != plugins::module_file_name(info.id)) {
+    if (!plugins::module_found_by_id(info.file, info.id)) {
         return info.file.string() + " holds plugin '" + info.id + "': hooks load it only as " +
-               plugins::module_file_name(info.id);
+               plugins::module_file_name(info.id) + " or when its manifest " +
+               plugins::module_manifest_path(info.file).filename().string() + " lists it";
     }
     const bool configured = info.kind == STARLING_KIND_ADAPTER || info.id == policies.decision ||
                             info.id == policies.decay || info.id == policies.relevance;

@@ -38,7 +38,7 @@ static_assert(offsetof(starling_host_similarity_v1, struct_size) == 0);
 static_assert(offsetof(starling_host_similarity_v1, memories) == 8);
 static_assert(offsetof(starling_host_similarity_v1, text) == 16);
 
-static_assert(sizeof(starling_plugin_descriptor) == 72);
+static_assert(sizeof(starling_plugin_descriptor) == 80);
 static_assert(STARLING_PLUGIN_DESCRIPTOR_SIZE_1_0 == 72);
 static_assert(offsetof(starling_plugin_descriptor, abi_major) == 0);
 static_assert(offsetof(starling_plugin_descriptor, abi_minor) == 4);
@@ -51,6 +51,22 @@ static_assert(offsetof(starling_plugin_descriptor, default_settings_json) == 40)
 static_assert(offsetof(starling_plugin_descriptor, create) == 48);
 static_assert(offsetof(starling_plugin_descriptor, destroy) == 56);
 static_assert(offsetof(starling_plugin_descriptor, get_interface) == 64);
+static_assert(offsetof(starling_plugin_descriptor, host_minor_required) == 72);
+
+static_assert(sizeof(starling_module_entry) == 40);
+static_assert(STARLING_MODULE_ENTRY_SIZE_1_7 == 40);
+static_assert(offsetof(starling_module_entry, abi_major) == 0);
+static_assert(offsetof(starling_module_entry, abi_minor) == 4);
+static_assert(offsetof(starling_module_entry, struct_size) == 8);
+static_assert(offsetof(starling_module_entry, init) == 16);
+static_assert(offsetof(starling_module_entry, deinit) == 24);
+static_assert(offsetof(starling_module_entry, get_factory) == 32);
+
+static_assert(sizeof(starling_plugin_factory_v1) == 24);
+static_assert(STARLING_PLUGIN_FACTORY_V1_SIZE_1_7 == 24);
+static_assert(offsetof(starling_plugin_factory_v1, struct_size) == 0);
+static_assert(offsetof(starling_plugin_factory_v1, count) == 8);
+static_assert(offsetof(starling_plugin_factory_v1, descriptor) == 16);
 
 // The last field is 4 bytes, so the first published size stops short of sizeof's tail padding.
 static_assert(sizeof(starling_memory_view) == 184);

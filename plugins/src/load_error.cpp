@@ -12,7 +12,7 @@ std::string_view to_string(LoadErrorKind kind) noexcept {
     case LoadErrorKind::missing_entry: return "missing entry point";
     case LoadErrorKind::host_rejected: return "host rejected";
     case LoadErrorKind::abi_major_mismatch: return "ABI major mismatch";
-    case LoadErrorKind::abi_minor_newer: return "ABI minor newer than host";
+    case LoadErrorKind::needs_newer_host: return "needs a newer host";
     case LoadErrorKind::invalid_descriptor: return "invalid descriptor";
     case LoadErrorKind::duplicate_id: return "duplicate id";
     case LoadErrorKind::unknown_plugin: return "unknown plugin";

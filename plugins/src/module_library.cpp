@@ -51,13 +51,17 @@ OpenedModule open_module(const std::filesystem::path &file) {
     } catch (const std::system_error &failure) {
         throw PluginLoadError(module_error(LoadErrorKind::cannot_open, file, failure.what()));
     }
-    if (!library->has(STARLING_PLUGIN_ENTRY_SYMBOL)) {
-        throw PluginLoadError(module_error(LoadErrorKind::missing_entry, file,
-                                           "the module does not export " STARLING_PLUGIN_ENTRY_SYMBOL));
-    }
     OpenedModule opened;
-    opened.entry = library->get<const starling_plugin_descriptor *(const starling_host *)>(
-        STARLING_PLUGIN_ENTRY_SYMBOL);
+    if (library->has(STARLING_MODULE_ENTRY_SYMBOL)) {
+        opened.module = &library->get<const starling_module_entry>(STARLING_MODULE_ENTRY_SYMBOL);
+    } else if (library->has(STARLING_PLUGIN_ENTRY_SYMBOL)) {
+        opened.plugin_entry = library->get<const starling_plugin_descriptor *(const starling_host *)>(
+            STARLING_PLUGIN_ENTRY_SYMBOL);
+    } else {
+        throw PluginLoadError(module_error(LoadErrorKind::missing_entry, file,
+                                           "the module exports neither " STARLING_MODULE_ENTRY_SYMBOL
+                                           " nor " STARLING_PLUGIN_ENTRY_SYMBOL));
+    }
     opened.library = std::move(library);
     return opened;
 }

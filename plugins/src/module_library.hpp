@@ -8,11 +8,13 @@
 
 namespace starling::plugins {
 
-/// A module opened and its entry point resolved; nothing in it has run yet except the loader's
-/// own relocation and static initialisers.
+/// A module opened and its entry resolved; nothing in it has run yet except the loader's own
+/// relocation and static initialisers. Exactly one of the two entries is set: `module` for a
+/// module of ABI 1.7 on (starling_module_entry), `plugin_entry` for one built before.
 struct OpenedModule {
     std::shared_ptr<const void> library; ///< keeps the library loaded; type-erased Boost.DLL handle
-    starling_plugin_entry_fn entry = nullptr;
+    const starling_module_entry *module = nullptr;
+    starling_plugin_entry_fn plugin_entry = nullptr;
 };
 
 /// Opens `file` as a plugin module. Throws PluginLoadError (not_a_shared_library, cannot_open,

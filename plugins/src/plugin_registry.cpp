@@ -14,9 +14,11 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <iterator>
 #include <cstddef>
+#include <cstdint>
 #include <exception>
+#include <iterator>
+#include <stdexcept>
 #include <system_error>
 
 namespace starling::plugins {
@@ -96,6 +98,99 @@ std::string origin_text(const PluginInfo &info) {
     return info.is_static ? std::string{"the static plugin linked into this binary"} : info.file.string();
 }
 
+/// A module of ABI 1.7 on, initialised: deinitialised when the last plugin instance and the
+/// registry let it go, before its library handle is released.
+class InitialisedModule {
+public:
+    InitialisedModule(std::shared_ptr<const void> library, const starling_module_entry *entry, std::string file)
+        : library_(std::move(library)), entry_(entry), file_(std::move(file)) {}
+    ~InitialisedModule() {
+        const PluginCallScope unloading{file_, "deinit"};
+        try {
+            entry_->deinit();
+        } catch (...) { // a C++ module that lets an exception escape must not take the host down
+        }
+    }
+    InitialisedModule(const InitialisedModule &) = delete;
+    InitialisedModule &operator=(const InitialisedModule &) = delete;
+
+private:
+    std::shared_ptr<const void> library_;
+    const starling_module_entry *entry_;
+    std::string file_;
+};
+
+/// What a module offers, with what keeps it loaded (and initialised).
+struct ModuleDescriptors {
+    std::shared_ptr<const void> library;
+    std::vector<const starling_plugin_descriptor *> descriptors;
+};
+
+/// Runs the module side of the handshake: for a module of ABI 1.7 on, checks its entry, calls its
+/// init with the module's path and reads its factory; for an earlier one, calls its plugin entry.
+/// The descriptors themselves are checked when they are registered.
+ModuleDescriptors module_descriptors(OpenedModule opened, const std::filesystem::path &file,
+                                     const starling_host *host) {
+    if (opened.plugin_entry != nullptr) {
+        const starling_plugin_descriptor *descriptor = nullptr;
+        try {
+            descriptor = opened.plugin_entry(host);
+        } catch (...) {
+            throw PluginLoadError(make_error(LoadErrorKind::host_rejected, file,
+                                             "the entry point threw instead of returning a descriptor"));
+        }
+        return {std::move(opened.library), {descriptor}};
+    }
+    const starling_module_entry &entry = *opened.module;
+    auto error = make_error(LoadErrorKind::invalid_descriptor, file, {});
+    error.plugin_abi = AbiVersion{entry.abi_major, entry.abi_minor};
+    if (entry.abi_major != STARLING_ABI_MAJOR) {
+        error.kind = LoadErrorKind::abi_major_mismatch;
+        error.detail = "major versions differ; rebuild the module against this SDK";
+        throw PluginLoadError(std::move(error));
+    }
+    if (entry.struct_size < STARLING_MODULE_ENTRY_SIZE_1_7) {
+        error.detail = "module entry is " + std::to_string(entry.struct_size) + " bytes, ABI 1.7 needs " +
+                       std::to_string(STARLING_MODULE_ENTRY_SIZE_1_7);
+        throw PluginLoadError(std::move(error));
+    }
+    if (entry.init == nullptr || entry.deinit == nullptr || entry.get_factory == nullptr) {
+        error.detail = "module entry lacks init, deinit or get_factory";
+        throw PluginLoadError(std::move(error));
+    }
+    bool initialised = false;
+    try {
+        initialised = entry.init(host, file.c_str()) != 0;
+    } catch (...) {
+        error.kind = LoadErrorKind::host_rejected;
+        error.detail = "the module's init threw";
+        throw PluginLoadError(std::move(error));
+    }
+    if (!initialised) {
+        error.kind = LoadErrorKind::host_rejected;
+        error.detail = "the module's init refused this host";
+        throw PluginLoadError(std::move(error));
+    }
+    ModuleDescriptors module;
+    module.library = std::make_shared<const InitialisedModule>(std::move(opened.library), &entry, file.string());
+    const auto *factory = static_cast<const starling_plugin_factory_v1 *>(entry.get_factory(STARLING_PLUGIN_FACTORY_V1));
+    if (factory == nullptr || factory->struct_size < STARLING_PLUGIN_FACTORY_V1_SIZE_1_7 || factory->count == nullptr ||
+        factory->descriptor == nullptr) {
+        error.detail = factory == nullptr ? "the module offers no " STARLING_PLUGIN_FACTORY_V1
+                                          : "the module's " STARLING_PLUGIN_FACTORY_V1 " is too small or lacks a function";
+        throw PluginLoadError(std::move(error));
+    }
+    const std::uint32_t count = factory->count();
+    if (count == 0) {
+        error.detail = "the module offers no plugins";
+        throw PluginLoadError(std::move(error));
+    }
+    for (std::uint32_t index = 0; index < count; ++index) {
+        module.descriptors.push_back(factory->descriptor(host, index));
+    }
+    return module;
+}
+
 } // namespace
 
 std::string kind_name(starling_plugin_kind kind) {
@@ -140,19 +235,28 @@ void PluginRegistry::add_static_plugins(std::span<const StaticPlugin> plugins,
     }
 }
 
-std::string module_file_name(std::string_view plugin_id) { return "starling-" + std::string{plugin_id} + ".so"; }
-
 void PluginRegistry::discover_modules(const std::vector<std::filesystem::path> &directories,
                                       const std::optional<std::vector<std::string>> &only_plugin_ids) {
-    std::vector<std::string> wanted_names;
-    if (only_plugin_ids) {
-        for (const auto &id : *only_plugin_ids) {
-            wanted_names.push_back(module_file_name(id));
-        }
-    }
     const auto wanted = [&](const std::filesystem::path &module) {
-        return !only_plugin_ids ||
-               std::find(wanted_names.begin(), wanted_names.end(), module.filename().string()) != wanted_names.end();
+        if (!only_plugin_ids) {
+            return true;
+        }
+        const auto named_for = [&](const std::string &id) { return module.filename() == module_file_name(id); };
+        if (std::any_of(only_plugin_ids->begin(), only_plugin_ids->end(), named_for)) {
+            return true;
+        }
+        try {
+            const auto listed = read_module_manifest(module);
+            return listed && std::any_of(listed->begin(), listed->end(), [&](const std::string &id) {
+                       return std::find(only_plugin_ids->begin(), only_plugin_ids->end(), id) != only_plugin_ids->end();
+                   });
+        } catch (const std::runtime_error &failure) {
+            auto problem = make_error(LoadErrorKind::invalid_descriptor, module,
+                                      std::string{failure.what()} + "; the module is not loaded by id");
+            logger_->error("plugin-host", problem.message());
+            problems_.push_back(std::move(problem));
+            return false;
+        }
     };
     for (const auto &directory : directories) {
         std::error_code error;
@@ -188,29 +292,48 @@ void PluginRegistry::discover_modules(const std::vector<std::filesystem::path> &
     }
 }
 
-const PluginInfo &PluginRegistry::add_module(const std::filesystem::path &file) {
+std::vector<PluginInfo> PluginRegistry::add_module(const std::filesystem::path &file) {
     const auto absolute = std::filesystem::absolute(file);
     if (const auto unsafe = unsafe_to_load_from(absolute)) {
         throw PluginLoadError(make_error(LoadErrorKind::unsafe_location, absolute, *unsafe + "; not loaded"));
     }
     if (probe_budget_) {
         const auto misbehaved = probe_in_child(
-            [&] { static_cast<void>(open_module(absolute).entry(handshake_host_->host())); }, *probe_budget_, "loading");
+            [&] {
+                const auto opened = open_module(absolute);
+                static_cast<void>(module_descriptors(opened, absolute, handshake_host_->host()));
+            },
+            *probe_budget_, "loading");
         if (misbehaved) {
             throw PluginLoadError(make_error(LoadErrorKind::misbehaved_at_load, absolute, *misbehaved + "; not loaded"));
         }
     }
-    // Loading runs the module's own code (its constructors, then its entry point).
-    const PluginCallScope loading{absolute.string(), "load"};
-    OpenedModule opened = open_module(absolute);
-    const starling_plugin_descriptor *descriptor = nullptr;
-    try {
-        descriptor = opened.entry(handshake_host_->host());
-    } catch (...) {
-        throw PluginLoadError(make_error(LoadErrorKind::host_rejected, absolute,
-                                         "the entry point threw instead of returning a descriptor"));
+    return register_module(absolute);
+}
+
+std::vector<PluginInfo> PluginRegistry::register_module(const std::filesystem::path &file) {
+    // Loading runs the module's own code (its constructors, its init, then its entry points).
+    const PluginCallScope loading{file.string(), "load"};
+    const auto module = module_descriptors(open_module(file), file, handshake_host_->host());
+    std::vector<PluginInfo> registered;
+    std::vector<PluginLoadError> failures;
+    for (const auto *descriptor : module.descriptors) {
+        try {
+            registered.push_back(register_descriptor(descriptor, module.library, file, {}));
+        } catch (const PluginLoadError &failure) {
+            failures.push_back(failure);
+        }
     }
-    return register_descriptor(descriptor, std::move(opened.library), absolute, {});
+    // With nothing registered the module failed as a whole, and the throw reports the first failure.
+    const std::size_t reported_by_throw = registered.empty() && !failures.empty() ? 1 : 0;
+    for (std::size_t index = reported_by_throw; index < failures.size(); ++index) {
+        logger_->error("plugin-host", failures[index].what());
+        problems_.push_back(failures[index].error());
+    }
+    if (reported_by_throw != 0) {
+        throw failures.front();
+    }
+    return registered;
 }
 
 const PluginInfo &PluginRegistry::register_descriptor(const starling_plugin_descriptor *descriptor,
@@ -236,14 +359,21 @@ const PluginInfo &PluginRegistry::register_descriptor(const starling_plugin_desc
     if (descriptor->struct_size >= STARLING_PLUGIN_DESCRIPTOR_SIZE_1_0 && is_valid_id(descriptor->id)) {
         error.plugin_id = descriptor->id;
     }
-    if (descriptor->abi_minor > STARLING_ABI_MINOR) {
-        error.kind = LoadErrorKind::abi_minor_newer;
-        error.detail = "the plugin may use features this host lacks; upgrade Starling";
-        throw PluginLoadError(std::move(error));
-    }
     if (descriptor->struct_size < STARLING_PLUGIN_DESCRIPTOR_SIZE_1_0) {
         error.detail = "descriptor is " + std::to_string(descriptor->struct_size) + " bytes, ABI 1.0 needs " +
                        std::to_string(STARLING_PLUGIN_DESCRIPTOR_SIZE_1_0);
+        throw PluginLoadError(std::move(error));
+    }
+    // The minor a plugin was built against is information: it says what the plugin may use, and
+    // sizes and extension ids say what it does use. Only a plugin that declares it needs a newer
+    // host is refused — and only a descriptor of 1.7 on can declare it, whatever its size.
+    constexpr std::uint32_t declares_host_minor_since = 7;
+    if (descriptor->abi_minor >= declares_host_minor_since &&
+        STARLING_STRUCT_HAS(starling_plugin_descriptor, descriptor->struct_size, host_minor_required) &&
+        descriptor->host_minor_required > STARLING_ABI_MINOR) {
+        error.kind = LoadErrorKind::needs_newer_host;
+        error.detail = "the plugin needs host ABI " + std::to_string(STARLING_ABI_MAJOR) + "." +
+                       std::to_string(descriptor->host_minor_required) + " or newer; upgrade Starling";
         throw PluginLoadError(std::move(error));
     }
     if (!is_valid_id(descriptor->id)) {

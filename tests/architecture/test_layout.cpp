@@ -2,12 +2,16 @@
 // The folder rules of docs/architecture.md, checked on the source tree: what each folder may include,
 // and that core knows no agent. A rule that is only written down is broken by the next change.
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
+#include <optional>
+#include <sstream>
 #include <regex>
 #include <set>
 #include <string>
@@ -18,19 +22,29 @@ namespace fs = std::filesystem;
 namespace {
 
 const fs::path kSource{STARLING_SOURCE_DIR};
+const fs::path kBinary{STARLING_BINARY_DIR};
 
-/// What the files under one folder may include: `<starling/<component>/…>` headers of the listed
-/// components, and quoted headers that stay inside `quoted_root` (a folder of the source tree).
+/// What the files under one folder may include: headers that resolve, as the compiler resolves
+/// them, to files under one of `allowed` (folders of the source tree; what the build generates
+/// for a folder counts as that folder's). Headers outside the source tree (the system's, Boost's)
+/// are not the rule's business.
 struct FolderRule {
     fs::path folder;
-    std::set<std::string> components;
-    fs::path quoted_root;
+    std::vector<fs::path> allowed;
 };
 
 struct Violation {
     fs::path file;
     std::size_t line = 0;
     std::string include;
+    fs::path resolved;
+};
+
+/// Where the compiler looks for a file's includes: `"…"` in the file's folder, then the quote
+/// paths, then the angle paths; `<…>` in the angle paths only.
+struct SearchPaths {
+    std::vector<fs::path> quote;
+    std::vector<fs::path> angle;
 };
 
 std::string text_of(const fs::path &file) {
@@ -55,12 +69,93 @@ std::vector<fs::path> sources_under(const fs::path &folder) {
 }
 
 bool inside(const fs::path &file, const fs::path &folder) {
-    const auto relative = fs::weakly_canonical(file).lexically_relative(fs::weakly_canonical(folder));
+    const auto relative = file.lexically_normal().lexically_relative(folder.lexically_normal());
     return !relative.empty() && *relative.begin() != "..";
 }
 
-/// Every include of `text` (a file at `file`) that `rule` does not allow.
-std::vector<Violation> violations_in(const fs::path &file, const std::string &text, const FolderRule &rule) {
+/// The search paths of one compile command's `-I`, `-iquote` and `-isystem` flags.
+SearchPaths search_paths_of(const std::string &command) {
+    std::istringstream words{command};
+    std::vector<std::string> arguments{std::istream_iterator<std::string>{words}, std::istream_iterator<std::string>{}};
+    SearchPaths paths;
+    for (std::size_t index = 0; index < arguments.size(); ++index) {
+        const std::string &argument = arguments[index];
+        for (const std::string flag : {"-iquote", "-isystem", "-I"}) {
+            if (argument.rfind(flag, 0) != 0) {
+                continue;
+            }
+            std::string value = argument.substr(flag.size());
+            if (value.empty() && index + 1 < arguments.size()) {
+                value = arguments[++index];
+            }
+            (flag == "-iquote" ? paths.quote : paths.angle).push_back(fs::path{value}.lexically_normal());
+            break;
+        }
+    }
+    return paths;
+}
+
+/// The search paths of every compiled file, from the build's compile_commands.json.
+const std::map<fs::path, SearchPaths> &compiled_files() {
+    static const std::map<fs::path, SearchPaths> files = [] {
+        std::map<fs::path, SearchPaths> found;
+        const auto commands = nlohmann::json::parse(text_of(kBinary / "compile_commands.json"));
+        for (const auto &entry : commands) {
+            found.emplace(fs::path{entry.at("file").get<std::string>()}.lexically_normal(),
+                          search_paths_of(entry.at("command").get<std::string>()));
+        }
+        return found;
+    }();
+    return files;
+}
+
+/// How the compiler searches `file`'s includes: its own compile command, or for a header (never
+/// compiled alone) that of a compiled file in its folder or the nearest folder above.
+SearchPaths search_paths_for(const fs::path &file) {
+    const auto &compiled = compiled_files();
+    if (const auto found = compiled.find(file.lexically_normal()); found != compiled.end()) {
+        return found->second;
+    }
+    for (auto folder = file.parent_path(); inside(folder, kSource) || folder == kSource; folder = folder.parent_path()) {
+        for (const auto &[source, paths] : compiled) {
+            if (source.parent_path() == folder) {
+                return paths;
+            }
+        }
+        if (folder == kSource) {
+            break;
+        }
+    }
+    return {};
+}
+
+/// The file `target` names, found as the compiler finds it; nothing when it is outside every
+/// search path (a system header).
+std::optional<fs::path> resolve(const fs::path &file, bool quoted, const std::string &target,
+                                const SearchPaths &paths) {
+    std::vector<fs::path> folders;
+    if (quoted) {
+        folders.push_back(file.parent_path());
+        folders.insert(folders.end(), paths.quote.begin(), paths.quote.end());
+    }
+    folders.insert(folders.end(), paths.angle.begin(), paths.angle.end());
+    for (const auto &folder : folders) {
+        const auto candidate = (folder / target).lexically_normal();
+        if (fs::is_regular_file(candidate)) {
+            return candidate;
+        }
+    }
+    return std::nullopt;
+}
+
+/// A generated file counts as the source folder's it was generated for.
+fs::path as_source_path(const fs::path &file) {
+    return inside(file, kBinary) ? kSource / file.lexically_relative(kBinary) : file;
+}
+
+/// Every include of `text` (a file at `file`, searched with `paths`) that `rule` does not allow.
+std::vector<Violation> violations_in(const fs::path &file, const std::string &text, const FolderRule &rule,
+                                     const SearchPaths &paths) {
     static const std::regex include{R"(^\s*#\s*include\s*([<"])([^>"]+)[>"])"};
     std::vector<Violation> found;
     std::size_t line_number = 0;
@@ -75,15 +170,18 @@ std::vector<Violation> violations_in(const fs::path &file, const std::string &te
             continue;
         }
         const std::string target = match[2];
-        bool allowed = true;
-        if (match[1] == "\"") {
-            allowed = inside(file.parent_path() / target, rule.quoted_root);
-        } else if (target.rfind("starling/", 0) == 0) {
-            const auto component = target.substr(9, target.find('/', 9) - 9);
-            allowed = rule.components.count(component) == 1;
+        const auto resolved = resolve(file, match[1] == "\"", target, paths);
+        if (!resolved) {
+            continue;
         }
+        const auto owner = as_source_path(*resolved);
+        if (!inside(owner, kSource)) {
+            continue;
+        }
+        const bool allowed = std::any_of(rule.allowed.begin(), rule.allowed.end(),
+                                         [&](const fs::path &folder) { return inside(owner, folder); });
         if (!allowed) {
-            found.push_back({file, line_number, target});
+            found.push_back({file, line_number, target, owner});
         }
     }
     return found;
@@ -92,7 +190,7 @@ std::vector<Violation> violations_in(const fs::path &file, const std::string &te
 std::vector<Violation> violations_of(const FolderRule &rule) {
     std::vector<Violation> found;
     for (const auto &file : sources_under(rule.folder)) {
-        const auto more = violations_in(file, text_of(file), rule);
+        const auto more = violations_in(file, text_of(file), rule, search_paths_for(file));
         found.insert(found.end(), more.begin(), more.end());
     }
     return found;
@@ -102,28 +200,52 @@ std::string describe(const std::vector<Violation> &violations) {
     std::string text;
     for (const auto &violation : violations) {
         text += violation.file.lexically_relative(kSource).string() + ":" + std::to_string(violation.line) +
-                " includes " + violation.include + "\n";
+                " includes " + violation.include + " (" + violation.resolved.lexically_relative(kSource).string() +
+                ")\n";
     }
     return text;
 }
 
-/// One rule per plugin folder: a plugin includes the SDK and its own files — those it generates at
-/// build time included, as <starling/<its id, '-' as '_'>/…> — nothing else (adapters may share
-/// adapters/common).
+/// Whether a folder's CMakeLists.txt builds a plugin (or a module of several).
+bool builds_a_plugin(const fs::path &folder) {
+    static const std::regex call{R"((^|\n)\s*starling_add_plugin\()"};
+    return fs::is_regular_file(folder / "CMakeLists.txt") && std::regex_search(text_of(folder / "CMakeLists.txt"), call);
+}
+
+/// The plugin folders under `root` (policies/ or adapters/) at any depth, and the shared libraries
+/// of its plugins: the folders right under `root` that neither build a plugin nor hold one.
+void plugin_folders(const fs::path &root, std::vector<fs::path> &plugins, std::vector<fs::path> &shared) {
+    for (const auto &entry : fs::recursive_directory_iterator{root}) {
+        if (entry.is_directory() && builds_a_plugin(entry.path())) {
+            plugins.push_back(entry.path());
+        }
+    }
+    for (const auto &entry : fs::directory_iterator{root}) {
+        const bool holds_a_plugin = std::any_of(plugins.begin(), plugins.end(), [&](const fs::path &plugin) {
+            return plugin == entry.path() || inside(plugin, entry.path());
+        });
+        if (entry.is_directory() && !holds_a_plugin) {
+            shared.push_back(entry.path());
+        }
+    }
+}
+
+/// One rule per plugin folder: a plugin includes the SDK, its own files (and those the build
+/// generates for it), and the shared libraries of its tree (policies/cache-files, adapters/common) —
+/// never another plugin's files. A shared library includes the SDK and itself.
 std::vector<FolderRule> plugin_rules() {
     std::vector<FolderRule> rules;
-    for (const auto &kind : {"policies", "adapters"}) {
-        for (const auto &entry : fs::directory_iterator{kSource / kind}) {
-            if (!entry.is_directory()) {
-                continue;
-            }
-            std::string own = entry.path().filename().string();
-            std::replace(own.begin(), own.end(), '-', '_');
-            std::set<std::string> components{"sdk", own};
-            if (std::string{kind} == "adapters") {
-                components.insert("adapters");
-            }
-            rules.push_back({entry.path(), std::move(components), entry.path()});
+    for (const auto &tree : {"policies", "adapters"}) {
+        std::vector<fs::path> plugins;
+        std::vector<fs::path> shared;
+        plugin_folders(kSource / tree, plugins, shared);
+        for (const auto &plugin : plugins) {
+            std::vector<fs::path> allowed{kSource / "sdk", plugin};
+            allowed.insert(allowed.end(), shared.begin(), shared.end());
+            rules.push_back({plugin, std::move(allowed)});
+        }
+        for (const auto &library : shared) {
+            rules.push_back({library, {kSource / "sdk", library}});
         }
     }
     return rules;
@@ -133,11 +255,12 @@ std::vector<FolderRule> plugin_rules() {
 
 TEST_CASE("each folder includes only what docs/architecture.md allows it", "[architecture]") {
     const std::vector<FolderRule> rules{
-        {kSource / "sdk", {"sdk"}, kSource / "sdk"},
-        {kSource / "core", {"sdk", "core"}, kSource / "core"},
-        {kSource / "plugins", {"sdk", "core", "plugins"}, kSource / "plugins"},
-        {kSource / "apps", {"sdk", "core", "plugins", "app"}, kSource / "apps"},
-        {kSource / "bench", {"sdk", "core", "plugins", "app"}, kSource / "bench"},
+        {kSource / "sdk", {kSource / "sdk"}},
+        {kSource / "core", {kSource / "sdk", kSource / "core"}},
+        {kSource / "plugins", {kSource / "sdk", kSource / "core", kSource / "plugins"}},
+        {kSource / "apps", {kSource / "sdk", kSource / "core", kSource / "plugins", kSource / "apps"}},
+        {kSource / "bench",
+         {kSource / "sdk", kSource / "core", kSource / "plugins", kSource / "apps" / "application", kSource / "bench"}},
     };
     for (const auto &rule : rules) {
         INFO(rule.folder.lexically_relative(kSource).string());
@@ -145,7 +268,9 @@ TEST_CASE("each folder includes only what docs/architecture.md allows it", "[arc
         INFO(describe(violations));
         CHECK(violations.empty());
     }
-    for (const auto &rule : plugin_rules()) {
+    const auto per_plugin = plugin_rules();
+    CHECK(per_plugin.size() >= 15);
+    for (const auto &rule : per_plugin) {
         INFO(rule.folder.lexically_relative(kSource).string());
         const auto violations = violations_of(rule);
         INFO(describe(violations));
@@ -153,28 +278,44 @@ TEST_CASE("each folder includes only what docs/architecture.md allows it", "[arc
     }
 }
 
-TEST_CASE("the include check catches what it is there to catch", "[architecture]") {
-    const FolderRule core{kSource / "core", {"sdk", "core"}, kSource / "core"};
+TEST_CASE("the include check resolves includes as the compiler does and catches what it is there to catch",
+          "[architecture]") {
+    const FolderRule core{kSource / "core", {kSource / "sdk", kSource / "core"}};
     const auto file = kSource / "core" / "src" / "store" / "example.cpp";
+    const SearchPaths core_paths{{}, {kSource / "core" / "include", kSource / "sdk" / "include", kSource / "plugins" / "include", kSource}};
     const auto found = violations_in(file,
                                      "#include <starling/core/store/memory.hpp>\n"
                                      "#include <starling/sdk/abi.h>\n"
                                      "#include <nlohmann/json.hpp>\n"
                                      "  #  include <starling/plugins/plugin_registry.hpp>\n"
-                                     "#include \"store_internals.hpp\"\n"
-                                     "#include \"../../../adapters/common/include/starling/adapters/text.hpp\"\n",
-                                     core);
-    REQUIRE(found.size() == 2);
+                                     "#include \"memory_files.hpp\"\n"
+                                     "#include \"../../../adapters/common/include/starling/adapters/text.hpp\"\n"
+                                     "#include \"apps/starling/main.cpp\"\n",
+                                     core, core_paths);
+    REQUIRE(found.size() == 3);
     CHECK(found[0].line == 4);
     CHECK(found[0].include == "starling/plugins/plugin_registry.hpp");
     CHECK(found[1].line == 6);
+    CHECK(found[2].line == 7); // found through -I at the source root, as the compiler would
 
-    const FolderRule policy{kSource / "policies" / "bm25", {"sdk"}, kSource / "policies" / "bm25"};
-    CHECK(violations_in(kSource / "policies" / "bm25" / "x.cpp", "#include <starling/core/store/memory.hpp>\n",
-                        policy)
-              .size() == 1);
-    CHECK(violations_in(kSource / "policies" / "bm25" / "x.cpp", "#include \"../collie-tree/utf8.hpp\"\n", policy)
-              .size() == 1);
+    // A policy including another policy's header through an include path it shares with it.
+    const auto rules = plugin_rules();
+    const auto bm25 = std::find_if(rules.begin(), rules.end(), [](const FolderRule &rule) {
+        return rule.folder.filename() == "bm25";
+    });
+    REQUIRE(bm25 != rules.end());
+    const auto bm25_file = bm25->folder / "x.cpp";
+    const SearchPaths policy_paths{{}, {kSource / "sdk" / "include", kSource / "policies", bm25->folder.parent_path()}};
+    const auto planted = violations_in(bm25_file,
+                                       "#include <starling/core/store/memory.hpp>\n"
+                                       "#include \"collie-tree/cue_pattern.hpp\"\n"
+                                       "#include \"cache-files/text_hash.hpp\"\n"
+                                       "#include \"tokenizer.hpp\"\n",
+                                       *bm25, policy_paths);
+    REQUIRE(planted.size() == 1);
+    CHECK(planted[0].include == "collie-tree/cue_pattern.hpp");
+    CHECK(violations_in(bm25_file, "#include \"../collie-tree/cue_pattern.hpp\"\n", *bm25, policy_paths).size() ==
+          1);
 }
 
 TEST_CASE("core names no agent: everything agent-specific is declared by an adapter", "[architecture]") {

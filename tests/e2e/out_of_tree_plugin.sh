@@ -16,11 +16,13 @@ cmake --build "$work/example" >/dev/null
 module="$work/example/starling-recency.so"
 test -f "$module" || { echo "example module was not built: $module" >&2; exit 1; }
 exported=$(nm -D --defined-only "$module" | awk '{print $3}' | sort | tr '\n' ' ')
-[ "$exported" = "starling_plugin_entry starling_plugin_entry_recency " ] \
+[ "$exported" = "starling_module starling_plugin_entry_recency " ] \
     || { echo "example module exports more than its entry points: $exported" >&2; exit 1; }
+manifest="$work/example/starling-recency.json"
+grep -q '"recency"' "$manifest" || { echo "example module has no manifest naming it: $manifest" >&2; exit 1; }
 
 mkdir -p "$work/home/plugins"
-cp "$module" "$work/home/plugins/"
+cp "$module" "$manifest" "$work/home/plugins/"
 listing=$(HOME="$work" STARLING_HOME="$work/home" "$work/prefix/bin/starling" plugins)
 echo "$listing"
 grep -Eq "^relevance +recency +1\.0\.0 +$work/home/plugins/starling-recency\.so$" <<<"$listing" \

@@ -82,7 +82,7 @@ std::optional<PluginLoadError> refusal(const std::string &module, const std::str
 
 TEST_CASE("a plugin built against ABI 1.0 loads and scores", "[plugins][abi]") {
     PluginRegistry registry{quiet_logger()};
-    const auto &info = registry.add_module(fixture("abi_1_0_relevance"));
+    const auto info = registry.add_module(fixture("abi_1_0_relevance")).front();
     CHECK(info.abi_minor == 0);
     CHECK(registry.problems().empty());
 
@@ -94,7 +94,7 @@ TEST_CASE("a plugin built against ABI 1.0 loads and scores", "[plugins][abi]") {
 
 TEST_CASE("a plugin built against ABI 1.2 loads, scores and ranks from its index", "[plugins][abi]") {
     PluginRegistry registry{quiet_logger()};
-    const auto &info = registry.add_module(fixture("abi_1_2_relevance"));
+    const auto info = registry.add_module(fixture("abi_1_2_relevance")).front();
     CHECK(info.abi_minor == 2);
 
     const auto policy = registry.create_relevance_policy("abi-1-2", "{}");
@@ -160,7 +160,7 @@ TEST_CASE("a call table without a function the host calls is refused, naming the
 
 TEST_CASE("a decay policy built against ABI 1.3 loads and plans over the views of ABI 1.4", "[plugins][abi][abi-1-4]") {
     PluginRegistry registry{quiet_logger()};
-    const auto &info = registry.add_module(fixture("abi_1_3_decay"));
+    const auto info = registry.add_module(fixture("abi_1_3_decay")).front();
     CHECK(info.abi_minor == 3);
     CHECK(registry.problems().empty());
     const auto policy = registry.create_decay_policy("abi-1-3-decay", "{}");
@@ -189,7 +189,7 @@ TEST_CASE("a decay policy built against ABI 1.3 loads and plans over the views o
 TEST_CASE("a decision policy built against ABI 1.5 loads and decides, and is never asked for a closest similarity",
           "[plugins][abi][abi-1-6]") {
     PluginRegistry registry{quiet_logger()};
-    const auto &info = registry.add_module(fixture("abi_1_5_decision"));
+    const auto info = registry.add_module(fixture("abi_1_5_decision")).front();
     CHECK(info.abi_minor == 5);
     CHECK(registry.problems().empty());
     const auto decision = registry.create_decision_policy("abi-1-5-decision", "{}");

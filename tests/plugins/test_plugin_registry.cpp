@@ -67,7 +67,7 @@ private:
 
 TEST_CASE("a module built with the SDK loads and runs", "[plugins][loader]") {
     PluginRegistry registry{quiet_logger()};
-    const auto &info = registry.add_module(kModules / "starling-collie-search.so");
+    const auto info = registry.add_module(kModules / "starling-collie-search.so").front();
     CHECK(info.id == "collie-search");
     CHECK_FALSE(info.is_static);
     CHECK(info.file.filename() == "starling-collie-search.so");
@@ -126,17 +126,6 @@ TEST_CASE("every loader failure yields its typed error naming file and both ABI 
             CHECK_THAT(failure.what(), Catch::Contains("plugin ABI 2.0, host ABI " + host_abi()));
         }
     }
-    SECTION("a newer ABI minor version") {
-        PluginRegistry registry{quiet_logger()};
-        try {
-            registry.add_module(fixture("newer_minor"));
-            FAIL("a plugin of a newer minor ABI was accepted");
-        } catch (const PluginLoadError &failure) {
-            CHECK(failure.error().kind == LoadErrorKind::abi_minor_newer);
-            CHECK_THAT(failure.what(), Catch::Contains("plugin ABI " + abi_version(STARLING_ABI_MAJOR, STARLING_ABI_MINOR + 1) + ", host ABI " + host_abi()));
-            CHECK_THAT(failure.what(), Catch::Contains("newer-minor"));
-        }
-    }
     SECTION("an entry point that refuses the host") {
         CHECK(kind_of_load_failure(fixture("host_rejected")) == LoadErrorKind::host_rejected);
     }
@@ -163,7 +152,7 @@ TEST_CASE("every loader failure yields its typed error naming file and both ABI 
 
 TEST_CASE("a plugin built against an older minor ABI loads and runs", "[plugins][loader]") {
     PluginRegistry registry{quiet_logger()};
-    const auto &info = registry.add_module(fixture("older_minor"));
+    const auto info = registry.add_module(fixture("older_minor")).front();
     CHECK(info.id == "older-minor");
     CHECK(info.abi_major == STARLING_ABI_MAJOR);
     CHECK(info.abi_minor == 0);
@@ -204,7 +193,7 @@ TEST_CASE("each plugin is offered a cache directory of its own under the cache r
 
 TEST_CASE("a plugin of a kind the host does not know is listed but never instantiated", "[plugins][loader]") {
     PluginRegistry registry{quiet_logger()};
-    const auto &info = registry.add_module(fixture("future_kind"));
+    const auto info = registry.add_module(fixture("future_kind")).front();
     CHECK(starling::plugins::kind_name(info.kind) == "unknown(99)");
     try {
         (void)registry.create_relevance_policy("future-kind", "{}");
@@ -305,13 +294,23 @@ TEST_CASE("installed copies of the linked-in plugins are no conflict", "[plugins
         }
     }
     REQUIRE(copied >= 8);
+    // A module offers the plugins its manifest lists (triples offers three).
+    std::size_t offered = 0;
+    for (const auto &module : fs::directory_iterator(kModules)) {
+        if (module.path().extension() == ".so") {
+            const auto listed = starling::plugins::read_module_manifest(module.path());
+            REQUIRE(listed.has_value());
+            offered += listed->size();
+        }
+    }
+    CHECK(offered > copied);
     PluginRegistry registry{quiet_logger()};
     registry.add_static_plugins(starling::plugins::linked_static_plugins());
     const auto linked = registry.plugins().size();
     registry.discover_modules({scratch.path()});
     CHECK(registry.problems().empty());
     CHECK(registry.plugins().size() == linked);
-    REQUIRE(registry.copies_of_linked_plugins().size() == copied);
+    REQUIRE(registry.copies_of_linked_plugins().size() == offered);
     const auto &copy = registry.copies_of_linked_plugins().front();
     const auto *info = registry.find(copy.plugin_id);
     REQUIRE(info != nullptr);
@@ -403,7 +402,7 @@ TEST_CASE("a registry that probes modules first reports one that crashes or hang
         }
     }
     // A well-behaved module passes the probe and loads.
-    CHECK(registry.add_module(fixture("throws_in_call")).id == "throws-in-call");
+    CHECK(registry.add_module(fixture("throws_in_call")).front().id == "throws-in-call");
 }
 
 TEST_CASE("a registry that probes creates a plugin in a child first and says how one that crashes or hangs "

@@ -81,7 +81,7 @@ TEST_CASE("without bodies, collie-tiers judges by summary and tags", "[policies]
 
 TEST_CASE("a decay policy without starling.duplicates/1 judges nothing", "[policies][duplicates][plugins]") {
     plugins::PluginRegistry registry{test::quiet_logger()};
-    const auto &info = registry.add_module(std::filesystem::path{STARLING_TEST_FIXTURE_PLUGIN_DIR} / "blocking_decay.so");
+    const auto info = registry.add_module(std::filesystem::path{STARLING_TEST_FIXTURE_PLUGIN_DIR} / "blocking_decay.so").front();
     const auto policy = registry.create_decay_policy(info.id, info.default_settings_json);
     const core::MemoryViewBatch memories{{entry("memory/user/short/a.md", "anything")}, kNow};
     CHECK_FALSE(policy.similarity("anything", memories.batch()));

@@ -14,11 +14,11 @@ namespace starling::plugins {
 enum class LoadErrorKind {
     not_a_shared_library, ///< the file is not an ELF shared object
     cannot_open,          ///< dlopen failed (missing dependency, wrong architecture, unresolved symbol)
-    missing_entry,        ///< no `starling_plugin_entry` symbol
+    missing_entry,        ///< neither `starling_module_entry` nor `starling_plugin_entry`
     host_rejected,        ///< the entry returned NULL: the plugin cannot serve this host's ABI
     abi_major_mismatch,   ///< built against another ABI major version
-    abi_minor_newer,      ///< built against a newer ABI minor version than the host has
-    invalid_descriptor,   ///< descriptor too small, missing functions, or a malformed id
+    needs_newer_host,     ///< the plugin declares a host minor (host_minor_required) above this host's
+    invalid_descriptor,   ///< descriptor, module entry or factory too small, missing functions, or a malformed id
     duplicate_id,         ///< another plugin already registered this id
     unknown_plugin,       ///< no plugin with the requested id
     wrong_kind,           ///< the plugin is not of the kind requested

@@ -3,6 +3,7 @@
 
 #include <starling/core/bus/log.hpp>
 #include <starling/plugins/load_error.hpp>
+#include <starling/plugins/module_files.hpp>
 #include <starling/plugins/plugin_info.hpp>
 #include <starling/plugins/plugin_instance.hpp>
 #include <starling/plugins/static_plugins.hpp>
@@ -40,10 +41,6 @@ struct ModuleCopy {
     std::string version;
 };
 
-/// The file name a plugin's module has in a plugin directory: `starling-<id>.so`. Only by it can a
-/// host that loads just the plugins it uses find one without loading the others.
-[[nodiscard]] std::string module_file_name(std::string_view plugin_id);
-
 /// The one place plugins are loaded: static plugins linked into the executable and modules found
 /// in plugin directories. Checks the ABI handshake before calling anything else in a module,
 /// refuses a second plugin with an id already registered (first registration wins; the later one
@@ -63,17 +60,22 @@ public:
                             const std::optional<std::vector<std::string>> &only_plugin_ids = std::nullopt);
 
     /// Loads every `*.so` in each directory (sorted by name; missing directories are skipped), or
-    /// with `only_plugin_ids` only the modules named for those ids (module_file_name()): loading
-    /// runs a module's code, so a module nothing uses must not be able to break the process. The
-    /// others are listed in modules_not_loaded(). Failures are collected in problems(), and logged.
+    /// with `only_plugin_ids` only the modules named for those ids (module_file_name()) or whose
+    /// manifest lists one (read_module_manifest()): loading runs a module's code, so a module
+    /// nothing uses must not be able to break the process. The others are listed in
+    /// modules_not_loaded(). Failures are collected in problems(), and logged.
     void discover_modules(const std::vector<std::filesystem::path> &directories,
                           const std::optional<std::vector<std::string>> &only_plugin_ids = std::nullopt);
 
-    /// Loads one module. A module that is a copy of a plugin linked into the executable (same id,
-    /// same version, as `make install` once put in the plugin directory) is no conflict: it is
-    /// listed in copies_of_linked_plugins() and the linked-in plugin is returned. Throws
-    /// PluginLoadError.
-    const PluginInfo &add_module(const std::filesystem::path &file);
+    /// Loads one module and registers every plugin it offers: one for a module built before ABI
+    /// 1.7, those of its factory for a later one, whose init() is called first with the module's
+    /// path (and deinit() once the registry and every instance let it go). A plugin that is a copy
+    /// of one linked into the executable (same id, same version, as `make install` once put in the
+    /// plugin directory) is no conflict: it is listed in copies_of_linked_plugins() and the
+    /// linked-in plugin is returned in its place. Returns the plugins in the module's order. Throws
+    /// PluginLoadError when the module fails, or when none of its plugins registers; a plugin that
+    /// fails beside others that register goes to problems().
+    std::vector<PluginInfo> add_module(const std::filesystem::path &file);
 
     [[nodiscard]] const std::vector<PluginInfo> &plugins() const noexcept;
     [[nodiscard]] const PluginInfo *find(std::string_view id) const noexcept;
@@ -101,6 +103,7 @@ public:
 
 private:
     struct Registered;
+    std::vector<PluginInfo> register_module(const std::filesystem::path &file);
     const PluginInfo &register_descriptor(const starling_plugin_descriptor *descriptor,
                                           std::shared_ptr<const void> library, const std::filesystem::path &file,
                                           std::string_view static_symbol);

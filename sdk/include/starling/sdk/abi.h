@@ -8,8 +8,14 @@
  *  - Output goes back through host-owned sinks: the plugin never allocates memory the host frees.
  *  - Every struct that may grow starts with (or carries) its size; fields are only ever appended.
  *    A minor version bump appends fields; a major bump is the only way to change or remove one.
- *  - A module exports exactly one symbol, starling_plugin_entry. In-tree plugins linked statically
- *    into a Starling binary export starling_plugin_entry_<id> instead (see STARLING_DECLARE_PLUGIN).
+ *  - A module exports one entry: the data symbol starling_module (a starling_module_entry, since
+ *    1.7: init/deinit with the module's path and a factory, so one module may offer several
+ *    plugins) or, as modules built before 1.7 do, the function starling_plugin_entry (one plugin).
+ *    In-tree plugins linked statically into a Starling binary export starling_plugin_entry_<id>
+ *    instead (see STARLING_DECLARE_PLUGIN).
+ *  - Any 1.x plugin loads in any 1.x host from 1.7 on: the minor a plugin was built against is
+ *    information, not a gate. Sizes and extension ids say what each side has; a plugin that needs
+ *    a newer host says so in host_minor_required.
  *
  * Threading tags, as in CLAP:
  *  [main-thread]  called from the thread that loaded the plugin, never concurrently with itself.
@@ -24,7 +30,7 @@
 #include <stdint.h>
 
 #define STARLING_ABI_MAJOR 1u
-#define STARLING_ABI_MINOR 6u
+#define STARLING_ABI_MINOR 7u
 
 #if defined(_WIN32)
 #define STARLING_EXPORT __declspec(dllexport)
@@ -163,6 +169,13 @@ typedef struct starling_plugin_descriptor {
      * plugin does not implement it. Static storage inside the module.
      */
     const void *(*get_interface)(const char *interface_id);
+    /*
+     * Since ABI 1.7. The oldest host minor this plugin works with: a host of a lower minor refuses
+     * it (needs_newer_host). 0 when the plugin does without everything it might lack, reading the
+     * host's structs only as far as their struct_size goes and asking for extensions it can live
+     * without — which is what a plugin that was merely rebuilt against a newer SDK does.
+     */
+    uint32_t host_minor_required;
 } starling_plugin_descriptor;
 
 /*
@@ -172,6 +185,50 @@ typedef struct starling_plugin_descriptor {
 typedef const starling_plugin_descriptor *(*starling_plugin_entry_fn)(const starling_host *host);
 
 #define STARLING_PLUGIN_ENTRY_SYMBOL "starling_plugin_entry"
+
+/*
+ * Since ABI 1.7: a module, as CLAP's clap_entry is — initialised once with where it lives, asked
+ * for factories by id, deinitialised once. Exported as the data symbol starling_module;
+ * static storage inside the module. A module that exports it is loaded through it alone, whatever
+ * else it exports. Grow-only: the host reads a field only if struct_size covers it.
+ */
+typedef struct starling_module_entry {
+    uint32_t abi_major;   /* STARLING_ABI_MAJOR the module was built against */
+    uint32_t abi_minor;   /* STARLING_ABI_MINOR the module was built against; information only */
+    uint32_t struct_size; /* sizeof(starling_module_entry) as the module was built */
+    /*
+     * [main-thread] Called once, before anything else in the module, with the host and the
+     * module's own file as an absolute path (NUL-terminated, borrowed for the call), so that the
+     * module can find data shipped beside it. Returns 0 when the module cannot serve this host
+     * (host_rejected); deinit is then not called. Must be cheap: hooks load modules on their path.
+     */
+    int32_t (*init)(const starling_host *host, const char *module_path);
+    /*
+     * [main-thread] Called once, after the last instance of every plugin of the module was
+     * destroyed, when the host lets the module go. Not called when the process is ended (a hook's
+     * worker that overran its budget, a crash): release nothing there that the system would not.
+     */
+    void (*deinit)(void);
+    /* [thread-safe] A factory by id, e.g. STARLING_PLUGIN_FACTORY_V1, or NULL. Static storage. */
+    const void *(*get_factory)(const char *factory_id);
+} starling_module_entry;
+
+#define STARLING_MODULE_ENTRY_SYMBOL "starling_module"
+
+/* Since ABI 1.7: the plugins a module offers. */
+#define STARLING_PLUGIN_FACTORY_V1 "starling.plugin-factory/1"
+
+typedef struct starling_plugin_factory_v1 {
+    uint32_t struct_size; /* sizeof(starling_plugin_factory_v1) as the module was built */
+    /* [main-thread] How many plugins the module offers; the same number on every call. */
+    uint32_t (*count)(void);
+    /*
+     * [main-thread] The descriptor of plugin index (0 <= index < count()), as starling_plugin_entry
+     * returns one: NULL when the plugin cannot serve host->abi_major. Static storage; the same
+     * descriptor on every call.
+     */
+    const starling_plugin_descriptor *(*descriptor)(const starling_host *host, uint32_t index);
+} starling_plugin_factory_v1;
 
 /* ---------------------------------------------------------------------------------------------
  * Memories, as policies see them. The host builds the views; everything is borrowed for the call.

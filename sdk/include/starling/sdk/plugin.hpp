@@ -6,8 +6,9 @@
 //
 //     STARLING_DECLARE_PLUGIN(my_policy, MyPolicy, "my-policy", "1.0.0", "What it does", R"({"k": 1})")
 //
-// For a loadable module, add STARLING_DEFINE_MODULE_ENTRY(my_policy) in exactly one source file
-// (the Starling CMake helpers generate it for you). Everything here is header-only and compiled
+// For a loadable module, add STARLING_DEFINE_MODULE_ENTRY(my_policy) — or, for a module of several
+// plugins, STARLING_DEFINE_MODULE(&starling_plugin_entry_a, &starling_plugin_entry_b) — in exactly
+// one source file (the Starling CMake helpers generate it for you). Everything here is header-only and compiled
 // into the plugin: no C++ object, exception or allocation ever reaches the host.
 #pragma once
 
@@ -521,6 +522,51 @@ const void *get_interface(const char *interface_id) noexcept {
     }
 }
 
+/// The oldest host minor a plugin class says it needs (`static constexpr std::uint32_t
+/// host_minor_required`), or 0: a plugin that only reads what the host's struct sizes and
+/// extensions say is there works with any 1.x host.
+template <class PluginClass> constexpr std::uint32_t host_minor_required_of() noexcept {
+    if constexpr (requires { PluginClass::host_minor_required; }) {
+        return PluginClass::host_minor_required;
+    } else {
+        return 0;
+    }
+}
+
+/// Where the module holding this code lives, once the host has initialised it (hidden visibility
+/// makes this one per module).
+inline std::optional<std::filesystem::path> &module_path_storage() noexcept {
+    static std::optional<std::filesystem::path> path;
+    return path;
+}
+
+/// The module entry's functions over `Plugins::entries`, the entry functions of the plugins the
+/// module offers, in order.
+template <class Plugins> struct Module {
+    static std::int32_t init(const starling_host *host, const char *module_path) noexcept {
+        if (host == nullptr || host->abi_major != STARLING_ABI_MAJOR || module_path == nullptr) {
+            return 0;
+        }
+        try {
+            module_path_storage() = std::filesystem::path{module_path};
+        } catch (...) {
+            return 0;
+        }
+        return 1;
+    }
+    static void deinit() noexcept { module_path_storage().reset(); }
+    static std::uint32_t count() noexcept { return static_cast<std::uint32_t>(std::size(Plugins::entries)); }
+    static const starling_plugin_descriptor *descriptor(const starling_host *host, std::uint32_t index) noexcept {
+        return index < count() ? Plugins::entries[index](host) : nullptr;
+    }
+    static const void *get_factory(const char *factory_id) noexcept {
+        static const starling_plugin_factory_v1 factory{sizeof(starling_plugin_factory_v1), &count, &descriptor};
+        return factory_id != nullptr && std::string_view{factory_id} == STARLING_PLUGIN_FACTORY_V1 ? &factory : nullptr;
+    }
+    static constexpr starling_module_entry entry{STARLING_ABI_MAJOR, STARLING_ABI_MINOR, sizeof(starling_module_entry),
+                                                 &init, &deinit, &get_factory};
+};
+
 /// Builds the descriptor once; refuses a host of another ABI major version.
 template <class PluginClass>
 const starling_plugin_descriptor *describe(const starling_host *host, const char *id, const char *version,
@@ -532,12 +578,19 @@ const starling_plugin_descriptor *describe(const starling_host *host, const char
         STARLING_ABI_MAJOR,        STARLING_ABI_MINOR,      sizeof(starling_plugin_descriptor),
         PluginClass::kind,         id,                      version,
         description,               default_settings_json,   &create<PluginClass>,
-        &destroy<PluginClass>,     &get_interface<PluginClass>,
+        &destroy<PluginClass>,     &get_interface<PluginClass>, host_minor_required_of<PluginClass>(),
     };
     return &descriptor;
 }
 
 } // namespace detail
+
+/// The file of the loadable module this plugin was loaded from, so that it can find data shipped
+/// beside it (`module_path()->parent_path() / "my-data.tsv"`); nothing for a plugin linked into the
+/// Starling binaries, and before the host has initialised the module (ABI 1.7 on). Not thread-safe
+/// against the host's init and deinit of the module, which happen before create and after destroy.
+[[nodiscard]] inline std::optional<std::filesystem::path> module_path() { return detail::module_path_storage(); }
+
 } // namespace starling::sdk
 
 /// Declares a plugin: exports `starling_plugin_entry_<symbol>`. `symbol` is the id with '-' → '_'.
@@ -548,10 +601,20 @@ const starling_plugin_descriptor *describe(const starling_host *host, const char
                                                               default_settings_json);                          \
     }
 
-/// Defines the generic module entry `starling_plugin_entry` for a plugin declared with `symbol`.
-/// Exactly one per loadable module; never in a static build.
+/// Defines the module entry `starling_module` (ABI 1.7) of a loadable module offering the plugins
+/// whose entry functions are listed, in order: `STARLING_DEFINE_MODULE(starling_plugin_entry_a,
+/// starling_plugin_entry_b)` for plugins declared with STARLING_DECLARE_PLUGIN(a, …) and (b, …).
+/// Exactly one per loadable module; never in a static build. The Starling CMake helpers generate it.
+#define STARLING_DEFINE_MODULE(...)                                                                            \
+    namespace {                                                                                                \
+    struct starling_module_plugins {                                                                           \
+        static constexpr starling_plugin_entry_fn entries[] = {__VA_ARGS__};                                   \
+    };                                                                                                         \
+    }                                                                                                          \
+    extern "C" STARLING_EXPORT const starling_module_entry starling_module =                                   \
+        ::starling::sdk::detail::Module<starling_module_plugins>::entry;
+
+/// The module entry of a module that offers the one plugin declared with `symbol`.
 #define STARLING_DEFINE_MODULE_ENTRY(symbol)                                                                   \
     extern "C" const starling_plugin_descriptor *starling_plugin_entry_##symbol(const starling_host *host);   \
-    extern "C" STARLING_EXPORT const starling_plugin_descriptor *starling_plugin_entry(const starling_host *host) { \
-        return starling_plugin_entry_##symbol(host);                                                           \
-    }
+    STARLING_DEFINE_MODULE(&starling_plugin_entry_##symbol)

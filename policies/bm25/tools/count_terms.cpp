@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// starling-bench-terms: counts in how many documents each term occurs, with bm25's tokenizer at its
+// starling-bm25-terms: counts in how many documents each term occurs, with bm25's tokenizer at its
 // default settings, over documents read from standard input (one per line). Its output is
 // bm25's background term table (policies/bm25/lexicon/background.tsv, made by
 // scripts/make-background-terms): how common a word is in developer text at large, which a store of
 // five memories cannot tell.
 //
-//   starling-bench-terms [--min-documents N] [--max-terms N] < documents > background.tsv
+//   starling-bm25-terms [--min-documents N] [--max-terms N] < documents > background.tsv
 
-#include "policies/bm25/stop_words.hpp"
-#include "policies/bm25/tokenizer.hpp"
+#include "stop_words.hpp"
+#include "tokenizer.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -47,7 +47,7 @@ int main(int argc, char **argv) {
                 max_terms = number_argument(flag, value);
             } else {
                 throw std::invalid_argument("unknown option '" + std::string{flag} +
-                                            "' (usage: starling-bench-terms [--min-documents N] [--max-terms N])");
+                                            "' (usage: starling-bm25-terms [--min-documents N] [--max-terms N])");
             }
             ++index;
         }
@@ -94,7 +94,7 @@ int main(int argc, char **argv) {
         }
         return 0;
     } catch (const std::exception &error) {
-        std::cerr << "starling-bench-terms: " << error.what() << '\n';
+        std::cerr << "starling-bm25-terms: " << error.what() << '\n';
         return 2;
     }
 }
