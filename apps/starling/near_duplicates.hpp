@@ -9,7 +9,7 @@
 //     0.5 that needs |A ∩ B| ≥ ⌈2|A|/3⌉ for the smaller set A (and |B| ≤ 2|A|), so two such
 //     memories share one of A's |A| − ⌈2|A|/3⌉ + 1 rarest words of the scope: only the memories
 //     holding one of those are looked at (the prefix filter collie-tiers merges by, see
-//     policies/collie-tiers/README.md), at most kBucketDepth of them per word, which keeps a
+//     policies/collie/collie-tiers/README.md), at most kBucketDepth of them per word, which keeps a
 //     degenerate store from costing quadratic time.
 //  3. When the active decay policy judges duplicates (starling.duplicates/1, what `starling
 //     remember` asks before it stores a restatement), a near-identical pair is a duplicate only if

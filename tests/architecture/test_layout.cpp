@@ -1,6 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // The folder rules of docs/architecture.md, checked on the source tree: what each folder may include,
 // and that core knows no agent. A rule that is only written down is broken by the next change.
+#include <starling/plugins/plugin_registry.hpp>
+#include <starling/plugins/static_plugins.hpp>
+
+#include "support/quiet_logger.hpp"
+
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -308,14 +313,14 @@ TEST_CASE("the include check resolves includes as the compiler does and catches 
     const SearchPaths policy_paths{{}, {kSource / "sdk" / "include", kSource / "policies", bm25->folder.parent_path()}};
     const auto planted = violations_in(bm25_file,
                                        "#include <starling/core/store/memory.hpp>\n"
-                                       "#include \"collie-tree/cue_pattern.hpp\"\n"
+                                       "#include \"collie/collie-tree/cue_pattern.hpp\"\n"
                                        "#include \"cache-files/text_hash.hpp\"\n"
                                        "#include \"tokenizer.hpp\"\n",
                                        *bm25, policy_paths);
     REQUIRE(planted.size() == 1);
-    CHECK(planted[0].include == "collie-tree/cue_pattern.hpp");
-    CHECK(violations_in(bm25_file, "#include \"../collie-tree/cue_pattern.hpp\"\n", *bm25, policy_paths).size() ==
-          1);
+    CHECK(planted[0].include == "collie/collie-tree/cue_pattern.hpp");
+    CHECK(violations_in(bm25_file, "#include \"../../collie/collie-tree/cue_pattern.hpp\"\n", *bm25, policy_paths)
+              .size() == 1);
 }
 
 TEST_CASE("core names no agent: everything agent-specific is declared by an adapter", "[architecture]") {
@@ -333,4 +338,35 @@ TEST_CASE("core names no agent: everything agent-specific is declared by an adap
     }
     INFO(mentions);
     CHECK(mentions.empty());
+}
+
+TEST_CASE("policies/README.md lists every policy with its kind, in its family's folder", "[architecture]") {
+    starling::plugins::PluginRegistry registry{starling::test::quiet_logger()};
+    registry.add_static_plugins(starling::plugins::linked_static_plugins());
+    // | [`id`](family/folder/) | kind | family | profiles | what |
+    static const std::regex row{R"(^\| \[`([a-z0-9-]+)`\]\(([a-z-]+)/([a-z0-9-]+)/\) \| ([a-z]+) \| ([a-z-]+) \|)"};
+    const std::string readme = text_of(kSource / "policies" / "README.md");
+    std::set<std::string> listed;
+    std::istringstream lines{readme};
+    for (std::string line; std::getline(lines, line);) {
+        std::smatch match;
+        if (!std::regex_search(line, match, row)) {
+            continue;
+        }
+        INFO(line);
+        const std::string id = match[1];
+        listed.insert(id);
+        CHECK(match[2] == match[5]); // the folder's family is the family column
+        CHECK(builds_a_plugin(kSource / "policies" / match[2].str() / match[3].str()));
+        const auto *info = registry.find(id);
+        REQUIRE(info != nullptr);
+        CHECK(starling::plugins::kind_name(info->kind) == match[4].str());
+    }
+    for (const auto &info : registry.plugins()) {
+        if (info.kind != STARLING_KIND_ADAPTER) {
+            INFO(info.id);
+            CHECK(listed.count(info.id) == 1);
+        }
+    }
+    CHECK(listed.size() >= 13);
 }

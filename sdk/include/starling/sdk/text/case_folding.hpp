@@ -9,6 +9,9 @@
 
 #include <starling/sdk/text/code_point_range.hpp>
 
+#include <string>
+#include <string_view>
+
 namespace starling::sdk::text {
 
 [[nodiscard]] constexpr char32_t to_lower_ascii(char32_t code_point) noexcept {
@@ -65,6 +68,18 @@ inline constexpr char32_t capital_sharp_s = U'\u1E9E'; // ẞ
 /// ß and ẞ, which full case folding spells "ss", so that "Straße" matches "STRASSE".
 [[nodiscard]] constexpr bool is_sharp_s(char32_t code_point) noexcept {
     return code_point == small_sharp_s || code_point == capital_sharp_s;
+}
+
+/// `text` with its ASCII capitals lowered and every other byte as it is: the folding of the seed
+/// systems' keyword matchers, under which UTF-8 of other scripts compares byte-exact.
+[[nodiscard]] inline std::string lower_ascii(std::string_view text) {
+    std::string lowered{text};
+    for (char &byte : lowered) {
+        if (byte >= 'A' && byte <= 'Z') {
+            byte = static_cast<char>(byte - 'A' + 'a');
+        }
+    }
+    return lowered;
 }
 
 } // namespace starling::sdk::text

@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "policies/starling/bm25/lexicon.hpp"
+#include "policies/starling/bm25/stop_words.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+using starling::bm25::Lexicon;
+using starling::bm25::LexiconError;
+using starling::bm25::LexiconExpansion;
+using starling::bm25::LexiconWeights;
+using starling::bm25::TokenList;
+using starling::bm25::Tokenizer;
+using starling::bm25::TokenizerOptions;
+
+namespace {
+
+Tokenizer default_tokenizer() {
+    TokenizerOptions options;
+    for (const auto *language : {"en", "de"}) {
+        const auto *list = starling::bm25::find_built_in_stop_words(language);
+        options.stop_words.insert(options.stop_words.end(), list->words.begin(), list->words.end());
+    }
+    return Tokenizer{options};
+}
+
+/// What `query` expands to, as term → weight, the query tokenised as the evaluator tokenises it.
+std::vector<LexiconExpansion> expand(const Lexicon &lexicon, Tokenizer &tokenizer, const std::string &query) {
+    TokenList tokens;
+    tokenizer.tokenize(query, tokens);
+    std::vector<std::string> owned;
+    for (std::size_t token = 0; token < tokens.size(); ++token) {
+        owned.emplace_back(tokens[token]);
+    }
+    const std::vector<std::string_view> terms(owned.begin(), owned.end());
+    std::vector<LexiconExpansion> out;
+    lexicon.expand(terms, tokenizer, out);
+    return out;
+}
+
+double weight_of(const std::vector<LexiconExpansion> &expansions, const std::string &term) {
+    const auto found = std::find_if(expansions.begin(), expansions.end(),
+                                    [&](const LexiconExpansion &expansion) { return expansion.term == term; });
+    return found == expansions.end() ? 0.0 : found->weight;
+}
+
+const char *const kSmall = "# kind | id | broader | members\n"
+                           "same | package-manager | - | package manager, Paketmanager\n"
+                           "kind | js-package-manager | package-manager | npm, pnpm, yarn\n"
+                           "kind | py-package-manager | package-manager | pip, poetry\n"
+                           "same | kubernetes | - | kubernetes, k8s\n";
+
+} // namespace
+
+TEST_CASE("a lexicon relates a tool to its siblings, to what it is, and what it is to its kinds", "[bm25][lexicon]") {
+    auto tokenizer = default_tokenizer();
+    const LexiconWeights weights{1.0, 0.6, 0.5, 0.4};
+    const Lexicon lexicon{kSmall, "small.txt", weights};
+    CHECK(lexicon.group_count() == 4);
+
+    const auto from_npm = expand(lexicon, tokenizer, "npm install the deps");
+    CHECK(weight_of(from_npm, "pnpm") == Approx(0.6));
+    CHECK(weight_of(from_npm, "yarn") == Approx(0.6));
+    CHECK(weight_of(from_npm, "paketmanag") + weight_of(from_npm, "paketmanager") == Approx(0.5));
+    CHECK(weight_of(from_npm, "pip") == 0.0); // another kind of package manager is not a sibling
+    CHECK(weight_of(from_npm, "npm") == 0.0); // the query's own term is not added again
+
+    const auto from_phrase = expand(lexicon, tokenizer, "which package manager do we use?");
+    CHECK(weight_of(from_phrase, "pnpm") == Approx(0.4));
+    CHECK(weight_of(from_phrase, "poetri") + weight_of(from_phrase, "poetry") == Approx(0.4));
+
+    const auto from_words_apart = expand(lexicon, tokenizer, "the manager of the package team");
+    CHECK(from_words_apart.empty()); // a phrase is found only as consecutive terms
+
+    const auto from_same = expand(lexicon, tokenizer, "restart the k8s pods");
+    CHECK(weight_of(from_same, "kubernet") + weight_of(from_same, "kubernetes") == Approx(1.0));
+}
+
+TEST_CASE("a term reached by two relations keeps the stronger weight", "[bm25][lexicon]") {
+    auto tokenizer = default_tokenizer();
+    const Lexicon lexicon{kSmall, "small.txt", LexiconWeights{1.0, 0.6, 0.5, 0.9}};
+    // "package manager" reaches pnpm as narrower (0.9); npm reaches it as a sibling (0.6).
+    const auto expansions = expand(lexicon, tokenizer, "npm or another package manager");
+    CHECK(weight_of(expansions, "pnpm") == Approx(0.9));
+}
+
+TEST_CASE("a relation weighted 0 adds nothing, and all weights 0 turn the lexicon off", "[bm25][lexicon]") {
+    auto tokenizer = default_tokenizer();
+    const Lexicon no_siblings{kSmall, "small.txt", LexiconWeights{1.0, 0.0, 0.5, 0.4}};
+    CHECK(weight_of(expand(no_siblings, tokenizer, "npm"), "pnpm") == 0.0);
+    const Lexicon off{kSmall, "small.txt", LexiconWeights{0.0, 0.0, 0.0, 0.0}};
+    CHECK(expand(off, tokenizer, "npm").empty());
+}
+
+TEST_CASE("a malformed lexicon line is refused, naming the source and the line", "[bm25][lexicon]") {
+    const LexiconWeights weights;
+    const auto refused = [&](const std::string &text, const std::string &message) {
+        INFO(text);
+        CHECK_THROWS_WITH(Lexicon(text, "mine.txt", weights), Catch::Contains(message));
+    };
+    refused("same | a | -\n", "mine.txt:1: expected 'kind | id | broader | members', found 3 field(s)");
+    refused("# c\nlike | a | - | x, y\n", "mine.txt:2: kind must be 'same' or 'kind', not 'like'");
+    refused("same | A b | - | x\n", "mine.txt:1: 'A b' is no id");
+    refused("same | a | - | x\nsame | a | - | y\n", "mine.txt:2: the id 'a' is used twice");
+    refused("kind | a | nowhere | x, y\n", "mine.txt:1: broader names 'nowhere', which no line defines");
+    refused("kind | a | - | xeno\nkind | b | a | yak\n", "mine.txt:2: broader names 'a', a 'kind' line");
+    refused("same | a | - | x,, y\n", "mine.txt:1: an empty member");
+    refused("same | a | - | \n", "mine.txt:1: an empty member");
+}
+
+TEST_CASE("the built-in lexicon parses and relates what a developer names in other words, in EN, DE and ZH",
+          "[bm25][lexicon]") {
+    auto tokenizer = default_tokenizer();
+    const Lexicon lexicon{starling::bm25::built_in_lexicon_text(), "lexicon/software.txt", LexiconWeights{}};
+    CHECK(lexicon.group_count() > 80);
+    CHECK(weight_of(expand(lexicon, tokenizer, "use npm to install the packages"), "pnpm") > 0.0);
+    CHECK(weight_of(expand(lexicon, tokenizer, "which package manager should I use"), "pnpm") > 0.0);
+    CHECK(weight_of(expand(lexicon, tokenizer, "run a load test against the API"), "k6") > 0.0);
+    CHECK(weight_of(expand(lexicon, tokenizer, "file a ticket for it"), "jira") > 0.0);
+    CHECK(weight_of(expand(lexicon, tokenizer, "reformat this file"), "format") > 0.0);
+    CHECK(weight_of(expand(lexicon, tokenizer, "roll it out to production"), "deploy") > 0.0);
+    CHECK(weight_of(expand(lexicon, tokenizer, "wie deployen wir das?"), "deploy") > 0.0);
+    CHECK(weight_of(expand(lexicon, tokenizer, "怎么部署"), "deploy") > 0.0);
+}
+
+TEST_CASE("every member of the built-in lexicon is found by the start of its first term", "[bm25][lexicon]") {
+    // A member is looked at only when a query term starts as it does (member_key): a member whose
+    // first term starts otherwise — behind a stop word, or a stem that is no prefix of its word —
+    // would never be found. Each must make a term, too.
+    auto tokenizer = default_tokenizer();
+    const Lexicon lexicon{starling::bm25::built_in_lexicon_text(), "lexicon/software.txt", LexiconWeights{}};
+    for (const auto member : lexicon.members()) {
+        INFO("member '" << member << "'");
+        TokenList tokens;
+        tokenizer.tokenize(member, tokens, starling::bm25::StopWordHandling::remove,
+                           starling::bm25::CamelCaseParts::omit);
+        REQUIRE_FALSE(tokens.empty());
+        CHECK(starling::bm25::member_key(member) == starling::bm25::member_key(tokens[0]));
+    }
+}

@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// One relevance index file read both ways a lookup can go — the dictionary read whole at the first
+// lookup, or a bucket at a time — must find the same terms and postings, and a damaged byte must
+// make either way throw DamagedIndex or answer as the sound file does, never otherwise.
+#include "policies/starling/bm25/batch_tokenizer.hpp"
+#include "policies/starling/bm25/relevance_index_file.hpp"
+#include "policies/starling/bm25/relevance_index_writer.hpp"
+
+#include <catch2/catch.hpp>
+
+#include "support/history_batch.hpp"
+#include "support/temp_dir.hpp"
+
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <string>
+#include <vector>
+
+using starling::bm25::BatchTerms;
+using starling::bm25::BatchTokenizer;
+using starling::bm25::DamagedIndex;
+using starling::bm25::FieldCounts;
+using starling::bm25::IndexedTerm;
+using starling::bm25::IndexIdentity;
+using starling::bm25::ReadBuffer;
+using starling::bm25::RelevanceIndexFile;
+using starling::bm25::TermDictionary;
+using starling::bm25::Tokenizer;
+using starling::bm25::TokenizerOptions;
+using starling::test::HistoryBatch;
+using starling::test::HistoryMemory;
+
+namespace {
+
+const IndexIdentity identity{"user", "v3", 42};
+
+/// What a lookup of one term finds: nothing, or its counts and every posting.
+struct Found {
+    std::optional<std::uint32_t> memory_count;
+    std::uint32_t own_count = 0;
+    std::vector<std::uint32_t> memories;
+    std::vector<FieldCounts> counts;
+    std::vector<FieldCounts> lengths;
+
+    friend bool operator==(const Found &, const Found &) = default;
+};
+
+Found look_up(const RelevanceIndexFile &file, std::string_view term, ReadBuffer &buffer) {
+    Found found;
+    const std::optional<IndexedTerm> indexed = file.find(term);
+    if (!indexed) {
+        return found;
+    }
+    found.memory_count = indexed->memory_count;
+    found.own_count = indexed->own_count;
+    const auto postings = file.read_postings(*indexed, buffer);
+    for (std::size_t at = 0; at < postings.size(); ++at) {
+        std::uint32_t memory = 0;
+        FieldCounts counts{};
+        FieldCounts lengths{};
+        postings.decode(at, memory, counts, lengths);
+        found.memories.push_back(memory);
+        found.counts.push_back(counts);
+        found.lengths.push_back(lengths);
+    }
+    return found;
+}
+
+/// Every term of the file, and two it lacks, looked up in turn on one opening; nothing when the
+/// file does not open or a lookup throws DamagedIndex.
+std::optional<std::vector<Found>> look_up_all(const std::filesystem::path &path, const std::vector<std::string> &terms,
+                                              std::uint64_t whole_dictionary_limit) {
+    std::string problem;
+    auto [opening, file] = RelevanceIndexFile::open(path, identity, problem, whole_dictionary_limit);
+    if (opening != RelevanceIndexFile::Opening::opened) {
+        return std::nullopt;
+    }
+    ReadBuffer buffer;
+    std::vector<Found> found;
+    try {
+        for (const auto &term : terms) {
+            found.push_back(look_up(*file, term, buffer));
+        }
+    } catch (const DamagedIndex &) {
+        return std::nullopt;
+    }
+    return found;
+}
+
+} // namespace
+
+TEST_CASE("a dictionary read whole and one read a bucket at a time find the same terms, and damage either way "
+          "throws or changes nothing",
+          "[policy][bm25][index]") {
+    starling::test::TempDir scratch{"bm25-index-file"};
+    std::vector<HistoryMemory> memories(9);
+    const std::vector<std::string> summaries{"deploy the billing queue", "kafka consumer lag", "billing retry",
+                                             "postgres migration", "queue lag alert", "deploy kafka",
+                                             "Büro 深色模式", "retry retry retry", "schema index"};
+    for (std::size_t index = 0; index < memories.size(); ++index) {
+        memories[index].summary = summaries[index];
+        memories[index].tags = index % 2 == 0 ? "ops" : "";
+        memories[index].body = "the body of note " + std::to_string(index) + " about " + summaries[(index + 3) % 9];
+        memories[index].key = "memory/user/short/" + std::to_string(index) + ".md";
+        memories[index].id = "id" + std::to_string(index);
+    }
+    const HistoryBatch history{memories, true, 1'700'000'000};
+    const starling::sdk::MemoryBatch batch{history.get()};
+    Tokenizer tokenizer{TokenizerOptions{}};
+    BatchTokenizer batch_tokenizer{tokenizer};
+    TermDictionary dictionary;
+    BatchTerms terms;
+    batch_tokenizer.tokenize(batch, dictionary, nullptr, terms);
+    const std::string bytes =
+        starling::bm25::encode_relevance_index(identity, batch, terms, dictionary, batch_tokenizer.context());
+    const auto path = scratch / "index.bin";
+    std::ofstream{path, std::ios::binary} << bytes;
+
+    std::vector<std::string> queried{"zzzz", "billings"};
+    for (std::size_t id = 0; id < dictionary.size(); ++id) {
+        queried.emplace_back(dictionary.text(static_cast<starling::bm25::TermId>(id)));
+    }
+    const auto whole = look_up_all(path, queried, RelevanceIndexFile::default_whole_dictionary_limit);
+    const auto piecewise = look_up_all(path, queried, 0);
+    REQUIRE(whole);
+    REQUIRE(piecewise);
+    CHECK(*whole == *piecewise);
+    CHECK_FALSE((*whole)[0].memory_count);
+    CHECK((*whole)[2].memory_count); // every term of the dictionary is in the file
+    CHECK_FALSE((*whole)[2].memories.empty());
+
+    std::size_t failed = 0;
+    std::fstream in_place{path, std::ios::binary | std::ios::in | std::ios::out};
+    const auto overwrite = [&](std::size_t position, char byte) {
+        in_place.seekp(static_cast<std::streamoff>(position));
+        in_place.put(byte);
+        in_place.flush();
+    };
+    for (std::size_t position = 0; position < bytes.size(); ++position) {
+        overwrite(position, static_cast<char>(bytes[position] ^ 0x5A));
+        INFO("byte " << position);
+        for (const std::uint64_t limit : {RelevanceIndexFile::default_whole_dictionary_limit, std::uint64_t{0}}) {
+            const auto found = look_up_all(path, queried, limit);
+            if (!found) {
+                ++failed;
+                continue;
+            }
+            CHECK(*found == *whole);
+        }
+        overwrite(position, bytes[position]);
+    }
+    CHECK(failed > 0);
+}
