@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "decision_bench.hpp"
 
-#include <starling/core/store/file_io.hpp>
+#include <starling/core/io/file_io.hpp>
 
 #include <algorithm>
 #include <cstdio>

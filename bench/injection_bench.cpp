@@ -7,7 +7,7 @@
 #include <starling/core/lifecycle/injection.hpp>
 #include <starling/core/lifecycle/relevance_index.hpp>
 #include <starling/core/lifecycle/remember.hpp>
-#include <starling/core/store/time_format.hpp>
+#include <starling/core/io/time_format.hpp>
 
 #include <algorithm>
 #include <cstdlib>

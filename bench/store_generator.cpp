@@ -8,9 +8,9 @@
 #include "synthetic_memory.hpp"
 #include "synthetic_store.hpp"
 
-#include <starling/core/store/clock.hpp>
+#include <starling/core/io/clock.hpp>
 #include <starling/core/store/memory_store.hpp>
-#include <starling/core/store/time_format.hpp>
+#include <starling/core/io/time_format.hpp>
 
 #include <charconv>
 #include <chrono>

@@ -2,9 +2,9 @@
 #include "synthetic_store.hpp"
 
 #include <starling/core/lifecycle/episode_links.hpp>
-#include <starling/core/store/file_naming.hpp>
-#include <starling/core/store/memory_file.hpp>
-#include <starling/core/store/memory_id.hpp>
+#include <starling/core/store/record/file_naming.hpp>
+#include <starling/core/store/record/memory_file.hpp>
+#include <starling/core/store/record/memory_id.hpp>
 
 #include <algorithm>
 #include <cerrno>

@@ -9,7 +9,7 @@
 #include "synthetic_memory.hpp"
 
 #include <starling/core/store/memory_store.hpp>
-#include <starling/core/store/scope.hpp>
+#include <starling/core/store/record/scope.hpp>
 
 #include <cstdint>
 #include <functional>

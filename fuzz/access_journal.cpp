@@ -4,7 +4,7 @@
 // memory files: lines a killed writer left half-written, or anything else, are skipped.
 #include "scratch_directory.hpp"
 
-#include "core/src/store/access_journal.hpp"
+#include "core/src/store/index/access_journal.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size) {
     static const starling::fuzz::ScratchDirectory scratch;

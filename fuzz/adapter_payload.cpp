@@ -11,7 +11,7 @@
 //   '!'  its first line is argv[0], the event name on the hook's command line; the rest is stdin.
 #include "scratch_directory.hpp"
 
-#include <starling/core/bus/log.hpp>
+#include <starling/core/io/log.hpp>
 #include <starling/plugins/load_error.hpp>
 #include <starling/plugins/plugin_registry.hpp>
 #include <starling/plugins/static_plugins.hpp>

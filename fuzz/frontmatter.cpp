@@ -5,9 +5,9 @@
 // serialise_memory and read back the same (memory_file.hpp promises the round trip).
 #include "scratch_directory.hpp"
 
-#include <starling/core/store/frontmatter.hpp>
-#include <starling/core/store/memory_file.hpp>
-#include <starling/core/store/store_error.hpp>
+#include <starling/core/store/record/frontmatter.hpp>
+#include <starling/core/store/record/memory_file.hpp>
+#include <starling/core/io/store_error.hpp>
 
 #include <cstdlib>
 

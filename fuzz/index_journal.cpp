@@ -5,9 +5,9 @@
 // rebuilt), never a crash; a line that decodes encodes back to a line that decodes the same.
 #include "scratch_directory.hpp"
 
-#include "core/src/store/index_record.hpp"
-#include "core/src/store/index_snapshot.hpp"
-#include "core/src/store/machine_index.hpp"
+#include "core/src/store/index/index_record.hpp"
+#include "core/src/store/index/index_snapshot.hpp"
+#include "core/src/store/index/machine_index.hpp"
 
 #include <chrono>
 #include <cstdlib>

@@ -9,7 +9,7 @@
 // read through, byte by byte, so that every view is checked to lie inside the input.
 #include "scratch_directory.hpp"
 
-#include "core/src/store/index_snapshot.hpp"
+#include "core/src/store/index/index_snapshot.hpp"
 
 #include <cstring>
 #include <string>

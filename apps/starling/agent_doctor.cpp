@@ -3,7 +3,7 @@
 
 #include "installed_hooks.hpp"
 
-#include <starling/core/store/file_io.hpp>
+#include <starling/core/io/file_io.hpp>
 #include <starling/sdk/shell_words.hpp>
 
 #include <unistd.h>

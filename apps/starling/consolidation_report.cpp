@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "consolidation_report.hpp"
 
-#include <starling/core/store/time_format.hpp>
+#include <starling/core/io/time_format.hpp>
 
 #include <algorithm>
 #include <array>

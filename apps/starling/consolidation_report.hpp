@@ -6,7 +6,7 @@
 #pragma once
 
 #include <starling/core/lifecycle/consolidation.hpp>
-#include <starling/core/store/indexed_memory.hpp>
+#include <starling/core/store/index/indexed_memory.hpp>
 
 #include <nlohmann/json.hpp>
 

@@ -8,8 +8,8 @@
 
 #include <starling/app/arguments.hpp>
 #include <starling/app/output.hpp>
-#include <starling/core/store/frontmatter.hpp>
-#include <starling/core/store/memory.hpp>
+#include <starling/core/store/record/frontmatter.hpp>
+#include <starling/core/store/record/memory.hpp>
 
 #include <charconv>
 #include <iostream>

@@ -3,7 +3,7 @@
 
 #include "health_sections.hpp"
 
-#include <starling/core/store/time_format.hpp>
+#include <starling/core/io/time_format.hpp>
 
 #include <algorithm>
 #include <cmath>

@@ -4,8 +4,8 @@
 #include "memory_counts.hpp"
 #include "memory_usage.hpp"
 
-#include <starling/core/store/indexed_memory.hpp>
-#include <starling/core/store/time_format.hpp>
+#include <starling/core/store/index/indexed_memory.hpp>
+#include <starling/core/io/time_format.hpp>
 
 namespace starling::app {
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "index_consistency.hpp"
 
-#include <starling/core/store/body_excerpt.hpp>
+#include <starling/core/store/record/body_excerpt.hpp>
 
 #include <algorithm>
 #include <set>

@@ -6,8 +6,8 @@
 // believes unchanged.
 #pragma once
 
-#include <starling/core/store/index_entry.hpp>
-#include <starling/core/store/memory.hpp>
+#include <starling/core/store/index/index_entry.hpp>
+#include <starling/core/store/record/memory.hpp>
 
 #include <string>
 #include <vector>

@@ -10,8 +10,8 @@
 #include <starling/app/hook_trust_state.hpp>
 #include <starling/app/output.hpp>
 #include <starling/core/config/config_environment.hpp>
-#include <starling/core/store/atomic_file.hpp>
-#include <starling/core/store/file_io.hpp>
+#include <starling/core/io/atomic_file.hpp>
+#include <starling/core/io/file_io.hpp>
 
 #include <nlohmann/json.hpp>
 

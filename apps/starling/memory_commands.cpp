@@ -9,11 +9,11 @@
 #include <starling/app/memory_search.hpp>
 #include <starling/app/output.hpp>
 #include <starling/core/lifecycle/remember.hpp>
-#include <starling/core/store/file_io.hpp>
+#include <starling/core/io/file_io.hpp>
 #include <starling/core/store/injection_record.hpp>
-#include <starling/core/store/memory_file.hpp>
-#include <starling/core/store/store_error.hpp>
-#include <starling/core/store/time_format.hpp>
+#include <starling/core/store/record/memory_file.hpp>
+#include <starling/core/io/store_error.hpp>
+#include <starling/core/io/time_format.hpp>
 
 #include <nlohmann/json.hpp>
 

@@ -13,7 +13,7 @@
 #include <starling/app/migration/skill_master_file.hpp>
 #include <starling/app/migration/stored_memories.hpp>
 #include <starling/app/output.hpp>
-#include <starling/core/store/time_format.hpp>
+#include <starling/core/io/time_format.hpp>
 
 #include <unistd.h>
 

@@ -6,7 +6,7 @@
 #include <starling/app/arguments.hpp>
 #include <starling/app/output.hpp>
 #include <starling/app/sharing/wire_memory.hpp>
-#include <starling/core/store/memory_id.hpp>
+#include <starling/core/store/record/memory_id.hpp>
 
 #include <iostream>
 

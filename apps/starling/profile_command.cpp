@@ -10,9 +10,9 @@
 #include <starling/core/config/closest_name.hpp>
 #include <starling/core/config/config_environment.hpp>
 #include <starling/core/config/config_loader.hpp>
-#include <starling/core/store/atomic_file.hpp>
-#include <starling/core/store/file_io.hpp>
-#include <starling/core/store/time_format.hpp>
+#include <starling/core/io/atomic_file.hpp>
+#include <starling/core/io/file_io.hpp>
+#include <starling/core/io/time_format.hpp>
 
 #include <nlohmann/json.hpp>
 

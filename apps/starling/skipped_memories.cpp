@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "skipped_memories.hpp"
 
-#include <starling/core/store/memory_key.hpp>
+#include <starling/core/store/record/memory_key.hpp>
 
 #include <algorithm>
 

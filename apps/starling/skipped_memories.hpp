@@ -2,7 +2,7 @@
 #pragma once
 
 #include <starling/app/application.hpp>
-#include <starling/core/store/scope.hpp>
+#include <starling/core/store/record/scope.hpp>
 
 #include <optional>
 #include <span>

@@ -5,8 +5,8 @@
 
 #include <starling/app/output.hpp>
 #include <starling/core/config/config_environment.hpp>
-#include <starling/core/store/file_io.hpp>
-#include <starling/core/store/index_entry.hpp>
+#include <starling/core/io/file_io.hpp>
+#include <starling/core/store/index/index_entry.hpp>
 
 #include <sys/stat.h>
 

@@ -3,11 +3,11 @@
 
 #include "store_leftovers.hpp"
 
-#include <starling/core/store/file_io.hpp>
-#include <starling/core/store/frontmatter.hpp>
+#include <starling/core/io/file_io.hpp>
+#include <starling/core/store/record/frontmatter.hpp>
 #include <starling/core/store/injection_record.hpp>
-#include <starling/core/store/memory_file.hpp>
-#include <starling/core/store/store_error.hpp>
+#include <starling/core/store/record/memory_file.hpp>
+#include <starling/core/io/store_error.hpp>
 
 #include <filesystem>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include <starling/core/store/index_entry.hpp>
+#include <starling/core/store/index/index_entry.hpp>
 
 #include <cstdint>
 #include <optional>

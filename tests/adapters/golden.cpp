@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "adapters/golden.hpp"
 
-#include <starling/core/bus/log.hpp>
+#include <starling/core/io/log.hpp>
 #include <starling/plugins/static_plugins.hpp>
 
 #include <catch2/catch.hpp>

@@ -258,8 +258,26 @@ std::vector<FolderRule> plugin_rules() {
 
 } // namespace
 
+/// Core's layers, bottom first: each uses only itself and those before it (and the SDK). Two rules
+/// per layer, for its public headers and its sources.
+std::vector<FolderRule> core_layer_rules() {
+    static const std::vector<std::string> layers{"io",          "redaction", "config", "store/record",
+                                                 "store/index", "store",     "bus",    "lifecycle"};
+    std::vector<FolderRule> rules;
+    std::vector<fs::path> below{kSource / "sdk"};
+    for (const auto &layer : layers) {
+        const auto headers = kSource / "core" / "include" / "starling" / "core" / layer;
+        const auto sources = kSource / "core" / "src" / layer;
+        below.push_back(headers);
+        below.push_back(sources);
+        rules.push_back({headers, below});
+        rules.push_back({sources, below});
+    }
+    return rules;
+}
+
 TEST_CASE("each folder includes only what docs/architecture.md allows it", "[architecture]") {
-    const std::vector<FolderRule> rules{
+    std::vector<FolderRule> rules{
         {kSource / "sdk", {kSource / "sdk"}},
         {kSource / "core", {kSource / "sdk", kSource / "core"}},
         {kSource / "plugins", {kSource / "sdk", kSource / "core", kSource / "plugins"}},
@@ -267,6 +285,8 @@ TEST_CASE("each folder includes only what docs/architecture.md allows it", "[arc
         {kSource / "bench",
          {kSource / "sdk", kSource / "core", kSource / "plugins", kSource / "apps" / "application", kSource / "bench"}},
     };
+    const auto layers = core_layer_rules();
+    rules.insert(rules.end(), layers.begin(), layers.end());
     for (const auto &rule : rules) {
         INFO(rule.folder.lexically_relative(kSource).string());
         const auto violations = violations_of(rule);
@@ -289,7 +309,7 @@ TEST_CASE("the include check resolves includes as the compiler does and catches 
     const auto file = kSource / "core" / "src" / "store" / "example.cpp";
     const SearchPaths core_paths{{}, {kSource / "core" / "include", kSource / "sdk" / "include", kSource / "plugins" / "include", kSource}};
     const auto found = violations_in(file,
-                                     "#include <starling/core/store/memory.hpp>\n"
+                                     "#include <starling/core/store/record/memory.hpp>\n"
                                      "#include <starling/sdk/abi.h>\n"
                                      "#include <nlohmann/json.hpp>\n"
                                      "  #  include <starling/plugins/plugin_registry.hpp>\n"
@@ -312,7 +332,7 @@ TEST_CASE("the include check resolves includes as the compiler does and catches 
     const auto bm25_file = bm25->folder / "x.cpp";
     const SearchPaths policy_paths{{}, {kSource / "sdk" / "include", kSource / "policies", bm25->folder.parent_path()}};
     const auto planted = violations_in(bm25_file,
-                                       "#include <starling/core/store/memory.hpp>\n"
+                                       "#include <starling/core/store/record/memory.hpp>\n"
                                        "#include \"collie/collie-tree/cue_pattern.hpp\"\n"
                                        "#include \"cache-files/text_hash.hpp\"\n"
                                        "#include \"tokenizer.hpp\"\n",
@@ -338,6 +358,26 @@ TEST_CASE("core names no agent: everything agent-specific is declared by an adap
     }
     INFO(mentions);
     CHECK(mentions.empty());
+}
+
+TEST_CASE("the include check holds core's layers: a lower layer including a higher one is caught", "[architecture]") {
+    const auto rules = core_layer_rules();
+    const auto rule_for = [&](const fs::path &folder) {
+        return *std::find_if(rules.begin(), rules.end(), [&](const FolderRule &rule) { return rule.folder == folder; });
+    };
+    const SearchPaths core_paths{{}, {kSource / "core" / "include", kSource / "core" / "src", kSource / "sdk" / "include"}};
+    const auto io_file = kSource / "core" / "src" / "io" / "example.cpp";
+    const auto io_rule = rule_for(kSource / "core" / "src" / "io");
+    CHECK(violations_in(io_file, "#include <starling/core/io/file_io.hpp>\n", io_rule, core_paths).empty());
+    CHECK(violations_in(io_file, "#include <starling/core/store/memory_store.hpp>\n", io_rule, core_paths).size() == 1);
+    CHECK(violations_in(io_file, "#include \"store/index/machine_index.hpp\"\n", io_rule, core_paths).size() == 1);
+
+    const auto record_file = kSource / "core" / "src" / "store" / "record" / "example.cpp";
+    const auto record_rule = rule_for(kSource / "core" / "src" / "store" / "record");
+    CHECK(violations_in(record_file, "#include <starling/core/redaction/redaction.hpp>\n", record_rule, core_paths).empty());
+    CHECK(violations_in(record_file, "#include <starling/core/store/index/index_entry.hpp>\n", record_rule, core_paths)
+              .size() == 1);
+    CHECK(violations_in(record_file, "#include <starling/core/bus/event_bus.hpp>\n", record_rule, core_paths).size() == 1);
 }
 
 TEST_CASE("policies/README.md lists every policy with its kind, in its family's folder", "[architecture]") {

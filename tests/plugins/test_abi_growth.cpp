@@ -4,7 +4,7 @@
 // fixtures are relevance policies that know the ABI only as it was published (published_abi.h).
 #include <starling/core/lifecycle/consolidation.hpp>
 #include <starling/core/lifecycle/remember.hpp>
-#include <starling/core/store/clock.hpp>
+#include <starling/core/io/clock.hpp>
 #include <starling/core/store/memory_store.hpp>
 #include <starling/plugins/plugin_registry.hpp>
 #include <starling/plugins/static_plugins.hpp>

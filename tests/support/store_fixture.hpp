@@ -4,7 +4,7 @@
 #include "support/store_fixtures.hpp"
 #include "support/temp_dir.hpp"
 
-#include <starling/core/store/clock.hpp>
+#include <starling/core/io/clock.hpp>
 #include <starling/core/store/memory_store.hpp>
 
 #include <string_view>

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include <starling/core/store/memory.hpp>
-#include <starling/core/store/memory_file.hpp>
-#include <starling/core/store/memory_key.hpp>
-#include <starling/core/store/time_format.hpp>
+#include <starling/core/store/record/memory.hpp>
+#include <starling/core/store/record/memory_file.hpp>
+#include <starling/core/store/record/memory_key.hpp>
+#include <starling/core/io/time_format.hpp>
 
 #include <sys/wait.h>
 #include <unistd.h>

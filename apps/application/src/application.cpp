@@ -5,8 +5,8 @@
 
 #include <starling/core/config/config_loader.hpp>
 #include <starling/core/config/plugin_settings.hpp>
-#include <starling/core/lifecycle/redaction.hpp>
-#include <starling/core/store/file_io.hpp>
+#include <starling/core/redaction/redaction.hpp>
+#include <starling/core/io/file_io.hpp>
 #include <starling/plugins/crash_report.hpp>
 #include <starling/plugins/static_plugins.hpp>
 

@@ -5,9 +5,9 @@
 #include <starling/app/migration/memory_links.hpp>
 #include <starling/app/migration/seed_format.hpp>
 
-#include <starling/core/store/file_naming.hpp>
-#include <starling/core/store/frontmatter.hpp>
-#include <starling/core/store/time_format.hpp>
+#include <starling/core/store/record/file_naming.hpp>
+#include <starling/core/store/record/frontmatter.hpp>
+#include <starling/core/io/time_format.hpp>
 
 #include <map>
 #include <set>

@@ -7,10 +7,10 @@
 #include <starling/app/migration/memory_links.hpp>
 #include <starling/app/migration/seed_format.hpp>
 
-#include <starling/core/store/file_io.hpp>
-#include <starling/core/store/frontmatter.hpp>
-#include <starling/core/store/store_error.hpp>
-#include <starling/core/store/time_format.hpp>
+#include <starling/core/io/file_io.hpp>
+#include <starling/core/store/record/frontmatter.hpp>
+#include <starling/core/io/store_error.hpp>
+#include <starling/core/io/time_format.hpp>
 
 #include <algorithm>
 #include <array>

@@ -9,7 +9,7 @@
 #include <starling/app/migration/memory_links.hpp>
 #include <starling/app/migration/seed_format.hpp>
 
-#include <starling/core/store/time_format.hpp>
+#include <starling/core/io/time_format.hpp>
 
 #include <nlohmann/json.hpp>
 

@@ -4,9 +4,9 @@
 #include <starling/app/migration/collie_store.hpp>
 #include <starling/app/migration/seed_format.hpp>
 
-#include <starling/core/store/file_io.hpp>
-#include <starling/core/store/memory_file.hpp>
-#include <starling/core/store/store_error.hpp>
+#include <starling/core/io/file_io.hpp>
+#include <starling/core/store/record/memory_file.hpp>
+#include <starling/core/io/store_error.hpp>
 
 #include <algorithm>
 #include <system_error>

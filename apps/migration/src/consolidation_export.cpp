@@ -3,8 +3,8 @@
 #include <starling/app/migration/memory_links.hpp>
 #include <starling/app/migration/seed_format.hpp>
 
-#include <starling/core/store/frontmatter.hpp>
-#include <starling/core/store/time_format.hpp>
+#include <starling/core/store/record/frontmatter.hpp>
+#include <starling/core/io/time_format.hpp>
 
 #include <nlohmann/json.hpp>
 

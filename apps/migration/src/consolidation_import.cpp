@@ -6,8 +6,8 @@
 #include <starling/app/migration/memory_links.hpp>
 #include <starling/app/migration/seed_format.hpp>
 
-#include <starling/core/store/file_io.hpp>
-#include <starling/core/store/store_error.hpp>
+#include <starling/core/io/file_io.hpp>
+#include <starling/core/io/store_error.hpp>
 
 #include <nlohmann/json.hpp>
 

@@ -4,8 +4,8 @@
 // policies can read; the other observations are the memory's body.
 #include <starling/app/migration/consolidation_store.hpp>
 
-#include <starling/core/store/frontmatter.hpp>
-#include <starling/core/store/time_format.hpp>
+#include <starling/core/store/record/frontmatter.hpp>
+#include <starling/core/io/time_format.hpp>
 
 #include <algorithm>
 

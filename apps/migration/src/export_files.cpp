@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <starling/app/migration/export_files.hpp>
 
-#include <starling/core/store/atomic_file.hpp>
-#include <starling/core/store/file_io.hpp>
+#include <starling/core/io/atomic_file.hpp>
+#include <starling/core/io/file_io.hpp>
 
 #include <stdexcept>
 #include <system_error>

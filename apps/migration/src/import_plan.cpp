@@ -2,13 +2,13 @@
 #include <starling/app/migration/import_plan.hpp>
 #include <starling/app/migration/memory_links.hpp>
 
-#include <starling/core/lifecycle/redaction.hpp>
-#include <starling/core/store/file_io.hpp>
-#include <starling/core/store/memory_file.hpp>
-#include <starling/core/store/memory_key.hpp>
-#include <starling/core/store/memory_id.hpp>
-#include <starling/core/store/memory_redaction.hpp>
-#include <starling/core/store/store_error.hpp>
+#include <starling/core/redaction/redaction.hpp>
+#include <starling/core/io/file_io.hpp>
+#include <starling/core/store/record/memory_file.hpp>
+#include <starling/core/store/record/memory_key.hpp>
+#include <starling/core/store/record/memory_id.hpp>
+#include <starling/core/store/record/memory_redaction.hpp>
+#include <starling/core/io/store_error.hpp>
 
 #include <algorithm>
 #include <map>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <starling/app/migration/memory_links.hpp>
 
-#include <starling/core/store/frontmatter.hpp>
+#include <starling/core/store/record/frontmatter.hpp>
 
 namespace starling::app::migration {
 

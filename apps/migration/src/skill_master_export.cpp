@@ -4,8 +4,8 @@
 #include <starling/app/migration/seed_format.hpp>
 #include <starling/app/migration/skill_master_file.hpp>
 
-#include <starling/core/store/frontmatter.hpp>
-#include <starling/core/store/time_format.hpp>
+#include <starling/core/store/record/frontmatter.hpp>
+#include <starling/core/io/time_format.hpp>
 
 #include <nlohmann/json.hpp>
 

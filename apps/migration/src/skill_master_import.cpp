@@ -6,9 +6,9 @@
 #include <starling/app/migration/seed_format.hpp>
 #include <starling/app/migration/skill_master_file.hpp>
 
-#include <starling/core/store/file_io.hpp>
-#include <starling/core/store/store_error.hpp>
-#include <starling/core/store/time_format.hpp>
+#include <starling/core/io/file_io.hpp>
+#include <starling/core/io/store_error.hpp>
+#include <starling/core/io/time_format.hpp>
 
 #include <nlohmann/json.hpp>
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <starling/app/migration/stored_memories.hpp>
 
-#include <starling/core/store/file_io.hpp>
-#include <starling/core/store/memory_file.hpp>
-#include <starling/core/store/store_error.hpp>
+#include <starling/core/io/file_io.hpp>
+#include <starling/core/store/record/memory_file.hpp>
+#include <starling/core/io/store_error.hpp>
 
 namespace starling::app::migration {
 namespace {

@@ -8,7 +8,7 @@
 
 #include <starling/app/sharing/wire_memory.hpp>
 
-#include <starling/core/store/store_error.hpp>
+#include <starling/core/io/store_error.hpp>
 
 #include <algorithm>
 #include <limits>

@@ -2,7 +2,7 @@
 #include <starling/app/sharing/memory_merge.hpp>
 #include <starling/app/sharing/wire_memory.hpp>
 
-#include <starling/core/store/frontmatter.hpp>
+#include <starling/core/store/record/frontmatter.hpp>
 
 #include <algorithm>
 #include <map>

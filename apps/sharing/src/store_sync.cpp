@@ -4,10 +4,10 @@
 #include <starling/app/sharing/memory_merge.hpp>
 #include <starling/app/sharing/sharing_error.hpp>
 
-#include <starling/core/store/atomic_file.hpp>
-#include <starling/core/store/fault_injection.hpp>
-#include <starling/core/store/file_lock.hpp>
-#include <starling/core/store/memory_id.hpp>
+#include <starling/core/io/atomic_file.hpp>
+#include <starling/core/io/fault_injection.hpp>
+#include <starling/core/io/file_lock.hpp>
+#include <starling/core/store/record/memory_id.hpp>
 
 #include <unistd.h>
 

@@ -4,8 +4,8 @@
 #include <starling/app/sharing/outgoing_check.hpp>
 #include <starling/app/sharing/wire_memory.hpp>
 
-#include <starling/core/store/atomic_file.hpp>
-#include <starling/core/store/store_error.hpp>
+#include <starling/core/io/atomic_file.hpp>
+#include <starling/core/io/store_error.hpp>
 
 #include <fcntl.h>
 #include <unistd.h>

@@ -4,9 +4,9 @@
 #include <starling/app/sharing/memory_merge.hpp>
 #include <starling/app/sharing/wire_memory.hpp>
 
-#include <starling/core/store/atomic_file.hpp>
-#include <starling/core/store/memory_key.hpp>
-#include <starling/core/store/store_error.hpp>
+#include <starling/core/io/atomic_file.hpp>
+#include <starling/core/store/record/memory_key.hpp>
+#include <starling/core/io/store_error.hpp>
 
 #include <algorithm>
 #include <map>

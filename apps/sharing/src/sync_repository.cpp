@@ -2,8 +2,8 @@
 #include <starling/app/sharing/sharing_error.hpp>
 #include <starling/app/sharing/sync_repository.hpp>
 
-#include <starling/core/store/atomic_file.hpp>
-#include <starling/core/store/file_io.hpp>
+#include <starling/core/io/atomic_file.hpp>
+#include <starling/core/io/file_io.hpp>
 
 #include <algorithm>
 #include <optional>

@@ -3,8 +3,8 @@
 
 #include <starling/app/sharing/sharing_error.hpp>
 
-#include <starling/core/store/atomic_file.hpp>
-#include <starling/core/store/time_format.hpp>
+#include <starling/core/io/atomic_file.hpp>
+#include <starling/core/io/time_format.hpp>
 
 #include <sstream>
 #include <vector>

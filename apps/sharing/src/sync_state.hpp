@@ -7,7 +7,7 @@
 
 #include <starling/app/sharing/usage_ledger.hpp>
 
-#include <starling/core/store/file_io.hpp>
+#include <starling/core/io/file_io.hpp>
 
 #include <filesystem>
 #include <map>

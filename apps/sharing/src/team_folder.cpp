@@ -7,12 +7,12 @@
 #include <starling/app/sharing/team_folder.hpp>
 #include <starling/app/sharing/wire_memory.hpp>
 
-#include <starling/core/store/atomic_file.hpp>
-#include <starling/core/store/file_lock.hpp>
-#include <starling/core/store/memory_id.hpp>
-#include <starling/core/store/memory_key.hpp>
-#include <starling/core/store/project_id.hpp>
-#include <starling/core/store/store_error.hpp>
+#include <starling/core/io/atomic_file.hpp>
+#include <starling/core/io/file_lock.hpp>
+#include <starling/core/store/record/memory_id.hpp>
+#include <starling/core/store/record/memory_key.hpp>
+#include <starling/core/store/record/project_id.hpp>
+#include <starling/core/io/store_error.hpp>
 
 #include <map>
 #include <set>

@@ -2,7 +2,7 @@
 #include <starling/app/sharing/sharing_error.hpp>
 #include <starling/app/sharing/usage_ledger.hpp>
 
-#include <starling/core/store/time_format.hpp>
+#include <starling/core/io/time_format.hpp>
 
 #include <algorithm>
 #include <charconv>

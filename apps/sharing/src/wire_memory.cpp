@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <starling/app/sharing/wire_memory.hpp>
 
-#include <starling/core/store/frontmatter.hpp>
-#include <starling/core/store/memory_file.hpp>
-#include <starling/core/store/store_error.hpp>
+#include <starling/core/store/record/frontmatter.hpp>
+#include <starling/core/store/record/memory_file.hpp>
+#include <starling/core/io/store_error.hpp>
 
 #include <algorithm>
 #include <array>

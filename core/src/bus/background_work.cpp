@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <starling/core/bus/background_work.hpp>
 
-#include <starling/core/store/file_io.hpp>
+#include <starling/core/io/file_io.hpp>
 
 namespace starling::core {
 namespace {

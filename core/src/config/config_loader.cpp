@@ -8,8 +8,8 @@
 #include <starling/core/config/config_schema.hpp>
 
 #include <starling/core/config/closest_name.hpp>
-#include "toml_outside_strings.hpp"
-#include "toml_text.hpp"
+#include "config/toml_outside_strings.hpp"
+#include "config/toml_text.hpp"
 
 #include <toml++/toml.h>
 

@@ -3,7 +3,7 @@
 
 #include <starling/core/config/config_schema.hpp>
 
-#include "toml_text.hpp"
+#include "config/toml_text.hpp"
 
 #include <algorithm>
 #include <string_view>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <starling/core/config/config_schema.hpp>
 
-#include "toml_text.hpp"
+#include "config/toml_text.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -5,7 +5,7 @@
 #include <starling/core/config/config_schema.hpp>
 
 #include <starling/core/config/closest_name.hpp>
-#include "toml_text.hpp"
+#include "config/toml_text.hpp"
 
 #include <algorithm>
 #include <optional>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "toml_outside_strings.hpp"
+#include "config/toml_outside_strings.hpp"
 
 namespace starling::core {
 

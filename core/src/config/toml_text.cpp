@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "toml_text.hpp"
+#include "config/toml_text.hpp"
 
 #include <algorithm>
 #include <array>

@@ -2,7 +2,7 @@
 #include <starling/core/lifecycle/closest_memory.hpp>
 
 #include <starling/core/store/memory_view_batch.hpp>
-#include <starling/core/store/store_error.hpp>
+#include <starling/core/io/store_error.hpp>
 
 #include <algorithm>
 #include <cmath>

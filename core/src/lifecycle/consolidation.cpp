@@ -3,10 +3,10 @@
 
 #include <starling/core/lifecycle/plan_actions.hpp>
 
-#include <starling/core/store/file_io.hpp>
-#include <starling/core/store/file_lock.hpp>
+#include <starling/core/io/file_io.hpp>
+#include <starling/core/io/file_lock.hpp>
 #include <starling/core/store/memory_view_batch.hpp>
-#include <starling/core/store/store_error.hpp>
+#include <starling/core/io/store_error.hpp>
 
 #include <algorithm>
 #include <functional>

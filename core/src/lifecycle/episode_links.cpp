@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <starling/core/lifecycle/episode_links.hpp>
 
-#include <starling/core/store/indexed_memory.hpp>
+#include <starling/core/store/index/indexed_memory.hpp>
 
 #include <algorithm>
 

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <starling/core/lifecycle/injection.hpp>
 
-#include <starling/core/store/file_io.hpp>
-#include <starling/core/store/index_markdown.hpp>
+#include <starling/core/io/file_io.hpp>
+#include <starling/core/store/index/index_markdown.hpp>
 #include <starling/core/lifecycle/prompt_kind.hpp>
 #include <starling/core/lifecycle/relevance_index.hpp>
 #include <starling/core/store/memory_view_batch.hpp>
-#include <starling/core/store/store_error.hpp>
+#include <starling/core/io/store_error.hpp>
 
 #include <algorithm>
 #include <array>

@@ -2,7 +2,7 @@
 #include <starling/core/lifecycle/lifecycle.hpp>
 
 #include <starling/core/lifecycle/consolidation.hpp>
-#include <starling/core/lifecycle/redaction.hpp>
+#include <starling/core/redaction/redaction.hpp>
 #include <starling/core/lifecycle/relevance_index.hpp>
 #include <starling/core/lifecycle/session_log.hpp>
 

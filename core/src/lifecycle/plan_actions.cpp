@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <starling/core/lifecycle/plan_actions.hpp>
 
-#include <starling/core/lifecycle/redaction.hpp>
-#include <starling/core/store/memory_id.hpp>
-#include <starling/core/store/store_error.hpp>
-#include <starling/core/store/time_format.hpp>
+#include <starling/core/redaction/redaction.hpp>
+#include <starling/core/store/record/memory_id.hpp>
+#include <starling/core/io/store_error.hpp>
+#include <starling/core/io/time_format.hpp>
 #include <starling/sdk/text/blanks.hpp>
 
 #include <algorithm>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <starling/core/lifecycle/relevance_index.hpp>
 
-#include <starling/core/store/file_io.hpp>
-#include <starling/core/store/file_lock.hpp>
+#include <starling/core/io/file_io.hpp>
+#include <starling/core/io/file_lock.hpp>
 #include <starling/core/store/memory_view_batch.hpp>
 
 #include <fcntl.h>

@@ -4,9 +4,9 @@
 #include <starling/core/lifecycle/closest_memory.hpp>
 #include <starling/core/lifecycle/episode_links.hpp>
 #include <starling/core/lifecycle/plan_actions.hpp>
-#include <starling/core/lifecycle/redaction.hpp>
-#include <starling/core/store/memory_id.hpp>
-#include <starling/core/store/store_error.hpp>
+#include <starling/core/redaction/redaction.hpp>
+#include <starling/core/store/record/memory_id.hpp>
+#include <starling/core/io/store_error.hpp>
 
 #include <nlohmann/json.hpp>
 

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <starling/core/lifecycle/session_log.hpp>
 
-#include <starling/core/store/atomic_file.hpp>
-#include <starling/core/store/fault_injection.hpp>
-#include <starling/core/store/file_io.hpp>
-#include <starling/core/store/file_lock.hpp>
-#include <starling/core/store/project_id.hpp>
-#include <starling/core/store/time_format.hpp>
+#include <starling/core/io/atomic_file.hpp>
+#include <starling/core/io/fault_injection.hpp>
+#include <starling/core/io/file_io.hpp>
+#include <starling/core/io/file_lock.hpp>
+#include <starling/core/store/record/project_id.hpp>
+#include <starling/core/io/time_format.hpp>
 
 #include <nlohmann/json.hpp>
 

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "archive_manifest.hpp"
+#include "store/archive_manifest.hpp"
 
-#include "posix_io.hpp"
+#include "io/posix_io.hpp"
 
-#include <starling/core/store/file_io.hpp>
-#include <starling/core/store/store_error.hpp>
-#include <starling/core/store/time_format.hpp>
+#include <starling/core/io/file_io.hpp>
+#include <starling/core/io/store_error.hpp>
+#include <starling/core/io/time_format.hpp>
 
 #include <nlohmann/json.hpp>
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <starling/core/store/injection_record.hpp>
 
-#include <starling/core/store/store_error.hpp>
-#include <starling/core/store/time_format.hpp>
+#include <starling/core/io/store_error.hpp>
+#include <starling/core/io/time_format.hpp>
 
 #include <charconv>
 #include <string>

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "memory_files.hpp"
+#include "store/memory_files.hpp"
 
-#include "posix_io.hpp"
+#include "io/posix_io.hpp"
 
-#include <starling/core/store/atomic_file.hpp>
-#include <starling/core/store/fault_injection.hpp>
-#include <starling/core/store/store_error.hpp>
+#include <starling/core/io/atomic_file.hpp>
+#include <starling/core/io/fault_injection.hpp>
+#include <starling/core/io/store_error.hpp>
 
 #include <dirent.h>
 #include <fcntl.h>

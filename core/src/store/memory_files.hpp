@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include <starling/core/store/file_io.hpp>
-#include <starling/core/store/index_entry.hpp>
-#include <starling/core/store/memory_key.hpp>
+#include <starling/core/io/file_io.hpp>
+#include <starling/core/store/index/index_entry.hpp>
+#include <starling/core/store/record/memory_key.hpp>
 
 #include <filesystem>
 #include <string>

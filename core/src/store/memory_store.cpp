@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "store_internals.hpp"
+#include "store/store_internals.hpp"
 
-#include <starling/core/store/atomic_file.hpp>
-#include <starling/core/store/body_excerpt.hpp>
-#include <starling/core/store/fault_injection.hpp>
-#include <starling/core/store/file_io.hpp>
-#include <starling/core/store/memory_id.hpp>
-#include <starling/core/store/file_naming.hpp>
-#include <starling/core/store/memory_file.hpp>
-#include <starling/core/store/memory_redaction.hpp>
-#include <starling/core/store/store_error.hpp>
+#include <starling/core/io/atomic_file.hpp>
+#include <starling/core/store/record/body_excerpt.hpp>
+#include <starling/core/io/fault_injection.hpp>
+#include <starling/core/io/file_io.hpp>
+#include <starling/core/store/record/memory_id.hpp>
+#include <starling/core/store/record/file_naming.hpp>
+#include <starling/core/store/record/memory_file.hpp>
+#include <starling/core/store/record/memory_redaction.hpp>
+#include <starling/core/io/store_error.hpp>
 
 #include <algorithm>
 #include <cerrno>

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "store_internals.hpp"
-#include "text_checks.hpp"
+#include "store/store_internals.hpp"
+#include "store/record/text_checks.hpp"
 
-#include <starling/core/store/file_io.hpp>
+#include <starling/core/io/file_io.hpp>
 #include <starling/core/store/injection_record.hpp>
-#include <starling/core/store/store_error.hpp>
+#include <starling/core/io/store_error.hpp>
 
 #include <algorithm>
 #include <limits>

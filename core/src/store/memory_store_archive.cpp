@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "random_hex.hpp"
-#include "store_internals.hpp"
+#include "io/random_hex.hpp"
+#include "store/store_internals.hpp"
 
-#include <starling/core/store/atomic_file.hpp>
-#include <starling/core/store/fault_injection.hpp>
-#include <starling/core/store/file_io.hpp>
-#include <starling/core/store/store_error.hpp>
-#include <starling/core/store/time_format.hpp>
+#include <starling/core/io/atomic_file.hpp>
+#include <starling/core/io/fault_injection.hpp>
+#include <starling/core/io/file_io.hpp>
+#include <starling/core/io/store_error.hpp>
+#include <starling/core/io/time_format.hpp>
 
 #include <unistd.h>
 

@@ -3,15 +3,15 @@
 // MemoryStore::create_all: many new memories at once, for what brings a whole store in (a sync
 // pulling 100,000 memories into a fresh home), where create()'s lock, fsyncs and journal append per
 // memory cost minutes.
-#include "staged_directory.hpp"
-#include "store_internals.hpp"
+#include "io/staged_directory.hpp"
+#include "store/store_internals.hpp"
 
-#include <starling/core/store/atomic_file.hpp>
-#include <starling/core/store/file_naming.hpp>
-#include <starling/core/store/memory_file.hpp>
-#include <starling/core/store/memory_id.hpp>
-#include <starling/core/store/memory_redaction.hpp>
-#include <starling/core/store/store_error.hpp>
+#include <starling/core/io/atomic_file.hpp>
+#include <starling/core/store/record/file_naming.hpp>
+#include <starling/core/store/record/memory_file.hpp>
+#include <starling/core/store/record/memory_id.hpp>
+#include <starling/core/store/record/memory_redaction.hpp>
+#include <starling/core/io/store_error.hpp>
 
 #include <algorithm>
 #include <map>

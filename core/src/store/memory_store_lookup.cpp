@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // Finding a memory from what a person types: its key, its path, its id or the start of it.
-#include "store_internals.hpp"
+#include "store/store_internals.hpp"
 
-#include <starling/core/store/memory_id.hpp>
-#include <starling/core/store/memory_key.hpp>
-#include <starling/core/store/store_error.hpp>
+#include <starling/core/store/record/memory_id.hpp>
+#include <starling/core/store/record/memory_key.hpp>
+#include <starling/core/io/store_error.hpp>
 
 #include <algorithm>
 #include <system_error>

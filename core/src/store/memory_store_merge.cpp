@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "store_internals.hpp"
+#include "store/store_internals.hpp"
 
-#include <starling/core/store/file_io.hpp>
-#include <starling/core/store/memory_file.hpp>
-#include <starling/core/store/memory_id.hpp>
-#include <starling/core/store/store_error.hpp>
+#include <starling/core/io/file_io.hpp>
+#include <starling/core/store/record/memory_file.hpp>
+#include <starling/core/store/record/memory_id.hpp>
+#include <starling/core/io/store_error.hpp>
 
 #include <algorithm>
 #include <limits>

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "store_internals.hpp"
+#include "store/store_internals.hpp"
 
 #include <starling/core/config/config_environment.hpp>
-#include <starling/core/store/atomic_file.hpp>
-#include <starling/core/store/file_io.hpp>
-#include <starling/core/store/project_id.hpp>
+#include <starling/core/io/atomic_file.hpp>
+#include <starling/core/io/file_io.hpp>
+#include <starling/core/store/record/project_id.hpp>
 #include <starling/core/store/project_root.hpp>
-#include <starling/core/store/store_error.hpp>
+#include <starling/core/io/store_error.hpp>
 
 #include <optional>
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "store_internals.hpp"
+#include "store/store_internals.hpp"
 
-#include <starling/core/store/atomic_file.hpp>
-#include <starling/core/store/fault_injection.hpp>
-#include <starling/core/store/file_io.hpp>
-#include <starling/core/store/store_error.hpp>
+#include <starling/core/io/atomic_file.hpp>
+#include <starling/core/io/fault_injection.hpp>
+#include <starling/core/io/file_io.hpp>
+#include <starling/core/io/store_error.hpp>
 
 #include <unistd.h>
 

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <starling/core/store/secret_scan.hpp>
 
-#include <starling/core/lifecycle/redaction.hpp>
-#include <starling/core/store/atomic_file.hpp>
-#include <starling/core/store/file_io.hpp>
-#include <starling/core/store/memory_file.hpp>
-#include <starling/core/store/memory_key.hpp>
-#include <starling/core/store/memory_redaction.hpp>
-#include <starling/core/store/store_error.hpp>
+#include <starling/core/redaction/redaction.hpp>
+#include <starling/core/io/atomic_file.hpp>
+#include <starling/core/io/file_io.hpp>
+#include <starling/core/store/record/memory_file.hpp>
+#include <starling/core/store/record/memory_key.hpp>
+#include <starling/core/store/record/memory_redaction.hpp>
+#include <starling/core/io/store_error.hpp>
 
 #include <nlohmann/json.hpp>
 

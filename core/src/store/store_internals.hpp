@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include "access_journal.hpp"
-#include "archive_manifest.hpp"
-#include "index_record.hpp"
-#include "machine_index.hpp"
-#include "merge_intent.hpp"
+#include "store/index/access_journal.hpp"
+#include "store/archive_manifest.hpp"
+#include "store/index/index_record.hpp"
+#include "store/index/machine_index.hpp"
+#include "store/merge_intent.hpp"
 
-#include <starling/core/store/file_lock.hpp>
-#include <starling/core/store/memory_key.hpp>
+#include <starling/core/io/file_lock.hpp>
+#include <starling/core/store/record/memory_key.hpp>
 #include <starling/core/store/memory_store.hpp>
 
 #include <filesystem>

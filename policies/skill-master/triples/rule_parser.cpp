@@ -11,7 +11,7 @@ namespace {
 
 constexpr std::size_t max_tags = 5;
 constexpr std::size_t max_unspaced_tag_bytes = 24;
-/// The host's mark for what it redacted (core/src/lifecycle/redaction.cpp), folded.
+/// The host's mark for what it redacted (core/src/redaction/redaction.cpp), folded.
 constexpr std::string_view redaction_mark = "[redacted:";
 
 bool contains(const std::vector<std::string> &list, std::string_view word) {

@@ -5,7 +5,7 @@
 
 #include <starling/app/migration/claude_memory_index.hpp>
 #include <starling/app/migration/claude_memory_store.hpp>
-#include <starling/core/store/time_format.hpp>
+#include <starling/core/io/time_format.hpp>
 
 #include <catch2/catch.hpp>
 

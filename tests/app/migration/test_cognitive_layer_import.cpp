@@ -8,8 +8,8 @@
 #include <starling/app/migration/cognitive_layer_store.hpp>
 #include <starling/app/migration/import_plan.hpp>
 #include <starling/app/migration/memory_links.hpp>
-#include <starling/core/store/frontmatter.hpp>
-#include <starling/core/store/time_format.hpp>
+#include <starling/core/store/record/frontmatter.hpp>
+#include <starling/core/io/time_format.hpp>
 
 #include <catch2/catch.hpp>
 

@@ -4,7 +4,7 @@
 #include "support/temp_dir.hpp"
 
 #include <starling/app/migration/collie_store.hpp>
-#include <starling/core/store/time_format.hpp>
+#include <starling/core/io/time_format.hpp>
 
 #include <catch2/catch.hpp>
 

@@ -4,7 +4,7 @@
 #include "support/temp_dir.hpp"
 
 #include <starling/app/migration/skill_master_file.hpp>
-#include <starling/core/store/time_format.hpp>
+#include <starling/core/io/time_format.hpp>
 
 #include <catch2/catch.hpp>
 

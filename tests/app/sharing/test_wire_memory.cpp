@@ -6,9 +6,9 @@
 #include <starling/app/sharing/usage_ledger.hpp>
 #include <starling/app/sharing/wire_memory.hpp>
 
-#include <starling/core/store/memory_file.hpp>
-#include <starling/core/store/store_error.hpp>
-#include <starling/core/store/time_format.hpp>
+#include <starling/core/store/record/memory_file.hpp>
+#include <starling/core/io/store_error.hpp>
+#include <starling/core/io/time_format.hpp>
 
 #include <catch2/catch.hpp>
 

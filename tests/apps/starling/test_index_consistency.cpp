@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "index_consistency.hpp"
 
-#include <starling/core/store/memory_id.hpp>
+#include <starling/core/store/record/memory_id.hpp>
 
 #include <catch2/catch.hpp>
 

@@ -5,7 +5,7 @@
 // for a policy that asks.
 #include <starling/core/lifecycle/closest_memory.hpp>
 #include <starling/core/lifecycle/remember.hpp>
-#include <starling/core/store/clock.hpp>
+#include <starling/core/io/clock.hpp>
 #include <starling/core/store/memory_store.hpp>
 #include <starling/plugins/plugin_registry.hpp>
 #include <starling/plugins/static_plugins.hpp>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-#include <starling/core/store/clock.hpp>
-#include <starling/core/store/file_io.hpp>
+#include <starling/core/io/clock.hpp>
+#include <starling/core/io/file_io.hpp>
 #include <starling/core/lifecycle/consolidation.hpp>
 #include <starling/core/store/memory_store.hpp>
 

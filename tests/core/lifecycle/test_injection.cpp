@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include <starling/core/store/clock.hpp>
+#include <starling/core/io/clock.hpp>
 #include <starling/core/lifecycle/injection.hpp>
 #include <starling/core/store/memory_store.hpp>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include <starling/core/store/clock.hpp>
+#include <starling/core/io/clock.hpp>
 #include <starling/core/lifecycle/lifecycle.hpp>
 #include <starling/core/lifecycle/session_log.hpp>
 #include <starling/core/store/injection_record.hpp>

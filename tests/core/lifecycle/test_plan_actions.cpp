@@ -4,7 +4,7 @@
 // unlink and move; and the fields and ids that let a policy plan them.
 #include <starling/core/lifecycle/consolidation.hpp>
 #include <starling/core/lifecycle/plan_actions.hpp>
-#include <starling/core/store/clock.hpp>
+#include <starling/core/io/clock.hpp>
 #include <starling/core/store/memory_store.hpp>
 #include <starling/sdk/memory_view.hpp>
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <starling/core/lifecycle/remember.hpp>
-#include <starling/core/store/clock.hpp>
+#include <starling/core/io/clock.hpp>
 #include <starling/core/store/memory_store.hpp>
 #include <starling/sdk/memory_view.hpp>
 #include <starling/plugins/plugin_registry.hpp>

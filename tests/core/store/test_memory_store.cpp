@@ -3,13 +3,13 @@
 #include "support/store_fixtures.hpp"
 #include "support/temp_dir.hpp"
 
-#include <starling/core/store/atomic_file.hpp>
-#include <starling/core/store/clock.hpp>
-#include <starling/core/store/file_naming.hpp>
-#include <starling/core/store/memory_file.hpp>
-#include <starling/core/store/memory_id.hpp>
+#include <starling/core/io/atomic_file.hpp>
+#include <starling/core/io/clock.hpp>
+#include <starling/core/store/record/file_naming.hpp>
+#include <starling/core/store/record/memory_file.hpp>
+#include <starling/core/store/record/memory_id.hpp>
 #include <starling/core/store/memory_store.hpp>
-#include <starling/core/store/store_error.hpp>
+#include <starling/core/io/store_error.hpp>
 
 #include <catch2/catch.hpp>
 

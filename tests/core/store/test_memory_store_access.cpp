@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "support/store_fixture.hpp"
 
-#include <starling/core/store/clock.hpp>
-#include <starling/core/store/file_io.hpp>
+#include <starling/core/io/clock.hpp>
+#include <starling/core/io/file_io.hpp>
 #include <starling/core/store/injection_record.hpp>
 #include <starling/core/store/memory_store.hpp>
-#include <starling/core/store/store_error.hpp>
+#include <starling/core/io/store_error.hpp>
 
 #include <catch2/catch.hpp>
 

@@ -5,9 +5,9 @@
 #include "support/store_fixture.hpp"
 #include "support/store_fixtures.hpp"
 
-#include <starling/core/store/atomic_file.hpp>
-#include <starling/core/store/file_io.hpp>
-#include <starling/core/store/memory_id.hpp>
+#include <starling/core/io/atomic_file.hpp>
+#include <starling/core/io/file_io.hpp>
+#include <starling/core/store/record/memory_id.hpp>
 #include <starling/core/store/memory_store.hpp>
 
 #include <catch2/catch.hpp>

@@ -2,7 +2,7 @@
 #include "support/store_fixtures.hpp"
 #include "support/temp_dir.hpp"
 
-#include <starling/core/store/clock.hpp>
+#include <starling/core/io/clock.hpp>
 #include <starling/core/store/memory_store.hpp>
 #include <starling/core/store/memory_view_batch.hpp>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // A project is its repository (or the nearest .starling-project), not the directory an agent happens
 // to start in.
-#include <starling/core/store/clock.hpp>
+#include <starling/core/io/clock.hpp>
 #include <starling/core/store/memory_store.hpp>
 #include <starling/core/store/project_root.hpp>
 

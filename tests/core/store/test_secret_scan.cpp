@@ -3,7 +3,7 @@
 #include "support/store_fixture.hpp"
 #include "support/store_fixtures.hpp"
 
-#include <starling/core/lifecycle/redaction.hpp>
+#include <starling/core/redaction/redaction.hpp>
 #include <starling/core/store/memory_store.hpp>
 #include <starling/core/store/secret_scan.hpp>
 

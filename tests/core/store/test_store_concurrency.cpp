@@ -2,10 +2,10 @@
 #include "support/store_fixtures.hpp"
 #include "support/temp_dir.hpp"
 
-#include <starling/core/store/atomic_file.hpp>
-#include <starling/core/store/clock.hpp>
-#include <starling/core/store/file_io.hpp>
-#include <starling/core/store/memory_file.hpp>
+#include <starling/core/io/atomic_file.hpp>
+#include <starling/core/io/clock.hpp>
+#include <starling/core/io/file_io.hpp>
+#include <starling/core/store/record/memory_file.hpp>
 #include <starling/core/store/memory_store.hpp>
 
 #include <catch2/catch.hpp>

@@ -3,7 +3,7 @@
 // check that nothing was lost, duplicated or counted twice.
 #include "support/store_fixture.hpp"
 
-#include <starling/core/store/atomic_file.hpp>
+#include <starling/core/io/atomic_file.hpp>
 #include <starling/core/store/injection_record.hpp>
 #include <starling/core/store/memory_store.hpp>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include <starling/core/bus/log.hpp>
+#include <starling/core/io/log.hpp>
 #include <starling/plugins/load_error.hpp>
 #include <starling/plugins/module_files.hpp>
 #include <starling/plugins/plugin_info.hpp>

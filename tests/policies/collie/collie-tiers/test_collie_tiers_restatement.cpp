@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // collie-tiers as the judge of duplicates (starling.duplicates/1), through the plugin boundary: how
 // closely a new message restates each memory, on bodies or, to pick candidates, on summaries and tags.
-#include <starling/core/store/index_entry.hpp>
+#include <starling/core/store/index/index_entry.hpp>
 #include <starling/core/store/memory_view_batch.hpp>
 #include <starling/plugins/plugin_registry.hpp>
 #include <starling/plugins/static_plugins.hpp>

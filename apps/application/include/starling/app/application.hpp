@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include <starling/core/bus/log.hpp>
+#include <starling/core/io/log.hpp>
 #include <starling/core/config/config.hpp>
 #include <starling/core/config/config_environment.hpp>
 #include <starling/core/config/plugin_settings.hpp>
 #include <starling/core/lifecycle/lifecycle.hpp>
 #include <starling/core/lifecycle/policies.hpp>
-#include <starling/core/store/clock.hpp>
+#include <starling/core/io/clock.hpp>
 #include <starling/core/store/memory_store.hpp>
 #include <starling/plugins/call_watchdog.hpp>
 #include <starling/plugins/plugin_registry.hpp>

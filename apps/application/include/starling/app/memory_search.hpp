@@ -2,7 +2,7 @@
 #pragma once
 
 #include <starling/app/application.hpp>
-#include <starling/core/store/index_entry.hpp>
+#include <starling/core/store/index/index_entry.hpp>
 
 #include <string_view>
 #include <vector>

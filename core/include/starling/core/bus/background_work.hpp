@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include <starling/core/store/file_lock.hpp>
+#include <starling/core/io/file_lock.hpp>
 
 #include <filesystem>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include <starling/core/bus/log.hpp>
+#include <starling/core/io/log.hpp>
 #include <starling/sdk/event.hpp>
 
 #include <functional>

@@ -7,7 +7,7 @@
 
 #include <starling/core/lifecycle/policies.hpp>
 #include <starling/core/store/memory_store.hpp>
-#include <starling/core/store/scope.hpp>
+#include <starling/core/store/record/scope.hpp>
 #include <starling/sdk/policy_types.hpp>
 
 #include <cstddef>

@@ -7,7 +7,7 @@
 #include <starling/core/lifecycle/relevance_index.hpp>
 #include <starling/core/lifecycle/session_log.hpp>
 #include <starling/core/lifecycle/remember.hpp>
-#include <starling/core/bus/log.hpp>
+#include <starling/core/io/log.hpp>
 #include <starling/core/store/memory_store.hpp>
 
 #include <cstddef>

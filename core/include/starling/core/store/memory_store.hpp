@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include <starling/core/store/access_kind.hpp>
+#include <starling/core/store/index/access_kind.hpp>
 #include <starling/core/store/archive_entry.hpp>
-#include <starling/core/store/clock.hpp>
-#include <starling/core/store/index_entry.hpp>
-#include <starling/core/store/indexed_memory.hpp>
+#include <starling/core/io/clock.hpp>
+#include <starling/core/store/index/index_entry.hpp>
+#include <starling/core/store/index/indexed_memory.hpp>
 #include <starling/core/store/leftover.hpp>
-#include <starling/core/store/memory.hpp>
-#include <starling/core/store/scope.hpp>
+#include <starling/core/store/record/memory.hpp>
+#include <starling/core/store/record/scope.hpp>
 
 #include <cstddef>
 #include <cstdint>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include <starling/core/store/index_entry.hpp>
-#include <starling/core/store/indexed_memory.hpp>
+#include <starling/core/store/index/index_entry.hpp>
+#include <starling/core/store/index/indexed_memory.hpp>
 
 #include <starling/sdk/abi.h>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include <starling/core/store/memory.hpp>
+#include <starling/core/store/record/memory.hpp>
 
 #include <string>
 #include <string_view>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include <starling/core/store/memory.hpp>
-#include <starling/core/store/scope.hpp>
+#include <starling/core/store/record/memory.hpp>
+#include <starling/core/store/record/scope.hpp>
 
 #include <filesystem>
 #include <optional>

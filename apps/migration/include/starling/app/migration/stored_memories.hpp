@@ -2,9 +2,9 @@
 #pragma once
 
 #include <starling/core/store/archive_entry.hpp>
-#include <starling/core/store/memory.hpp>
+#include <starling/core/store/record/memory.hpp>
 #include <starling/core/store/memory_store.hpp>
-#include <starling/core/store/scope.hpp>
+#include <starling/core/store/record/scope.hpp>
 
 #include <string>
 #include <vector>

@@ -7,7 +7,7 @@
 #include <starling/app/sharing/team_folder.hpp>
 
 #include <starling/core/bus/event_bus.hpp>
-#include <starling/core/bus/log.hpp>
+#include <starling/core/io/log.hpp>
 #include <starling/core/config/config.hpp>
 #include <starling/core/store/memory_store.hpp>
 

@@ -4,9 +4,9 @@
 // team folder): `starling sync` and `starling share` both call these, and nothing else decides.
 #pragma once
 
-#include <starling/core/lifecycle/redaction.hpp>
-#include <starling/core/store/memory.hpp>
-#include <starling/core/store/scope.hpp>
+#include <starling/core/redaction/redaction.hpp>
+#include <starling/core/store/record/memory.hpp>
+#include <starling/core/store/record/scope.hpp>
 
 #include <string>
 #include <string_view>

@@ -2,7 +2,7 @@
 #pragma once
 
 #include <starling/core/store/memory_store.hpp>
-#include <starling/core/store/scope.hpp>
+#include <starling/core/store/record/scope.hpp>
 
 #include <cstddef>
 #include <filesystem>

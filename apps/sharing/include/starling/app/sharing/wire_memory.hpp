@@ -6,8 +6,8 @@
 // usage files instead (usage_ledger.hpp).
 #pragma once
 
-#include <starling/core/store/memory.hpp>
-#include <starling/core/store/scope.hpp>
+#include <starling/core/store/record/memory.hpp>
+#include <starling/core/store/record/scope.hpp>
 
 #include <string>
 #include <string_view>

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <starling/core/io/fault_injection.hpp>
+#include <starling/core/io/file_io.hpp>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstddef>
+#include <string_view>
+
+namespace starling::core::detail {
+
+/// Owns a file descriptor and closes it.
+class Descriptor {
+public:
+    explicit Descriptor(int descriptor) noexcept : descriptor_(descriptor) {}
+    Descriptor(const Descriptor &) = delete;
+    Descriptor &operator=(const Descriptor &) = delete;
+    ~Descriptor() {
+        if (descriptor_ >= 0) {
+            ::close(descriptor_);
+        }
+    }
+
+    [[nodiscard]] int get() const noexcept { return descriptor_; }
+    [[nodiscard]] bool valid() const noexcept { return descriptor_ >= 0; }
+
+    /// Closes now, reporting the error that a deferred close would swallow; 0 or an errno value.
+    int close() noexcept {
+        const int descriptor = descriptor_;
+        descriptor_ = -1;
+        return ::close(descriptor) == 0 ? 0 : errno;
+    }
+
+private:
+    int descriptor_;
+};
+
+/// Writes all of `bytes`, retrying on EINTR and short writes; 0 or an errno value. A fault injected
+/// at this write (fault_tears_write) writes half of it and kills the process.
+inline int write_all(int descriptor, std::string_view bytes) {
+    if (fault_tears_write()) {
+        static_cast<void>(write_fully(descriptor, bytes.substr(0, bytes.size() / 2)));
+        die_of_fault();
+    }
+    return write_fully(descriptor, bytes);
+}
+
+/// The stamp of a file from its stat(2) result.
+[[nodiscard]] inline FileStamp stamp_from(const struct stat &status) noexcept {
+    return FileStamp{
+        static_cast<std::uint64_t>(status.st_size),
+        std::chrono::sys_time<std::chrono::nanoseconds>(std::chrono::seconds(status.st_mtim.tv_sec) +
+                                                        std::chrono::nanoseconds(status.st_mtim.tv_nsec)),
+        static_cast<std::uint64_t>(status.st_ino)};
+}
+
+} // namespace starling::core::detail
