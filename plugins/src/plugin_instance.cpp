@@ -333,7 +333,7 @@ void RelevancePolicyInstance::build_index(const core::MemoryCollection &collecti
                 [&](starling_sink error) { return index_table_->build(instance_.handle(), &abi, &batch, error); });
 }
 
-std::optional<std::vector<core::RankedMemory>> RelevancePolicyInstance::rank(
+std::optional<std::vector<core::RankedKey>> RelevancePolicyInstance::rank(
     std::string_view query, std::span<const core::MemoryCollection> collections, std::chrono::sys_seconds now,
     std::size_t limit) const {
     if (index_table_ == nullptr) {
@@ -349,7 +349,7 @@ std::optional<std::vector<core::RankedMemory>> RelevancePolicyInstance::rank(
         pointers.push_back(&collection);
     }
     struct Ranking {
-        std::vector<core::RankedMemory> memories;
+        std::vector<core::RankedKey> memories;
         std::size_t limit;
     } ranking{{}, limit};
     const starling_ranking_sink sink{&ranking, [](void *context, starling_bytes key, double score) {

@@ -25,7 +25,7 @@
 
 namespace fs = std::filesystem;
 using starling::core::MemoryCollection;
-using starling::core::RankedMemory;
+using starling::core::RankedKey;
 using starling::plugins::LoadErrorKind;
 using starling::plugins::PluginLoadError;
 using starling::plugins::PluginRegistry;
@@ -62,7 +62,7 @@ void check_index_round_trip(const starling::plugins::RelevancePolicyInstance &po
     CHECK_FALSE(policy.rank("dark mode", std::vector{user}, kNow, 10).has_value());
     policy.build_index(user, batch.batch());
     CHECK(policy.index_current(user));
-    CHECK(policy.rank("dark mode", std::vector{user}, kNow, 10) == std::vector<RankedMemory>{{"user", 3.0}});
+    CHECK(policy.rank("dark mode", std::vector{user}, kNow, 10) == std::vector<RankedKey>{{"user", 3.0}});
     CHECK_FALSE(policy.index_current(MemoryCollection{"user", "v2"}));
 }
 

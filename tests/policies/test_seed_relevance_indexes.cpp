@@ -25,7 +25,7 @@
 #include <vector>
 
 using starling::core::MemoryCollection;
-using starling::core::RankedMemory;
+using starling::core::RankedKey;
 using starling::plugins::PluginRegistry;
 using starling::plugins::RelevancePolicyInstance;
 using starling::test::HistoryMemory;
@@ -215,7 +215,7 @@ void check_damage_is_never_wrong(const IndexedPolicy &indexed, const std::filesy
     const std::string original{std::istreambuf_iterator<char>{in}, {}};
     in.close();
     const std::vector<std::string> probes{"deploy kafka", "commit messages"};
-    std::vector<std::vector<RankedMemory>> expected;
+    std::vector<std::vector<RankedKey>> expected;
     for (const auto &probe : probes) {
         expected.push_back(ranking_by_scoring(indexed.policy(), starling::test::HistoryBatch::pointers_to(memories),
                                               probe, now, 5));

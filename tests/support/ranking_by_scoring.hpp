@@ -16,7 +16,7 @@
 
 namespace starling::test {
 
-inline std::vector<core::RankedMemory> ranking_by_scoring(const core::RelevanceScorer &policy,
+inline std::vector<core::RankedKey> ranking_by_scoring(const core::RelevanceScorer &policy,
                                                           const std::vector<const HistoryMemory *> &memories,
                                                           std::string_view query, std::int64_t now,
                                                           std::size_t limit, bool with_bodies = false) {
@@ -30,7 +30,7 @@ inline std::vector<core::RankedMemory> ranking_by_scoring(const core::RelevanceS
     }
     std::stable_sort(order.begin(), order.end(),
                      [&](std::size_t left, std::size_t right) { return scores[left] > scores[right]; });
-    std::vector<core::RankedMemory> ranked;
+    std::vector<core::RankedKey> ranked;
     for (std::size_t index = 0; index < std::min(limit, order.size()); ++index) {
         ranked.push_back({memories[order[index]]->key, scores[order[index]]});
     }

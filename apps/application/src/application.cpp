@@ -242,7 +242,7 @@ void LazyRelevanceScorer::build_index(const core::MemoryCollection &collection,
     application_->relevance_policy()->build_index(collection, batch);
 }
 
-std::optional<std::vector<core::RankedMemory>> LazyRelevanceScorer::rank(
+std::optional<std::vector<core::RankedKey>> LazyRelevanceScorer::rank(
     std::string_view query, std::span<const core::MemoryCollection> collections, std::chrono::sys_seconds now,
     std::size_t limit) const {
     return application_->relevance_policy()->rank(query, collections, now, limit);

@@ -519,7 +519,7 @@ std::optional<Injection> ranked_prompt_injection(MemoryStore &store, const Relev
         const double least = least_prompt_relevance((*ranked)[0].score, settings);
         bool below_minimum = false;
         for (; offered < ranked->size() && !sections.full(); ++offered) {
-            const RankedMemory &memory = (*ranked)[offered];
+            const RankedKey &memory = (*ranked)[offered];
             if (memory.score < least) {
                 below_minimum = true; // best first: every later one is lower still
                 break;

@@ -104,7 +104,7 @@ public:
     [[nodiscard]] bool keeps_index() const override { return index_table_ != nullptr; }
     [[nodiscard]] bool index_current(const core::MemoryCollection &collection) const override;
     void build_index(const core::MemoryCollection &collection, const starling_memory_batch &batch) const override;
-    [[nodiscard]] std::optional<std::vector<core::RankedMemory>> rank(std::string_view query,
+    [[nodiscard]] std::optional<std::vector<core::RankedKey>> rank(std::string_view query,
                                                                       std::span<const core::MemoryCollection> collections,
                                                                       std::chrono::sys_seconds now,
                                                                       std::size_t limit) const override;

@@ -26,7 +26,7 @@
 #include <vector>
 
 using starling::core::MemoryCollection;
-using starling::core::RankedMemory;
+using starling::core::RankedKey;
 using starling::plugins::PluginRegistry;
 using starling::plugins::RelevancePolicyInstance;
 
@@ -113,7 +113,7 @@ std::vector<const Memory *> pointers_to(const std::vector<Memory> &memories) {
     return HistoryBatch::pointers_to(memories);
 }
 
-std::vector<RankedMemory> ranking_by_scoring(const RelevancePolicyInstance &policy,
+std::vector<RankedKey> ranking_by_scoring(const RelevancePolicyInstance &policy,
                                              const std::vector<const Memory *> &memories, std::string_view query,
                                              std::size_t limit, bool with_bodies = false) {
     return starling::test::ranking_by_scoring(policy, memories, query, now, limit, with_bodies);
@@ -279,7 +279,7 @@ TEST_CASE("a damaged index is stale or right, never wrong, whichever byte is dam
     in.close();
 
     const std::vector<std::string> probes{"deploy kafka lag", "Büro 深色模式", "tests"};
-    std::vector<std::vector<RankedMemory>> expected;
+    std::vector<std::vector<RankedKey>> expected;
     for (const auto &query : probes) {
         expected.push_back(ranking_by_scoring(bm25.policy(), pointers_to(user), query, 5, true));
     }

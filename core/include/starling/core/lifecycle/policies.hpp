@@ -20,12 +20,13 @@ struct MemoryCollection {
     std::string version; ///< MemoryStore::index_version() of the store the collection was listed from
 };
 
-/// One memory of a ranking.
-struct RankedMemory {
+/// One memory of a ranking, as the host keeps it: the memory's key (owned) and its score. A plugin
+/// ranks in sdk::RankedMemory, whose key is a view valid only until its next call.
+struct RankedKey {
     std::string key;
     double score = 0.0;
 
-    friend bool operator==(const RankedMemory &, const RankedMemory &) = default;
+    friend bool operator==(const RankedKey &, const RankedKey &) = default;
 };
 
 /// What the lifecycle needs from a relevance policy. core/ does not know plugins exist: the plugin
@@ -49,7 +50,7 @@ public:
     /// would rank one batch of all of them (the collections in this order, each in listing order) at
     /// time `now`; equal scores in batch order. Nothing when an index is missing, damaged or of
     /// another version: the caller scores a batch instead.
-    [[nodiscard]] virtual std::optional<std::vector<RankedMemory>> rank(std::string_view /*query*/,
+    [[nodiscard]] virtual std::optional<std::vector<RankedKey>> rank(std::string_view /*query*/,
                                                                         std::span<const MemoryCollection> /*collections*/,
                                                                         std::chrono::sys_seconds /*now*/,
                                                                         std::size_t /*limit*/) const {
