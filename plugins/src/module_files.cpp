@@ -51,13 +51,23 @@ std::optional<std::vector<std::string>> read_module_manifest(const std::filesyst
     return ids;
 }
 
-bool module_found_by_id(const std::filesystem::path &module, std::string_view plugin_id) {
-    if (module.filename() == module_file_name(plugin_id)) {
+bool module_found_by_any(const std::filesystem::path &module, const std::vector<std::string> &plugin_ids) {
+    const auto listed_in = [&](const std::vector<std::string> &ids) {
+        return std::any_of(ids.begin(), ids.end(), [&](const std::string &id) {
+            return std::find(plugin_ids.begin(), plugin_ids.end(), id) != plugin_ids.end();
+        });
+    };
+    const auto named_for = [&](const std::string &id) { return module.filename() == module_file_name(id); };
+    if (std::any_of(plugin_ids.begin(), plugin_ids.end(), named_for)) {
         return true;
     }
+    const auto listed = read_module_manifest(module);
+    return listed && listed_in(*listed);
+}
+
+bool module_found_by_id(const std::filesystem::path &module, std::string_view plugin_id) {
     try {
-        const auto listed = read_module_manifest(module);
-        return listed && std::find(listed->begin(), listed->end(), plugin_id) != listed->end();
+        return module_found_by_any(module, {std::string{plugin_id}});
     } catch (const std::runtime_error &) {
         return false;
     }

@@ -241,15 +241,8 @@ void PluginRegistry::discover_modules(const std::vector<std::filesystem::path> &
         if (!only_plugin_ids) {
             return true;
         }
-        const auto named_for = [&](const std::string &id) { return module.filename() == module_file_name(id); };
-        if (std::any_of(only_plugin_ids->begin(), only_plugin_ids->end(), named_for)) {
-            return true;
-        }
         try {
-            const auto listed = read_module_manifest(module);
-            return listed && std::any_of(listed->begin(), listed->end(), [&](const std::string &id) {
-                       return std::find(only_plugin_ids->begin(), only_plugin_ids->end(), id) != only_plugin_ids->end();
-                   });
+            return module_found_by_any(module, *only_plugin_ids);
         } catch (const std::runtime_error &failure) {
             auto problem = make_error(LoadErrorKind::invalid_descriptor, module,
                                       std::string{failure.what()} + "; the module is not loaded by id");

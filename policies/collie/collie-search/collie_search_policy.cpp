@@ -25,7 +25,7 @@ std::vector<std::string> distinct_keywords(std::string_view query, bool case_sen
         const auto end = std::min(query.find_first_of(" \t\r\n", start), query.size());
         std::string keyword{query.substr(start, end - start)};
         if (!case_sensitive) {
-            keyword = starling::sdk::text::lower_ascii(keyword);
+            starling::sdk::text::lower_ascii_in_place(keyword);
         }
         if (std::find(keywords.begin(), keywords.end(), keyword) == keywords.end()) {
             keywords.push_back(std::move(keyword));
@@ -62,7 +62,7 @@ public:
                 haystack += memory.body();
             }
             if (!case_sensitive_) {
-                haystack = starling::sdk::text::lower_ascii(haystack);
+                starling::sdk::text::lower_ascii_in_place(haystack); // per memory on the prompt's path: no copy
             }
             const auto matched = std::count_if(keywords.begin(), keywords.end(), [&](const std::string &keyword) {
                 return haystack.find(keyword) != std::string::npos;

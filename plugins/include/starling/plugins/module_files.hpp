@@ -23,8 +23,11 @@ namespace starling::plugins {
 /// naming the manifest and what is wrong with it when it cannot be read or is malformed.
 [[nodiscard]] std::optional<std::vector<std::string>> read_module_manifest(const std::filesystem::path &module);
 
-/// Whether a host looking for `plugin_id` finds it in `module`: by its file name, or listed in its
-/// manifest. A manifest that cannot be read finds nothing.
+/// Whether a host looking for any of `plugin_ids` finds it in `module`: by its file name, or listed
+/// in its manifest. Throws as read_module_manifest() does when the manifest is malformed.
+[[nodiscard]] bool module_found_by_any(const std::filesystem::path &module, const std::vector<std::string> &plugin_ids);
+
+/// module_found_by_any() for one id; a manifest that cannot be read finds nothing.
 [[nodiscard]] bool module_found_by_id(const std::filesystem::path &module, std::string_view plugin_id);
 
 } // namespace starling::plugins

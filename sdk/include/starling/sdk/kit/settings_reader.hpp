@@ -63,7 +63,7 @@ public:
             if (word.find_first_not_of(' ') == std::string::npos) {
                 fail(path, "holds an empty word");
             }
-            word = text::lower_ascii(word);
+            text::lower_ascii_in_place(word);
         }
         return words;
     }

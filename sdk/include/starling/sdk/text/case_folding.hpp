@@ -70,15 +70,20 @@ inline constexpr char32_t capital_sharp_s = U'\u1E9E'; // ẞ
     return code_point == small_sharp_s || code_point == capital_sharp_s;
 }
 
-/// `text` with its ASCII capitals lowered and every other byte as it is: the folding of the seed
-/// systems' keyword matchers, under which UTF-8 of other scripts compares byte-exact.
-[[nodiscard]] inline std::string lower_ascii(std::string_view text) {
-    std::string lowered{text};
-    for (char &byte : lowered) {
+/// Lowers the ASCII capitals of `text` in place and leaves every other byte as it is: the folding
+/// of the seed systems' keyword matchers, under which UTF-8 of other scripts compares byte-exact.
+inline void lower_ascii_in_place(std::string &text) noexcept {
+    for (char &byte : text) {
         if (byte >= 'A' && byte <= 'Z') {
             byte = static_cast<char>(byte - 'A' + 'a');
         }
     }
+}
+
+/// `text` with its ASCII capitals lowered (see lower_ascii_in_place).
+[[nodiscard]] inline std::string lower_ascii(std::string_view text) {
+    std::string lowered{text};
+    lower_ascii_in_place(lowered);
     return lowered;
 }
 
