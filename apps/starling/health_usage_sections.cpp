@@ -80,8 +80,8 @@ HealthSection superseded_section(const StoreSurvey &survey) {
     };
     std::vector<Superseded> superseded;
     for (std::size_t index = 0; index < survey.memories.size(); ++index) {
-        if (auto by = core::superseded_by_in_fields(survey.memories[index].entry.fields); !by.empty()) {
-            superseded.push_back({index, std::move(by)});
+        if (const std::string &by = survey.memories[index].entry.superseded_by; !by.empty()) {
+            superseded.push_back({index, by});
         }
     }
     auto section = new_section("superseded", "Superseded");

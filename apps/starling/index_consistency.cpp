@@ -39,21 +39,17 @@ IndexRefresh compare_listings(const std::vector<ListedFile> &indexed, const std:
 
 std::vector<std::string> differing_fields(const core::IndexEntry &entry, const core::Memory &memory) {
     std::vector<std::string> fields;
-    const auto differs = [&](bool different, const char *field) {
+    const auto differs = [&](bool different, std::string_view field) {
         if (different) {
             fields.emplace_back(field);
         }
     };
-    differs(entry.id != core::memory_id_of(memory), "id");
-    differs(entry.type != memory.type, "type");
-    differs(entry.summary != memory.summary, "summary");
-    differs(entry.created != memory.created, "created");
-    differs(entry.last_accessed != memory.last_accessed, "last_accessed");
-    differs(entry.access_count != memory.access_count, "access_count");
-    differs(entry.tags != memory.tags, "tags");
+    core::for_each_memory_field(entry, memory, [&](const core::FieldInfo &field, const auto &indexed, const auto &read) {
+        // The index holds the derived id of a file without one (memory_id_of).
+        differs(field.name == core::memory_field::id.name ? entry.id != core::memory_id_of(memory) : indexed != read,
+                field.key);
+    });
     differs(entry.session_count != memory.session_count(), "session_count");
-    differs(entry.review != memory.review, "review");
-    differs(entry.pinned != memory.pinned, "pinned");
     differs(entry.body_excerpt != core::body_excerpt(memory.summary, memory.body), "body");
     return fields;
 }

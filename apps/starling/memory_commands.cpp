@@ -18,6 +18,8 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <chrono>
+#include <type_traits>
 #include <filesystem>
 #include <iostream>
 
@@ -103,21 +105,37 @@ nlohmann::json decision_json(const sdk::Decision &decision) {
     return json;
 }
 
+/// A field of memory_fields.def in JSON output: a time as a timestamp, an empty optional text as null.
+template <class Value>
+nlohmann::json field_json(const core::FieldInfo &field, const Value &value) {
+    if constexpr (std::is_same_v<Value, std::chrono::sys_seconds>) {
+        return core::format_timestamp(value);
+    } else if constexpr (std::is_same_v<Value, std::string>) {
+        return value.empty() && field.presence == core::FieldPresence::optional ? nlohmann::json(nullptr)
+                                                                                 : nlohmann::json(value);
+    } else {
+        return value;
+    }
+}
+
+/// Every field of memory_fields.def of `record` (a Memory or an IndexEntry), by name.
+template <class Record>
+nlohmann::json fields_json_of(const Record &record) {
+    nlohmann::json json = nlohmann::json::object();
+    core::for_each_memory_field(record, [&](const core::FieldInfo &field, const auto &value) {
+        json[std::string(field.name)] = field_json(field, value);
+    });
+    return json;
+}
+
 nlohmann::json entry_json(const core::IndexEntry &entry) {
-    return {{"id", entry.id},
-            {"key", entry.key},
-            {"scope", core::to_string(entry.scope_kind)},
-            {"project", entry.project_id},
-            {"tier", core::to_string(entry.tier)},
-            {"type", entry.type},
-            {"summary", entry.summary},
-            {"tags", entry.tags},
-            {"created", core::format_timestamp(entry.created)},
-            {"last_accessed", core::format_timestamp(entry.last_accessed)},
-            {"access_count", entry.access_count},
-            {"session_count", entry.session_count},
-            {"review", entry.review},
-            {"pinned", entry.pinned}};
+    nlohmann::json json = fields_json_of(entry);
+    json.update(nlohmann::json{{"key", entry.key},
+                               {"scope", core::to_string(entry.scope_kind)},
+                               {"project", entry.project_id},
+                               {"tier", core::to_string(entry.tier)},
+                               {"session_count", entry.session_count}});
+    return json;
 }
 
 /// Everything a memory file says, as `show --json` prints it.
@@ -129,23 +147,18 @@ nlohmann::json memory_json(const std::string &key, const std::filesystem::path &
         }
     }
     const auto last_injected = core::last_injected(memory);
-    return {{"id", core::memory_id_of(memory)},
-            {"key", key},
-            {"path", path.string()},
-            {"type", memory.type},
-            {"summary", memory.summary},
-            {"created", core::format_timestamp(memory.created)},
-            {"last_accessed", core::format_timestamp(memory.last_accessed)},
-            {"access_count", memory.access_count},
-            {"tags", memory.tags},
-            {"sessions", memory.sessions},
-            {"session_count", memory.session_count()},
-            {"review", memory.review},
-            {"pinned", memory.pinned},
-            {"injection_count", core::injection_count(memory)},
-            {"last_injected", last_injected ? nlohmann::json(core::format_timestamp(*last_injected)) : nlohmann::json()},
-            {"other_fields", fields},
-            {"body", memory.body}};
+    nlohmann::json json = fields_json_of(memory);
+    json.update(nlohmann::json{
+        {"id", core::memory_id_of(memory)},
+        {"key", key},
+        {"path", path.string()},
+        {"sessions", memory.sessions},
+        {"session_count", memory.session_count()},
+        {"injection_count", core::injection_count(memory)},
+        {"last_injected", last_injected ? nlohmann::json(core::format_timestamp(*last_injected)) : nlohmann::json()},
+        {"other_fields", fields},
+        {"body", memory.body}});
+    return json;
 }
 
 } // namespace
@@ -288,8 +301,7 @@ int run_search_command(Application &application, std::span<const std::string> wo
         auto result = entry_json(hit.entry);
         result["score"] = hit.score;
         result["path"] = application.store().path_of(hit.entry.key).string();
-        const auto superseded = core::superseded_by_in_fields(hit.entry.fields);
-        result["superseded_by"] = superseded.empty() ? nlohmann::json(nullptr) : nlohmann::json(superseded);
+        const std::string &superseded = hit.entry.superseded_by;
         results.push_back(result);
         if (!arguments.flag("json")) {
             std::cout << format_score(hit.score) << "  " << hit.entry.key
@@ -378,7 +390,7 @@ namespace {
 std::optional<std::string> superseded_memory(core::MemoryStore &store, const std::string &name) {
     try {
         const auto key = store.find_memory(name);
-        if (!core::superseded_by(store.read(key)).empty()) {
+        if (!store.read(key).superseded_by.empty()) {
             return key;
         }
     } catch (const core::StoreError &) {

@@ -3,10 +3,13 @@
 #include <starling/app/sharing/wire_memory.hpp>
 
 #include <starling/core/store/record/frontmatter.hpp>
+#include <starling/core/store/record/memory_fields.hpp>
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 namespace starling::app::sharing {
@@ -225,6 +228,16 @@ std::string merge_wire_texts(const std::optional<std::string> &base_text, const 
 
     // The first side's layout: the merge of two canonical wire texts is canonical too.
     core::Memory merged = a;
+    // Every field of memory_fields.def three-way, a conflict going to the greater value, as for the
+    // fields Memory does not model; the rules below override that where a field has its own.
+    const core::Memory &base_memory = base ? base->memory : a;
+    core::for_each_memory_field_of(
+        [&](const core::FieldInfo &, auto &out, const auto &in_base, const auto &first_value, const auto &second_value) {
+            using Value = std::decay_t<decltype(out)>;
+            out = three_way(base ? std::optional<Value>{in_base} : std::nullopt, first_value, second_value)
+                      .value_or(std::max(first_value, second_value));
+        },
+        merged, base_memory, a, b);
     merged.type = three_way(base_of(&core::Memory::type), a.type, b.type).value_or(std::max(a.type, b.type));
     merged.created = three_way(base_of(&core::Memory::created), a.created, b.created).value_or(std::min(a.created, b.created));
     merged.last_accessed = merged.created;

@@ -171,7 +171,7 @@ public:
         } catch (const StoreError &) {
             return; // deleted or broken by hand since the index last saw it: the others still go in
         }
-        if (!superseded_by(*memory).empty()) {
+        if (!memory->superseded_by.empty()) {
             return; // a correction or a newer statement replaced it
         }
         const std::string owned_key{key};

@@ -10,6 +10,10 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
 #include <stdexcept>
 #include <variant>
 
@@ -18,10 +22,11 @@ namespace {
 
 using sdk::LifecycleAction;
 
-constexpr std::array<std::string_view, 17> fields_kept_by_the_host = {
-    "id",           "created",       "sessions",    "session_count", "review",   "pinned",   "pinned_by",
-    "links",        "applied_batch", "captured",    "merged_from",   "injection_count", "last_injected",
-    "imported_from", "dedupe_key",   "superseded_by", "pinned_before_superseded"};
+/// Fields Memory does not model as rows of memory_fields.def that only Starling sets; of the rows,
+/// those whose `writer` is `host`.
+constexpr std::array<std::string_view, 12> other_fields_kept_by_the_host = {
+    "sessions",      "session_count", "pinned_by",     "links",         "applied_batch", "captured",
+    "merged_from",   "injection_count", "last_injected", "imported_from", "dedupe_key", "pinned_before_superseded"};
 
 bool is_field_name(std::string_view field) noexcept {
     return !field.empty() && std::all_of(field.begin(), field.end(), [](char character) {
@@ -35,6 +40,49 @@ const std::string &scalar_of(std::string_view field, const sdk::FieldValue &valu
         return *text;
     }
     throw std::invalid_argument("field '" + std::string(field) + "' takes one value, not a list or nothing");
+}
+
+/// A plan's value for a row of memory_fields.def, as its kind reads it; std::invalid_argument naming
+/// the field for one that does not fit.
+void set_typed_field(const FieldInfo &row, std::string &member, const sdk::FieldValue &value) {
+    const std::string &text = scalar_of(row.key, value);
+    if (text.empty() && row.check != FieldCheck::any && row.presence != FieldPresence::optional) {
+        throw std::invalid_argument("field '" + std::string(row.key) + "' cannot be empty");
+    }
+    member = text;
+}
+void set_typed_field(const FieldInfo &row, std::vector<std::string> &member, const sdk::FieldValue &value) {
+    if (const auto *items = std::get_if<std::vector<std::string>>(&value)) {
+        member = *items;
+    } else if (std::holds_alternative<std::monostate>(value)) {
+        member.clear();
+    } else {
+        throw std::invalid_argument("field '" + std::string(row.key) + "' takes a list");
+    }
+}
+void set_typed_field(const FieldInfo &row, std::chrono::sys_seconds &member, const sdk::FieldValue &value) {
+    const std::string &text = scalar_of(row.key, value);
+    const auto time = parse_timestamp(text);
+    if (!time) {
+        throw std::invalid_argument("field '" + std::string(row.key) + "' takes a timestamp, not '" + text + "'");
+    }
+    member = *time;
+}
+void set_typed_field(const FieldInfo &row, std::uint32_t &member, const sdk::FieldValue &value) {
+    const std::string &text = scalar_of(row.key, value);
+    std::uint32_t count = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), count);
+    if (text.empty() || error != std::errc{} || end != text.data() + text.size()) {
+        throw std::invalid_argument("field '" + std::string(row.key) + "' takes a whole number, not '" + text + "'");
+    }
+    member = count;
+}
+void set_typed_field(const FieldInfo &row, bool &member, const sdk::FieldValue &value) {
+    const std::string &text = scalar_of(row.key, value);
+    if (text != "true" && text != "false") {
+        throw std::invalid_argument("field '" + std::string(row.key) + "' takes true or false, not '" + text + "'");
+    }
+    member = text == "true";
 }
 
 std::string link_item(std::string_view relation, std::string_view id) {
@@ -163,43 +211,26 @@ std::string apply_pin(MemoryStore &store, const LifecycleAction &action, bool pi
 } // namespace
 
 bool policy_may_set_field(std::string_view field) noexcept {
-    return is_field_name(field) &&
-           std::find(fields_kept_by_the_host.begin(), fields_kept_by_the_host.end(), field) ==
-               fields_kept_by_the_host.end();
+    const bool kept_row = std::any_of(memory_fields.begin(), memory_fields.end(), [&](const FieldInfo &row) {
+        return row.key == field && row.writer == FieldWriter::host;
+    });
+    return is_field_name(field) && !kept_row &&
+           std::find(other_fields_kept_by_the_host.begin(), other_fields_kept_by_the_host.end(), field) ==
+               other_fields_kept_by_the_host.end();
 }
 
 void set_memory_field(Memory &memory, std::string_view field, const sdk::FieldValue &value) {
-    const std::string name(field);
-    if (field == "type" || field == "summary") {
-        const std::string &text = scalar_of(field, value);
-        if (text.empty()) {
-            throw std::invalid_argument("field '" + name + "' cannot be empty");
+    bool typed = false;
+    for_each_memory_field(memory, [&](const FieldInfo &row, auto &member) {
+        if (row.key == field) {
+            typed = true;
+            set_typed_field(row, member, value);
         }
-        (field == "type" ? memory.type : memory.summary) = text;
-    } else if (field == "access_count") {
-        const std::string &text = scalar_of(field, value);
-        std::uint32_t count = 0;
-        const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), count);
-        if (text.empty() || error != std::errc{} || end != text.data() + text.size()) {
-            throw std::invalid_argument("field 'access_count' takes a whole number, not '" + text + "'");
-        }
-        memory.access_count = count;
-    } else if (field == "last_accessed") {
-        const std::string &text = scalar_of(field, value);
-        const auto time = parse_timestamp(text);
-        if (!time) {
-            throw std::invalid_argument("field 'last_accessed' takes a timestamp, not '" + text + "'");
-        }
-        memory.last_accessed = *time;
-    } else if (field == "tags") {
-        if (const auto *items = std::get_if<std::vector<std::string>>(&value)) {
-            memory.tags = *items;
-        } else if (std::holds_alternative<std::monostate>(value)) {
-            memory.tags.clear();
-        } else {
-            throw std::invalid_argument("field 'tags' takes a list");
-        }
-    } else if (const auto *text = std::get_if<std::string>(&value)) {
+    });
+    if (typed) {
+        return;
+    }
+    if (const auto *text = std::get_if<std::string>(&value)) {
         memory.set_extra_field(field, *text);
     } else if (const auto *items = std::get_if<std::vector<std::string>>(&value)) {
         memory.set_extra_list(field, *items);

@@ -381,7 +381,7 @@ std::optional<Rememberer::Duplicate> Rememberer::find_corrected(const Scope &sco
             continue;
         }
         try {
-            if (superseded_by(store_->read(closest->key)).empty()) {
+            if (store_->read(closest->key).superseded_by.empty()) {
                 best = Duplicate{closest->key, closest->id, closest->similarity};
             }
         } catch (const StoreError &) {

@@ -29,19 +29,12 @@ IndexEntry make_index_entry(const std::string &key, const MemoryLocation &locati
     entry.scope_kind = location.scope.kind();
     entry.project_id = location.scope.project_id();
     entry.tier = location.tier;
-    entry.type = memory.type;
-    entry.summary = memory.summary;
-    entry.tags = memory.tags;
-    entry.created = memory.created;
-    entry.last_accessed = memory.last_accessed;
-    entry.access_count = memory.access_count;
-    entry.session_count = memory.session_count();
-    entry.review = memory.review;
-    entry.pinned = memory.pinned;
+    entry.file = stamp;
+    for_each_memory_field(entry, memory, [](const FieldInfo &, auto &indexed, const auto &read) { indexed = read; });
     entry.id = memory_id_of(memory);
+    entry.session_count = memory.session_count();
     entry.fields = fields_json(memory);
     entry.body_excerpt = body_excerpt(memory.summary, memory.body);
-    entry.file = stamp;
     return entry;
 }
 

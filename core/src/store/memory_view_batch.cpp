@@ -3,6 +3,8 @@
 
 #include <starling/core/store/memory_store.hpp>
 
+#include <chrono>
+#include <cstdint>
 #include <stdexcept>
 
 namespace starling::core {
@@ -10,21 +12,42 @@ namespace {
 
 starling_bytes bytes_of(std::string_view text) noexcept { return starling_bytes{text.data(), text.size()}; }
 
-/// Entries owned by a batch, with their tags joined as the views need them.
+std::int64_t abi_value(std::chrono::sys_seconds time) noexcept { return time.time_since_epoch().count(); }
+std::uint32_t abi_value(std::uint32_t count) noexcept { return count; }
+starling_bytes abi_value(std::string_view text) noexcept { return bytes_of(text); }
+
+/// The view's members for the fields of memory_fields.def, as each row's `abi` column says; the
+/// STARLING_ABI_FIELDS ones are in `fields` already (fields_json).
+void set_abi_fields(starling_memory_view &view, const IndexedMemory &memory) noexcept {
+#define STARLING_ABI_MEMBER(view_member) view.view_member = abi_value(value);
+#define STARLING_ABI_FLAG(bit) view.flags |= value ? (bit) : 0u;
+#define STARLING_ABI_FIELDS
+#define STARLING_MEMORY_FIELD(member, kind, key, presence, check, initial, writer, abi)                                   \
+    {                                                                                                          \
+        const auto &value = memory.member;                                                                     \
+        abi static_cast<void>(value);                                                                          \
+    }
+#include <starling/core/store/record/memory_fields.def>
+#undef STARLING_ABI_MEMBER
+#undef STARLING_ABI_FLAG
+#undef STARLING_ABI_FIELDS
+}
+
+/// Entries owned by a batch, with their lists joined as the views need them.
 struct OwnedEntries {
     std::vector<IndexEntry> entries;
-    std::vector<std::string> joined_tags;
+    std::vector<JoinedLists> joined_lists;
 };
 
 IndexedMemories indexed(std::vector<IndexEntry> entries) {
     auto owned = std::make_shared<OwnedEntries>();
     owned->entries = std::move(entries);
     // Reserved up front: a reallocation would move short strings and leave the views dangling.
-    owned->joined_tags.reserve(owned->entries.size());
+    owned->joined_lists.reserve(owned->entries.size());
     std::vector<IndexedMemory> memories;
     memories.reserve(owned->entries.size());
     for (const IndexEntry &entry : owned->entries) {
-        memories.push_back(view_of(entry, owned->joined_tags.emplace_back(join_tags(entry.tags))));
+        memories.push_back(view_of(entry, owned->joined_lists.emplace_back()));
     }
     return IndexedMemories{std::move(owned), std::move(memories)};
 }
@@ -76,20 +99,13 @@ MemoryViewBatch::MemoryViewBatch(IndexedMemories memories, std::vector<std::stri
         view.key = bytes_of(memory.key);
         view.scope = bytes_of(to_string(memory.scope_kind));
         view.tier = bytes_of(to_string(memory.tier));
-        view.type = bytes_of(memory.type);
-        view.summary = bytes_of(memory.summary);
-        view.tags = bytes_of(memory.tags);
+        set_abi_fields(view, memory);
         switch (kind) {
         case Bodies::none: view.body = starling_bytes{nullptr, 0}; break;
         case Bodies::given: view.body = bytes_of(storage.bodies[index]); break;
         case Bodies::excerpts: view.body = bytes_of(memory.body_excerpt); break;
         }
-        view.created = memory.created.time_since_epoch().count();
-        view.last_accessed = memory.last_accessed.time_since_epoch().count();
-        view.access_count = memory.access_count;
         view.session_count = memory.session_count;
-        view.flags = (memory.review ? STARLING_MEMORY_UNDER_REVIEW : 0u) | (memory.pinned ? STARLING_MEMORY_PINNED : 0u);
-        view.id = bytes_of(memory.id);
         view.fields = bytes_of(memory.fields.empty() ? std::string_view{"{}"} : memory.fields);
         storage.views.push_back(view);
     }

@@ -269,7 +269,7 @@ TEST_CASE("a superseded memory is never injected, at session start or for a prom
     old.type = "project";
     old.summary = "staging database is db-staging-1";
     old.body = "staging database is db-staging-1\n";
-    old.set_extra_field(core::superseded_by_field, "k2new00");
+    old.superseded_by = "k2new00";
     fixture.store.create(core::Scope::user(), core::Tier::long_term, std::move(old));
     const auto current = fixture.add(core::Scope::user(), core::Tier::short_term, "staging database is db-staging-2",
                                      "staging database is db-staging-2\n");

@@ -277,3 +277,13 @@ TEST_CASE("consolidation reads the memories' texts only for a policy that plans 
     CHECK(from_texts.had_texts);
     CHECK(from_texts.texts == std::vector<std::string>{"Body of tabs are four spaces.\n"});
 }
+
+TEST_CASE("a plan may set exactly the typed fields whose row says policies write them", "[lifecycle][consolidation]") {
+    for (const core::FieldInfo &row : core::memory_fields) {
+        CAPTURE(row.key);
+        CHECK(core::policy_may_set_field(row.key) == (row.writer == core::FieldWriter::policies));
+    }
+    CHECK(core::policy_may_set_field("salience"));
+    CHECK_FALSE(core::policy_may_set_field("superseded_by"));
+    CHECK_FALSE(core::policy_may_set_field("links"));
+}

@@ -470,10 +470,10 @@ TEST_CASE("a correction is a memory of its own that supersedes the memory it res
     CHECK_THAT(correction.reason, Catch::Contains("supersedes"));
     const auto replaced = fixture.store.read(wrong.key);
     const auto replacement = fixture.store.read(correction.key);
-    CHECK(core::superseded_by(replaced) == core::memory_id_of(replacement));
+    CHECK(replaced.superseded_by == core::memory_id_of(replacement));
     REQUIRE(replacement.extra_field(core::supersedes_field) != nullptr);
     CHECK(replacement.extra_field(core::supersedes_field)->value == core::memory_id_of(replaced));
-    CHECK(core::superseded_by(fixture.store.read(unrelated.key)).empty());
+    CHECK(fixture.store.read(unrelated.key).superseded_by.empty());
     CHECK(fixture.store.list().size() == 3);
 
     // A correction of something nothing stored says supersedes nothing, and is still kept.

@@ -144,18 +144,18 @@ TEST_CASE("a view batch can carry the index's body excerpts as bodies, read in p
     CHECK(view[1].body().empty());
 }
 
-TEST_CASE("a memory's superseded_by field is read from the file and from the index alike", "[store][supersession]") {
+TEST_CASE("plugins see a memory's superseded_by in its fields, as before it was a typed field", "[store][supersession]") {
     using starling::core::Memory;
     Memory memory;
     memory.type = "project";
     memory.summary = "staging database is db-staging-1";
-    CHECK(starling::core::superseded_by(memory).empty());
-    memory.set_extra_field(starling::core::superseded_by_field, "k2new00");
-    CHECK(starling::core::superseded_by(memory) == "k2new00");
-    CHECK(starling::core::superseded_by_in_fields(starling::core::fields_json(memory)) == "k2new00");
-    // Only the field itself counts: a value or another field that mentions it does not.
-    CHECK(starling::core::superseded_by_in_fields(R"({"note": "superseded_by someone"})").empty());
-    CHECK(starling::core::superseded_by_in_fields(R"({"superseded_by": ["a", "b"]})").empty());
-    CHECK(starling::core::superseded_by_in_fields("").empty());
-    CHECK(starling::core::superseded_by_in_fields("{superseded_by").empty()); // not JSON: not superseded
+    CHECK(starling::core::fields_json(memory).empty());
+    starling::core::supersede(memory, "k2new00");
+    CHECK(memory.superseded_by == "k2new00");
+    CHECK(starling::core::fields_json(memory) == R"({"superseded_by":"k2new00"})");
+    memory.set_extra_field("salience", "0.7");
+    // The other fields first, in file order, then the typed ones plugins see there.
+    CHECK(starling::core::fields_json(memory) == R"({"salience":"0.7","superseded_by":"k2new00"})");
+    CHECK(starling::core::lift_supersession(memory) == "k2new00");
+    CHECK(memory.superseded_by.empty());
 }

@@ -5,13 +5,16 @@
 
 #include <array>
 #include <charconv>
+#include <chrono>
 #include <cstdint>
 
 namespace starling::core::detail {
 namespace {
 
 constexpr char field_separator = '\t';
-constexpr std::size_t max_fields = 17;
+/// An entry's line: its kind and key, the fields of memory_fields.def, the file's stamp (3).
+constexpr std::size_t entry_fields = 2 + indexed_fields.size() + 3;
+constexpr std::size_t max_fields = entry_fields;
 
 void append_escaped(std::string &out, std::string_view text) {
     for (const char character : text) {
@@ -97,6 +100,12 @@ public:
         line_ += std::to_string(value);
         return *this;
     }
+    /// One field of memory_fields.def: texts and joined lists escaped, times in Unix seconds,
+    /// flags as 0 or 1.
+    LineWriter &value(std::string_view text) { return this->text(text); }
+    LineWriter &value(std::chrono::sys_seconds time) { return number(time.time_since_epoch().count()); }
+    LineWriter &value(std::uint32_t count) { return number(count); }
+    LineWriter &value(bool flag) { return number(flag ? 1 : 0); }
     std::string finish() {
         line_ += '\n';
         return std::move(line_);
@@ -141,43 +150,50 @@ bool read_key(std::string_view field, UnescapedFields &unescaped, IndexRecordVie
     return true;
 }
 
+/// One field of memory_fields.def as LineWriter::value wrote it; false if it does not decode.
+bool read_value(std::string_view field, UnescapedFields &unescaped, std::string_view &text) {
+    const auto value = unescape(field, unescaped);
+    if (value) {
+        text = *value;
+    }
+    return value.has_value();
+}
+bool read_value(std::string_view field, UnescapedFields &, std::chrono::sys_seconds &time) {
+    const auto seconds = parse_number<std::int64_t>(field);
+    if (seconds) {
+        time = std::chrono::sys_seconds(std::chrono::seconds(*seconds));
+    }
+    return seconds.has_value();
+}
+bool read_value(std::string_view field, UnescapedFields &, std::uint32_t &count) {
+    const auto value = parse_number<std::uint32_t>(field);
+    if (value) {
+        count = *value;
+    }
+    return value.has_value();
+}
+bool read_value(std::string_view field, UnescapedFields &, bool &flag) {
+    flag = field == "1";
+    return field == "0" || field == "1";
+}
+
 std::optional<IndexRecordView> decode_entry(const Fields &fields, UnescapedFields &unescaped) {
-    if (fields.count != 17) {
+    if (fields.count != entry_fields) {
         return std::nullopt;
     }
-    const auto &values = fields.values;
     IndexRecordView record;
     record.kind = IndexRecordView::Kind::entry;
-    const auto type = unescape(values[2], unescaped);
-    const auto summary = unescape(values[3], unescaped);
-    const auto tags = unescape(values[4], unescaped);
-    const auto created = parse_number<std::int64_t>(values[5]);
-    const auto last_accessed = parse_number<std::int64_t>(values[6]);
-    const auto access_count = parse_number<std::uint32_t>(values[7]);
-    const auto session_count = parse_number<std::uint32_t>(values[8]);
-    const auto stamp = read_stamp(values[10], values[11], values[12]);
-    const auto id = unescape(values[14], unescaped);
-    const auto memory_fields = unescape(values[15], unescaped);
-    const auto body_excerpt = unescape(values[16], unescaped);
-    if (!type || !summary || !tags || !created || !last_accessed || !access_count || !session_count ||
-        !stamp || !id || !memory_fields || !body_excerpt || (values[9] != "0" && values[9] != "1") || (values[13] != "0" && values[13] != "1") ||
-        !read_key(values[1], unescaped, record)) {
+    std::size_t next = 2;
+    bool decoded = read_key(fields.values[1], unescaped, record);
+    for_each_indexed_field(record.memory, [&](const FieldInfo &, auto &value) {
+        decoded = decoded && read_value(fields.values[next], unescaped, value);
+        ++next;
+    });
+    const auto stamp = read_stamp(fields.values[next], fields.values[next + 1], fields.values[next + 2]);
+    if (!decoded || !stamp) {
         return std::nullopt;
     }
-    IndexedMemory &memory = record.memory;
-    memory.type = *type;
-    memory.summary = *summary;
-    memory.tags = *tags;
-    memory.created = std::chrono::sys_seconds(std::chrono::seconds(*created));
-    memory.last_accessed = std::chrono::sys_seconds(std::chrono::seconds(*last_accessed));
-    memory.access_count = *access_count;
-    memory.session_count = *session_count;
-    memory.review = values[9] == "1";
-    memory.file = *stamp;
-    memory.pinned = values[13] == "1";
-    memory.id = *id;
-    memory.fields = *memory_fields;
-    memory.body_excerpt = *body_excerpt;
+    record.memory.file = *stamp;
     return record;
 }
 
@@ -216,17 +232,9 @@ std::string encode_index_record(const IndexRecordView &record) {
     switch (record.kind) {
     case IndexRecordView::Kind::entry: {
         LineWriter writer('M');
-        writer.text(memory.key)
-            .text(memory.type)
-            .text(memory.summary)
-            .text(memory.tags)
-            .number(memory.created.time_since_epoch().count())
-            .number(memory.last_accessed.time_since_epoch().count())
-            .number(memory.access_count)
-            .number(memory.session_count)
-            .number(memory.review ? 1 : 0);
+        writer.text(memory.key);
+        for_each_indexed_field(memory, [&](const FieldInfo &, const auto &value) { writer.value(value); });
         write_stamp(writer, memory.file);
-        writer.number(memory.pinned ? 1 : 0).text(memory.id).text(memory.fields).text(memory.body_excerpt);
         return writer.finish();
     }
     case IndexRecordView::Kind::unreadable: {
@@ -242,12 +250,11 @@ std::string encode_index_record(const IndexRecordView &record) {
     return writer.finish();
 }
 
-IndexRecordView view_of_record(const IndexRecord &record, std::string &joined_tags) {
+IndexRecordView view_of_record(const IndexRecord &record, JoinedLists &joined_lists) {
     IndexRecordView view;
     if (const auto *entry = std::get_if<IndexEntry>(&record)) {
-        joined_tags = join_tags(entry->tags);
         view.kind = IndexRecordView::Kind::entry;
-        view.memory = view_of(*entry, joined_tags);
+        view.memory = view_of(*entry, joined_lists);
     } else if (const auto *unreadable = std::get_if<UnreadableMemory>(&record)) {
         view.kind = IndexRecordView::Kind::unreadable;
         view.memory.key = unreadable->key;
@@ -261,8 +268,8 @@ IndexRecordView view_of_record(const IndexRecord &record, std::string &joined_ta
 }
 
 std::string encode_index_record(const IndexRecord &record) {
-    std::string joined_tags;
-    return encode_index_record(view_of_record(record, joined_tags));
+    JoinedLists joined_lists;
+    return encode_index_record(view_of_record(record, joined_lists));
 }
 
 std::optional<IndexRecordView> decode_index_record_view(std::string_view line, UnescapedFields &unescaped) {

@@ -46,15 +46,14 @@ struct IndexRecordView {
 
 /// Encodes a record as one tab-separated line, terminated by '\n'. Fields are escaped (`\\`, `\t`,
 /// `\n`, `\r`), so no field can break the line structure:
-///   M <key> <type> <summary> <tags joined by \n> <created> <last_accessed> <access_count>
-///     <session_count> <review 0|1> <size> <mtime ns> <inode> <pinned 0|1> <id> <fields JSON>
-///     <body excerpt>
+///   M <key> <each field of memory_fields.def, in its order> <size> <mtime ns> <inode>
 ///   U <key> <message> <size> <mtime ns> <inode>
 ///   D <key>
-/// Times are Unix seconds; scope, project and tier are not stored because the key determines them.
+/// Texts are escaped, lists are their items joined by \n, times are Unix seconds and flags 0 or 1;
+/// scope, project and tier are not stored because the key determines them.
 [[nodiscard]] std::string encode_index_record(const IndexRecordView &record);
-/// A view of `record`; an entry's joined tags are kept in `joined_tags`, which must outlive the view.
-[[nodiscard]] IndexRecordView view_of_record(const IndexRecord &record, std::string &joined_tags);
+/// A view of `record`; an entry's joined lists are kept in `joined_lists`, which must outlive the view.
+[[nodiscard]] IndexRecordView view_of_record(const IndexRecord &record, JoinedLists &joined_lists);
 [[nodiscard]] std::string encode_index_record(const IndexRecord &record);
 
 /// Decodes one line (without its '\n'); nullopt for anything malformed: wrong field count, bad

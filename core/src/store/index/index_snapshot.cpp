@@ -3,7 +3,10 @@
 
 #include <starling/core/store/record/memory_key.hpp>
 
+#include <algorithm>
+#include <array>
 #include <bit>
+#include <chrono>
 #include <cstdint>
 #include <cstring>
 #include <stdexcept>
@@ -12,9 +15,9 @@
 namespace starling::core::detail {
 namespace {
 
-/// Version 5 added the body excerpt; a snapshot of another version does not decode, and the index
-/// is rebuilt from the files.
-constexpr std::string_view magic{"STARIDX\x05", 8};
+/// Version 6 writes the fields of memory_fields.def in its order; a snapshot of another version does
+/// not decode, and the index is rebuilt from the files.
+constexpr std::string_view magic{"STARIDX\x06", 8};
 constexpr std::string_view user_prefix = "memory/user/";
 constexpr std::string_view projects_prefix = "memory/projects/";
 constexpr std::uint32_t byte_order_mark = 0x01020304;
@@ -30,37 +33,66 @@ static_assert(sizeof(SnapshotHeader) == 32 && std::is_trivially_copyable_v<Snaps
 
 enum class RecordKind : std::uint8_t { entry = 1, unreadable = 2 };
 
-struct RecordHeader {
-    std::int64_t created;
-    std::int64_t last_accessed;
-    std::uint64_t file_size;
-    std::int64_t file_modified_ns;
-    std::uint64_t file_inode;
-    std::uint32_t access_count;
-    std::uint32_t session_count;
-    std::uint32_t key_size;
-    std::uint32_t type_size;
-    std::uint32_t summary_size;
-    std::uint32_t tags_size;
-    std::uint32_t message_size;
-    std::uint32_t id_size;
-    std::uint32_t fields_size;
-    std::uint32_t body_excerpt_size;
-    std::uint8_t kind;
-    std::uint8_t review;
-    std::uint8_t scope; ///< ScopeKind: 0 user, 1 project
-    std::uint8_t tier;  ///< Tier: 0 short, 1 long
-    std::uint8_t pinned;
-    std::uint8_t unused[3];
-};
-static_assert(sizeof(RecordHeader) == 88 && std::is_trivially_copyable_v<RecordHeader>);
-
-template <typename Plain>
-void append_plain(std::string &out, const Plain &value) {
-    out.append(reinterpret_cast<const char *>(&value), sizeof(value));
+/// The bytes of a field's slot in a record's fixed part: a text's or list's size, or the value.
+constexpr std::size_t slot_size(FieldKind kind) noexcept {
+    switch (kind) {
+    case FieldKind::time: return sizeof(std::int64_t);
+    case FieldKind::flag: return sizeof(std::uint8_t);
+    case FieldKind::text:
+    case FieldKind::list:
+    case FieldKind::count: break;
+    }
+    return sizeof(std::uint32_t);
 }
 
+/// Fields whose bytes follow the fixed part, after the key.
+constexpr std::size_t text_fields = static_cast<std::size_t>(std::count_if(
+    indexed_fields.begin(), indexed_fields.end(),
+    [](const FieldInfo &field) { return field.kind == FieldKind::text || field.kind == FieldKind::list; }));
+
+/// A record's fixed part: kind, scope, tier (u8 each), the file's size, mtime and inode (64 bits
+/// each), the key's and message's sizes (u32), then one slot per field of memory_fields.def.
+constexpr std::size_t fixed_size = [] {
+    std::size_t size = 3 * sizeof(std::uint8_t) + 3 * sizeof(std::uint64_t) + 2 * sizeof(std::uint32_t);
+    for (const FieldInfo &field : indexed_fields) {
+        size += slot_size(field.kind);
+    }
+    return size;
+}();
+
 std::uint32_t size_of(std::string_view text) { return static_cast<std::uint32_t>(text.size()); }
+
+class SlotWriter {
+public:
+    explicit SlotWriter(std::string &out) : out_(&out) {}
+    template <typename Plain>
+    void put(Plain value) {
+        out_->append(reinterpret_cast<const char *>(&value), sizeof(value));
+    }
+    void slot(std::string_view text) { put(size_of(text)); }
+    void slot(std::chrono::sys_seconds time) { put(std::int64_t{time.time_since_epoch().count()}); }
+    void slot(std::uint32_t count) { put(count); }
+    void slot(bool flag) { put(std::uint8_t{flag ? std::uint8_t{1} : std::uint8_t{0}}); }
+
+private:
+    std::string *out_;
+};
+
+/// Reads a fixed part slot by slot; the caller checked that all fixed_size bytes are there.
+class SlotReader {
+public:
+    explicit SlotReader(const char *at) : at_(at) {}
+    template <typename Plain>
+    Plain take() noexcept {
+        Plain value{};
+        std::memcpy(&value, at_, sizeof(value));
+        at_ += sizeof(value);
+        return value;
+    }
+
+private:
+    const char *at_;
+};
 
 } // namespace
 
@@ -96,50 +128,36 @@ std::uint64_t snapshot_checksum(std::string_view payload) noexcept {
 
 std::string encode_index_snapshot(std::span<const IndexRecordView> records) {
     std::string out(sizeof(SnapshotHeader), '\0');
+    SlotWriter writer(out);
     for (const IndexRecordView &record : records) {
         if (record.kind == IndexRecordView::Kind::removal) {
             throw std::invalid_argument("a snapshot holds no removals: " + std::string(record.memory.key));
         }
-        const IndexedMemory &memory = record.memory;
         const bool entry = record.kind == IndexRecordView::Kind::entry;
         // Scope and tier come from the key, so the reader can trust them without parsing the key.
-        const std::optional<MemoryKeyParts> parts = split_memory_key(memory.key);
+        const std::optional<MemoryKeyParts> parts = split_memory_key(record.memory.key);
         if (!parts) {
-            throw std::invalid_argument("not a memory key: " + std::string(memory.key));
+            throw std::invalid_argument("not a memory key: " + std::string(record.memory.key));
         }
-        RecordHeader header{};
-        header.created = memory.created.time_since_epoch().count();
-        header.last_accessed = memory.last_accessed.time_since_epoch().count();
-        header.file_size = memory.file.size;
-        header.file_modified_ns = memory.file.modified.time_since_epoch().count();
-        header.file_inode = memory.file.inode;
-        header.access_count = memory.access_count;
-        header.session_count = memory.session_count;
-        header.key_size = size_of(memory.key);
-        header.type_size = entry ? size_of(memory.type) : 0;
-        header.summary_size = entry ? size_of(memory.summary) : 0;
-        header.tags_size = entry ? size_of(memory.tags) : 0;
-        header.message_size = entry ? 0 : size_of(record.message);
-        header.id_size = entry ? size_of(memory.id) : 0;
-        header.fields_size = entry ? size_of(memory.fields) : 0;
-        header.body_excerpt_size = entry ? size_of(memory.body_excerpt) : 0;
-        header.pinned = entry && memory.pinned ? 1 : 0;
-        header.kind = static_cast<std::uint8_t>(entry ? RecordKind::entry : RecordKind::unreadable);
-        header.review = memory.review ? 1 : 0;
-        header.scope = parts->scope_kind == ScopeKind::project ? 1 : 0;
-        header.tier = parts->tier == Tier::long_term ? 1 : 0;
-        append_plain(out, header);
-        out += memory.key;
-        if (entry) {
-            out += memory.type;
-            out += memory.summary;
-            out += memory.tags;
-            out += memory.id;
-            out += memory.fields;
-            out += memory.body_excerpt;
-        } else {
-            out += record.message;
-        }
+        // An unreadable file's record has the key, stamp and message, and every field empty.
+        const IndexedMemory memory = entry ? record.memory : IndexedMemory{};
+        const std::string_view message = entry ? std::string_view{} : record.message;
+        writer.put(static_cast<std::uint8_t>(entry ? RecordKind::entry : RecordKind::unreadable));
+        writer.put(std::uint8_t{parts->scope_kind == ScopeKind::project ? std::uint8_t{1} : std::uint8_t{0}});
+        writer.put(std::uint8_t{parts->tier == Tier::long_term ? std::uint8_t{1} : std::uint8_t{0}});
+        writer.put(std::uint64_t{record.memory.file.size});
+        writer.put(std::int64_t{record.memory.file.modified.time_since_epoch().count()});
+        writer.put(std::uint64_t{record.memory.file.inode});
+        writer.put(size_of(record.memory.key));
+        writer.put(size_of(message));
+        for_each_indexed_field(memory, [&](const FieldInfo &, const auto &value) { writer.slot(value); });
+        out += record.memory.key;
+        for_each_indexed_field(memory, [&](const FieldInfo &, const auto &value) {
+            if constexpr (std::is_same_v<std::decay_t<decltype(value)>, std::string_view>) {
+                out += value;
+            }
+        });
+        out += message;
     }
     SnapshotHeader header{};
     std::memcpy(header.magic, magic.data(), magic.size());
@@ -159,8 +177,7 @@ std::optional<std::vector<IndexRecordView>> decode_index_snapshot(std::string_vi
     std::memcpy(&header, bytes.data(), sizeof(header));
     const std::string_view payload = bytes.substr(sizeof(header));
     if (std::string_view{header.magic, sizeof(header.magic)} != magic || header.byte_order != byte_order_mark ||
-        header.payload_size != payload.size() ||
-        header.record_count > payload.size() / sizeof(RecordHeader) ||
+        header.payload_size != payload.size() || header.record_count > payload.size() / fixed_size ||
         header.checksum != snapshot_checksum(payload)) {
         return std::nullopt;
     }
@@ -168,19 +185,42 @@ std::optional<std::vector<IndexRecordView>> decode_index_snapshot(std::string_vi
     records.reserve(header.record_count);
     std::size_t position = 0;
     for (std::uint32_t index = 0; index < header.record_count; ++index) {
-        RecordHeader fixed{};
-        if (payload.size() - position < sizeof(fixed)) {
+        if (payload.size() - position < fixed_size) {
             return std::nullopt;
         }
-        std::memcpy(&fixed, payload.data() + position, sizeof(fixed));
-        position += sizeof(fixed);
-        const std::uint64_t text_size = std::uint64_t{fixed.key_size} + fixed.type_size + fixed.summary_size +
-                                        fixed.tags_size + fixed.id_size + fixed.fields_size + fixed.body_excerpt_size +
-                                        fixed.message_size;
-        if (payload.size() - position < text_size || fixed.review > 1 || fixed.pinned > 1 || fixed.scope > 1 ||
-            fixed.tier > 1 ||
-            (fixed.kind != static_cast<std::uint8_t>(RecordKind::entry) &&
-             fixed.kind != static_cast<std::uint8_t>(RecordKind::unreadable))) {
+        SlotReader reader(payload.data() + position);
+        position += fixed_size;
+        IndexRecordView record;
+        IndexedMemory &memory = record.memory;
+        const auto kind = reader.take<std::uint8_t>();
+        const auto scope = reader.take<std::uint8_t>();
+        const auto tier = reader.take<std::uint8_t>();
+        const auto file_size = reader.take<std::uint64_t>();
+        const auto file_modified_ns = reader.take<std::int64_t>();
+        const auto file_inode = reader.take<std::uint64_t>();
+        const auto key_size = reader.take<std::uint32_t>();
+        const auto message_size = reader.take<std::uint32_t>();
+        std::array<std::uint32_t, text_fields> text_sizes{};
+        std::size_t next_text = 0;
+        std::uint64_t text_size = std::uint64_t{key_size} + message_size;
+        bool flags_valid = true;
+        for_each_indexed_field(memory, [&](const FieldInfo &, auto &value) {
+            using Value = std::decay_t<decltype(value)>;
+            if constexpr (std::is_same_v<Value, std::string_view>) {
+                text_size += text_sizes[next_text++] = reader.take<std::uint32_t>();
+            } else if constexpr (std::is_same_v<Value, std::chrono::sys_seconds>) {
+                value = std::chrono::sys_seconds(std::chrono::seconds(reader.take<std::int64_t>()));
+            } else if constexpr (std::is_same_v<Value, std::uint32_t>) {
+                value = reader.take<std::uint32_t>();
+            } else {
+                const auto flag = reader.take<std::uint8_t>();
+                flags_valid = flags_valid && flag <= 1;
+                value = flag == 1;
+            }
+        });
+        if (payload.size() - position < text_size || !flags_valid || scope > 1 || tier > 1 ||
+            (kind != static_cast<std::uint8_t>(RecordKind::entry) &&
+             kind != static_cast<std::uint8_t>(RecordKind::unreadable))) {
             return std::nullopt;
         }
         const auto take = [&](std::uint32_t size) {
@@ -188,22 +228,20 @@ std::optional<std::vector<IndexRecordView>> decode_index_snapshot(std::string_vi
             position += size;
             return text;
         };
-        IndexRecordView record;
-        IndexedMemory &memory = record.memory;
-        record.kind = fixed.kind == static_cast<std::uint8_t>(RecordKind::entry) ? IndexRecordView::Kind::entry
-                                                                                : IndexRecordView::Kind::unreadable;
-        memory.key = take(fixed.key_size);
-        memory.type = take(fixed.type_size);
-        memory.summary = take(fixed.summary_size);
-        memory.tags = take(fixed.tags_size);
-        memory.id = take(fixed.id_size);
-        memory.fields = take(fixed.fields_size);
-        memory.body_excerpt = take(fixed.body_excerpt_size);
-        record.message = take(fixed.message_size);
+        record.kind = kind == static_cast<std::uint8_t>(RecordKind::entry) ? IndexRecordView::Kind::entry
+                                                                          : IndexRecordView::Kind::unreadable;
+        memory.key = take(key_size);
+        next_text = 0;
+        for_each_indexed_field(memory, [&](const FieldInfo &, auto &value) {
+            if constexpr (std::is_same_v<std::decay_t<decltype(value)>, std::string_view>) {
+                value = take(text_sizes[next_text++]);
+            }
+        });
+        record.message = take(message_size);
         // The writer checked every key in full and the checksum says these are its bytes; what is
         // left to check is cheap: the key agrees with the scope, and keys strictly ascend (find()
         // relies on the order, and a repeated key would be ambiguous).
-        if (fixed.scope == 1) {
+        if (scope == 1) {
             const auto id_end = memory.key.find('/', projects_prefix.size());
             if (!memory.key.starts_with(projects_prefix) || id_end == std::string_view::npos ||
                 id_end == projects_prefix.size()) {
@@ -217,17 +255,10 @@ std::optional<std::vector<IndexRecordView>> decode_index_snapshot(std::string_vi
         if (!records.empty() && !(records.back().memory.key < memory.key)) {
             return std::nullopt;
         }
-        memory.tier = fixed.tier == 1 ? Tier::long_term : Tier::short_term;
-        memory.created = std::chrono::sys_seconds(std::chrono::seconds(fixed.created));
-        memory.last_accessed = std::chrono::sys_seconds(std::chrono::seconds(fixed.last_accessed));
-        memory.access_count = fixed.access_count;
-        memory.session_count = fixed.session_count;
-        memory.review = fixed.review == 1;
-        memory.pinned = fixed.pinned == 1;
-        memory.file = FileStamp{fixed.file_size,
-                                std::chrono::sys_time<std::chrono::nanoseconds>(
-                                    std::chrono::nanoseconds(fixed.file_modified_ns)),
-                                fixed.file_inode};
+        memory.tier = tier == 1 ? Tier::long_term : Tier::short_term;
+        memory.file = FileStamp{file_size,
+                                std::chrono::sys_time<std::chrono::nanoseconds>(std::chrono::nanoseconds(file_modified_ns)),
+                                file_inode};
         records.push_back(record);
     }
     if (position != payload.size()) {

@@ -14,13 +14,14 @@ namespace starling::core::detail {
 /// The machine index's snapshot, in a binary form that is read in place: every hook lists the whole
 /// index, and decoding text records (splitting, unescaping, number parsing) was most of its cost.
 ///
-///   header   8 bytes magic "STARIDX" + format version 5, u32 byte-order mark 0x01020304,
+///   header   8 bytes magic "STARIDX" + format version 6, u32 byte-order mark 0x01020304,
 ///            u32 record count, u64 payload size, u64 payload checksum (see snapshot_checksum)
-///   payload  the records back to back, sorted by key (strictly ascending): an 88-byte fixed part
-///            (times, counts, file stamp, the size of each text, kind, review and pinned flags, and
-///            the scope and tier the key names) followed by the key, type, summary, tags (joined by
-///            '\n'), id, fields (the JSON object of fields_json), body excerpt (body_excerpt.hpp) and
-///            message bytes
+///   payload  the records back to back, sorted by key (strictly ascending): a fixed part (kind, the
+///            scope and tier the key names, the file's stamp, the key's and message's sizes, then a
+///            slot per field of memory_fields.def in its order: a time as i64, a count as u32, a
+///            flag as u8, a text's or list's size as u32; no padding) followed by the key's bytes,
+///            each text's and list's (joined by '\n') in field order, and the message's (an
+///            unreadable file's parse error; its fields are all empty)
 ///
 /// The writer checks every key in full; the reader checks the checksum, the sizes, and that each
 /// key starts as its scope says, but does not parse keys again (that was most of a hook's cost of

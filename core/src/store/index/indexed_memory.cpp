@@ -1,25 +1,29 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <starling/core/store/index/indexed_memory.hpp>
 
-#include <starling/core/store/record/memory.hpp>
-
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <memory>
+#include <type_traits>
 #include <utility>
 
 namespace starling::core {
 
-std::string superseded_by_in_fields(std::string_view fields_json) {
-    // Most memories have no other fields, and few of those that do were superseded: parse only then.
-    if (fields_json.find(superseded_by_field) == std::string_view::npos) {
-        return {};
+namespace {
+
+std::vector<std::string> split_list(std::string_view joined) {
+    std::vector<std::string> items;
+    while (!joined.empty()) {
+        const auto separator = joined.find('\n');
+        items.emplace_back(joined.substr(0, separator));
+        if (separator == std::string_view::npos) {
+            break;
+        }
+        joined.remove_prefix(separator + 1);
     }
-    const auto fields = nlohmann::json::parse(fields_json, nullptr, false);
-    const auto value = fields.is_object() ? fields.find(superseded_by_field) : fields.end();
-    return value != fields.end() && value->is_string() ? value->get<std::string>() : std::string{};
+    return items;
 }
+
+} // namespace
 
 IndexEntry to_index_entry(const IndexedMemory &memory) {
     IndexEntry entry;
@@ -27,60 +31,44 @@ IndexEntry to_index_entry(const IndexedMemory &memory) {
     entry.scope_kind = memory.scope_kind;
     entry.project_id = memory.project_id;
     entry.tier = memory.tier;
-    entry.type = memory.type;
-    entry.summary = memory.summary;
-    std::string_view tags = memory.tags;
-    while (!tags.empty()) {
-        const auto separator = tags.find('\n');
-        entry.tags.emplace_back(tags.substr(0, separator));
-        if (separator == std::string_view::npos) {
-            break;
-        }
-        tags.remove_prefix(separator + 1);
-    }
-    entry.created = memory.created;
-    entry.last_accessed = memory.last_accessed;
-    entry.access_count = memory.access_count;
-    entry.session_count = memory.session_count;
-    entry.review = memory.review;
     entry.file = memory.file;
-    entry.pinned = memory.pinned;
-    entry.id = memory.id;
-    entry.fields = memory.fields;
-    entry.body_excerpt = memory.body_excerpt;
+    for_each_indexed_field(entry, memory, [](const FieldInfo &, auto &owned, const auto &view) {
+        if constexpr (std::is_same_v<std::decay_t<decltype(owned)>, std::vector<std::string>>) {
+            owned = split_list(view);
+        } else {
+            owned = view;
+        }
+    });
     return entry;
 }
 
-std::string join_tags(const std::vector<std::string> &tags) {
+std::string join_list(const std::vector<std::string> &items) {
     std::string joined;
-    for (std::size_t index = 0; index < tags.size(); ++index) {
+    for (std::size_t index = 0; index < items.size(); ++index) {
         if (index > 0) {
             joined += '\n';
         }
-        joined += tags[index];
+        joined += items[index];
     }
     return joined;
 }
 
-IndexedMemory view_of(const IndexEntry &entry, std::string_view joined_tags) noexcept {
-    // Designated: a member reordered in IndexedMemory fails to compile here instead of shifting values.
-    return IndexedMemory{.key = entry.key,
-                         .scope_kind = entry.scope_kind,
-                         .project_id = entry.project_id,
-                         .tier = entry.tier,
-                         .type = entry.type,
-                         .summary = entry.summary,
-                         .tags = joined_tags,
-                         .created = entry.created,
-                         .last_accessed = entry.last_accessed,
-                         .access_count = entry.access_count,
-                         .session_count = entry.session_count,
-                         .review = entry.review,
-                         .file = entry.file,
-                         .pinned = entry.pinned,
-                         .id = entry.id,
-                         .fields = entry.fields,
-                         .body_excerpt = entry.body_excerpt};
+IndexedMemory view_of(const IndexEntry &entry, JoinedLists &joined) {
+    IndexedMemory view;
+    view.key = entry.key;
+    view.scope_kind = entry.scope_kind;
+    view.project_id = entry.project_id;
+    view.tier = entry.tier;
+    view.file = entry.file;
+    std::size_t next_list = 0;
+    for_each_indexed_field(view, entry, [&](const FieldInfo &, auto &viewed, const auto &owned) {
+        if constexpr (std::is_same_v<std::decay_t<decltype(owned)>, std::vector<std::string>>) {
+            viewed = joined[next_list++] = join_list(owned);
+        } else {
+            viewed = owned;
+        }
+    });
+    return view;
 }
 
 IndexedMemories::IndexedMemories(std::vector<std::shared_ptr<const void>> storage,

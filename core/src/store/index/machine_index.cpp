@@ -22,7 +22,8 @@ namespace {
 constexpr std::string_view text_snapshot_name = "snapshot.tsv";
 /// Version 2 added the body excerpt to `M` records; a journal of another version is garbled, and the
 /// index is rebuilt from the files.
-constexpr std::string_view journal_header = "starling-index-journal\t2";
+/// Version 3: the fields of memory_fields.def in its order, then the file's stamp.
+constexpr std::string_view journal_header = "starling-index-journal\t3";
 constexpr std::uint64_t max_index_bytes = std::uint64_t{4} << 30;
 constexpr int max_refresh_attempts = 8;
 
@@ -261,12 +262,12 @@ void MachineIndex::compact() {
 }
 
 void MachineIndex::replace(const std::vector<IndexEntry> &entries, const std::vector<UnreadableMemory> &unreadable) {
-    std::vector<std::string> joined_tags;
-    joined_tags.reserve(entries.size()); // no reallocation: the views point into these strings
+    std::vector<JoinedLists> joined_lists;
+    joined_lists.reserve(entries.size()); // no reallocation: the views point into these strings
     std::vector<IndexRecordView> records;
     records.reserve(entries.size() + unreadable.size());
     for (const IndexEntry &entry : entries) {
-        records.push_back({IndexRecordView::Kind::entry, view_of(entry, joined_tags.emplace_back(join_tags(entry.tags))), {}});
+        records.push_back({IndexRecordView::Kind::entry, view_of(entry, joined_lists.emplace_back()), {}});
     }
     for (const UnreadableMemory &file : unreadable) {
         IndexRecordView record{IndexRecordView::Kind::unreadable, {}, file.message};
@@ -280,12 +281,12 @@ void MachineIndex::replace(const std::vector<IndexEntry> &entries, const std::ve
 }
 
 void MachineIndex::fold(const std::vector<IndexRecord> &changes) {
-    std::vector<std::string> joined_tags;
-    joined_tags.reserve(changes.size()); // no reallocation: the views point into these strings
+    std::vector<JoinedLists> joined_lists;
+    joined_lists.reserve(changes.size()); // no reallocation: the views point into these strings
     std::unordered_map<std::string_view, IndexRecordView> changed;
     changed.reserve(changes.size());
     for (const IndexRecord &change : changes) {
-        const IndexRecordView record = view_of_record(change, joined_tags.emplace_back());
+        const IndexRecordView record = view_of_record(change, joined_lists.emplace_back());
         changed.insert_or_assign(record.memory.key, record); // the last record of a key wins, as in the journal
     }
     std::vector<IndexRecordView> records;

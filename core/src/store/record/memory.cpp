@@ -2,20 +2,16 @@
 #include <starling/core/store/record/memory.hpp>
 
 #include <starling/core/store/record/memory_id.hpp>
-#include <starling/core/io/store_error.hpp>
 
 #include <algorithm>
 #include <array>
 #include <cstddef>
 #include <limits>
 #include <stdexcept>
+#include <utility>
 
 namespace starling::core {
 namespace {
-
-constexpr std::array<std::string_view, 11> typed_fields = {
-    "id",   "type",     "summary",       "created", "last_accessed", "access_count",
-    "tags", "sessions", "session_count", "review",  "pinned"};
 
 bool is_other_entry(const FrontmatterEntry &entry) noexcept { return !is_typed_memory_field(entry.key); }
 
@@ -66,7 +62,7 @@ std::string memory_id_of(const Memory &memory) {
 }
 
 bool is_typed_memory_field(std::string_view key) noexcept {
-    return std::find(typed_fields.begin(), typed_fields.end(), key) != typed_fields.end();
+    return std::find(typed_field_keys.begin(), typed_field_keys.end(), key) != typed_field_keys.end();
 }
 
 const FrontmatterEntry *Memory::extra_field(std::string_view key) const noexcept {
@@ -87,20 +83,8 @@ bool Memory::erase_extra_field(std::string_view key) {
     return !is_typed_memory_field(key) && erase_field(frontmatter, key);
 }
 
-std::string superseded_by(const Memory &memory) {
-    const FrontmatterEntry *entry = memory.extra_field(superseded_by_field);
-    if (entry == nullptr) {
-        return {};
-    }
-    try {
-        return decode_scalar(*entry, {});
-    } catch (const StoreError &) {
-        return entry->value; // a hand edit that does not decode still says it was superseded
-    }
-}
-
 void supersede(Memory &memory, std::string_view by) {
-    memory.set_extra_field(superseded_by_field, by);
+    memory.superseded_by = by;
     if (memory.pinned) {
         memory.pinned = false;
         memory.set_extra_field(pinned_before_superseded_field, "true");
@@ -108,8 +92,7 @@ void supersede(Memory &memory, std::string_view by) {
 }
 
 std::string lift_supersession(Memory &memory) {
-    std::string by = superseded_by(memory);
-    memory.erase_extra_field(superseded_by_field);
+    std::string by = std::exchange(memory.superseded_by, {});
     if (memory.erase_extra_field(pinned_before_superseded_field)) {
         memory.pinned = true;
     }
@@ -117,11 +100,12 @@ std::string lift_supersession(Memory &memory) {
 }
 
 bool operator==(const Memory &left, const Memory &right) {
-    if (left.type != right.type || left.summary != right.summary || left.created != right.created ||
-        left.last_accessed != right.last_accessed || left.access_count != right.access_count ||
-        left.tags != right.tags || left.sessions != right.sessions ||
-        left.earlier_sessions != right.earlier_sessions || left.review != right.review ||
-        left.pinned != right.pinned || left.id != right.id || left.body != right.body) {
+    bool typed_equal = true;
+    for_each_memory_field(left, right, [&](const FieldInfo &, const auto &left_value, const auto &right_value) {
+        typed_equal = typed_equal && left_value == right_value;
+    });
+    if (!typed_equal || left.sessions != right.sessions || left.earlier_sessions != right.earlier_sessions ||
+        left.body != right.body) {
         return false;
     }
     auto left_entry = left.frontmatter.begin();

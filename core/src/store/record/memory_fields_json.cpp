@@ -2,7 +2,11 @@
 #include <starling/core/store/record/memory.hpp>
 #include <starling/core/io/store_error.hpp>
 
+#include "store/record/field_values.hpp"
+
 #include <nlohmann/json.hpp>
+
+#include <type_traits>
 
 namespace starling::core {
 
@@ -25,6 +29,16 @@ std::string fields_json(const Memory &memory) {
             fields[entry.key] = entry.value;
         }
     }
+    for_each_memory_field(memory, [&](const FieldInfo &field, const auto &value) {
+        if (!field.in_abi_fields || detail::is_empty_value(value)) {
+            return;
+        }
+        if constexpr (std::is_same_v<std::decay_t<decltype(value)>, std::vector<std::string>>) {
+            fields[std::string(field.key)] = value;
+        } else {
+            fields[std::string(field.key)] = detail::plain_value(value);
+        }
+    });
     if (fields.empty()) {
         return {};
     }

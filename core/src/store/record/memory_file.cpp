@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <starling/core/store/record/memory_file.hpp>
 
+#include "store/record/field_values.hpp"
 #include "store/record/text_checks.hpp"
 
 #include <starling/core/store/record/memory_id.hpp>
@@ -12,12 +13,17 @@
 #include <optional>
 #include <set>
 #include <stdexcept>
+#include <type_traits>
 #include <unordered_set>
 
 namespace starling::core {
 namespace {
 
+using detail::encode_value;
 using detail::has_control;
+using detail::is_empty_value;
+using detail::parse_count;
+using detail::parse_flag;
 using detail::trim_trailing_blanks;
 
 
@@ -35,25 +41,6 @@ constexpr std::string_view review_suffix = "[review]";
 bool ends_with_review_suffix(std::string_view summary) noexcept {
     return summary.size() >= review_suffix.size() &&
            summary.substr(summary.size() - review_suffix.size()) == review_suffix;
-}
-
-std::optional<std::uint32_t> parse_count(std::string_view text) noexcept {
-    std::uint32_t value = 0;
-    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (error != std::errc{} || end != text.data() + text.size() || text.empty()) {
-        return std::nullopt;
-    }
-    return value;
-}
-
-std::optional<bool> parse_flag(std::string_view text) noexcept {
-    if (text == "true") {
-        return true;
-    }
-    if (text == "false") {
-        return false;
-    }
-    return std::nullopt;
 }
 
 std::chrono::sys_seconds decode_time(const FrontmatterEntry &entry, std::string_view source_name) {
@@ -95,86 +82,119 @@ std::vector<std::string> distinct_in_order(std::vector<std::string> items) {
     return distinct;
 }
 
+/// Decodes a typed field's entry into its member (a row of memory_fields.def); throws StoreError
+/// naming the file, line and field. What the value must be beyond its kind is check_read's.
+void decode_into(const FrontmatterEntry &entry, std::string_view source_name, std::string &value) {
+    value = decode_scalar(entry, source_name);
+}
+void decode_into(const FrontmatterEntry &entry, std::string_view source_name, std::vector<std::string> &value) {
+    value = decode_list(entry, source_name);
+}
+void decode_into(const FrontmatterEntry &entry, std::string_view source_name, std::chrono::sys_seconds &value) {
+    value = decode_time(entry, source_name);
+}
+void decode_into(const FrontmatterEntry &entry, std::string_view source_name, std::uint32_t &value) {
+    const auto count = parse_count(entry.value);
+    if (!count) {
+        throw_field_error(source_name, entry, "expected a whole number from 0 to 4294967295, got '" + entry.value + "'");
+    }
+    value = *count;
+}
+void decode_into(const FrontmatterEntry &entry, std::string_view source_name, bool &value) {
+    const auto flag = parse_flag(entry.value);
+    if (!flag) {
+        throw_field_error(source_name, entry, "expected 'true' or 'false', got '" + entry.value + "'");
+    }
+    value = *flag;
+}
+
+/// Whose words a check failure is in: a parse error follows the file's line and field, a write
+/// error names the field itself.
+enum class Wording : std::uint8_t { reading, writing };
+
+/// Why `value` fails its row's check (memory_fields.def), as a sentence after the field; empty when
+/// it passes.
+template <class Value>
+std::string check_failure(const FieldInfo &field, const Value &value, Wording wording) {
+    if constexpr (std::is_same_v<Value, std::string>) {
+        switch (field.check) {
+        case FieldCheck::word:
+            return value.empty() || has_control(value) ? "must be non-empty and free of control characters" : "";
+        case FieldCheck::nonempty: return value.empty() ? "must not be empty" : "";
+        case FieldCheck::memory_id:
+            if ((value.empty() && field.presence == FieldPresence::optional) || is_memory_id(value)) {
+                return {};
+            }
+            return wording == Wording::reading
+                       ? "expected 7 characters of 0-9 and a-z without i, l, o and u (such as k3f9a2q), got '" + value + "'"
+                       : "'" + value + "' is not a memory id (7 characters of 0-9, a-z without i, l, o, u)";
+        case FieldCheck::any:
+        case FieldCheck::names: break;
+        }
+    } else if constexpr (std::is_same_v<Value, std::vector<std::string>>) {
+        if (field.check == FieldCheck::names &&
+            std::any_of(value.begin(), value.end(), [](const std::string &item) { return item.empty() || has_control(item); })) {
+            return wording == Wording::reading ? "items must be non-empty and free of control characters"
+                                               : "must be non-empty and free of control characters";
+        }
+    }
+    return {};
+}
+
 /// Whether an entry read from a file still says exactly what the typed member says. Any decoding
 /// problem means "no": the entry is then rewritten from the member.
 bool still_holds(const FrontmatterEntry &entry, const Memory &memory) {
     try {
-        const std::string_view key = entry.key;
-        if (key == "type") {
-            return decode_scalar(entry, {}) == memory.type;
-        }
-        if (key == "summary") {
-            return decode_scalar(entry, {}) == memory.summary;
-        }
-        if (key == "created" || key == "last_accessed") {
-            const auto time = parse_timestamp(decode_scalar(entry, {}));
-            return time && *time == (key == "created" ? memory.created : memory.last_accessed);
-        }
-        if (key == "access_count") {
-            return parse_count(entry.value) == memory.access_count;
-        }
-        if (key == "tags") {
-            return decode_list(entry, {}) == memory.tags;
-        }
-        if (key == "sessions") {
+        if (entry.key == "sessions") {
             return decode_list(entry, {}) == memory.sessions;
         }
-        if (key == "session_count") {
+        if (entry.key == "session_count") {
             return parse_count(entry.value) == memory.session_count();
         }
-        if (key == "review") {
-            return parse_flag(entry.value) == memory.review;
-        }
-        if (key == "pinned") {
-            return parse_flag(entry.value) == memory.pinned;
-        }
-        if (key == "id") {
-            return decode_scalar(entry, {}) == memory.id;
-        }
+        bool holds = false;
+        for_each_memory_field(memory, [&](const FieldInfo &field, const auto &value) {
+            if (field.key == entry.key) {
+                std::decay_t<decltype(value)> read{};
+                decode_into(entry, {}, read);
+                holds = read == value;
+            }
+        });
+        return holds;
     } catch (const StoreError &) {
         return false;
     }
-    return false;
 }
 
 /// The encoded value of a typed field, or nullopt when the field is left out of a new file.
 std::optional<std::string> typed_value(std::string_view key, const Memory &memory) {
-    if (key == "type") {
-        return encode_scalar(memory.type);
-    }
-    if (key == "summary") {
-        return encode_scalar(memory.summary);
-    }
-    if (key == "created") {
-        return format_timestamp(memory.created);
-    }
-    if (key == "last_accessed") {
-        return format_timestamp(memory.last_accessed);
-    }
-    if (key == "access_count") {
-        return std::to_string(memory.access_count);
-    }
-    if (key == "tags") {
-        return memory.tags.empty() ? std::nullopt : std::optional<std::string>(encode_list(memory.tags));
-    }
     if (key == "sessions") {
-        return memory.sessions.empty() ? std::nullopt
-                                       : std::optional<std::string>(encode_list(memory.sessions));
+        return memory.sessions.empty() ? std::nullopt : std::optional<std::string>(encode_list(memory.sessions));
     }
     if (key == "session_count") {
         return memory.earlier_sessions == 0 ? std::nullopt
                                             : std::optional<std::string>(std::to_string(memory.session_count()));
     }
-    if (key == "review") {
-        return memory.review ? std::optional<std::string>("true") : std::nullopt;
+    std::optional<std::string> encoded;
+    bool typed = false;
+    for_each_memory_field(memory, [&](const FieldInfo &field, const auto &value) {
+        if (field.key == key) {
+            typed = true;
+            if (field.presence != FieldPresence::optional || !is_empty_value(value)) {
+                encoded = encode_value(value);
+            }
+        }
+    });
+    if (!typed) {
+        throw std::logic_error("not a typed memory field: " + std::string(key));
     }
-    if (key == "pinned") {
-        return memory.pinned ? std::optional<std::string>("true") : std::nullopt;
-    }
-    if (key == "id") {
-        return memory.id.empty() ? std::nullopt : std::optional<std::string>(memory.id);
-    }
-    throw std::logic_error("not a typed memory field: " + std::string(key));
+    return encoded;
+}
+
+/// Whether an emptied typed field that a file already has is written empty ("[]") rather than left out.
+bool kept_when_empty(std::string_view key) {
+    return key == "sessions" || std::any_of(memory_fields.begin(), memory_fields.end(), [&](const FieldInfo &field) {
+               return field.key == key && field.kind == FieldKind::list;
+           });
 }
 
 void check_time(std::chrono::sys_seconds time, std::string_view field, std::string_view target_name) {
@@ -202,26 +222,28 @@ Memory parse_memory(std::string_view text, std::string_view source_name) {
     Memory memory;
     memory.body = std::move(document.body);
     memory.line_ending = document.line_ending;
-    memory.access_count = 0;
 
-    const auto require = [&](std::string_view key) -> const FrontmatterEntry & {
-        const FrontmatterEntry *entry = document.find(key);
+    // Every row of memory_fields.def: present ones decoded, absent ones at their empty value.
+    const FrontmatterEntry *last_accessed = nullptr;
+    for_each_memory_field(memory, [&](const FieldInfo &field, auto &value) {
+        const FrontmatterEntry *entry = document.find(field.key);
         if (entry == nullptr) {
-            throw StoreError(std::string(source_name) + ": missing required field '" + std::string(key) +
-                             "'");
+            if (field.presence == FieldPresence::required) {
+                throw StoreError(std::string(source_name) + ": missing required field '" + std::string(field.key) + "'");
+            }
+            value = {};
+            return;
         }
-        return *entry;
-    };
-
-    const FrontmatterEntry &type_entry = require("type");
-    memory.type = decode_scalar(type_entry, source_name);
-    if (memory.type.empty() || has_control(memory.type)) {
-        throw_field_error(source_name, type_entry, "must be non-empty and free of control characters");
+        decode_into(*entry, source_name, value);
+        if (field.name == memory_field::last_accessed.name) {
+            last_accessed = entry;
+        }
+    });
+    if (last_accessed == nullptr) {
+        memory.last_accessed = memory.created;
     }
-
-    const FrontmatterEntry &summary_entry = require("summary");
-    std::string summary = decode_scalar(summary_entry, source_name);
-    std::string_view unsuffixed = summary;
+    // collie's review mark: "summary [review]" reads as the summary and review = true.
+    std::string_view unsuffixed = memory.summary;
     while (ends_with_review_suffix(unsuffixed)) {
         const std::string_view shorter =
             trim_trailing_blanks(unsuffixed.substr(0, unsuffixed.size() - review_suffix.size()));
@@ -231,27 +253,16 @@ Memory parse_memory(std::string_view text, std::string_view source_name) {
         unsuffixed = shorter;
         memory.review = true;
     }
-    if (unsuffixed.empty()) {
-        throw_field_error(source_name, summary_entry, "must not be empty");
-    }
-    memory.summary = std::string(unsuffixed);
-
-    memory.created = decode_time(require("created"), source_name);
-    const FrontmatterEntry *last_accessed = document.find("last_accessed");
-    memory.last_accessed =
-        last_accessed != nullptr ? decode_time(*last_accessed, source_name) : memory.created;
-
-    if (const FrontmatterEntry *count = document.find("access_count")) {
-        const auto value = parse_count(count->value);
-        if (!value) {
-            throw_field_error(source_name, *count,
-                       "expected a whole number from 0 to 4294967295, got '" + count->value + "'");
+    memory.summary.resize(unsuffixed.size());
+    for_each_memory_field(memory, [&](const FieldInfo &field, const auto &value) {
+        if (const std::string failure = check_failure(field, value, Wording::reading); !failure.empty()) {
+            const FrontmatterEntry *entry = document.find(field.key);
+            if (entry == nullptr) { // only a required field can fail its check, and it was found above
+                throw StoreError(std::string(source_name) + ": '" + std::string(field.key) + "' " + failure);
+            }
+            throw_field_error(source_name, *entry, failure);
         }
-        memory.access_count = *value;
-    }
-    if (const FrontmatterEntry *tags = document.find("tags")) {
-        memory.tags = decode_names(*tags, source_name);
-    }
+    });
     if (const FrontmatterEntry *sessions = document.find("sessions")) {
         memory.sessions = distinct_in_order(decode_names(*sessions, source_name));
     }
@@ -268,52 +279,25 @@ Memory parse_memory(std::string_view text, std::string_view source_name) {
         }
         memory.earlier_sessions = static_cast<std::uint32_t>(*total - memory.sessions.size());
     }
-    if (const FrontmatterEntry *review = document.find("review")) {
-        const auto flag = parse_flag(review->value);
-        if (!flag) {
-            throw_field_error(source_name, *review, "expected 'true' or 'false', got '" + review->value + "'");
-        }
-        memory.review = memory.review || *flag;
-    }
-    if (const FrontmatterEntry *pinned = document.find("pinned")) {
-        const auto flag = parse_flag(pinned->value);
-        if (!flag) {
-            throw_field_error(source_name, *pinned, "expected 'true' or 'false', got '" + pinned->value + "'");
-        }
-        memory.pinned = *flag;
-    }
-    if (const FrontmatterEntry *id = document.find("id")) {
-        memory.id = decode_scalar(*id, source_name);
-        if (!is_memory_id(memory.id)) {
-            throw_field_error(source_name, *id,
-                              "expected 7 characters of 0-9 and a-z without i, l, o and u (such as k3f9a2q), got '" +
-                                  memory.id + "'");
-        }
-    }
     memory.frontmatter = std::move(document.entries);
     return memory;
 }
 
 void validate_memory(const Memory &memory, std::string_view target_name) {
-    if (memory.type.empty() || has_control(memory.type)) {
-        fail_memory(target_name, "type must be non-empty and free of control characters");
-    }
-    if (memory.summary.empty()) {
-        fail_memory(target_name, "summary must not be empty");
-    }
+    for_each_memory_field(memory, [&](const FieldInfo &field, const auto &value) {
+        if constexpr (std::is_same_v<std::decay_t<decltype(value)>, std::chrono::sys_seconds>) {
+            check_time(value, field.key, target_name);
+        } else if (const std::string failure = check_failure(field, value, Wording::writing); !failure.empty()) {
+            fail_memory(target_name, std::string(field.key) + " " + failure);
+        }
+    });
     if (ends_with_review_suffix(memory.summary)) {
         fail_memory(target_name, "summary ends with '[review]'; set the review flag instead");
     }
-    check_time(memory.created, "created", target_name);
-    check_time(memory.last_accessed, "last_accessed", target_name);
-    check_names(memory.tags, "tags", target_name);
     check_names(memory.sessions, "session ids", target_name);
     if (std::set<std::string>(memory.sessions.begin(), memory.sessions.end()).size() !=
         memory.sessions.size()) {
         fail_memory(target_name, "a session id appears twice in sessions");
-    }
-    if (!memory.id.empty() && !is_memory_id(memory.id)) {
-        fail_memory(target_name, "id '" + memory.id + "' is not a memory id (7 characters of 0-9, a-z without i, l, o, u)");
     }
     if (memory.line_ending != "\n" && memory.line_ending != "\r\n") {
         fail_memory(target_name, "line ending must be \"\\n\" or \"\\r\\n\"");
@@ -344,7 +328,7 @@ std::string serialise_memory(const Memory &memory, std::string_view target_name)
             continue;
         }
         std::optional<std::string> value = typed_value(entry.key, memory);
-        if (!value && (entry.key == "tags" || entry.key == "sessions")) {
+        if (!value && kept_when_empty(entry.key)) {
             value = "[]";
         }
         if (value) {
@@ -353,10 +337,9 @@ std::string serialise_memory(const Memory &memory, std::string_view target_name)
             document.entries.push_back(std::move(updated));
         }
     }
-    for (const std::string_view key : {"id", "type", "summary", "created", "last_accessed", "access_count", "tags",
-                                       "sessions", "session_count", "review", "pinned"}) {
+    const auto write_new = [&](std::string_view key) {
         if (written.contains(key)) {
-            continue;
+            return;
         }
         if (std::optional<std::string> value = typed_value(key, memory)) {
             FrontmatterEntry entry;
@@ -364,6 +347,9 @@ std::string serialise_memory(const Memory &memory, std::string_view target_name)
             entry.value = std::move(*value);
             document.entries.push_back(std::move(entry));
         }
+    };
+    for (const std::string_view key : typed_field_keys) {
+        write_new(key);
     }
     try {
         return serialise_frontmatter(document);

@@ -248,7 +248,19 @@ TEST_CASE("a garbled or foreign index is rebuilt, never trusted or crashed on", 
         return bytes;
     };
     constexpr std::size_t header_size = 32;
-    constexpr std::size_t first_kind = header_size + 80;
+    // A record's fixed part: kind, scope, tier, the stamp (3 × 8), the key's and message's sizes
+    // (2 × 4), then a slot per field of memory_fields.def (a time 8 bytes, a flag 1, others 4).
+    constexpr std::size_t first_kind = header_size;
+    constexpr std::size_t first_review = [] {
+        std::size_t offset = first_kind + 3 + 24 + 8;
+        for (const auto &field : starling::core::indexed_fields) {
+            if (field.name == starling::core::memory_field::review.name) {
+                return offset;
+            }
+            offset += field.kind == starling::core::FieldKind::time ? 8 : field.kind == starling::core::FieldKind::flag ? 1 : 4;
+        }
+        return offset;
+    }();
     const auto with_checked_byte = [&](std::size_t position, char value) {
         std::string bytes = with_byte(position, value);
         const std::uint64_t checksum =
@@ -257,9 +269,8 @@ TEST_CASE("a garbled or foreign index is rebuilt, never trusted or crashed on", 
         return bytes;
     };
     REQUIRE(starling::core::detail::decode_index_snapshot(with_checked_byte(first_kind, '\x01')));
-    // A journal record as version 1 wrote it: every field but the body excerpt.
     const std::string record_line = starling::core::detail::encode_index_record(starling::core::detail::IndexRecord{good.front()});
-    const std::string without_excerpt = record_line.substr(0, record_line.rfind('\t')) + "\n";
+    const std::string without_stamp = record_line.substr(0, record_line.rfind('\t')) + "\n";
     const std::vector<std::pair<std::filesystem::path, std::string>> damage = {
         {snapshot, ""},
         {snapshot, "random garbage without structure"},
@@ -272,22 +283,23 @@ TEST_CASE("a garbled or foreign index is rebuilt, never trusted or crashed on", 
         {snapshot, encoded(reversed)},                                       // keys out of order
         {snapshot, encoded(repeated)},                                       // a key twice
         {snapshot, with_checked_byte(first_kind, '\x03')},                    // a kind it cannot hold
-        {snapshot, with_checked_byte(first_kind + 1, '\x02')},                // a review flag of 2
-        {snapshot, with_checked_byte(first_kind + 2, '\x01')},                // a user key said to be a project's
-        {snapshot, with_checked_byte(first_kind + 3, '\x02')},                // a tier of 2
+        {snapshot, with_checked_byte(first_review, '\x02')},                 // a review flag of 2
+        {snapshot, with_checked_byte(first_kind + 1, '\x01')},                // a user key said to be a project's
+        {snapshot, with_checked_byte(first_kind + 2, '\x02')},                // a tier of 2
         {journal, "not the journal header\n"},
         {snapshot, with_byte(7, '\x04')},                                    // the version before body excerpts
-        {journal, "starling-index-journal\t2\nX\twhat\n"},
-        {journal, "starling-index-journal\t2\nM\tmemory/user/short/x.md\n"},
-        {journal, "starling-index-journal\t1\n" + without_excerpt},          // the version before body excerpts
-        {journal, "starling-index-journal\t2\n" + without_excerpt},          // a record without its excerpt
+        {snapshot, with_byte(7, '\x05')},                                    // the version before memory_fields.def
+        {journal, "starling-index-journal\t3\nX\twhat\n"},
+        {journal, "starling-index-journal\t3\nM\tmemory/user/short/x.md\n"},
+        {journal, "starling-index-journal\t2\n" + record_line},             // the version before memory_fields.def
+        {journal, "starling-index-journal\t3\n" + without_stamp},           // a record without its file's inode
     };
     for (const auto &[file, bytes] : damage) {
         CAPTURE(file.filename().string(), bytes);
         write_bytes(file, bytes);
         MemoryStore fresh(fixture.root.path(), fixture.clock);
         CHECK(fresh.list() == good);
-        CHECK(read_bytes(journal) == "starling-index-journal\t2\n");
+        CHECK(read_bytes(journal) == "starling-index-journal\t3\n");
     }
     std::filesystem::remove_all(fixture.root / "index");
     MemoryStore fresh(fixture.root.path(), fixture.clock);

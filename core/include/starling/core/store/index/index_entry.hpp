@@ -2,6 +2,7 @@
 #pragma once
 
 #include <starling/core/io/file_io.hpp>
+#include <starling/core/store/record/memory_fields.hpp>
 #include <starling/core/store/record/scope.hpp>
 
 #include <chrono>
@@ -20,25 +21,13 @@ struct IndexEntry {
     /// Empty for the user scope.
     std::string project_id;
     Tier tier = Tier::short_term;
-    std::string type;
-    std::string summary;
-    std::vector<std::string> tags;
-    std::chrono::sys_seconds created{};
-    std::chrono::sys_seconds last_accessed{};
-    std::uint32_t access_count = 0;
-    std::uint32_t session_count = 0;
-    bool review = false;
     /// The version of the file this entry was read from; a file whose stamp differs is read again.
     FileStamp file;
-    bool pinned = false;
-    /// The memory's id (see memory_id.hpp): its `id` field, or the one derived for a file without.
-    std::string id;
-    /// The fields this entry has no member for, as the JSON object policies see (fields_json in
-    /// memory.hpp); empty when there are none.
-    std::string fields;
-    /// The start of the body, as body_excerpt() keeps it: what the relevance index reads of the
-    /// body without opening the file.
-    std::string body_excerpt;
+    /// The fields of memory_fields.def (the memory's own, then those the index derives), owned.
+    /// `id` is never empty here: for a file without one it is the id derived (memory_id_of).
+#define STARLING_MEMORY_FIELD(member, kind, ...) FieldTypes<FieldKind::kind>::owned member{};
+#define STARLING_INDEX_FIELD(member, kind) FieldTypes<FieldKind::kind>::owned member{};
+#include <starling/core/store/record/memory_fields.def>
 
     friend bool operator==(const IndexEntry &, const IndexEntry &) = default;
 };

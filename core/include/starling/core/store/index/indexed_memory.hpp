@@ -5,6 +5,7 @@
 #include <starling/core/store/index/index_entry.hpp>
 #include <starling/core/store/record/scope.hpp>
 
+#include <array>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -24,41 +25,28 @@ struct IndexedMemory {
     /// Empty for the user scope.
     std::string_view project_id;
     Tier tier = Tier::short_term;
-    std::string_view type;
-    std::string_view summary;
-    /// The tags joined by '\n', as the plugin ABI passes them; empty when there are none.
-    std::string_view tags;
-    std::chrono::sys_seconds created{};
-    std::chrono::sys_seconds last_accessed{};
-    std::uint32_t access_count = 0;
-    std::uint32_t session_count = 0;
-    bool review = false;
     FileStamp file;
-    bool pinned = false;
-    std::string_view id;
-    /// IndexEntry::fields.
-    std::string_view fields;
-    /// IndexEntry::body_excerpt.
-    std::string_view body_excerpt;
+    /// The fields of memory_fields.def, as IndexEntry has them; a list as its items joined by '\n'
+    /// (the plugin ABI's form), empty when it has none.
+#define STARLING_MEMORY_FIELD(member, kind, ...) FieldTypes<FieldKind::kind>::view member{};
+#define STARLING_INDEX_FIELD(member, kind) FieldTypes<FieldKind::kind>::view member{};
+#include <starling/core/store/record/memory_fields.def>
 };
 
-/// The id of the memory that superseded this one (superseded_by_field) as a memory's fields in the
-/// index name it (IndexEntry::fields, JSON), without opening the file; empty when none does.
-[[nodiscard]] std::string superseded_by_in_fields(std::string_view fields_json);
-
-/// Whether a correction superseded the memory (superseded_by_in_fields).
-[[nodiscard]] inline bool is_superseded(const IndexedMemory &memory) {
-    return !superseded_by_in_fields(memory.fields).empty();
-}
+/// Whether a correction superseded the memory (memory_fields.def).
+[[nodiscard]] inline bool is_superseded(const IndexedMemory &memory) noexcept { return !memory.superseded_by.empty(); }
 
 /// The owning copy of a view.
 [[nodiscard]] IndexEntry to_index_entry(const IndexedMemory &memory);
 
-/// Tags joined by '\n', the form IndexedMemory and the plugin ABI use.
-[[nodiscard]] std::string join_tags(const std::vector<std::string> &tags);
+/// A list's items joined by '\n', the form IndexedMemory and the plugin ABI use.
+[[nodiscard]] std::string join_list(const std::vector<std::string> &items);
 
-/// A view of `entry`, whose tags are given joined (see join_tags); both must outlive it.
-[[nodiscard]] IndexedMemory view_of(const IndexEntry &entry, std::string_view joined_tags) noexcept;
+/// What a view of an IndexEntry points into besides the entry: its lists, joined (join_list).
+using JoinedLists = std::array<std::string, indexed_list_fields>;
+
+/// A view of `entry`, whose lists are joined into `joined`; both must outlive it.
+[[nodiscard]] IndexedMemory view_of(const IndexEntry &entry, JoinedLists &joined);
 
 /// A listing of the machine index that copies neither text nor records: the hook path lists
 /// thousands of memories to score a prompt, and copying each one's strings, and later each one's

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <starling/core/store/record/frontmatter.hpp>
+#include <starling/core/store/record/memory_fields.hpp>
 
 #include <chrono>
 #include <cstddef>
@@ -14,34 +15,24 @@ namespace starling::core {
 
 /// One memory: what the agent should remember, and how it has been used.
 ///
-/// The typed members are the fields Starling reasons about. Everything else in the file's frontmatter
+/// The typed members are the fields Starling reasons about (memory_fields.def). Everything else in the file's frontmatter
 /// (other seed systems' `salience`, `confidence`, `source`, `status`, `trigger`, `related`, hand-added
 /// fields, comments) is kept in `frontmatter`, in file order, and written back untouched.
 struct Memory {
-    /// `feedback`, `user`, `project`, `reference`, or another type a decision policy uses.
-    std::string type;
-    /// One-line description; what indexes and INDEX.md show.
-    std::string summary;
-    std::chrono::sys_seconds created{};
-    std::chrono::sys_seconds last_accessed{};
-    /// As in collie, writing a memory counts as its first access.
-    std::uint32_t access_count = 1;
-    std::vector<std::string> tags;
+    /// The fields of memory_fields.def, each as its row documents it.
+#define STARLING_MEMORY_FIELD(member, kind, key, presence, check, initial, writer, abi)                                \
+    FieldTypes<FieldKind::kind>::owned member = FieldTypes<FieldKind::kind>::owned initial;
+#include <starling/core/store/record/memory_fields.def>
+
     /// The distinct ids of the most recent sessions that accessed the memory, oldest first; at most
-    /// max_listed_sessions once add_sessions has run (a file written by hand may list more).
+    /// max_listed_sessions once add_sessions has run (a file written by hand may list more). Only
+    /// the file keeps them; the index keeps their count (session_count()).
     std::vector<std::string> sessions;
     /// How many distinct sessions accessed the memory before the oldest one `sessions` lists. A
     /// memory injected into every new session would otherwise grow by an id a session, without
     /// bound, in a file meant for people to read. The file holds the total as `session_count`
     /// when this is not zero.
     std::uint32_t earlier_sessions = 0;
-    /// Marked for review by a decay policy (collie wrote this as a ` [review]` summary suffix).
-    bool review = false;
-    /// Kept whatever a decay policy plans: never archived, marked for review or merged away.
-    bool pinned = false;
-    /// The stable short id (memory_id.hpp) as the file's `id` field says; empty for a file without
-    /// one, whose id is derived (memory_id_of). MemoryStore::create writes one into every new memory.
-    std::string id;
     /// The Markdown after the frontmatter, byte for byte.
     std::string body;
 
@@ -91,26 +82,23 @@ void add_sessions(Memory &memory, const std::vector<std::string> &session_ids);
 void add_reads(Memory &memory, std::uint32_t count, std::chrono::sys_seconds latest,
                const std::vector<std::string> &session_ids);
 
-/// Whether `key` is one of the frontmatter fields Memory models as a typed member.
+/// Whether `key` is one of the frontmatter fields Memory models as a typed member: a row of
+/// memory_fields.def, `sessions` or `session_count`.
 [[nodiscard]] bool is_typed_memory_field(std::string_view key) noexcept;
 
 /// The frontmatter fields Memory does not model as typed members (is_typed_memory_field), as one JSON
-/// object in file order: a value written as an inline list is an array of strings, any other a
-/// string (decoded; a value that does not decode is given as written). Empty when there are none.
+/// object in file order, then the typed fields plugins see there (STARLING_ABI_FIELDS) that are not
+/// empty: a value written as an inline list is an array of strings, any other a string (decoded; a
+/// value that does not decode is given as written). Empty when there are none.
 /// This is what a policy sees as a memory's `fields` (abi.h, ABI 1.4).
 [[nodiscard]] std::string fields_json(const Memory &memory);
 
-/// The frontmatter field naming the memory that replaced this one: a correction, or a newer
-/// preference or rule on the same subject. A superseded memory is kept (until decay archives it) but
-/// never injected; removing the field (`starling restore`) brings it back.
-inline constexpr std::string_view superseded_by_field = "superseded_by";
+/// The frontmatter field naming the memory that replaced this one (Memory::superseded_by).
+inline constexpr std::string_view superseded_by_field = memory_field::superseded_by.key;
 
 /// On a superseded memory that was pinned: `true`. Superseding lifts the pin, so that decay may
 /// archive what a correction replaced; `starling restore` pins it again.
 inline constexpr std::string_view pinned_before_superseded_field = "pinned_before_superseded";
-
-/// The id of the memory that superseded `memory`, or empty.
-[[nodiscard]] std::string superseded_by(const Memory &memory);
 
 /// Marks `memory` superseded by the memory with id `by`, and lifts its pin, remembering it.
 void supersede(Memory &memory, std::string_view by);
