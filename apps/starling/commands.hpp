@@ -15,6 +15,7 @@ int run_config_command(Application &application, std::span<const std::string> wo
 int run_remember_command(Application &application, std::span<const std::string> words);
 int run_classify_command(Application &application, std::span<const std::string> words);
 int run_search_command(Application &application, std::span<const std::string> words);
+int run_mcp_command(Application &application, std::span<const std::string> words);
 int run_list_command(Application &application, std::span<const std::string> words);
 int run_show_command(Application &application, std::span<const std::string> words);
 int run_forget_command(Application &application, std::span<const std::string> words);

@@ -95,6 +95,11 @@ const std::vector<CommandSpec> &commands() {
         {"inject", &run_inject_command, kMemories,
          "  inject --event session-start|prompt [--prompt TEXT] [--session ID] [--json]\n"
          "                         print exactly what would be injected, with scores\n"},
+        {"mcp", &run_mcp_command, kAgents,
+         "  mcp [--cwd DIR] [--agent NAME]\n"
+         "                         serve the memory tools to an agent over MCP (stdio: JSON-RPC, a message a line),\n"
+         "                         for the project of DIR (default: the current directory); `install` registers it\n"
+         "                         with each agent (docs/mcp.md)\n"},
         {"wait", &run_wait_command, kMemories,
          "  wait                   return once the work hooks left running after their reply (judging a\n"
          "                         session's messages at stop, consolidation) has finished\n"},
