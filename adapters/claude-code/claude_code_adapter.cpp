@@ -70,6 +70,8 @@ starling::sdk::AgentIntegration agent_integration() {
                                       std::string{".claude/"} + starling::adapters::kSkillPath,
                                       starling::adapters::skill_preamble()};
     agent.session_environment = {"CLAUDE_CODE_SESSION_ID"};
+    // User-scope servers live in ~/.claude.json (`claude mcp add --scope user`), a project's in .mcp.json.
+    agent.mcp = McpServers{McpFileShape::json, ".claude.json", true, ".mcp.json"};
     return agent;
 }
 

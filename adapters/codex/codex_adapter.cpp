@@ -66,6 +66,8 @@ starling::sdk::AgentIntegration agent_integration() {
     agent.instructions =
         Instructions{InstructionsPlacement::section, "AGENTS.md", "AGENTS.md", "## Starling memory\n\n"};
     agent.notify = NotifyProgram{};
+    // `[mcp_servers.starling]` in $CODEX_HOME/config.toml; Codex reads no project file of servers.
+    agent.mcp = McpServers{McpFileShape::toml, "config.toml", false, ""};
     return agent;
 }
 

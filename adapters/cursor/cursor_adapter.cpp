@@ -143,6 +143,7 @@ starling::sdk::AgentIntegration agent_integration() {
         InstructionsPlacement::own_file, "rules/starling-memory.mdc", ".cursor/rules/starling-memory.mdc",
         "---\ndescription: Starling long-term memory: when and how to record memories\nalwaysApply: true\n"
         "---\n\n# Starling memory\n\n"};
+    agent.mcp = McpServers{McpFileShape::json, "mcp.json", false, ".cursor/mcp.json"};
     return agent;
 }
 

@@ -2,6 +2,7 @@
 #include "agent_doctor.hpp"
 
 #include "installed_hooks.hpp"
+#include "mcp_registration.hpp"
 
 #include <starling/core/io/file_io.hpp>
 #include <starling/sdk/shell_words.hpp>
@@ -29,7 +30,7 @@ bool is_executable(const std::string &path) { return !path.empty() && ::access(p
 class AgentCheck {
 public:
     AgentCheck(const InstallableAgent &agent, const fs::path &home, std::vector<HealthFinding> &findings)
-        : agent_(agent), folder_(user_folder_of(agent.integration, home)),
+        : agent_(agent), home_(home), folder_(user_folder_of(agent.integration, home)),
           hooks_file_(folder_ / agent.integration.hooks.user_path), findings_(findings) {}
 
     void run() {
@@ -56,6 +57,7 @@ public:
         check_events(hooks);
         check_binaries(hooks);
         check_trust(hooks);
+        check_mcp();
     }
 
 private:
@@ -134,7 +136,30 @@ private:
         }
     }
 
+    /// Whether the agent can start `starling mcp`: registered where it reads its servers, runnable.
+    void check_mcp() {
+        const auto file = user_mcp_file(agent_.integration, home_);
+        if (!file) {
+            return;
+        }
+        const auto text = core::read_file_if_exists(*file, core::default_max_read_bytes, core::SymbolicLinks::follow);
+        const auto server = text ? registered_mcp_server(agent_.integration.mcp->shape, *text) : std::nullopt;
+        if (!server) {
+            report(Severity::warning, *file,
+                   "Starling's MCP server is not registered: " + agent_.integration.display_name +
+                       " cannot search or keep memories mid-session",
+                   reinstall());
+        } else if (!is_executable(server->command)) {
+            report(Severity::problem, *file,
+                   "the MCP server runs " + server->command + ", which is not an executable file",
+                   reinstall() + " with the starling you use now");
+        } else {
+            report(Severity::ok, *file, "MCP server registered (" + server->command + " mcp)");
+        }
+    }
+
     const InstallableAgent &agent_;
+    fs::path home_;
     fs::path folder_;
     fs::path hooks_file_;
     std::vector<HealthFinding> &findings_;

@@ -5,6 +5,7 @@
 #include "commands.hpp"
 #include "hook_command.hpp"
 #include "installed_hooks.hpp"
+#include "mcp_registration.hpp"
 
 #include <starling/app/arguments.hpp>
 #include <starling/app/hook_trust_state.hpp>
@@ -36,6 +37,8 @@ struct Target {
     fs::path hooks_file;
     fs::path trust_file; ///< where the agent records trusted hooks; empty when it runs any hook
     fs::path instructions_file;
+    /// The agent's file of MCP servers; empty when it has none (or none for a project).
+    fs::path mcp_file;
     fs::path binary_directory;
     bool dry_run = false;
     /// With --json, what was done, file by file, printed as one record at the end.
@@ -543,6 +546,106 @@ void uninstall_instructions(const Target &target) {
     }
 }
 
+fs::path mcp_backup_of(const fs::path &file) { return file.string() + ".starling-mcp-backup"; }
+
+McpServerCommand mcp_server_of(const Target &target) {
+    return mcp_server_command(target.binary_directory / "starling", target.agent.adapter_id);
+}
+
+Json json_server_entry(const McpServerCommand &server) { return Json{{"command", server.command}, {"args", server.args}}; }
+
+/// The file with Starling's server registered, or nullopt when it already is, as `server`.
+std::optional<std::string> mcp_file_with_server(const Target &target, const std::optional<std::string> &original,
+                                                const McpServerCommand &server) {
+    const auto shape = target.agent.integration.mcp->shape;
+    if (original && registered_mcp_server(shape, *original) == server) {
+        return std::nullopt;
+    }
+    if (shape == sdk::McpFileShape::toml) {
+        return with_toml_mcp_server(original.value_or(""), server);
+    }
+    Json config = original ? parse_or_refuse(target.mcp_file, *original) : Json::object();
+    if (config.contains("mcpServers") && !config["mcpServers"].is_object()) {
+        throw std::runtime_error(target.mcp_file.string() + ": \"mcpServers\" is not an object; fix it, then install again");
+    }
+    config["mcpServers"][std::string{mcp_server_name}] = json_server_entry(server);
+    return render(config, original ? indentation_of(*original) : 2);
+}
+
+/// Registers `starling mcp` where the agent starts its MCP servers, so that it can ask mid-session.
+void install_mcp(const Target &target) {
+    if (target.mcp_file.empty()) {
+        return;
+    }
+    const auto original = read_existing(target.mcp_file);
+    const auto updated = mcp_file_with_server(target, original, mcp_server_of(target));
+    if (!updated) {
+        report(target, "unchanged", target.mcp_file, "MCP server",
+               "MCP server already registered in " + target.mcp_file.string());
+        return;
+    }
+    // As for hooks: the backup is the file as the user had it, before Starling's server was in it.
+    const auto shape = target.agent.integration.mcp->shape;
+    const bool users_own_file = original && !registered_mcp_server(shape, *original);
+    if (!target.dry_run && users_own_file) {
+        core::write_file_atomically(mcp_backup_of(target.mcp_file), *original);
+    } else if (!target.dry_run && !original) {
+        fs::remove(mcp_backup_of(target.mcp_file));
+    }
+    write_or_show(target, target.mcp_file, *updated, "MCP server");
+}
+
+/// The file without Starling's server; nullopt when it has none.
+std::optional<std::string> mcp_file_without_server(const Target &target, const std::string &current,
+                                                   const std::optional<std::string> &backup) {
+    if (target.agent.integration.mcp->shape == sdk::McpFileShape::toml) {
+        return without_toml_mcp_server(current);
+    }
+    Json config = parse_or_refuse(target.mcp_file, current);
+    if (!config.contains("mcpServers") || !config["mcpServers"].is_object() ||
+        !config["mcpServers"].contains(std::string{mcp_server_name})) {
+        return std::nullopt;
+    }
+    config["mcpServers"].erase(std::string{mcp_server_name});
+    const bool user_had_servers = backup && Json::parse(*backup, nullptr, false).contains("mcpServers");
+    if (config["mcpServers"].empty() && !user_had_servers) {
+        config.erase("mcpServers");
+    }
+    if (backup) {
+        if (const auto before = Json::parse(*backup, nullptr, false); !before.is_discarded() && same_content(before, config)) {
+            return *backup; // nothing else changed: the user's own bytes
+        }
+    }
+    return config.empty() && !backup ? std::string{} : render(config, indentation_of(current));
+}
+
+void uninstall_mcp(const Target &target) {
+    if (target.mcp_file.empty()) {
+        return;
+    }
+    const auto current = read_existing(target.mcp_file);
+    if (!current) {
+        return;
+    }
+    const auto backup = read_existing(mcp_backup_of(target.mcp_file));
+    auto remaining = mcp_file_without_server(target, *current, backup);
+    if (!remaining) {
+        report(target, "unchanged", target.mcp_file, "MCP server", "no Starling MCP server in " + target.mcp_file.string());
+        return;
+    }
+    if (backup && without_trailing_space(*remaining) == without_trailing_space(*backup)) {
+        remaining = *backup;
+    }
+    if (!backup && without_trailing_space(*remaining).empty()) {
+        remove_or_show(target, target.mcp_file, "MCP servers file created by install");
+    } else {
+        write_or_show(target, target.mcp_file, *remaining, "MCP server");
+    }
+    if (backup && !target.dry_run) {
+        fs::remove(mcp_backup_of(target.mcp_file));
+    }
+}
+
 Target target_of(Application &application, std::span<const std::string> words, const char *verb) {
     const Arguments arguments{words, {"project"}, {"dry-run", "json"}};
     arguments.expect_operands(1, 1, std::string{"the agent to "} + verb + " (the id of an adapter plugin)");
@@ -566,11 +669,15 @@ Target target_of(Application &application, std::span<const std::string> words, c
         if (integration.instructions) {
             target.instructions_file = directory / integration.instructions->project_path;
         }
+        if (integration.mcp && !integration.mcp->project_path.empty()) {
+            target.mcp_file = directory / integration.mcp->project_path;
+        }
     } else {
         target.hooks_file = user_folder / integration.hooks.user_path;
         if (integration.instructions) {
             target.instructions_file = user_folder / integration.instructions->user_path;
         }
+        target.mcp_file = user_mcp_file(integration, core::from_process_environment().home_dir).value_or(fs::path{});
     }
     return target;
 }
@@ -580,6 +687,7 @@ Target target_of(Application &application, std::span<const std::string> words, c
 int run_install_command(Application &application, std::span<const std::string> words) {
     const auto target = target_of(application, words, "install");
     install_trust(target, install_hooks(target));
+    install_mcp(target);
     install_instructions(target);
     if (target.record) {
         print_json(*target.record);
@@ -589,6 +697,8 @@ int run_install_command(Application &application, std::span<const std::string> w
 
 int run_uninstall_command(Application &application, std::span<const std::string> words) {
     const auto target = target_of(application, words, "uninstall");
+    // Before trust: in Codex both live in config.toml, and each restores the file it backed up.
+    uninstall_mcp(target);
     uninstall_trust(target);
     uninstall_hooks(target);
     uninstall_instructions(target);

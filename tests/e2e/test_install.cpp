@@ -412,9 +412,12 @@ TEST_CASE("install and uninstall --json record what they wrote, file by file", "
     for (const auto &action : record["actions"]) {
         actions.emplace_back(action["action"], action["file"]);
     }
+    // config.toml twice: the hooks' trust, then the MCP server (each backed up and taken back apart).
     CHECK(actions == std::vector<std::pair<std::string, std::string>>{{"wrote", (codex / "hooks.json").string()},
                                                                       {"wrote", (codex / "config.toml").string()},
+                                                                      {"wrote", (codex / "config.toml").string()},
                                                                       {"wrote", (codex / "AGENTS.md").string()}});
+    CHECK(record["actions"][2]["what"] == "MCP server");
 
     const auto again = nlohmann::json::parse(run_process(kStarling, {"install", "codex", "--json"}, home.options()).stdout_text);
     for (const auto &action : again["actions"]) {
@@ -425,7 +428,9 @@ TEST_CASE("install and uninstall --json record what they wrote, file by file", "
     REQUIRE(removed.exit_code == 0);
     const auto dry = nlohmann::json::parse(removed.stdout_text);
     CHECK(dry["dry_run"] == true);
-    REQUIRE(dry["actions"].size() == 3);
-    CHECK(dry["actions"][0]["action"] == "would_remove");
+    REQUIRE(dry["actions"].size() == 4);
+    CHECK(dry["actions"][0]["what"] == "MCP server");
+    CHECK(dry["actions"][2]["action"] == "would_remove");
+    CHECK(dry["actions"][2]["file"] == (codex / "hooks.json").string());
     CHECK(fs::exists(codex / "hooks.json"));
 }

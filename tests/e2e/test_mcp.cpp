@@ -217,3 +217,85 @@ TEST_CASE("starling mcp searches a store another process has locked, and writes 
     CHECK(std::chrono::steady_clock::now() - started >= std::chrono::milliseconds(700));
     CHECK(kept.reply(1)["result"]["structuredContent"]["action"] == "created");
 }
+
+namespace {
+
+struct McpFileCase {
+    std::string agent;
+    std::string file; ///< relative to HOME
+    std::string existing;
+};
+
+} // namespace
+
+TEST_CASE("install registers starling mcp where each agent reads its servers, and uninstall takes it back byte "
+          "for byte",
+          "[e2e][mcp][install]") {
+    const std::vector<McpFileCase> cases{
+        {"claude-code", ".claude.json",
+         "{\n  \"numStartups\": 12,\n  \"mcpServers\": {\n    \"github\": {\"command\": \"gh-mcp\", \"args\": []}\n  },\n"
+         "  \"projects\": {}\n}\n"},
+        {"cursor", ".cursor/mcp.json", "{\"mcpServers\":{\"linear\":{\"url\":\"https://mcp.linear.app/sse\"}}}"},
+        {"codex", ".codex/config.toml",
+         "model = \"gpt-5.5\"\n\n[mcp_servers.docs]\ncommand = \"docs-mcp\"\nargs = [\"--stdio\"]\n"},
+    };
+    for (const auto &agent : cases) {
+        INFO(agent.agent);
+        const ScratchHome home{"mcp-install"};
+        const auto file = home.write_file(agent.file, agent.existing);
+        const auto installed = run_process(kStarling, {"install", agent.agent}, home.options());
+        REQUIRE(installed.exit_code == 0);
+        const std::string registered = starling::test::read_text(file);
+        const std::string command = (fs::path{STARLING_TEST_BINARY_DIR} / "starling").string();
+        if (agent.agent == "codex") {
+            CHECK_THAT(registered, Catch::StartsWith(agent.existing));
+            CHECK_THAT(registered, Catch::Contains("[mcp_servers.starling]\ncommand = \"" + command +
+                                                   "\"\nargs = [\"mcp\", \"--agent\", \"codex\"]\n"));
+        } else {
+            const Json config = Json::parse(registered);
+            CHECK(config["mcpServers"]["starling"] ==
+                  Json{{"command", command}, {"args", {"mcp", "--agent", agent.agent}}});
+            // The user's servers and settings stay.
+            for (const auto &[name, server] : Json::parse(agent.existing)["mcpServers"].items()) {
+                CHECK(config["mcpServers"][name] == server);
+            }
+        }
+        const auto doctor = run_process(kStarling, {"doctor"}, home.options());
+        CHECK_THAT(doctor.stdout_text, Catch::Contains("MCP server registered"));
+
+        const auto again = run_process(kStarling, {"install", agent.agent}, home.options());
+        CHECK(starling::test::read_text(file) == registered);
+        CHECK_THAT(again.stdout_text, Catch::Contains("MCP server already registered"));
+
+        REQUIRE(run_process(kStarling, {"uninstall", agent.agent}, home.options()).exit_code == 0);
+        CHECK(starling::test::read_text(file) == agent.existing);
+        CHECK_FALSE(fs::exists(file.string() + ".starling-mcp-backup"));
+    }
+}
+
+TEST_CASE("a file of servers install created is removed again, and a project gets its own", "[e2e][mcp][install]") {
+    const ScratchHome home{"mcp-install-new"};
+    const fs::path root = home.path().parent_path();
+    REQUIRE(run_process(kStarling, {"install", "cursor"}, home.options()).exit_code == 0);
+    CHECK(Json::parse(starling::test::read_text(root / ".cursor/mcp.json"))["mcpServers"].contains("starling"));
+    REQUIRE(run_process(kStarling, {"uninstall", "cursor"}, home.options()).exit_code == 0);
+    CHECK_FALSE(fs::exists(root / ".cursor/mcp.json"));
+
+    const fs::path project = root / "work" / "app";
+    fs::create_directories(project);
+    REQUIRE(run_process(kStarling, {"install", "claude-code", "--project", project.string()}, home.options()).exit_code == 0);
+    CHECK(Json::parse(starling::test::read_text(project / ".mcp.json"))["mcpServers"]["starling"]["args"][2] ==
+          "claude-code");
+    CHECK_FALSE(fs::exists(root / ".claude.json")); // the project's, not the user's
+    REQUIRE(run_process(kStarling, {"uninstall", "claude-code", "--project", project.string()}, home.options()).exit_code == 0);
+    CHECK_FALSE(fs::exists(project / ".mcp.json"));
+}
+
+TEST_CASE("doctor says when an agent's MCP server is not registered", "[e2e][mcp][install]") {
+    const ScratchHome home{"mcp-doctor"};
+    REQUIRE(run_process(kStarling, {"install", "cursor"}, home.options()).exit_code == 0);
+    std::filesystem::remove(home.path().parent_path() / ".cursor/mcp.json");
+    const auto doctor = run_process(kStarling, {"doctor"}, home.options());
+    CHECK_THAT(doctor.stdout_text, Catch::Contains("MCP server is not registered") &&
+                                        Catch::Contains("starling install cursor"));
+}

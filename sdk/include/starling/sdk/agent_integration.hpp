@@ -78,6 +78,27 @@ struct Instructions {
     std::string preamble;     ///< written before Starling's body
 };
 
+/// The shape of the file in which an agent lists the MCP servers it starts.
+enum class McpFileShape {
+    /// {"mcpServers":{"starling":{"command":"…","args":[…]}}} among the file's other keys (Claude Code's
+    /// ~/.claude.json and .mcp.json, Cursor's mcp.json).
+    json,
+    /// A TOML table `[mcp_servers.starling]` with `command` and `args` (Codex's config.toml).
+    toml,
+};
+
+/// Where the agent reads the MCP servers it starts, so that `starling install` registers
+/// `starling mcp` there and `uninstall` removes it.
+struct McpServers {
+    McpFileShape shape = McpFileShape::json;
+    /// The user's file, relative to the user folder, or to the home directory when `in_home` (Claude
+    /// Code keeps its user servers in ~/.claude.json, beside its folder).
+    std::string user_path;
+    bool in_home = false;
+    /// The project's file, relative to the project directory; empty when the agent reads none.
+    std::string project_path;
+};
+
 /// A program the agent runs after a turn with its payload as the last command-line argument and
 /// nothing on stdin (Codex's legacy `notify`), which the adapter's hook binary also serves.
 struct NotifyProgram {
@@ -97,6 +118,8 @@ struct AgentIntegration {
     /// Variables in which the agent tells the commands it runs which session they belong to.
     std::vector<std::string> session_environment;
     std::optional<NotifyProgram> notify;
+    /// Since ABI 1.7's SDK: where `starling mcp` is registered; absent for an agent without MCP.
+    std::optional<McpServers> mcp;
 };
 
 namespace detail {
@@ -188,6 +211,12 @@ inline std::string checked_relative_path(std::string path, const char *where, co
     }
     if (integration.notify) {
         json["notify"] = {{"payload", integration.notify->payload}};
+    }
+    if (integration.mcp) {
+        json["mcp"] = {{"shape", integration.mcp->shape == McpFileShape::toml ? "toml" : "json"},
+                       {"user_path", integration.mcp->user_path},
+                       {"in_home", integration.mcp->in_home},
+                       {"project_path", integration.mcp->project_path}};
     }
     if (integration.instructions) {
         json["instructions"] = {
@@ -297,6 +326,29 @@ inline std::string checked_relative_path(std::string path, const char *where, co
                                         program.payload + "\"");
         }
         integration.notify = std::move(program);
+    }
+
+    if (const auto mcp = json.find("mcp"); mcp != json.end() && !mcp->is_null()) {
+        if (!mcp->is_object()) {
+            throw std::invalid_argument("agent integration: mcp must be an object");
+        }
+        McpServers declared;
+        const auto shape_name = integration_string(*mcp, "mcp.", "shape", true);
+        if (shape_name != "json" && shape_name != "toml") {
+            throw std::invalid_argument("agent integration: mcp.shape must be \"json\" or \"toml\", not \"" + shape_name + "\"");
+        }
+        declared.shape = shape_name == "toml" ? McpFileShape::toml : McpFileShape::json;
+        declared.user_path = checked_relative_path(integration_string(*mcp, "mcp.", "user_path", true), "mcp.", "user_path");
+        if (const auto in_home = mcp->find("in_home"); in_home != mcp->end()) {
+            if (!in_home->is_boolean()) {
+                throw std::invalid_argument("agent integration: mcp.in_home must be true or false");
+            }
+            declared.in_home = in_home->template get<bool>();
+        }
+        if (auto project = integration_string(*mcp, "mcp.", "project_path", false); !project.empty()) {
+            declared.project_path = checked_relative_path(std::move(project), "mcp.", "project_path");
+        }
+        integration.mcp = std::move(declared);
     }
 
     if (const auto instructions = json.find("instructions"); instructions != json.end() && !instructions->is_null()) {

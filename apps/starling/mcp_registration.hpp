@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <starling/sdk/agent_integration.hpp>
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+// Where and how `starling mcp` is registered with an agent (its adapter's `mcp` declaration): what
+// `install` writes, `uninstall` removes and `doctor` checks.
+namespace starling::app {
+
+/// The name Starling's server goes by in an agent's file of MCP servers.
+inline constexpr std::string_view mcp_server_name = "starling";
+
+/// How the agent starts the server.
+struct McpServerCommand {
+    std::string command;
+    std::vector<std::string> args;
+
+    friend bool operator==(const McpServerCommand &, const McpServerCommand &) = default;
+};
+
+/// `<starling> mcp --agent <adapter id>`.
+[[nodiscard]] McpServerCommand mcp_server_command(const std::filesystem::path &starling, std::string_view adapter_id);
+
+/// The user's file of MCP servers for the agent; nullopt for an agent that declares none.
+[[nodiscard]] std::optional<std::filesystem::path> user_mcp_file(const sdk::AgentIntegration &agent,
+                                                                 const std::filesystem::path &home);
+
+/// The server registered as `starling` in `text`, a file of `shape`; nullopt when there is none or
+/// the file does not parse.
+[[nodiscard]] std::optional<McpServerCommand> registered_mcp_server(sdk::McpFileShape shape, std::string_view text);
+
+/// `text` (TOML) with its `[mcp_servers.starling]` table saying `server`: replaced where it is, else
+/// appended after a blank line. The rest of the file is left byte for byte.
+[[nodiscard]] std::string with_toml_mcp_server(std::string_view text, const McpServerCommand &server);
+
+/// `text` (TOML) without its `[mcp_servers.starling]` table and the blank line before it; nullopt
+/// when it has none.
+[[nodiscard]] std::optional<std::string> without_toml_mcp_server(std::string_view text);
+
+} // namespace starling::app
