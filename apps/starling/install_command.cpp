@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -548,11 +549,20 @@ void uninstall_instructions(const Target &target) {
 
 fs::path mcp_backup_of(const fs::path &file) { return file.string() + ".starling-mcp-backup"; }
 
+/// The server as this install starts it: from the store it was installed for (STARLING_HOME, when set).
 McpServerCommand mcp_server_of(const Target &target) {
-    return mcp_server_command(target.binary_directory / "starling", target.agent.adapter_id);
+    const char *home = std::getenv("STARLING_HOME");
+    const std::string store = home != nullptr && *home != '\0' ? fs::absolute(home).lexically_normal().string() : "";
+    return mcp_server_command(target.binary_directory / "starling", target.agent.adapter_id, store);
 }
 
-Json json_server_entry(const McpServerCommand &server) { return Json{{"command", server.command}, {"args", server.args}}; }
+Json json_server_entry(const McpServerCommand &server) {
+    Json entry{{"command", server.command}, {"args", server.args}};
+    if (!server.environment.empty()) {
+        entry["env"] = server.environment;
+    }
+    return entry;
+}
 
 /// The file with Starling's server registered, or nullopt when it already is, as `server`.
 std::optional<std::string> mcp_file_with_server(const Target &target, const std::optional<std::string> &original,

@@ -57,13 +57,26 @@ std::string toml_table(const McpServerCommand &server) {
     for (const auto &arg : server.args) {
         args += (args.empty() ? "" : ", ") + toml_string(arg);
     }
-    return std::string{toml_header} + "\ncommand = " + toml_string(server.command) + "\nargs = [" + args + "]\n";
+    std::string table = std::string{toml_header} + "\ncommand = " + toml_string(server.command) + "\nargs = [" + args + "]\n";
+    if (!server.environment.empty()) {
+        std::string variables;
+        for (const auto &[name, value] : server.environment) {
+            variables += (variables.empty() ? "" : ", ") + name + " = " + toml_string(value);
+        }
+        table += "env = { " + variables + " }\n";
+    }
+    return table;
 }
 
 } // namespace
 
-McpServerCommand mcp_server_command(const std::filesystem::path &starling, std::string_view adapter_id) {
-    return McpServerCommand{starling.string(), {"mcp", "--agent", std::string{adapter_id}}};
+McpServerCommand mcp_server_command(const std::filesystem::path &starling, std::string_view adapter_id,
+                                    const std::string &starling_home) {
+    McpServerCommand server{starling.string(), {"mcp", "--agent", std::string{adapter_id}}, {}};
+    if (!starling_home.empty()) {
+        server.environment["STARLING_HOME"] = starling_home;
+    }
+    return server;
 }
 
 std::optional<std::filesystem::path> user_mcp_file(const sdk::AgentIntegration &agent, const std::filesystem::path &home) {
@@ -91,6 +104,13 @@ std::optional<McpServerCommand> registered_mcp_server(sdk::McpFileShape shape, s
                 server.args.push_back(arg.get<std::string>());
             }
         }
+        if (const auto variables = entry->find("env"); variables != entry->end() && variables->is_object()) {
+            for (const auto &[name, value] : variables->items()) {
+                if (value.is_string()) {
+                    server.environment[name] = value.get<std::string>();
+                }
+            }
+        }
         return server;
     }
     try {
@@ -104,6 +124,13 @@ std::optional<McpServerCommand> registered_mcp_server(sdk::McpFileShape shape, s
             for (const auto &arg : *args) {
                 if (const auto value = arg.value<std::string>()) {
                     server.args.push_back(*value);
+                }
+            }
+        }
+        if (const auto *variables = table["mcp_servers"]["starling"]["env"].as_table()) {
+            for (const auto &[name, value] : *variables) {
+                if (const auto variable = value.value<std::string>()) {
+                    server.environment[std::string{name.str()}] = *variable;
                 }
             }
         }

@@ -4,6 +4,7 @@
 #include <starling/sdk/agent_integration.hpp>
 
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -20,12 +21,16 @@ inline constexpr std::string_view mcp_server_name = "starling";
 struct McpServerCommand {
     std::string command;
     std::vector<std::string> args;
+    /// Variables the agent sets for it, by name: STARLING_HOME when the store is not the default one,
+    /// since agents start their servers with a few variables of their own only (Codex does).
+    std::map<std::string, std::string> environment;
 
     friend bool operator==(const McpServerCommand &, const McpServerCommand &) = default;
 };
 
-/// `<starling> mcp --agent <adapter id>`.
-[[nodiscard]] McpServerCommand mcp_server_command(const std::filesystem::path &starling, std::string_view adapter_id);
+/// `<starling> mcp --agent <adapter id>`, with `starling_home` (STARLING_HOME) when it is not empty.
+[[nodiscard]] McpServerCommand mcp_server_command(const std::filesystem::path &starling, std::string_view adapter_id,
+                                                  const std::string &starling_home);
 
 /// The user's file of MCP servers for the agent; nullopt for an agent that declares none.
 [[nodiscard]] std::optional<std::filesystem::path> user_mcp_file(const sdk::AgentIntegration &agent,

@@ -4,14 +4,84 @@
 Claude Code speaks the Anthropic Messages API and Codex the OpenAI Responses API, both streamed as
 server-sent events. Each turn whose user prompt carries READ_MARKER is answered with one tool call
 that reads `read_path` through the client's own read tool (Claude's Read, Codex's shell), then with a
-short text once the tool result comes back. Every request body is kept, so a test can look for the
-context the hooks injected.
+short text once the tool result comes back. A turn whose prompt carries SEARCH_MARKER calls Starling's
+MCP tools as the client offers them: memory_search for SEARCH_QUERY, then memory_get for the first id
+the search returned, then answers. Every request body is kept, so a test can look for the context
+the hooks injected and the tool results.
 """
 import json
+import re
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 READ_MARKER = "[read-the-memory]"
+SEARCH_MARKER = "[search-the-memories]"
+SEARCH_QUERY = "quokka dashboard"
+# A memory id in memory_search's result, as text ("<id>  <score>  [<type>, <scope>]  ...") or as its
+# structured content ({"id": "<id>", ...}), whichever the client gives the model.
+SEARCH_HITS = (re.compile(r'"id"\s*:\s*"([0-9a-z]{7})"'), re.compile(r"\b([0-9a-z]{7})  \d+\.\d{3}  \["))
+
+
+def after_latest(items, marker):
+    """The items from the latest one holding `marker` on, or None when none holds it."""
+    marked = [i for i, item in enumerate(items) if marker in json.dumps(item)]
+    return items[marked[-1]:] if marked else None
+
+
+def tool_named(tools, suffix):
+    """The offered tool whose name ends in `suffix` (Starling's MCP tools, however the client names
+    them: Claude's `mcp__starling__memory_search`, or a function inside Codex's `mcp__starling`
+    namespace), as (name, namespace or None); None when there is none."""
+    for tool in tools or []:
+        if tool.get("type") == "namespace":
+            for inner in tool.get("tools") or []:
+                if (inner.get("name") or "").endswith(suffix):
+                    return inner["name"], tool.get("name")
+            continue
+        name = tool.get("name") or (tool.get("function") or {}).get("name") or ""
+        if name.endswith(suffix):
+            return name, None
+    return None
+
+
+def mcp_step(tools, results):
+    """The next MCP call of a SEARCH_MARKER turn, given the tool results after its prompt (texts,
+    in order): ((tool name, namespace), arguments), or None once both calls are answered."""
+    if len(results) == 0:
+        tool = tool_named(tools, "memory_search")
+        return (tool, {"query": SEARCH_QUERY}) if tool else None
+    if len(results) == 1:
+        tool = tool_named(tools, "memory_get")
+        hit = next((found for found in (pattern.search(results[0]) for pattern in SEARCH_HITS) if found), None)
+        return (tool, {"ids": [hit.group(1)]}) if tool and hit else None
+    return None
+
+
+def tool_results(items):
+    """The texts of the tool results among `items` (Anthropic messages or Responses input items)."""
+    texts = []
+    for item in items:
+        if not isinstance(item, dict):
+            continue
+        if item.get("type") in ("function_call_output", "custom_tool_call_output"):
+            texts.append(result_text(item.get("output")))
+        for block in item.get("content") if isinstance(item.get("content"), list) else []:
+            if isinstance(block, dict) and block.get("type") == "tool_result":
+                texts.append(result_text(block.get("content")))
+    return texts
+
+
+def offered_tools(tools):
+    return [tool.get("name") or (tool.get("function") or {}).get("name") or tool.get("type") for tool in tools or []] + \
+        [json.dumps(tool)[:1500] for tool in tools or [] if "starling" in json.dumps(tool)[:200]]
+
+
+def result_text(content):
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(part.get("text", "") if isinstance(part, dict) else str(part) for part in content)
+    return json.dumps(content)
 
 
 def needs_read(items, tool_output_type):
@@ -102,7 +172,15 @@ class MockModel:
             # --- Anthropic Messages -------------------------------------------------------------
             def _anthropic(self, body):
                 wants_read = body.get("tools") and needs_read(body.get("messages") or [], "tool_result")
-                if wants_read:
+                searching = after_latest(body.get("messages") or [], SEARCH_MARKER)
+                call = None
+                if searching is not None and body.get("tools"):
+                    call = mcp_step(body.get("tools"), tool_results(searching))
+                if call:
+                    block = {"type": "tool_use", "id": f"toolu_mock_{call[0][0][-6:]}", "name": call[0][0], "input": {}}
+                    delta = {"type": "input_json_delta", "partial_json": json.dumps(call[1])}
+                    stop = "tool_use"
+                elif wants_read:
                     block = {"type": "tool_use", "id": "toolu_mock_read", "name": "Read", "input": {}}
                     delta = {"type": "input_json_delta",
                              "partial_json": json.dumps({"file_path": model.read_path})}
@@ -117,7 +195,9 @@ class MockModel:
                            "usage": {"input_tokens": 10, "output_tokens": 1}}
                 if not body.get("stream"):
                     final = dict(block)
-                    if block["type"] == "tool_use":
+                    if call:
+                        final["input"] = call[1]
+                    elif block["type"] == "tool_use":
                         final["input"] = {"file_path": model.read_path}
                     else:
                         final["text"] = "Done."
@@ -136,12 +216,23 @@ class MockModel:
             # --- OpenAI Responses ---------------------------------------------------------------
             def _responses(self, body):
                 wants_read = needs_read(body.get("input") or [], "function_call_output")
+                searching = after_latest(body.get("input") or [], SEARCH_MARKER)
+                call = None
+                if searching is not None:
+                    call = mcp_step(body.get("tools"), tool_results(searching))
                 response = {"id": "resp_mock", "object": "response", "status": "in_progress", "output": []}
                 events = [("response.created", {"type": "response.created", "response": response})]
-                if wants_read:
-                    arguments = json.dumps({"cmd": f"cat {model.read_path}"})
-                    item = {"type": "function_call", "id": "fc_mock", "call_id": "call_mock_read",
-                            "name": "exec_command", "arguments": arguments, "status": "completed"}
+                if call or wants_read:
+                    if call:
+                        arguments = json.dumps(call[1])
+                        item = {"type": "function_call", "id": "fc_mock", "call_id": f"call_mock_{call[0][0][-6:]}",
+                                "name": call[0][0], "arguments": arguments, "status": "completed"}
+                        if call[0][1]:
+                            item["namespace"] = call[0][1]
+                    else:
+                        arguments = json.dumps({"cmd": f"cat {model.read_path}"})
+                        item = {"type": "function_call", "id": "fc_mock", "call_id": "call_mock_read",
+                                "name": "exec_command", "arguments": arguments, "status": "completed"}
                     events += [
                         ("response.output_item.added", {"type": "response.output_item.added", "output_index": 0,
                                                         "item": dict(item, arguments="", status="in_progress")}),

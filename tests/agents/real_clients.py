@@ -6,8 +6,11 @@ Per client, one turn whose prompt holds a standing instruction and asks (through
 read a memory file with the client's own read tool. What must hold, per hook event Starling installs:
 the client ran the hook and accepted its reply; the memory Starling injected reached the model; the
 read reinforced the memory read; the standing instruction was captured; what the user asked Starling
-to keep, unrelated to the prompt, reached the model from session start. Nothing is trusted by hand
-and no bypass flag is used: what Starling wrote at install is all the clients get.
+to keep, unrelated to the prompt, reached the model from session start. Then a turn in which the
+model calls Starling's MCP tools, as `starling install` registered the server: memory_search, then
+memory_get of what it found, whose results must reach the model and whose read must count as a use.
+Codex runs in its default sandbox. Nothing is trusted by hand and no bypass flag is used: what
+Starling wrote at install is all the clients get.
 
 Usage: real_clients.py --build BINARY_DIR --clients NODE_BIN_DIR [--only claude|codex] [--keep]
 Exit status 0 when every check passed; each failed check is printed with what was seen instead.
@@ -17,6 +20,7 @@ import json
 import os
 import pathlib
 import queue
+import re
 import shutil
 import subprocess
 import sys
@@ -25,7 +29,7 @@ import threading
 import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from mock_model import MockModel, READ_MARKER  # noqa: E402
+from mock_model import MockModel, READ_MARKER, SEARCH_MARKER, after_latest, offered_tools, tool_results  # noqa: E402
 
 INJECTED_MEMORY = "Zanzibar deploys happen on Tuesdays only, never on Fridays."
 READ_MEMORY = "The quokka dashboard lives at dash.example.test and tracks build health."
@@ -33,6 +37,8 @@ STANDING_INSTRUCTION = "From now on, always run the linter before committing."
 # Kept through the decision policy, as `starling remember TEXT` keeps it; the prompt never names it.
 KEPT_PREFERENCE = "I prefer tabs over spaces in every wombat repository."
 PROMPT = f"When do zanzibar deploys happen? {STANDING_INSTRUCTION} {READ_MARKER}"
+# Answered by the mock model with memory_search, then memory_get of what it found (READ_MEMORY).
+SEARCH_PROMPT = f"Look up in my memories where that dashboard is. {SEARCH_MARKER}"
 
 
 class Checks:
@@ -66,6 +72,8 @@ class Scratch:
             self.env.pop(name, None)
         self.injected_key = self.remember(INJECTED_MEMORY)
         self.read_key = self.remember(READ_MEMORY)
+        # Its key changes when reads promote it to the long-term tier; its id never does.
+        self.read_id = next(e["id"] for e in json.loads(self.starling("list", "--json").stdout) if e["key"] == self.read_key)
         kept = json.loads(self.starling("remember", "--json", KEPT_PREFERENCE).stdout)
         if kept["action"] != "created":
             raise RuntimeError(f"starling remember kept nothing of {KEPT_PREFERENCE!r}: {kept['reason']}")
@@ -91,6 +99,11 @@ class Scratch:
                 return entry["access_count"]
         return None
 
+    def uses_of(self, memory_id):
+        self.starling("wait")
+        return next((e["access_count"] for e in json.loads(self.starling("list", "--json").stdout) if e["id"] == memory_id),
+                    None)
+
     def log(self):
         path = self.starling_home / "logs" / "starling.log"
         return path.read_text() if path.exists() else ""
@@ -102,6 +115,19 @@ class Scratch:
 
 def injected_text_reached(model, path_suffix, text=INJECTED_MEMORY):
     return any(text in json.dumps(body, ensure_ascii=False) for body in model.bodies(path_suffix))
+
+
+def mcp_results_reached(model, path_suffix, read_id):
+    """What the model got back after the SEARCH_MARKER prompt: 'reached' when one tool result names
+    `read_id` (memory_search) and a later one holds the memory's text (memory_get), else what it got."""
+    results, tools = [], []
+    for body in model.bodies(path_suffix):
+        turn = after_latest(body.get("messages") or body.get("input") or [], SEARCH_MARKER)
+        if turn is not None:
+            results, tools = tool_results(turn), offered_tools(body.get("tools"))
+    searched = [i for i, text in enumerate(results) if read_id in text]
+    read = [i for i, text in enumerate(results) if READ_MEMORY in text and searched and i > searched[0]]
+    return "reached" if searched and read else f"tool results {results!r}; tools offered {tools}"
 
 
 def run_claude(scratch, clients, checks):
@@ -139,7 +165,19 @@ def run_claude(scratch, clients, checks):
                      "no /v1/messages request body holds it")
         checks.check("claude", "what the user asked to keep reached the model from session start",
                      injected_text_reached(model, "/messages", KEPT_PREFERENCE), "no /v1/messages request body holds it")
-    after = scratch.access_count(scratch.read_key)
+        after = scratch.access_count(scratch.read_key)
+        uses_before_mcp = scratch.uses_of(scratch.read_id)
+        # Mid-session, through Starling's MCP server as `starling install` registered it (~/.claude.json).
+        run = subprocess.run([str(clients / "claude"), "-p", SEARCH_PROMPT, "--allowedTools",
+                              "mcp__starling__memory_search,mcp__starling__memory_get", "--output-format", "stream-json",
+                              "--verbose"], cwd=scratch.project, env=env, capture_output=True, text=True, timeout=300)
+        checks.check("claude", "the MCP turn completed", run.returncode == 0, run.stderr[-2000:])
+        outcome = mcp_results_reached(model, "/messages", scratch.read_id)
+        checks.check("claude", "memory_search then memory_get through MCP returned the memory to the model",
+                     outcome == "reached", outcome[-2000:])
+    uses_after_mcp = scratch.uses_of(scratch.read_id)
+    checks.check("claude", "the memory_get of a memory reinforced it", uses_after_mcp > uses_before_mcp,
+                 f"access count {uses_before_mcp} -> {uses_after_mcp}")
     checks.check("claude", "the Read of a memory file reinforced it",
                  f"read of {scratch.read_key} in session {session}" in scratch.log() and after > before,
                  f"access count {before} -> {after}; log: {scratch.log()[-1500:]}")
@@ -232,13 +270,15 @@ def run_codex(scratch, clients, checks):
     with MockModel(str(scratch.memory_file(scratch.read_key))) as model:
         config = scratch.codex_home / "config.toml"
         provider = (f'model = "gpt-mock"\nmodel_provider = "mock"\ncheck_for_update_on_startup = false\n'
-                    f'approval_policy = "never"\nsandbox_mode = "danger-full-access"\n\n[analytics]\nenabled = false\n\n'
+                    f'approval_policy = "never"\n\n[analytics]\nenabled = false\n\n'
                     f'[model_providers.mock]\nname = "mock"\nbase_url = "{model.base_url}/v1"\nwire_api = "responses"\n'
                     f'env_key = "MOCK_API_KEY"\n\n')
         config.write_text(provider + (config.read_text() if config.exists() else ""))
         env = dict(scratch.env, MOCK_API_KEY="sk-mock")
         server = AppServer(clients / "codex", env, scratch.project)
         before = scratch.access_count(scratch.read_key)
+        read_before_mcp = before
+        uses_before_mcp = scratch.uses_of(scratch.read_id)
         try:
             server.request("initialize", {"clientInfo": {"name": "starling-agents-test", "version": "1"}})
             server.notify("initialized")
@@ -255,6 +295,15 @@ def run_codex(scratch, clients, checks):
                 server.wait_for(lambda m: len(server.notifications("turn/completed")) > turns, 120)
             except TimeoutError:
                 pass  # the PreCompact check below says what was missing
+            # Mid-session, through Starling's MCP server as `starling install` registered it (config.toml).
+            read_before_mcp = scratch.access_count(scratch.read_key)
+            uses_before_mcp = scratch.uses_of(scratch.read_id)
+            turns = len(server.notifications("turn/completed"))
+            server.request("turn/start", {"threadId": thread, "input": [{"type": "text", "text": SEARCH_PROMPT}]})
+            try:
+                server.wait_for(lambda m: len(server.notifications("turn/completed")) > turns, 300)
+            except TimeoutError:
+                pass  # the MCP checks below say what was missing
         finally:
             server.close()
         completed = server.notifications("hook/completed")
@@ -270,10 +319,20 @@ def run_codex(scratch, clients, checks):
                      "no /v1/responses request body holds it")
         checks.check("codex", "what the user asked to keep reached the model from session start",
                      injected_text_reached(model, "/responses", KEPT_PREFERENCE), "no /v1/responses request body holds it")
+        modes = sorted({m for body in model.bodies("/responses")
+                        for m in re.findall(r'sandbox_mode\\?":\\?"([a-z-]+)', json.dumps(body))})
+        checks.check("codex", "the turns ran in Codex's default sandbox", modes and "danger-full-access" not in modes,
+                     modes)
+        outcome = mcp_results_reached(model, "/responses", scratch.read_id)
+        checks.check("codex", "memory_search then memory_get through MCP returned the memory to the model",
+                     outcome == "reached", outcome[-3000:])
     after = scratch.access_count(scratch.read_key)
     checks.check("codex", "a shell `cat` of a memory file reinforced it",
-                 f"read of {scratch.read_key} in session" in scratch.log() and after > before,
-                 f"access count {before} -> {after}")
+                 f"read of {scratch.read_key} in session" in scratch.log() and read_before_mcp > before,
+                 f"access count {before} -> {read_before_mcp}")
+    uses_after_mcp = scratch.uses_of(scratch.read_id)
+    checks.check("codex", "the memory_get of a memory reinforced it", uses_after_mcp > uses_before_mcp,
+                 f"access count {uses_before_mcp} -> {uses_after_mcp}")
     checks.check("codex", "the standing instruction was captured", scratch.captured(STANDING_INSTRUCTION),
                  "no session log holds it")
 

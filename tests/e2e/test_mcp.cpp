@@ -247,14 +247,18 @@ TEST_CASE("install registers starling mcp where each agent reads its servers, an
         REQUIRE(installed.exit_code == 0);
         const std::string registered = starling::test::read_text(file);
         const std::string command = (fs::path{STARLING_TEST_BINARY_DIR} / "starling").string();
+        // The store it was installed for goes with it: agents start servers with few variables of theirs.
+        const std::string store = home.path().string();
         if (agent.agent == "codex") {
             CHECK_THAT(registered, Catch::StartsWith(agent.existing));
             CHECK_THAT(registered, Catch::Contains("[mcp_servers.starling]\ncommand = \"" + command +
-                                                   "\"\nargs = [\"mcp\", \"--agent\", \"codex\"]\n"));
+                                                   "\"\nargs = [\"mcp\", \"--agent\", \"codex\"]\n"
+                                                   "env = { STARLING_HOME = \"" + store + "\" }\n"));
         } else {
             const Json config = Json::parse(registered);
-            CHECK(config["mcpServers"]["starling"] ==
-                  Json{{"command", command}, {"args", {"mcp", "--agent", agent.agent}}});
+            CHECK(config["mcpServers"]["starling"] == Json{{"command", command},
+                                                          {"args", {"mcp", "--agent", agent.agent}},
+                                                          {"env", {{"STARLING_HOME", store}}}});
             // The user's servers and settings stay.
             for (const auto &[name, server] : Json::parse(agent.existing)["mcpServers"].items()) {
                 CHECK(config["mcpServers"][name] == server);
