@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <optional>
 
 namespace starling::core {
 namespace {
@@ -93,7 +94,12 @@ std::size_t MemoryStore::apply_noted_accesses() {
     if (!internals_->accesses.has_pending()) {
         return 0;
     }
-    const FileLock guard = internals_->lock();
+    std::optional<FileLock> guard;
+    try {
+        guard.emplace(internals_->lock());
+    } catch (const StoreNotWritable &) {
+        return 0; // a store this process may only read (an agent's sandbox): the uses wait for the next writer
+    }
     std::size_t applied = 0;
     // Two rounds: a batch left behind by an applier that died, then the journal itself.
     for (int round = 0; round < 2 && internals_->accesses.has_pending(); ++round) {

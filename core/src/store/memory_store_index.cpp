@@ -172,8 +172,11 @@ void MemoryStore::Internals::refresh(const ListFilter &filter, bool lock_held) {
     if (changed.empty() && vanished.empty()) {
         return;
     }
-
-    hold_lock();
+    try {
+        hold_lock();
+    } catch (const StoreNotWritable &) {
+        return; // a store this process may only read: listed as the last writer indexed it
+    }
     std::vector<detail::IndexRecord> records;
     records.reserve(changed.size() + vanished.size());
     for (const detail::FoundMemoryFile *file : changed) {

@@ -15,11 +15,19 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+/// The store cannot be written here: a read-only file system, or permissions an agent's sandbox
+/// denies (EROFS, EACCES, EPERM). What only reads goes on without the write it would have made.
+class StoreNotWritable : public StoreError {
+public:
+    using StoreError::StoreError;
+};
+
 /// Builds "<path>: <what>: <strerror(error_number)>" for a failed system call.
 [[nodiscard]] std::string describe_system_error(const std::filesystem::path &path, std::string_view what,
                                                 int error_number);
 
-/// Throws StoreError with describe_system_error(path, what, error_number).
+/// Throws StoreError with describe_system_error(path, what, error_number): StoreNotWritable when the
+/// error says the file system refuses to write there.
 [[noreturn]] void throw_system_error(const std::filesystem::path &path, std::string_view what,
                                      int error_number);
 
