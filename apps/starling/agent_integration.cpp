@@ -70,6 +70,11 @@ std::string agent_instructions(const sdk::Instructions &instructions, const std:
         "Starling is a long-term memory shared by every coding agent this user works with. It runs from this "
         "agent's hooks: it logs what the user says, puts relevant memories into your context (marked "
         "\"Starling memory\"), and keeps what is used while the rest decays.\n\n"
+        "Use Starling's tools (its MCP server, `starling`): `memory_search` finds what the user told you before "
+        "— preferences, corrections, conventions, each project's rules and references — then `memory_get` "
+        "reads the ones that matter in full; `memory_remember` records a memory; `memory_forget` archives one "
+        "that is wrong (it can be restored). Search before answering about the user's setup, conventions or "
+        "earlier decisions.\n\n"
         "Record a memory when the user:\n"
         "- corrects how you work or gives a standing instruction (\"always…\", \"never…\", \"from now on…\");\n"
         "- tells you about their role, team, preferences or workflow;\n"
@@ -77,17 +82,13 @@ std::string agent_instructions(const sdk::Instructions &instructions, const std:
         "- points to an external system (a dashboard, tracker, document, channel) and what it is for.\n\n"
         "Do not record knowledge questions, one-off requests about the current code, facts visible in the "
         "code or git history, or debugging conclusions that expire once fixed.\n\n"
-        "Starling's MCP server (`starling`) gives you tools for this: `memory_search` finds memories (then "
-        "`memory_get` reads the ones that matter, in full), `memory_remember` records one, `memory_forget` "
-        "archives one that is wrong. Search it before answering about the user's setup, conventions or earlier "
-        "decisions. Where the tools are not available, use the commands below.\n\n"
-        "To record one, run:\n\n"
-        "    " + command + " remember \"<the memory, in your own words, one or two sentences>\"\n\n"
-        "Starling's decision policy checks it and stores it, updates a similar memory instead, or says why it "
-        "discarded it. Add `--force --type feedback|user|project|reference --scope user|project` only when "
-        "the user explicitly asks you to remember something. Other commands: `" + command +
-        " search <words>` finds memories, `" + command + " list` lists them, `" + command +
-        " forget <key>` archives one (it can be restored).\n\n"
+        "Give `memory_remember` the memory in your own words, in one or two sentences. Starling's decision "
+        "policy checks it and stores it, updates a similar memory instead, or says why it discarded it. Pass "
+        "`force: true` (with `type` feedback, user, project or reference and `scope` user or project) only "
+        "when the user explicitly asks you to remember something.\n\n"
+        "Where the tools are not available, the same from the shell: `" + command +
+        " remember \"<the memory>\"` (with `--force --type … --scope …` as above), `" + command +
+        " search <words>`, `" + command + " list`, `" + command + " forget <id>`.\n\n"
         "When Starling asks you to review the recent messages of the session, read the session log it names, "
         "apply the rules above to each user message, and record what passes.\n";
     return instructions.preamble + body;

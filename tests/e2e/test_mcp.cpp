@@ -224,6 +224,7 @@ struct McpFileCase {
     std::string agent;
     std::string file; ///< relative to HOME
     std::string existing;
+    std::string instructions; ///< relative to HOME
 };
 
 } // namespace
@@ -234,10 +235,11 @@ TEST_CASE("install registers starling mcp where each agent reads its servers, an
     const std::vector<McpFileCase> cases{
         {"claude-code", ".claude.json",
          "{\n  \"numStartups\": 12,\n  \"mcpServers\": {\n    \"github\": {\"command\": \"gh-mcp\", \"args\": []}\n  },\n"
-         "  \"projects\": {}\n}\n"},
-        {"cursor", ".cursor/mcp.json", "{\"mcpServers\":{\"linear\":{\"url\":\"https://mcp.linear.app/sse\"}}}"},
+         "  \"projects\": {}\n}\n", ".claude/skills/starling-memory/SKILL.md"},
+        {"cursor", ".cursor/mcp.json", "{\"mcpServers\":{\"linear\":{\"url\":\"https://mcp.linear.app/sse\"}}}",
+         ".cursor/rules/starling-memory.mdc"},
         {"codex", ".codex/config.toml",
-         "model = \"gpt-5.5\"\n\n[mcp_servers.docs]\ncommand = \"docs-mcp\"\nargs = [\"--stdio\"]\n"},
+         "model = \"gpt-5.5\"\n\n[mcp_servers.docs]\ncommand = \"docs-mcp\"\nargs = [\"--stdio\"]\n", ".codex/AGENTS.md"},
     };
     for (const auto &agent : cases) {
         INFO(agent.agent);
@@ -266,6 +268,9 @@ TEST_CASE("install registers starling mcp where each agent reads its servers, an
         }
         const auto doctor = run_process(kStarling, {"doctor"}, home.options());
         CHECK_THAT(doctor.stdout_text, Catch::Contains("MCP server registered"));
+        // The instructions the model reads point it at the tools.
+        const std::string instructions = starling::test::read_text(home.path().parent_path() / agent.instructions);
+        CHECK_THAT(instructions, Catch::Contains("`memory_search`") && Catch::Contains("`memory_remember`"));
 
         const auto again = run_process(kStarling, {"install", agent.agent}, home.options());
         CHECK(starling::test::read_text(file) == registered);
