@@ -155,6 +155,32 @@ void append_to_file(const std::filesystem::path &path, std::string_view bytes, b
     }
 }
 
+bool ends_mid_line(int descriptor) {
+    struct stat status {};
+    if (::fstat(descriptor, &status) != 0 || status.st_size == 0) {
+        return false;
+    }
+    char last = '\n';
+    return ::pread(descriptor, &last, 1, status.st_size - 1) == 1 && last != '\n';
+}
+
+void append_line_to_file(const std::filesystem::path &path, std::string_view line, bool durable) {
+    detail::Descriptor file(open_retrying(path.c_str(), O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, private_file_mode));
+    if (!file.valid()) {
+        throw_system_error(path, "cannot open for appending", errno);
+    }
+    const std::string fresh_line = ends_mid_line(file.get()) ? "\n" + std::string{line} : std::string{line};
+    if (const int error = detail::write_all(file.get(), fresh_line); error != 0) {
+        throw_system_error(path, "cannot append", error);
+    }
+    if (durable && ::fsync(file.get()) != 0) {
+        throw_system_error(path, "cannot fsync", errno);
+    }
+    if (const int error = file.close(); error != 0) {
+        throw_system_error(path, "cannot close", error);
+    }
+}
+
 void fsync_directory(const std::filesystem::path &directory) {
     const std::filesystem::path target = directory.empty() ? std::filesystem::path(".") : directory;
     detail::Descriptor handle(open_retrying(target.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));

@@ -92,9 +92,10 @@ std::size_t SessionLog::append(const LoggedMessage &message) {
                               {"cwd", message.working_directory},
                               {"agent", message.agent}};
     // One line per message with a single append: a reader never sees half a record unless the
-    // writer was killed mid-write, and messages() skips such a line. No fsync: losing the last
+    // writer was killed mid-write (or the disk filled), and messages() skips such a line; this one
+    // starts on a fresh line after it, so it is never glued to it. No fsync: losing the last
     // message on power loss is acceptable, paying milliseconds on every prompt is not.
-    append_to_file(log_path_, dump(line) + "\n", /*durable=*/false);
+    append_line_to_file(log_path_, dump(line) + "\n", /*durable=*/false);
     return count_lines(read_file_if_exists(log_path_).value_or(std::string{}));
 }
 

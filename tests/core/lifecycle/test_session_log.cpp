@@ -56,6 +56,25 @@ TEST_CASE("a torn last line is skipped, not a crash", "[lifecycle][session-log]"
     CHECK(log.messages().front().text == "whole");
 }
 
+TEST_CASE("a message appended after a torn line starts a line of its own and is not lost", "[lifecycle][session-log]") {
+    starling::test::TempDir directory{"session-torn-next"};
+    SessionLog log{directory.path(), "s"};
+    log.append({{}, "first", "", ""});
+    // A prompt hook killed halfway through its append (or a full disk) leaves a line without its end.
+    std::ofstream(log.log_path(), std::ios::app) << R"({"ts":"2026-11-22T09:00:00Z","role":"user","message":"tor)";
+    log.append({{}, "the next prompt", "", ""});
+    const auto messages = log.messages();
+    REQUIRE(messages.size() == 2);
+    CHECK(messages[0].text == "first");
+    CHECK(messages[1].text == "the next prompt");
+    // Appending again after a whole line adds no empty line.
+    log.append({{}, "third", "", ""});
+    std::ifstream file(log.log_path());
+    const std::string content{std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
+    CHECK(content.find("\n\n") == std::string::npos);
+    CHECK(log.messages().size() == 3);
+}
+
 TEST_CASE("session state survives between processes and starts empty", "[lifecycle][session-log]") {
     starling::test::TempDir directory{"session-state"};
     SessionLog log{directory.path(), "s"};

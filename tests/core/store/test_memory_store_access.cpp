@@ -88,6 +88,21 @@ TEST_CASE("a batch left by an applier that died is applied, and a torn last line
     CHECK_FALSE(std::filesystem::exists(journal));
 }
 
+TEST_CASE("a use noted after a torn line is not lost with it", "[store][access]") {
+    StoreFixture fixture{"access-torn-next"};
+    auto &store = fixture.store;
+    const std::string key = unused_memory(store, "Lint before commit");
+    store.note_access(key, "s-1");
+    const auto journal = fixture.root.path() / "index/accesses.tsv";
+    {
+        std::ofstream torn(journal, std::ios::app);
+        torn << key.substr(0, key.size() / 2); // a noter killed halfway through its line
+    }
+    store.note_access(key, "s-3");
+    CHECK(store.apply_noted_accesses() == 2);
+    CHECK(store.read(key).sessions == std::vector<std::string>{"s-1", "s-3"});
+}
+
 TEST_CASE("noting a use of something that is not a memory is refused", "[store][access]") {
     StoreFixture fixture{"access"};
     auto &store = fixture.store;

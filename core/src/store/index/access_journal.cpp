@@ -116,7 +116,7 @@ void AccessJournal::note(std::span<const NotedAccess> accesses) const {
     // A writer that opened the journal just before the applier renamed it away finds out here, once
     // it holds its shared lock, and writes to the new journal instead.
     for (int attempt = 0; attempt < 8; ++attempt) {
-        Descriptor file(::open(journal_path_.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, private_file_mode));
+        Descriptor file(::open(journal_path_.c_str(), O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, private_file_mode));
         if (!file.valid()) {
             throw_system_error(journal_path_, "cannot open for appending", errno);
         }
@@ -129,7 +129,9 @@ void AccessJournal::note(std::span<const NotedAccess> accesses) const {
         if (!same_file(file.get(), journal_path_)) {
             continue;
         }
-        if (const int error = write_all(file.get(), lines); error != 0) {
+        // After the torn tail of a noter killed mid-append, start a fresh line: the tail is skipped as
+        // malformed, these uses are not.
+        if (const int error = write_all(file.get(), ends_mid_line(file.get()) ? "\n" + lines : lines); error != 0) {
             throw_system_error(journal_path_, "cannot append", error);
         }
         return;

@@ -79,6 +79,15 @@ struct StampedContent {
 /// `durable`. Callers serialise appends with the store lock. Throws StoreError naming the path.
 void append_to_file(const std::filesystem::path &path, std::string_view bytes, bool durable);
 
+/// Whether the file open at `descriptor` (readable) ends in the middle of a line: the torn tail of an
+/// append cut short (a writer killed, a full disk). False for an empty file.
+[[nodiscard]] bool ends_mid_line(int descriptor);
+
+/// As append_to_file, for `line` (ending in '\n') of a line-per-record file: after a torn tail a
+/// '\n' goes first, so that the tail stays a line of its own, which readers skip as malformed,
+/// instead of swallowing this record.
+void append_line_to_file(const std::filesystem::path &path, std::string_view line, bool durable);
+
 /// fsyncs a directory so that renames and unlinks in it survive a crash. Throws StoreError.
 void fsync_directory(const std::filesystem::path &directory);
 
