@@ -306,7 +306,7 @@ int run_search_command(Application &application, std::span<const std::string> wo
         if (!arguments.flag("json")) {
             std::cout << format_score(hit.score) << "  " << hit.entry.key
                       << (superseded.empty() ? "" : " (superseded by " + superseded + ")") << "\n        "
-                      << hit.entry.summary << '\n';
+                      << printable(hit.entry.summary) << '\n';
         }
     }
     if (arguments.flag("json")) {
@@ -342,10 +342,10 @@ int run_list_command(Application &application, std::span<const std::string> word
         return 0;
     }
     for (const auto &entry : entries) {
-        std::cout << entry.id << "  " << entry.key << "\n    " << entry.type << ", " << core::to_string(entry.tier)
+        std::cout << entry.id << "  " << entry.key << "\n    " << printable(entry.type) << ", " << core::to_string(entry.tier)
                   << (entry.pinned ? ", pinned" : "") << ", used " << entry.access_count << "x in "
                   << entry.session_count << " session(s), last " << core::format_timestamp(entry.last_accessed)
-                  << (entry.review ? ", under review" : "") << "\n    " << entry.summary << '\n';
+                  << (entry.review ? ", under review" : "") << "\n    " << printable(entry.summary) << '\n';
     }
     if (entries.empty()) {
         std::cout << "no memories\n";
@@ -364,7 +364,7 @@ int run_show_command(Application &application, std::span<const std::string> word
         return 0;
     }
     // The file as it is, even when it does not parse: that is how a broken one gets fixed.
-    std::cout << core::read_file(store.path_of(key));
+    std::cout << printable(core::read_file(store.path_of(key)));
     return 0;
 }
 

@@ -9,12 +9,32 @@
 #include <cstdio>
 #include <iostream>
 #include <string>
+#include <string_view>
 
 namespace starling::app {
 
 /// JSON output of every command: indented, invalid UTF-8 replaced rather than thrown on.
 inline void print_json(const nlohmann::json &json) {
     std::cout << json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+}
+
+/// Text from a memory as a terminal may show it: control characters other than line breaks and tabs
+/// (an escape sequence in a memory could retitle or clear the user's terminal) written as `\xNN`.
+/// JSON output needs none of this: it escapes them itself.
+inline std::string printable(std::string_view text) {
+    std::string shown;
+    shown.reserve(text.size());
+    for (const char character : text) {
+        const auto byte = static_cast<unsigned char>(character);
+        if ((byte < 0x20 && character != '\n' && character != '\t') || byte == 0x7f) {
+            char escaped[8];
+            std::snprintf(escaped, sizeof escaped, "\\x%02x", byte);
+            shown += escaped;
+        } else {
+            shown += character;
+        }
+    }
+    return shown;
 }
 
 /// A score as people read it: three decimals, padded to line up.
