@@ -45,30 +45,45 @@ def tool_named(tools, suffix):
 
 
 def mcp_step(tools, results):
-    """The next MCP call of a SEARCH_MARKER turn, given the tool results after its prompt (texts,
-    in order): ((tool name, namespace), arguments), or None once both calls are answered."""
-    if len(results) == 0:
-        tool = tool_named(tools, "memory_search")
+    """The next call of a SEARCH_MARKER turn, given the tool results after its prompt (texts, in
+    order): ((tool name, namespace), arguments), or None once memory_search and memory_get are
+    answered. A client that defers MCP tools (Claude Code since 2.1.2xx offers `ToolSearch`, and a
+    deferred tool is named only once it was fetched) is first asked to fetch them."""
+    fetched = [text for call_id, text in results if call_id.endswith("ToolSearch")]
+    called = [text for call_id, text in results if not call_id.endswith("ToolSearch")]
+
+    def named(suffix):
+        offered = tool_named(tools, suffix)
+        if offered:
+            return offered
+        match = re.search(r'"name":\s*"([^"]*' + suffix + r')"', "\n".join(fetched))
+        return (match.group(1), None) if match else None
+
+    if not named("memory_search") and tool_named(tools, "ToolSearch") and not fetched:
+        return (("ToolSearch", None), {"query": "select:mcp__starling__memory_search,mcp__starling__memory_get"})
+    if len(called) == 0:
+        tool = named("memory_search")
         return (tool, {"query": SEARCH_QUERY}) if tool else None
-    if len(results) == 1:
-        tool = tool_named(tools, "memory_get")
-        hit = next((found for found in (pattern.search(results[0]) for pattern in SEARCH_HITS) if found), None)
+    if len(called) == 1:
+        tool = named("memory_get")
+        hit = next((found for found in (pattern.search(called[0]) for pattern in SEARCH_HITS) if found), None)
         return (tool, {"ids": [hit.group(1)]}) if tool and hit else None
     return None
 
 
 def tool_results(items):
-    """The texts of the tool results among `items` (Anthropic messages or Responses input items)."""
-    texts = []
+    """The tool results among `items` (Anthropic messages or Responses input items), as (the id of
+    the call, its text)."""
+    results = []
     for item in items:
         if not isinstance(item, dict):
             continue
         if item.get("type") in ("function_call_output", "custom_tool_call_output"):
-            texts.append(result_text(item.get("output")))
+            results.append((item.get("call_id") or "", result_text(item.get("output"))))
         for block in item.get("content") if isinstance(item.get("content"), list) else []:
             if isinstance(block, dict) and block.get("type") == "tool_result":
-                texts.append(result_text(block.get("content")))
-    return texts
+                results.append((block.get("tool_use_id") or "", result_text(block.get("content"))))
+    return results
 
 
 def offered_tools(tools):
@@ -177,7 +192,8 @@ class MockModel:
                 if searching is not None and body.get("tools"):
                     call = mcp_step(body.get("tools"), tool_results(searching))
                 if call:
-                    block = {"type": "tool_use", "id": f"toolu_mock_{call[0][0][-6:]}", "name": call[0][0], "input": {}}
+                    block = {"type": "tool_use", "id": f"toolu_mock_{call[0][0].replace('_', '')}", "name": call[0][0],
+                             "input": {}}
                     delta = {"type": "input_json_delta", "partial_json": json.dumps(call[1])}
                     stop = "tool_use"
                 elif wants_read:
@@ -225,7 +241,7 @@ class MockModel:
                 if call or wants_read:
                     if call:
                         arguments = json.dumps(call[1])
-                        item = {"type": "function_call", "id": "fc_mock", "call_id": f"call_mock_{call[0][0][-6:]}",
+                        item = {"type": "function_call", "id": "fc_mock", "call_id": f"call_mock_{call[0][0].replace('_', '')}",
                                 "name": call[0][0], "arguments": arguments, "status": "completed"}
                         if call[0][1]:
                             item["namespace"] = call[0][1]

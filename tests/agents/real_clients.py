@@ -125,9 +125,10 @@ def mcp_results_reached(model, path_suffix, read_id):
         turn = after_latest(body.get("messages") or body.get("input") or [], SEARCH_MARKER)
         if turn is not None:
             results, tools = tool_results(turn), offered_tools(body.get("tools"))
-    searched = [i for i, text in enumerate(results) if read_id in text]
-    read = [i for i, text in enumerate(results) if READ_MEMORY in text and searched and i > searched[0]]
-    return "reached" if searched and read else f"tool results {results!r}; tools offered {tools}"
+    texts = [text for _, text in results]
+    searched = [i for i, text in enumerate(texts) if read_id in text]
+    read = [i for i, text in enumerate(texts) if READ_MEMORY in text and searched and i > searched[0]]
+    return "reached" if searched and read else f"tool results {texts!r}; tools offered {tools}"
 
 
 def run_claude(scratch, clients, checks):
@@ -169,7 +170,7 @@ def run_claude(scratch, clients, checks):
         uses_before_mcp = scratch.uses_of(scratch.read_id)
         # Mid-session, through Starling's MCP server as `starling install` registered it (~/.claude.json).
         run = subprocess.run([str(clients / "claude"), "-p", SEARCH_PROMPT, "--allowedTools",
-                              "mcp__starling__memory_search,mcp__starling__memory_get", "--output-format", "stream-json",
+                              "ToolSearch,mcp__starling__memory_search,mcp__starling__memory_get", "--output-format", "stream-json",
                               "--verbose"], cwd=scratch.project, env=env, capture_output=True, text=True, timeout=300)
         checks.check("claude", "the MCP turn completed", run.returncode == 0, run.stderr[-2000:])
         outcome = mcp_results_reached(model, "/messages", scratch.read_id)
