@@ -119,24 +119,3 @@ TEST_CASE("search, list, show, inject and the MCP tools that read work on a read
     REQUIRE(shown.exit_code == 0);
     CHECK(Json::parse(shown.stdout_text)["injection_count"] == 1);
 }
-
-TEST_CASE("show, list and search print a memory's terminal escapes as text, and --json keeps them", "[e2e][cli]") {
-    const ScratchHome home{"escapes"};
-    // Written by hand (or by another tool): a title change and a screen clear inside a memory.
-    home.write_file("home/memory/user/short/2026-11-22_escapes.md",
-                    "---\nid: k3f9a2q\ntype: feedback\nsummary: \"Tabs \\u001b]0;owned\\u0007 please\"\ncreated: 2026-11-22\n---\n"
-                    "Body \x1b[2J cleared.\n");
-    for (const std::vector<std::string> &command : {std::vector<std::string>{"show", "k3f9a2q"},
-                                                   std::vector<std::string>{"list"},
-                                                   std::vector<std::string>{"search", "tabs"}}) {
-        const auto result = run_process(kBinaries / "starling", command, home.options());
-        INFO(command.front() << ": " << result.stdout_text << result.stderr_text);
-        REQUIRE(result.exit_code == 0);
-        CHECK(result.stdout_text.find('\x1b') == std::string::npos);
-        CHECK(result.stdout_text.find('\a') == std::string::npos);
-        CHECK_THAT(result.stdout_text, Catch::Contains("\\x1b"));
-    }
-    const auto json = run_process(kBinaries / "starling", {"show", "--json", "k3f9a2q"}, home.options());
-    REQUIRE(json.exit_code == 0);
-    CHECK(Json::parse(json.stdout_text)["summary"] == "Tabs \x1b]0;owned\a please");
-}

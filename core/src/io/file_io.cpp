@@ -139,11 +139,25 @@ int write_fully(int descriptor, std::string_view bytes) noexcept {
     return 0;
 }
 
-void append_to_file(const std::filesystem::path &path, std::string_view bytes, bool durable) {
-    detail::Descriptor file(open_retrying(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, private_file_mode));
-    if (!file.valid()) {
+namespace {
+
+/// Opens `path` for appending, refusing a symbolic link in its place: one planted where a log is
+/// would have Starling append the user's words to a file outside the store.
+int open_for_appending(const std::filesystem::path &path, int access) {
+    const int descriptor = open_retrying(path.c_str(), access | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, private_file_mode);
+    if (descriptor < 0) {
+        if (errno == ELOOP) {
+            throw StoreError(path.string() + ": is a symbolic link; refusing to write through it, outside the store");
+        }
         throw_system_error(path, "cannot open for appending", errno);
     }
+    return descriptor;
+}
+
+} // namespace
+
+void append_to_file(const std::filesystem::path &path, std::string_view bytes, bool durable) {
+    detail::Descriptor file(open_for_appending(path, O_WRONLY));
     if (const int error = detail::write_all(file.get(), bytes); error != 0) {
         throw_system_error(path, "cannot append", error);
     }
@@ -165,10 +179,7 @@ bool ends_mid_line(int descriptor) {
 }
 
 void append_line_to_file(const std::filesystem::path &path, std::string_view line, bool durable) {
-    detail::Descriptor file(open_retrying(path.c_str(), O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, private_file_mode));
-    if (!file.valid()) {
-        throw_system_error(path, "cannot open for appending", errno);
-    }
+    detail::Descriptor file(open_for_appending(path, O_RDWR));
     const std::string fresh_line = ends_mid_line(file.get()) ? "\n" + std::string{line} : std::string{line};
     if (const int error = detail::write_all(file.get(), fresh_line); error != 0) {
         throw_system_error(path, "cannot append", error);

@@ -4,6 +4,8 @@
 #include <starling/core/io/file_io.hpp>
 
 #include <fcntl.h>
+
+#include <cerrno>
 #include <unistd.h>
 
 #include <array>
@@ -77,8 +79,14 @@ void Logger::log(LogLevel level, std::string_view component, std::string_view me
         }
         std::error_code ignored;
         std::filesystem::create_directories(file_.parent_path(), ignored);
-        const int descriptor = ::open(file_.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+        // Never through a symbolic link: one planted in place of the log would have it append the
+        // user's words to a file outside the store.
+        const int descriptor = ::open(file_.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
         if (descriptor < 0) {
+            if (errno == ELOOP) {
+                static_cast<void>(write_fully(STDERR_FILENO, "starling: " + file_.string() +
+                                                                 " is a symbolic link: not logging into it\n"));
+            }
             return;
         }
         static_cast<void>(write_fully(descriptor, line));
