@@ -4,6 +4,7 @@
 #include "agent_integration.hpp"
 
 #include <starling/app/memory_search.hpp>
+#include <starling/app/output.hpp>
 #include <starling/core/io/store_error.hpp>
 #include <starling/core/io/time_format.hpp>
 #include <starling/core/lifecycle/injection.hpp>
@@ -91,9 +92,10 @@ std::size_t token_cost(const core::IndexEntry &entry) { return static_cast<std::
 
 std::string scope_name(const core::IndexEntry &entry) { return entry.scope_kind == core::ScopeKind::user ? "user" : "project"; }
 
+/// A score as `starling search` prints it, without its padding.
 std::string score_text(double score) {
-    std::string text = std::to_string(score);
-    return text.substr(0, text.find('.') + 4);
+    const std::string padded = format_score(score);
+    return padded.substr(padded.find_first_not_of(' '));
 }
 
 } // namespace

@@ -229,7 +229,8 @@ std::string merge_wire_texts(const std::optional<std::string> &base_text, const 
     // The first side's layout: the merge of two canonical wire texts is canonical too.
     core::Memory merged = a;
     // Every field of memory_fields.def three-way, a conflict going to the greater value, as for the
-    // fields Memory does not model; the rules below override that where a field has its own.
+    // fields Memory does not model (so a type changed on both sides keeps the greater, a pin on
+    // either side holds); the rules below override that where a field has its own.
     const core::Memory &base_memory = base ? base->memory : a;
     core::for_each_memory_field_of(
         [&](const core::FieldInfo &, auto &out, const auto &in_base, const auto &first_value, const auto &second_value) {
@@ -238,11 +239,9 @@ std::string merge_wire_texts(const std::optional<std::string> &base_text, const 
                       .value_or(std::max(first_value, second_value));
         },
         merged, base_memory, a, b);
-    merged.type = three_way(base_of(&core::Memory::type), a.type, b.type).value_or(std::max(a.type, b.type));
     merged.created = three_way(base_of(&core::Memory::created), a.created, b.created).value_or(std::min(a.created, b.created));
     merged.last_accessed = merged.created;
     merged.id = three_way(base_of(&core::Memory::id), a.id, b.id).value_or(std::min(a.id, b.id));
-    merged.pinned = three_way(base_of(&core::Memory::pinned), a.pinned, b.pinned).value_or(true);
     merged.review = three_way(base_of(&core::Memory::review), a.review, b.review).value_or(false);
     merged.tags = merged_items(base_of(&core::Memory::tags), a.tags, b.tags);
     const auto tier = three_way(base ? std::optional<core::Tier>{base->tier} : std::nullopt, first.tier, second.tier)

@@ -154,10 +154,8 @@ int open_for_appending(const std::filesystem::path &path, int access) {
     return descriptor;
 }
 
-} // namespace
-
-void append_to_file(const std::filesystem::path &path, std::string_view bytes, bool durable) {
-    detail::Descriptor file(open_for_appending(path, O_WRONLY));
+/// Writes `bytes` to an open file, fsyncs it when `durable`, and closes it, naming `path` on failure.
+void finish_append(detail::Descriptor &file, const std::filesystem::path &path, std::string_view bytes, bool durable) {
     if (const int error = detail::write_all(file.get(), bytes); error != 0) {
         throw_system_error(path, "cannot append", error);
     }
@@ -167,6 +165,13 @@ void append_to_file(const std::filesystem::path &path, std::string_view bytes, b
     if (const int error = file.close(); error != 0) {
         throw_system_error(path, "cannot close", error);
     }
+}
+
+} // namespace
+
+void append_to_file(const std::filesystem::path &path, std::string_view bytes, bool durable) {
+    detail::Descriptor file(open_for_appending(path, O_WRONLY));
+    finish_append(file, path, bytes, durable);
 }
 
 bool ends_mid_line(int descriptor) {
@@ -180,16 +185,7 @@ bool ends_mid_line(int descriptor) {
 
 void append_line_to_file(const std::filesystem::path &path, std::string_view line, bool durable) {
     detail::Descriptor file(open_for_appending(path, O_RDWR));
-    const std::string fresh_line = ends_mid_line(file.get()) ? "\n" + std::string{line} : std::string{line};
-    if (const int error = detail::write_all(file.get(), fresh_line); error != 0) {
-        throw_system_error(path, "cannot append", error);
-    }
-    if (durable && ::fsync(file.get()) != 0) {
-        throw_system_error(path, "cannot fsync", errno);
-    }
-    if (const int error = file.close(); error != 0) {
-        throw_system_error(path, "cannot close", error);
-    }
+    finish_append(file, path, ends_mid_line(file.get()) ? "\n" + std::string{line} : std::string{line}, durable);
 }
 
 void fsync_directory(const std::filesystem::path &directory) {
