@@ -3,7 +3,8 @@
 #               sessions through them into build/demo-home/ (kept for exploring, wiped at each run)
 #   make test   install dependencies, build with warnings as errors, run every test
 #   make bench  install dependencies, build in release mode, run every benchmark (bench-results/)
-#   make test-agents  build, then run Starling with the real Claude Code and Codex CLIs (from npm)
+#   make test-agents  build, then run Starling with the real Claude Code, Codex, Gemini CLI, Copilot CLI
+#                     and OpenCode clients (from npm), offline against a mock model
 #   make test-asan    build with AddressSanitizer and UndefinedBehaviorSanitizer, run every test
 #   make fuzz   build the libFuzzer targets of fuzz/ with Clang, run each FUZZ_SECONDS from its seeds
 BUILD_DIR ?= build

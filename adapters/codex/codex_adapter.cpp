@@ -6,6 +6,7 @@
 // argument after a turn, and Codex discards whatever it prints.
 #include <starling/adapters/claude_style.hpp>
 #include <starling/adapters/paths.hpp>
+#include <starling/adapters/recorded_sessions.hpp>
 #include <starling/adapters/replies.hpp>
 
 #include <optional>
@@ -68,7 +69,47 @@ starling::sdk::AgentIntegration agent_integration() {
     agent.notify = NotifyProgram{};
     // `[mcp_servers.starling]` in $CODEX_HOME/config.toml; Codex reads no project file of servers.
     agent.mcp = McpServers{McpFileShape::toml, "config.toml", false, ""};
+    // A rollout per session, in a folder per day; `codex archive` moves them to archived_sessions.
+    agent.history = SessionHistory{{"sessions/**/rollout-*.jsonl", "archived_sessions/rollout-*.jsonl"}};
     return agent;
+}
+
+/// A Codex rollout ($CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl): a record per line, each with a
+/// timestamp, a type and a payload. The session and its directory come first (session_meta), the
+/// directory again with each turn (turn_context). The user's prompts are events: `user_message`
+/// (older releases) or a completed `UserMessage` item (0.17x). Not prompts: the "user" messages of
+/// the model's input, which also carry AGENTS.md and the environment Codex describes.
+std::vector<starling::sdk::RecordedPrompt> read_rollout(std::string_view text) {
+    using namespace starling::adapters;
+    std::string session;
+    std::string directory;
+    std::vector<starling::sdk::RecordedPrompt> messages;
+    std::vector<starling::sdk::RecordedPrompt> items;
+    for_each_json_line(text, [&](const Json &record) {
+        const auto type = text_field(record, "type");
+        const auto payload = object_field(record, "payload");
+        if (type == "session_meta") {
+            session = first_text_field(payload, {"id", "session_id"});
+            directory = text_field(payload, "cwd");
+        } else if (type == "turn_context" && !text_field(payload, "cwd").empty()) {
+            directory = text_field(payload, "cwd");
+        } else if (type == "event_msg") {
+            const auto event = text_field(payload, "type");
+            std::string said;
+            if (event == "user_message") {
+                said = trimmed(text_field(payload, "message"));
+            } else if (event == "item_completed" && text_field(object_field(payload, "item"), "type") == "UserMessage") {
+                const auto item = object_field(payload, "item");
+                said = trimmed(typed_text(item.contains("content") ? item["content"] : Json{}, {"text"}));
+            }
+            if (!said.empty()) {
+                (event == "user_message" ? messages : items)
+                    .push_back({std::move(said), text_field(record, "timestamp"), session, directory});
+            }
+        }
+    });
+    // A release that records both records each prompt twice: the older event is the record then.
+    return messages.empty() ? items : messages;
 }
 
 const starling::adapters::ClaudeStyleDialect kDialect{
@@ -110,7 +151,7 @@ bool is_json_object_text(std::string_view text) noexcept {
     return first != std::string_view::npos && text[first] == '{';
 }
 
-class CodexAdapter final : public starling::adapters::ClaudeStyleAdapter {
+class CodexAdapter final : public starling::adapters::ClaudeStyleAdapter, public starling::sdk::SessionHistoryReader {
 public:
     CodexAdapter(const starling::sdk::HostServices & /*host*/, const starling::sdk::Settings & /*settings*/)
         : ClaudeStyleAdapter(kDialect) {}
@@ -129,6 +170,10 @@ public:
             return starling::adapters::silent_reply();
         }
         return ClaudeStyleAdapter::render(event, reply);
+    }
+
+    std::vector<starling::sdk::RecordedPrompt> read_history(std::string_view /*path*/, std::string_view text) override {
+        return read_rollout(text);
     }
 
 protected:

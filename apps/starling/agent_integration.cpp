@@ -58,7 +58,8 @@ std::filesystem::path user_folder_of(const sdk::AgentIntegration &agent, const s
         if (const char *folder = std::getenv(variable.c_str()); folder != nullptr && *folder != '\0') {
             // Resolved as the agent resolves it (Codex canonicalises CODEX_HOME), so that the paths
             // written into its files name what it reads.
-            return std::filesystem::weakly_canonical(std::filesystem::absolute(folder));
+            const auto named = std::filesystem::weakly_canonical(std::filesystem::absolute(folder));
+            return agent.user_folder.environment_names_home ? named / agent.user_folder.home_folder : named;
         }
     }
     return home / agent.user_folder.home_folder;

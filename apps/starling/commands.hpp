@@ -35,6 +35,8 @@ int run_health_command(Application &application, std::span<const std::string> wo
 int run_scan_command(Application &application, std::span<const std::string> words);
 int run_profile_command(Application &application, std::span<const std::string> words);
 int run_import_command(Application &application, std::span<const std::string> words);
+/// `import history`: the words after "history".
+int run_import_history_command(Application &application, std::span<const std::string> words);
 int run_export_command(Application &application, std::span<const std::string> words);
 int run_sync_command(Application &application, std::span<const std::string> words);
 int run_share_command(Application &application, std::span<const std::string> words);

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <filesystem>
 #include <iostream>
 
 namespace starling::app {
@@ -47,7 +48,9 @@ void print_text(const std::vector<HealthFinding> &findings) {
 /// STARLING_HOME), the store part has already said why, and there is no agent to check.
 std::vector<HealthFinding> agent_health(Application &application) {
     try {
-        return check_agents(installable_agents(application), core::from_process_environment().home_dir);
+        std::error_code unknown;
+        const auto project = std::filesystem::current_path(unknown);
+        return check_agents(installable_agents(application), core::from_process_environment().home_dir, project);
     } catch (const std::exception &) {
         return {};
     }

@@ -19,12 +19,26 @@ bool is_generic(const HookProgram &program) { return program.binary_name == kGen
 
 } // namespace
 
-std::string hook_command(const HookProgram &program, const std::string &event) {
-    std::string command = sdk::shell_quote((program.binary_directory / program.binary_name).string());
+std::vector<std::string> hook_program_words(const HookProgram &program) {
+    std::vector<std::string> words{(program.binary_directory / program.binary_name).string()};
     if (is_generic(program)) {
-        command += " " + sdk::shell_quote(program.adapter_id);
+        words.push_back(program.adapter_id);
     }
-    return command + " " + sdk::shell_quote(event);
+    return words;
+}
+
+std::vector<std::string> hook_command_words(const HookProgram &program, const std::string &event) {
+    auto words = hook_program_words(program);
+    words.push_back(event);
+    return words;
+}
+
+std::string hook_command(const HookProgram &program, const std::string &event) {
+    std::string command;
+    for (const auto &word : hook_command_words(program, event)) {
+        command += (command.empty() ? "" : " ") + sdk::shell_quote(word);
+    }
+    return command;
 }
 
 bool runs_hook_program(const HookProgram &program, const std::string &command) {

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 namespace starling::app {
 
@@ -20,6 +21,12 @@ struct HookProgram {
 
 [[nodiscard]] HookProgram hook_program_of(const std::string &adapter_id, const sdk::AgentIntegration &integration,
                                           const std::filesystem::path &binary_directory);
+
+/// What runs the hooks, word by word: the executable, and the adapter id when it is the generic one.
+[[nodiscard]] std::vector<std::string> hook_program_words(const HookProgram &program);
+
+/// What the agent runs for `event`, word by word: the program's words, then the event.
+[[nodiscard]] std::vector<std::string> hook_command_words(const HookProgram &program, const std::string &event);
 
 /// The command line the agent runs for `event`, quoted for the shell the agent runs it in, so that an
 /// install directory with spaces or quotes reaches the executable unchanged.

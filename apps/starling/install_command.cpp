@@ -4,6 +4,7 @@
 #include "agent_integration.hpp"
 #include "commands.hpp"
 #include "hook_command.hpp"
+#include "hook_module.hpp"
 #include "installed_hooks.hpp"
 #include "mcp_registration.hpp"
 
@@ -41,6 +42,9 @@ struct Target {
     /// The agent's file of MCP servers; empty when it has none (or none for a project).
     fs::path mcp_file;
     fs::path binary_directory;
+    /// The folder install writes under: the agent's user folder, or the project with --project.
+    /// Uninstall leaves no folder empty below it that a file it removed was the last of.
+    fs::path root;
     bool dry_run = false;
     /// With --json, what was done, file by file, printed as one record at the end.
     std::shared_ptr<nlohmann::json> record;
@@ -71,10 +75,7 @@ HookProgram program_of(const Target &target) {
 }
 
 bool is_starling_command(const Target &target, const Json &handler) {
-    if (!handler.is_object() || !handler.contains("command") || !handler["command"].is_string()) {
-        return false;
-    }
-    return runs_hook_program(program_of(target), handler["command"].get<std::string>());
+    return runs_starling_hook(program_of(target), handler);
 }
 
 bool is_flat(const Target &target) { return target.agent.integration.hooks.shape == sdk::HookFileShape::flat; }
@@ -181,10 +182,10 @@ bool remove_handlers(const Target &target, Json &entries, Unwanted unwanted) {
     return removed;
 }
 
-/// Makes one event hold exactly one Starling handler running `wanted`: an existing one is pointed at
-/// it (the binaries moved), duplicates are dropped, and a missing one is appended.
-bool place_handler(const Target &target, const sdk::HookRegistration &hook, const std::string &wanted,
-                   Json &entries) {
+/// Makes one event hold exactly one Starling handler as `wanted`: an existing one is brought to it
+/// (the binaries moved, the adapter changed its handler), duplicates are dropped, and a missing one is
+/// appended.
+bool place_handler(const Target &target, const sdk::HookRegistration &hook, const Json &wanted, Json &entries) {
     bool changed = false;
     bool placed = false;
     for_each_handler(target, entries, [&](Json &group, Json &handler) {
@@ -192,12 +193,20 @@ bool place_handler(const Target &target, const sdk::HookRegistration &hook, cons
             return;
         }
         placed = true;
-        if (handler["command"] != wanted) {
-            handler["command"] = wanted;
-            changed = true;
+        for (const auto &[key, value] : wanted.items()) {
+            if (!handler.contains(key) || handler[key] != value) {
+                handler[key] = value;
+                changed = true;
+            }
         }
-        // A group of Starling's own follows the matcher the adapter declares now.
-        const bool own_group = !is_flat(target) && group["hooks"].size() == 1;
+        for (const char *other_form : {"command", "exec", "args"}) {
+            if (!wanted.contains(other_form) && handler.contains(other_form)) {
+                handler.erase(other_form);
+                changed = true;
+            }
+        }
+        // A group of Starling's own (a flat entry is one) follows the matcher the adapter declares now.
+        const bool own_group = is_flat(target) || group["hooks"].size() == 1;
         if (own_group && group.value("matcher", std::string{}) != hook.matcher) {
             if (hook.matcher.empty()) {
                 group.erase("matcher");
@@ -220,13 +229,17 @@ bool place_handler(const Target &target, const sdk::HookRegistration &hook, cons
         return changed || duplicates;
     }
     if (is_flat(target)) {
-        entries.push_back(Json{{"command", wanted}});
+        Json entry = wanted;
+        if (!hook.matcher.empty()) {
+            entry["matcher"] = hook.matcher;
+        }
+        entries.push_back(std::move(entry));
     } else {
         Json group = Json::object();
         if (!hook.matcher.empty()) {
             group["matcher"] = hook.matcher;
         }
-        group["hooks"] = Json::array({Json{{"type", "command"}, {"command", wanted}}});
+        group["hooks"] = Json::array({wanted});
         entries.push_back(group);
     }
     return true;
@@ -259,7 +272,8 @@ bool add_hooks(const Target &target, Json &config) {
             throw std::runtime_error(target.hooks_file.string() + ": hooks." + hook.event +
                                      " is not an array; not changing it");
         }
-        changed = place_handler(target, hook, hook_command(program, hook.event), entries) || changed;
+        changed = place_handler(target, hook, starling_handler(program, target.agent.integration.hooks, hook.event), entries) ||
+                  changed;
     }
     // Events an earlier version installed and the adapter no longer declares.
     for (auto event = hooks.begin(); event != hooks.end();) {
@@ -319,6 +333,12 @@ void write_or_show(const Target &target, const fs::path &file, const std::string
     report(target, "wrote", file, what, "wrote " + file.string() + " (" + what + ")");
 }
 
+/// Whether `path` is below `folder` (not `folder` itself), comparing the paths as written.
+bool is_below(const fs::path &path, const fs::path &folder) {
+    const auto relative = path.lexically_normal().lexically_relative(folder.lexically_normal());
+    return !relative.empty() && *relative.begin() != ".." && relative != ".";
+}
+
 void remove_or_show(const Target &target, const fs::path &file, const char *what) {
     if (target.dry_run) {
         report(target, "would_remove", file, what, "would remove " + file.string() + " (" + what + ")");
@@ -326,10 +346,51 @@ void remove_or_show(const Target &target, const fs::path &file, const char *what
     }
     fs::remove(file);
     report(target, "removed", file, what, "removed " + file.string() + " (" + what + ")");
+    std::error_code error;
+    for (auto folder = file.parent_path(); is_below(folder, target.root); folder = folder.parent_path()) {
+        if (!fs::is_empty(folder, error) || error || !fs::remove(folder, error)) {
+            break;
+        }
+    }
+}
+
+bool is_module(const Target &target) { return target.agent.integration.hooks.shape == sdk::HookFileShape::module; }
+
+/// Writes the agent's module of Starling's own. A file of that name that Starling did not write is
+/// the user's: refused, never overwritten.
+void install_module(const Target &target) {
+    const auto &file = target.hooks_file;
+    const auto wanted = hook_module_text(target.agent.integration.hooks, program_of(target));
+    const auto existing = read_existing(file);
+    if (existing && *existing == wanted) {
+        report(target, "unchanged", file, "hooks", "hooks already installed in " + file.string());
+        return;
+    }
+    if (existing && !is_starling_module(target.agent.integration.hooks, *existing)) {
+        throw std::runtime_error(file.string() + " exists and was not written by Starling; not changing it — move it "
+                                 "away, then install again");
+    }
+    write_or_show(target, file, wanted, "hooks");
+}
+
+void uninstall_module(const Target &target) {
+    const auto &file = target.hooks_file;
+    const auto existing = read_existing(file);
+    if (!existing) {
+        report(target, "absent", file, "hooks", "no hooks file at " + file.string());
+    } else if (!is_starling_module(target.agent.integration.hooks, *existing)) {
+        report(target, "unchanged", file, "hooks", file.string() + " was not written by Starling; left as it is");
+    } else {
+        remove_or_show(target, file, "hooks file created by install");
+    }
 }
 
 /// Installs the hooks and returns the hooks file as it now is (or would be, on a dry run).
 Json install_hooks(const Target &target) {
+    if (is_module(target)) {
+        install_module(target);
+        return Json::object();
+    }
     const auto original = read_existing(target.hooks_file);
     Json config = original ? parse_or_refuse(target.hooks_file, *original) : Json::object();
     const bool users_own_file = original && !holds_starling_hooks(target, config);
@@ -431,6 +492,10 @@ bool same_content(const Json &left, const Json &right) {
 }
 
 void uninstall_hooks(const Target &target) {
+    if (is_module(target)) {
+        uninstall_module(target);
+        return;
+    }
     const auto current = read_existing(target.hooks_file);
     if (!current) {
         report(target, "absent", target.hooks_file, "hooks", "no hooks file at " + target.hooks_file.string());
@@ -528,12 +593,6 @@ void uninstall_instructions(const Target &target) {
     }
     if (!instructions_are_a_section(target)) {
         remove_or_show(target, target.instructions_file, "instructions for the model");
-        // A skill is a folder of Starling's own; leave no empty folder behind.
-        const auto folder = target.instructions_file.parent_path();
-        std::error_code ignored;
-        if (!target.dry_run && folder.filename().string().rfind("starling", 0) == 0 && fs::is_empty(folder, ignored)) {
-            fs::remove(folder, ignored);
-        }
         return;
     }
     const auto remaining = without_section(*existing);
@@ -556,29 +615,27 @@ McpServerCommand mcp_server_of(const Target &target) {
     return mcp_server_command(target.binary_directory / "starling", target.agent.adapter_id, store);
 }
 
-Json json_server_entry(const McpServerCommand &server) {
-    Json entry{{"command", server.command}, {"args", server.args}};
-    if (!server.environment.empty()) {
-        entry["env"] = server.environment;
-    }
-    return entry;
-}
-
 /// The file with Starling's server registered, or nullopt when it already is, as `server`.
 std::optional<std::string> mcp_file_with_server(const Target &target, const std::optional<std::string> &original,
                                                 const McpServerCommand &server) {
-    const auto shape = target.agent.integration.mcp->shape;
-    if (original && registered_mcp_server(shape, *original) == server) {
-        return std::nullopt;
-    }
-    if (shape == sdk::McpFileShape::toml) {
+    const auto &declared = *target.agent.integration.mcp;
+    if (declared.shape == sdk::McpFileShape::toml) {
+        if (original && registered_mcp_server(declared.shape, *original) == server) {
+            return std::nullopt;
+        }
         return with_toml_mcp_server(original.value_or(""), server);
     }
     Json config = original ? parse_or_refuse(target.mcp_file, *original) : Json::object();
-    if (config.contains("mcpServers") && !config["mcpServers"].is_object()) {
-        throw std::runtime_error(target.mcp_file.string() + ": \"mcpServers\" is not an object; fix it, then install again");
+    const std::string key{json_servers_key(declared.shape)};
+    if (config.contains(key) && !config[key].is_object()) {
+        throw std::runtime_error(target.mcp_file.string() + ": \"" + key + "\" is not an object; fix it, then install again");
     }
-    config["mcpServers"][std::string{mcp_server_name}] = json_server_entry(server);
+    const auto entry = json_server_entry(declared, server);
+    Json &servers = config[key];
+    if (servers.contains(std::string{mcp_server_name}) && servers[std::string{mcp_server_name}] == entry) {
+        return std::nullopt;
+    }
+    servers[std::string{mcp_server_name}] = entry;
     return render(config, original ? indentation_of(*original) : 2);
 }
 
@@ -612,14 +669,14 @@ std::optional<std::string> mcp_file_without_server(const Target &target, const s
         return without_toml_mcp_server(current);
     }
     Json config = parse_or_refuse(target.mcp_file, current);
-    if (!config.contains("mcpServers") || !config["mcpServers"].is_object() ||
-        !config["mcpServers"].contains(std::string{mcp_server_name})) {
+    const std::string key{json_servers_key(target.agent.integration.mcp->shape)};
+    if (!config.contains(key) || !config[key].is_object() || !config[key].contains(std::string{mcp_server_name})) {
         return std::nullopt;
     }
-    config["mcpServers"].erase(std::string{mcp_server_name});
-    const bool user_had_servers = backup && Json::parse(*backup, nullptr, false).contains("mcpServers");
-    if (config["mcpServers"].empty() && !user_had_servers) {
-        config.erase("mcpServers");
+    config[key].erase(std::string{mcp_server_name});
+    const bool user_had_servers = backup && Json::parse(*backup, nullptr, false).contains(key);
+    if (config[key].empty() && !user_had_servers) {
+        config.erase(key);
     }
     if (backup) {
         if (const auto before = Json::parse(*backup, nullptr, false); !before.is_discarded() && same_content(before, config)) {
@@ -673,8 +730,10 @@ Target target_of(Application &application, std::span<const std::string> words, c
     if (integration.hooks.trust) {
         target.trust_file = user_folder / integration.hooks.trust->config_file;
     }
+    target.root = user_folder;
     if (const auto project = arguments.value("project")) {
         const fs::path directory = fs::absolute(*project);
+        target.root = directory;
         target.hooks_file = directory / integration.hooks.project_path;
         if (integration.instructions) {
             target.instructions_file = directory / integration.instructions->project_path;

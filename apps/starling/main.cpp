@@ -108,7 +108,12 @@ const std::vector<CommandSpec> &commands() {
          "         [--graph FILE] [--dry-run] [--json]\n"
          "                         bring in another memory system's store: every memory, field, relation,\n"
          "                         counter and date, secrets redacted; a second import creates nothing;\n"
-         "                         prints what went where (docs/import.md)\n"},
+         "                         prints what went where (docs/import.md)\n"
+         "  import history [AGENT...] [--since DATE] [--dry-run] [--json]\n"
+         "                         judge the prompts of the sessions the agents recorded themselves (Claude\n"
+         "                         Code's transcripts, Codex's rollouts) as capture judges them live, at the\n"
+         "                         time and in the project they were said in; --dry-run shows what it would\n"
+         "                         keep; a second run imports nothing new (docs/agents.md)\n"},
         {"export", &run_export_command, kImportExport,
          "  export collie|claude-memory|skill-master|consolidation|cognitive-layer DIR [--format-version 1|2]\n"
          "         [--json]\n"

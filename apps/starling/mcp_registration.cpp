@@ -86,25 +86,58 @@ std::optional<std::filesystem::path> user_mcp_file(const sdk::AgentIntegration &
     return (agent.mcp->in_home ? home : user_folder_of(agent, home)) / agent.mcp->user_path;
 }
 
+std::string_view json_servers_key(sdk::McpFileShape shape) {
+    return shape == sdk::McpFileShape::json_local ? "mcp" : "mcpServers";
+}
+
+nlohmann::ordered_json json_server_entry(const sdk::McpServers &declared, const McpServerCommand &server) {
+    nlohmann::ordered_json entry = declared.server_fields;
+    const bool one_array = declared.shape == sdk::McpFileShape::json_local;
+    if (one_array) {
+        std::vector<std::string> command_line{server.command};
+        command_line.insert(command_line.end(), server.args.begin(), server.args.end());
+        entry["command"] = command_line;
+    } else {
+        entry["command"] = server.command;
+        entry["args"] = server.args;
+    }
+    if (!server.environment.empty()) {
+        entry[one_array ? "environment" : "env"] = server.environment;
+    }
+    return entry;
+}
+
 std::optional<McpServerCommand> registered_mcp_server(sdk::McpFileShape shape, std::string_view text) {
     McpServerCommand server;
-    if (shape == sdk::McpFileShape::json) {
+    if (shape != sdk::McpFileShape::toml) {
         const auto json = nlohmann::json::parse(text, nullptr, false);
-        if (!json.is_object() || !json.contains("mcpServers") || !json["mcpServers"].is_object()) {
+        const std::string key{json_servers_key(shape)};
+        if (!json.is_object() || !json.contains(key) || !json[key].is_object()) {
             return std::nullopt;
         }
-        const auto entry = json["mcpServers"].find(mcp_server_name);
-        if (entry == json["mcpServers"].end() || !entry->is_object() || !entry->contains("command") ||
-            !(*entry)["command"].is_string()) {
+        const auto entry = json[key].find(mcp_server_name);
+        if (entry == json[key].end() || !entry->is_object() || !entry->contains("command")) {
             return std::nullopt;
         }
-        server.command = (*entry)["command"].get<std::string>();
-        for (const auto &arg : entry->value("args", nlohmann::json::array())) {
-            if (arg.is_string()) {
-                server.args.push_back(arg.get<std::string>());
+        // One array, the command first (json_local), or a command and its args.
+        auto words = (*entry)["command"];
+        if (words.is_string()) {
+            words = nlohmann::json::array({words});
+            for (const auto &arg : entry->value("args", nlohmann::json::array())) {
+                words.push_back(arg);
             }
         }
-        if (const auto variables = entry->find("env"); variables != entry->end() && variables->is_object()) {
+        if (!words.is_array() || words.empty() || !words.front().is_string()) {
+            return std::nullopt;
+        }
+        server.command = words.front().get<std::string>();
+        for (auto arg = std::next(words.begin()); arg != words.end(); ++arg) {
+            if (arg->is_string()) {
+                server.args.push_back(arg->get<std::string>());
+            }
+        }
+        const char *environment_key = shape == sdk::McpFileShape::json_local ? "environment" : "env";
+        if (const auto variables = entry->find(environment_key); variables != entry->end() && variables->is_object()) {
             for (const auto &[name, value] : variables->items()) {
                 if (value.is_string()) {
                     server.environment[name] = value.get<std::string>();

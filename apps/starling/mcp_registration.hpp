@@ -3,6 +3,8 @@
 
 #include <starling/sdk/agent_integration.hpp>
 
+#include <nlohmann/json.hpp>
+
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -39,6 +41,12 @@ struct McpServerCommand {
 /// The server registered as `starling` in `text`, a file of `shape`; nullopt when there is none or
 /// the file does not parse.
 [[nodiscard]] std::optional<McpServerCommand> registered_mcp_server(sdk::McpFileShape shape, std::string_view text);
+
+/// The key under which a JSON file of `shape` lists its servers: "mcpServers", or "mcp" (json_local).
+[[nodiscard]] std::string_view json_servers_key(sdk::McpFileShape shape);
+
+/// Starling's entry in a JSON file of servers as `declared`: its server fields, then the command.
+[[nodiscard]] nlohmann::ordered_json json_server_entry(const sdk::McpServers &declared, const McpServerCommand &server);
 
 /// `text` (TOML) with its `[mcp_servers.starling]` table saying `server`: replaced where it is, else
 /// appended after a blank line. The rest of the file is left byte for byte.

@@ -224,6 +224,9 @@ void print_import_report(SeedFormat format, const fs::path &source, bool dry_run
 } // namespace
 
 int run_import_command(Application &application, std::span<const std::string> words) {
+    if (!words.empty() && words.front() == "history") {
+        return run_import_history_command(application, words.subspan(1));
+    }
     const Arguments arguments{words, {"project", "graph"}, {"dry-run", "json"}};
     arguments.expect_operands(2, 2, "FORMAT and PATH");
     const SeedFormat format = format_operand(arguments.operands()[0]);

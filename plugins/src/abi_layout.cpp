@@ -102,6 +102,11 @@ static_assert(offsetof(starling_adapter_v1, parse) == 8);
 static_assert(offsetof(starling_adapter_v1, render) == 16);
 static_assert(offsetof(starling_adapter_v1, integration) == 24); // 1.3
 
+static_assert(sizeof(starling_session_history_v1) == 16); // 1.8
+static_assert(STARLING_SESSION_HISTORY_V1_SIZE_1_8 == 16);
+static_assert(offsetof(starling_session_history_v1, struct_size) == 0);
+static_assert(offsetof(starling_session_history_v1, read) == 8);
+
 static_assert(sizeof(starling_decision_v1) == 32);
 static_assert(STARLING_DECISION_V1_SIZE_1_0 == 24);
 static_assert(offsetof(starling_decision_v1, struct_size) == 0);

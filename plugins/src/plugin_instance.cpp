@@ -177,6 +177,23 @@ std::optional<sdk::AgentIntegration> AdapterInstance::integration() const {
     });
 }
 
+std::optional<std::vector<sdk::RecordedPrompt>> AdapterInstance::read_history(std::string_view path,
+                                                                            std::string_view text) const {
+    // Optional: an adapter built before 1.8, or one whose agent keeps no records it reads.
+    const auto *history =
+        static_cast<const starling_session_history_v1 *>(instance_.interface(STARLING_SESSION_HISTORY_INTERFACE_V1));
+    if (history == nullptr || history->struct_size < STARLING_SESSION_HISTORY_V1_SIZE_1_8 || history->read == nullptr) {
+        return std::nullopt;
+    }
+    sdk::StringSink out;
+    call_plugin(info(), "read_history", [&](starling_sink error) {
+        return history->read(instance_.handle(), sdk::as_bytes(path), sdk::as_bytes(text), out.sink(), error);
+    });
+    return convert_output(info(), "read_history", [&] {
+        return sdk::recorded_prompts_from_json(parse_plugin_output(info(), "read_history", out.text()).at("prompts"));
+    });
+}
+
 DecisionPolicyInstance::DecisionPolicyInstance(PluginInstance instance)
     : instance_(std::move(instance)),
       table_(require_table(instance_, STARLING_DECISION_INTERFACE_V1, STARLING_DECISION_V1_SIZE_1_0,

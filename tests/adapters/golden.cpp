@@ -92,6 +92,11 @@ sdk::Event AdapterUnderTest::parse(const std::vector<std::string> &argv, std::st
     return adapter_.parse(argv, payload);
 }
 
+std::optional<std::vector<sdk::RecordedPrompt>> AdapterUnderTest::read_history(std::string_view path,
+                                                                             std::string_view text) const {
+    return adapter_.read_history(path, text);
+}
+
 sdk::RenderedReply AdapterUnderTest::render(const sdk::Event &event, const sdk::Reply &reply) const {
     return adapter_.render(event, reply);
 }
@@ -202,7 +207,7 @@ void check_fixtures_cover(std::string_view agent, const std::vector<std::string_
     }
 }
 
-void check_hostile_payloads(std::string_view agent) {
+void check_hostile_payloads(std::string_view agent, const std::vector<std::string> &kind_fields) {
     const AdapterUnderTest adapter{agent};
     const auto replies = reply_shapes();
     const auto parse_and_render = [&](const std::vector<std::string> &argv, std::string_view payload) {
@@ -232,7 +237,8 @@ void check_hostile_payloads(std::string_view agent) {
             const auto [argv, payload] = fixture.with_payload(mutated.dump());
             const auto event = parse_and_render(argv, payload);
             const bool names_event = path == "/hook_event_name" || path == "/type";
-            if (!names_event) {
+            const bool decides_kind = std::find(kind_fields.begin(), kind_fields.end(), path) != kind_fields.end();
+            if (!names_event && !decides_kind) {
                 REQUIRE(event);
                 CHECK(sdk::to_string(event->kind) == expected_kind);
             }
@@ -331,7 +337,7 @@ void check_adapter_contract(const AdapterContract &contract) {
         check_fixtures_cover(contract.agent, contract.reference_events);
     }
     SECTION("hostile payloads are refused as invalid input or read with the bad field missing") {
-        check_hostile_payloads(contract.agent);
+        check_hostile_payloads(contract.agent, contract.kind_fields);
         check_invalid_input_messages(contract.agent);
     }
     SECTION("an empty reply is the carry-on reply for every event") {

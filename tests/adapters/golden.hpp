@@ -19,6 +19,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -34,6 +35,9 @@ public:
 
     [[nodiscard]] sdk::Event parse(const std::vector<std::string> &argv, std::string_view payload) const;
     [[nodiscard]] sdk::RenderedReply render(const sdk::Event &event, const sdk::Reply &reply) const;
+    /// Through starling.session-history/1; nullopt when the adapter does not offer it.
+    [[nodiscard]] std::optional<std::vector<sdk::RecordedPrompt>> read_history(std::string_view path,
+                                                                               std::string_view text) const;
 
 private:
     plugins::PluginRegistry registry_; // declared first: the adapter's library must outlive it
@@ -67,6 +71,9 @@ struct AdapterContract {
     std::vector<std::string_view> reference_events;
     /// The stdout of an empty reply to an event the adapter does not know.
     std::string carry_on_for_unknown_events;
+    /// Payload fields (JSON pointers) whose value may decide the event's kind besides its name
+    /// (Gemini's PreCompress is a compaction only when its trigger is "manual").
+    std::vector<std::string> kind_fields{};
 };
 
 /// Runs, each in its own section, every check below.
@@ -92,7 +99,7 @@ void check_fixtures_cover(std::string_view agent, const std::vector<std::string_
 /// garbled payloads, and payloads without an event name. Parse either succeeds or throws
 /// invalid_argument (seen through the host as a call failing with STARLING_STATUS_INVALID_INPUT), and
 /// every event it returns renders.
-void check_hostile_payloads(std::string_view agent);
+void check_hostile_payloads(std::string_view agent, const std::vector<std::string> &kind_fields = {});
 
 /// Malformed JSON is refused naming its position; a call naming no event is refused saying so.
 void check_invalid_input_messages(std::string_view agent);

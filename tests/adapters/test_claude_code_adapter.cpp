@@ -3,6 +3,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
 using nlohmann::json;
 using starling::test::AdapterUnderTest;
 
@@ -106,4 +110,52 @@ TEST_CASE("claude-code blocks with a neutral reason when a policy gives none, bu
           "{\"decision\":\"block\",\"reason\":\"Blocked by Starling.\"}\n");
     const auto stop = adapter.parse({"Stop"}, R"({"stop_hook_active":false})");
     CHECK(adapter.render(stop, blank_block).stdout_text.empty());
+}
+
+namespace {
+
+std::string history_fixture(const std::string &relative) {
+    std::ifstream in{std::filesystem::path{STARLING_TEST_HISTORY_DIR} / relative, std::ios::binary};
+    return {std::istreambuf_iterator<char>{in}, std::istreambuf_iterator<char>{}};
+}
+
+std::vector<std::string> texts_of(const std::vector<starling::sdk::RecordedPrompt> &prompts) {
+    std::vector<std::string> texts;
+    for (const auto &prompt : prompts) {
+        texts.push_back(prompt.text);
+    }
+    return texts;
+}
+
+} // namespace
+
+TEST_CASE("claude-code reads the user's prompts from a transcript Claude Code recorded, and nothing it said "
+          "in the user's name",
+          "[adapter][claude-code][history]") {
+    const AdapterUnderTest adapter{kAgent};
+    const std::string folder = "claude-code/projects/-home-dev-work-shop-api/";
+    const auto questions = adapter.read_history("t.jsonl", history_fixture(folder + "18446849-acc1-4323-82ac-3d262a268509.jsonl"));
+    REQUIRE(questions);
+    CHECK(texts_of(*questions) == std::vector<std::string>{
+                                      "How do I list the files in a git stash?",
+                                      "From now on, always run the linter before committing.",
+                                      "What is the difference between git rebase and git merge?",
+                                      "Never force-push to the main branch; open a pull request instead.",
+                                      "Explain what a race condition is."});
+    for (const auto &prompt : *questions) {
+        CHECK(prompt.session_id == "18446849-acc1-4323-82ac-3d262a268509");
+        CHECK(prompt.working_directory == "/home/dev/work/shop-api");
+        CHECK(prompt.time.starts_with("2026-11-28T"));
+    }
+    // A Read's tool result, /compact's command, caveat and output, and the summary it left behind.
+    const auto compacted = adapter.read_history("t.jsonl", history_fixture(folder + "7dbe1698-ed2f-4100-a078-59560cc8c17e.jsonl"));
+    REQUIRE(compacted);
+    CHECK(texts_of(*compacted) == std::vector<std::string>{
+                                      "Summarise NOTES.md for me. [read-the-memory]",
+                                      "I prefer small commits with one change each; please work that way."});
+
+    const auto odd = adapter.read_history("t.jsonl", "not json\n{\"type\":\"user\",\"message\":{\"role\":\"user\","
+                                                     "\"content\":[{\"type\":\"text\",\"text\":\" spaced \"}]}}\n{\"type\":\"us");
+    REQUIRE(odd);
+    CHECK(texts_of(*odd) == std::vector<std::string>{"spaced"});
 }

@@ -3,6 +3,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
 #include <map>
 #include <set>
 
@@ -177,4 +181,42 @@ TEST_CASE("codex reads files through its shell: a cat of a file is a read of it"
     REQUIRE(other.tool);
     CHECK(other.tool->intent == starling::sdk::ToolIntent::shell);
     CHECK(other.tool->file_path.empty());
+}
+
+TEST_CASE("codex reads the user's prompts from a rollout Codex recorded, not the instructions it sent as the "
+          "user",
+          "[adapter][codex][history]") {
+    const AdapterUnderTest adapter{kAgent};
+    std::ifstream in{std::filesystem::path{STARLING_TEST_HISTORY_DIR} / "codex/sessions/2026/11/28" /
+                         "rollout-2026-11-28T22-28-53-01a22446-8fe1-7e20-8cbf-7e0008af929d.jsonl",
+                     std::ios::binary};
+    const std::string rollout{std::istreambuf_iterator<char>{in}, std::istreambuf_iterator<char>{}};
+    const auto prompts = adapter.read_history("rollout.jsonl", rollout);
+    REQUIRE(prompts);
+    std::vector<std::string> texts;
+    for (const auto &prompt : *prompts) {
+        texts.push_back(prompt.text);
+        CHECK(prompt.session_id == "01a22446-8fe1-7e20-8cbf-7e0008af929d");
+        CHECK(prompt.working_directory == "/home/dev/work/shop-api");
+        CHECK(prompt.time.starts_with("2026-11-28T"));
+    }
+    CHECK(texts == std::vector<std::string>{"How do I list the files in a git stash?",
+                                            "From now on, always run the linter before committing.",
+                                            "What is the difference between git rebase and git merge?",
+                                            "Never force-push to the main branch; open a pull request instead.",
+                                            "Explain what a race condition is."});
+    // Older releases record a prompt as a user_message event, the directory in session_meta.
+    const auto older = adapter.read_history("r.jsonl",
+        R"({"timestamp":"2025-09-01T10:00:00Z","type":"session_meta","payload":{"id":"s-old","cwd":"/w"}}
+{"timestamp":"2025-09-01T10:00:01Z","type":"event_msg","payload":{"type":"user_message","message":"always use pnpm","kind":"plain"}}
+{"timestamp":"2025-09-01T10:00:01Z","type":"event_msg","payload":{"type":"item_completed","item":{"type":"UserMessage","content":[{"type":"text","text":"always use pnpm"}]}}})");
+    REQUIRE(older);
+    REQUIRE(older->size() == 1);
+    CHECK(older->front().text == "always use pnpm");
+    CHECK(older->front().session_id == "s-old");
+    CHECK(older->front().working_directory == "/w");
+}
+
+TEST_CASE("an adapter whose agent keeps no records it reads offers no history", "[adapter][history]") {
+    CHECK_FALSE(AdapterUnderTest{"cursor"}.read_history("x", "{}"));
 }

@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: Apache-2.0
 """A model server on 127.0.0.1 for the real agent clients, scripted per turn.
 
-Claude Code speaks the Anthropic Messages API and Codex the OpenAI Responses API, both streamed as
-server-sent events. Each turn whose user prompt carries READ_MARKER is answered with one tool call
-that reads `read_path` through the client's own read tool (Claude's Read, Codex's shell), then with a
+Claude Code speaks the Anthropic Messages API, Codex the OpenAI Responses API, Gemini CLI the Gemini
+API (generateContent, streamGenerateContent, countTokens), Copilot CLI and OpenCode OpenAI Chat
+Completions; the turns are streamed as server-sent events. Each turn whose user prompt carries
+READ_MARKER is answered with one tool call that reads `read_path` through the client's own read tool
+(Claude's Read, Codex's shell, Gemini's read_file, Copilot's view, OpenCode's read), then with a
 short text once the tool result comes back. A turn whose prompt carries SEARCH_MARKER calls Starling's
 MCP tools as the client offers them: memory_search for SEARCH_QUERY, then memory_get for the first id
 the search returned, then answers. Every request body is kept, so a test can look for the context
@@ -22,17 +24,47 @@ SEARCH_QUERY = "quokka dashboard"
 SEARCH_HITS = (re.compile(r'"id"\s*:\s*"([0-9a-z]{7})"'), re.compile(r"\b([0-9a-z]{7})  \d+\.\d{3}  \["))
 
 
+def without_tool_results(item):
+    """`item` less the tool results in it: a marker counts in what the user or a hook wrote, not in a
+    memory a tool returned (a memory may quote a prompt)."""
+    if not isinstance(item, dict) or item.get("role") == "tool" or \
+            item.get("type") in ("function_call_output", "custom_tool_call_output"):
+        return None
+    kept = dict(item)
+    for field in ("content", "parts"):
+        if isinstance(kept.get(field), list):
+            kept[field] = [part for part in kept[field] if not (isinstance(part, dict) and (
+                part.get("type") == "tool_result" or "functionResponse" in part))]
+    return kept
+
+
+def marked(item, marker):
+    return marker in json.dumps(without_tool_results(item))
+
+
 def after_latest(items, marker):
     """The items from the latest one holding `marker` on, or None when none holds it."""
-    marked = [i for i, item in enumerate(items) if marker in json.dumps(item)]
-    return items[marked[-1]:] if marked else None
+    holding = [i for i, item in enumerate(items) if marked(item, marker)]
+    return items[holding[-1]:] if holding else None
+
+
+def declared_tools(tools):
+    """The offered tools, with Gemini's groups of functionDeclarations opened up."""
+    flat = []
+    for tool in tools or []:
+        if isinstance(tool, dict) and "functionDeclarations" in tool:
+            flat += tool.get("functionDeclarations") or []
+        elif isinstance(tool, dict):
+            flat.append(tool)
+    return flat
 
 
 def tool_named(tools, suffix):
     """The offered tool whose name ends in `suffix` (Starling's MCP tools, however the client names
-    them: Claude's `mcp__starling__memory_search`, or a function inside Codex's `mcp__starling`
-    namespace), as (name, namespace or None); None when there is none."""
-    for tool in tools or []:
+    them: Claude's `mcp__starling__memory_search`, a function inside Codex's `mcp__starling`
+    namespace, Copilot's `starling-memory_search`), as (name, namespace or None); None when there is
+    none."""
+    for tool in declared_tools(tools):
         if tool.get("type") == "namespace":
             for inner in tool.get("tools") or []:
                 if (inner.get("name") or "").endswith(suffix):
@@ -72,12 +104,18 @@ def mcp_step(tools, results):
 
 
 def tool_results(items):
-    """The tool results among `items` (Anthropic messages or Responses input items), as (the id of
-    the call, its text)."""
+    """The tool results among `items` (Anthropic messages, Responses input items, Chat Completions
+    messages or Gemini contents), as (the id of the call, its text)."""
     results = []
     for item in items:
         if not isinstance(item, dict):
             continue
+        if item.get("role") == "tool":
+            results.append((item.get("tool_call_id") or "", result_text(item.get("content"))))
+        for part in item.get("parts") if isinstance(item.get("parts"), list) else []:
+            response = part.get("functionResponse") if isinstance(part, dict) else None
+            if isinstance(response, dict):
+                results.append((response.get("id") or response.get("name") or "", result_text(response.get("response"))))
         if item.get("type") in ("function_call_output", "custom_tool_call_output"):
             results.append((item.get("call_id") or "", result_text(item.get("output"))))
         for block in item.get("content") if isinstance(item.get("content"), list) else []:
@@ -87,24 +125,64 @@ def tool_results(items):
 
 
 def offered_tools(tools):
-    return [tool.get("name") or (tool.get("function") or {}).get("name") or tool.get("type") for tool in tools or []] + \
-        [json.dumps(tool)[:1500] for tool in tools or [] if "starling" in json.dumps(tool)[:200]]
+    tools = declared_tools(tools)
+    return [tool.get("name") or (tool.get("function") or {}).get("name") or tool.get("type") for tool in tools] + \
+        [json.dumps(tool)[:1500] for tool in tools if "starling" in json.dumps(tool)[:200]]
 
 
 def result_text(content):
+    """The text of a tool result: a string, a list of text parts, or (Gemini) a response object
+    whose `output` or `content` holds it."""
     if isinstance(content, str):
         return content
     if isinstance(content, list):
         return "".join(part.get("text", "") if isinstance(part, dict) else str(part) for part in content)
+    if isinstance(content, dict):
+        for field in ("output", "content", "llmContent"):
+            if isinstance(content.get(field), (str, list)):
+                return result_text(content[field])
     return json.dumps(content)
 
 
 def needs_read(items, tool_output_type):
     """Whether the latest prompt with READ_MARKER has had no tool output after it yet."""
-    marked = [i for i, item in enumerate(items) if READ_MARKER in json.dumps(item)]
-    if not marked:
+    holding = [i for i, item in enumerate(items) if marked(item, READ_MARKER)]
+    if not holding:
         return False
-    return not any(f'"{tool_output_type}"' in json.dumps(item) for item in items[marked[-1]:])
+    return not any(f'"{tool_output_type}"' in json.dumps(item) for item in items[holding[-1]:])
+
+
+# The read tools of the clients that are told apart by what they offer: (tool, its path argument).
+READ_TOOLS = (("read_file", "file_path"), ("view", "path"), ("read", "filePath"))
+
+
+def read_tool(tools):
+    """The offered read tool as (name, path argument), or None."""
+    names = {tool.get("name") or (tool.get("function") or {}).get("name") for tool in declared_tools(tools)}
+    return next((tool for tool in READ_TOOLS if tool[0] in names), None)
+
+
+def fill_schema(schema):
+    """A value that fits a JSON schema (Gemini's responseJsonSchema): the first enum value, each
+    property of an object, an empty array, 1, false or a short string."""
+    if not isinstance(schema, dict):
+        return "mock"
+    if schema.get("enum"):
+        return schema["enum"][0]
+    for alternatives in ("anyOf", "oneOf"):
+        if schema.get(alternatives):
+            return fill_schema(schema[alternatives][0])
+    kind = schema.get("type")
+    kind = (kind[0] if isinstance(kind, list) else kind or "object").lower()
+    if kind == "object":
+        return {name: fill_schema(value) for name, value in (schema.get("properties") or {}).items()}
+    if kind == "array":
+        return []
+    if kind in ("integer", "number"):
+        return max(1, schema.get("minimum") or 1)
+    if kind == "boolean":
+        return False
+    return "mock"
 
 
 class MockModel:
@@ -162,6 +240,12 @@ class MockModel:
                     self._anthropic(body)
                 elif path.endswith("/responses"):
                     self._responses(body)
+                elif path.endswith("/chat/completions"):
+                    self._chat(body)
+                elif path.endswith(":countTokens"):
+                    self._json({"totalTokens": 100})
+                elif path.endswith(":generateContent") or path.endswith(":streamGenerateContent"):
+                    self._gemini(body, stream=path.endswith(":streamGenerateContent"))
                 else:
                     self._json({})
 
@@ -174,15 +258,33 @@ class MockModel:
                 self.wfile.write(data)
 
             def _stream(self, events):
+                """Server-sent events: (name, data) pairs; a name of None sends the data alone, as
+                the Gemini and Chat Completions streams do, and a string data is sent as it is."""
                 self.send_response(200)
                 self.send_header("content-type", "text/event-stream")
                 self.send_header("cache-control", "no-cache")
                 self.send_header("connection", "close")
                 self.end_headers()
                 for name, data in events:
-                    self.wfile.write(f"event: {name}\ndata: {json.dumps(data)}\n\n".encode())
+                    data = data if isinstance(data, str) else json.dumps(data)
+                    self.wfile.write((f"event: {name}\n" if name else "").encode() + f"data: {data}\n\n".encode())
                     self.wfile.flush()
                 self.close_connection = True
+
+            def _turn_call(self, items, tools, tool_output_type):
+                """The tool call a turn of the Gemini or Chat Completions APIs answers with, as
+                (name, arguments), or None for a text answer: Starling's MCP tools in a SEARCH_MARKER
+                turn, the offered read tool in a READ_MARKER turn."""
+                if not tools:
+                    return None
+                searching = after_latest(items, SEARCH_MARKER)
+                if searching is not None:
+                    call = mcp_step(tools, tool_results(searching))
+                    return (call[0][0], call[1]) if call else None
+                reader = read_tool(tools)
+                if reader and needs_read(items, tool_output_type):
+                    return reader[0], {reader[1]: model.read_path}
+                return None
 
             # --- Anthropic Messages -------------------------------------------------------------
             def _anthropic(self, body):
@@ -278,5 +380,55 @@ class MockModel:
                                         "output_tokens_details": {"reasoning_tokens": 0}})
                 events.append(("response.completed", {"type": "response.completed", "response": completed}))
                 self._stream(events)
+
+            # --- Gemini API ---------------------------------------------------------------------
+            def _gemini(self, body, stream):
+                config = body.get("generationConfig") or {}
+                schema = config.get("responseJsonSchema") or config.get("responseSchema")
+                if schema:
+                    # The model router's classifier and the CLI's other JSON asks: fill the schema.
+                    part = {"text": json.dumps(fill_schema(schema))}
+                else:
+                    call = self._turn_call(body.get("contents") or [], body.get("tools"), "functionResponse")
+                    part = {"functionCall": {"id": f"mock_{call[0]}", "name": call[0], "args": call[1]}} if call \
+                        else {"text": "Done."}
+                reply = {"candidates": [{"content": {"role": "model", "parts": [part]}, "finishReason": "STOP",
+                                         "index": 0}],
+                         "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15}}
+                if stream:
+                    self._stream([(None, reply)])
+                else:
+                    self._json(reply)
+
+            # --- OpenAI Chat Completions ----------------------------------------------------------
+            def _chat(self, body):
+                # OpenCode's title agent offers no tools: it gets text, as every turn without a call.
+                call = self._turn_call(body.get("messages") or [], body.get("tools"), "tool")
+                chunk = {"id": "chatcmpl-mock", "object": "chat.completion.chunk", "created": 0,
+                         "model": body.get("model", "gpt-mock")}
+                if call:
+                    tool_call = {"id": f"call_mock_{call[0].replace('-', '_')}", "type": "function",
+                                 "function": {"name": call[0], "arguments": json.dumps(call[1])}}
+                    message, finish = {"role": "assistant", "content": None, "tool_calls": [tool_call]}, "tool_calls"
+                else:
+                    message, finish = {"role": "assistant", "content": "Done."}, "stop"
+                usage = {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
+                if not body.get("stream"):
+                    self._json(dict(chunk, object="chat.completion", usage=usage,
+                                    choices=[{"index": 0, "message": message, "finish_reason": finish}]))
+                    return
+                if call:
+                    first = dict(message, tool_calls=[dict(tool_call, index=0,
+                                                           function=dict(tool_call["function"], arguments=""))])
+                    delta = {"tool_calls": [{"index": 0, "function": {"arguments": tool_call["function"]["arguments"]}}]}
+                else:
+                    first, delta = {"role": "assistant", "content": ""}, {"content": "Done."}
+                self._stream([
+                    (None, dict(chunk, choices=[{"index": 0, "delta": first, "finish_reason": None}])),
+                    (None, dict(chunk, choices=[{"index": 0, "delta": delta, "finish_reason": None}])),
+                    (None, dict(chunk, choices=[{"index": 0, "delta": {}, "finish_reason": finish}])),
+                    (None, dict(chunk, choices=[], usage=usage)),
+                    (None, "[DONE]"),
+                ])
 
         return Handler

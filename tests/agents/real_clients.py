@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Starling with the real Claude Code and Codex CLIs, installed as `starling install` installs it.
+"""Starling with the real Claude Code, Codex, Gemini CLI, Copilot CLI and OpenCode, installed as
+`starling install` installs it.
 
 Each client runs offline against mock_model.MockModel in a scratch HOME, STARLING_HOME and CODEX_HOME.
 Per client, one turn whose prompt holds a standing instruction and asks (through the mock model) to
@@ -9,11 +10,18 @@ read reinforced the memory read; the standing instruction was captured; what the
 to keep, unrelated to the prompt, reached the model from session start. Then a turn in which the
 model calls Starling's MCP tools, as `starling install` registered the server: memory_search, then
 memory_get of what it found, whose results must reach the model and whose read must count as a use.
-Codex runs in its default sandbox. Nothing is trusted by hand and no bypass flag is used: what
-Starling wrote at install is all the clients get.
+Starling's log must hold no error (a hook that crashed still answers, with its safe reply). Codex runs
+in its default sandbox. No hook is trusted by hand and no bypass flag is used: what Starling wrote at
+install is all the clients get, beside what running offline against the mock needs (a provider, no
+telemetry or updates, and for headless Gemini the project folder trusted for the run, as its trust
+dialog would), the folder of the memory files made readable, and Starling's two MCP tools allowed
+where the client would otherwise ask.
 
-Usage: real_clients.py --build BINARY_DIR --clients NODE_BIN_DIR [--only claude|codex] [--keep]
-Exit status 0 when every check passed; each failed check is printed with what was seen instead.
+Usage: real_clients.py --build BINARY_DIR --clients NODE_BIN_DIR [--clients NODE_BIN_DIR...]
+                       [--only claude|codex|gemini|copilot|opencode] [--keep]
+Copilot unpacks itself into $COPILOT_PKG_CACHE_HOME when that is set (tests/agents/run sets it), else
+into the scratch home. Exit status 0 when every check passed; each failed check is printed with what
+was seen instead.
 """
 import argparse
 import json
@@ -22,11 +30,15 @@ import pathlib
 import queue
 import re
 import shutil
+import signal
+import socket
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+import urllib.error
+import urllib.request
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from mock_model import MockModel, READ_MARKER, SEARCH_MARKER, after_latest, offered_tools, tool_results  # noqa: E402
@@ -122,13 +134,61 @@ def mcp_results_reached(model, path_suffix, read_id):
     `read_id` (memory_search) and a later one holds the memory's text (memory_get), else what it got."""
     results, tools = [], []
     for body in model.bodies(path_suffix):
-        turn = after_latest(body.get("messages") or body.get("input") or [], SEARCH_MARKER)
+        turn = after_latest(body.get("messages") or body.get("input") or body.get("contents") or [], SEARCH_MARKER)
         if turn is not None:
             results, tools = tool_results(turn), offered_tools(body.get("tools"))
     texts = [text for _, text in results]
     searched = [i for i, text in enumerate(texts) if read_id in text]
     read = [i for i, text in enumerate(texts) if READ_MEMORY in text and searched and i > searched[0]]
     return "reached" if searched and read else f"tool results {texts!r}; tools offered {tools}"
+
+
+def run_bounded(arguments, cwd, env, timeout, done=None):
+    """Runs a client with no standard input until it exits or for `timeout` seconds, after which its
+    whole process group is killed (MCP servers and hooks included), so that a hung client fails its
+    checks instead of hanging the suite. What the client left running in its group is ended too.
+    `done`, when given, tells whether the run did what it is for: from then on the client has 5 s to
+    exit before it is ended (Copilot, after a compaction, often waits a minute for nothing)."""
+    process = subprocess.Popen(arguments, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, start_new_session=True)
+    end, finished = time.time() + timeout, None
+    while True:
+        try:
+            stdout, stderr = process.communicate(timeout=0.2)
+            break
+        except subprocess.TimeoutExpired:
+            now = time.time()
+            if finished is None and done is not None and done():
+                finished = now
+            if now > end or (finished is not None and now > finished + 5):
+                os.killpg(process.pid, signal.SIGKILL)
+                stdout, stderr = process.communicate()
+                stderr += f"\n[killed after {timeout} s]" if now > end else "\n[ended 5 s after it was done]"
+                break
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    return subprocess.CompletedProcess(arguments, process.returncode, stdout, stderr)
+
+
+def json_lines(text):
+    """The JSON objects among the lines of `text`."""
+    found = []
+    for line in text.splitlines():
+        try:
+            value = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(value, dict):
+            found.append(value)
+    return found
+
+
+def client_env(scratch, **variables):
+    """The scratch environment for a client run in the project. PWD too: OpenCode (a Bun binary) takes
+    its project folder from it rather than from the working directory."""
+    return dict(scratch.env, PWD=str(scratch.project), **variables)
 
 
 def run_claude(scratch, clients, checks):
@@ -351,21 +411,372 @@ def hook_outcome_in_codex(completed, event):
     return "accepted"
 
 
+# Starling's two MCP tools run without a confirmation, as --allowedTools lets them for Claude Code;
+# headless Gemini otherwise leaves every tool that would ask out of what it offers the model.
+GEMINI_POLICY = """[[rule]]
+mcpName = "starling"
+toolName = ["memory_search", "memory_get"]
+decision = "allow"
+priority = 100
+"""
+
+
+def run_gemini(scratch, clients, checks):
+    scratch.starling("install", "gemini")
+    path = scratch.home / ".gemini" / "settings.json"
+    settings = json.loads(path.read_text())
+    events = sorted(settings["hooks"])
+    # Offline against the mock: an API key's auth (with the base URL alone Gemini picks a gateway auth
+    # that headless runs reject), and no telemetry, usage statistics or updates.
+    settings.setdefault("security", {}).setdefault("auth", {})["selectedType"] = "gemini-api-key"
+    settings.setdefault("privacy", {})["usageStatisticsEnabled"] = False
+    settings.setdefault("telemetry", {})["enabled"] = False
+    settings.setdefault("general", {}).update(enableAutoUpdate=False, enableAutoUpdateNotification=False)
+    path.write_text(json.dumps(settings, indent=2))
+    policy = scratch.root / "gemini-policy.toml"
+    policy.write_text(GEMINI_POLICY)
+    with MockModel(str(scratch.memory_file(scratch.read_key))) as model:
+        # Headless Gemini starts only in a trusted folder, and loads hooks only there: the variable
+        # trusts the project for the run, as the user's answer to the trust dialog would.
+        env = client_env(scratch, GOOGLE_GEMINI_BASE_URL=model.base_url, GEMINI_API_KEY="mock-key",
+                         GEMINI_CLI_TRUST_WORKSPACE="true")
+        gemini = [str(clients / "gemini"), "--output-format", "stream-json", "--debug"]
+        before = scratch.access_count(scratch.read_key)
+        run = run_bounded(gemini + ["-p", PROMPT, "--include-directories", str(scratch.starling_home)],
+                          scratch.project, env, 180)
+        checks.check("gemini", "the turn completed", run.returncode == 0, run.stderr[-2000:])
+        session = next((m["session_id"] for m in json_lines(run.stdout) if m.get("type") == "init"), "")
+        debug = run.stderr
+        after = scratch.access_count(scratch.read_key)
+        uses_before_mcp = scratch.uses_of(scratch.read_id)
+        # A session of its own, through Starling's MCP server as `starling install` registered it.
+        run = run_bounded(gemini + ["-p", SEARCH_PROMPT, "--policy", str(policy)], scratch.project, env, 180)
+        checks.check("gemini", "the MCP turn completed", run.returncode == 0, run.stderr[-2000:])
+        debug += run.stderr
+        (scratch.root / "gemini-debug.log").write_text(debug)
+        for event in events:
+            outcome = gemini_hook_outcome(debug, event)
+            checks.check("gemini", f"{event}: the hook ran and its reply was accepted", outcome == "accepted", outcome)
+        checks.check("gemini", "the injected memory reached the model",
+                     injected_text_reached(model, ":streamGenerateContent"), "no streamGenerateContent request body holds it")
+        checks.check("gemini", "what the user asked to keep reached the model from session start",
+                     injected_text_reached(model, ":streamGenerateContent", KEPT_PREFERENCE),
+                     "no streamGenerateContent request body holds it")
+        outcome = mcp_results_reached(model, ":streamGenerateContent", scratch.read_id)
+        checks.check("gemini", "memory_search then memory_get through MCP returned the memory to the model",
+                     outcome == "reached", outcome[-3000:])
+    uses_after_mcp = scratch.uses_of(scratch.read_id)
+    checks.check("gemini", "the memory_get of a memory reinforced it", uses_after_mcp > uses_before_mcp,
+                 f"access count {uses_before_mcp} -> {uses_after_mcp}")
+    checks.check("gemini", "the read_file of a memory file reinforced it",
+                 bool(session) and f"read of {scratch.read_key} in session {session}" in scratch.log() and after > before,
+                 f"session {session!r}; access count {before} -> {after}; log: {scratch.log()[-1500:]}")
+    checks.check("gemini", "the standing instruction was captured", scratch.captured(STANDING_INSTRUCTION),
+                 "no session log holds it")
+
+
+def gemini_hook_outcome(debug, event):
+    """'accepted' when Gemini's debug output shows the event's Starling hook run and every execution
+    of the event's hooks succeeded (exit 0: Gemini then parses the reply as JSON, and takes plain
+    text for a message to the user), else what it showed. Whether the context got to the model is
+    checked on the requests."""
+    lines = debug.splitlines()
+    runs = [line for line in lines if line.startswith("Expanding hook command:") and "starling" in line and
+            re.search(rf"\bgemini {event}\b", line)]
+    if not runs:
+        return f"no Starling hook command for {event} in Gemini's debug output"
+    results = [line for line in lines if line.startswith(f"Hook execution for {event}:")]
+    if not results:
+        return f"no hook execution result for {event} in Gemini's debug output"
+    failed = [line for line in results if "hooks executed successfully" not in line]
+    errors = [line for line in lines if line.startswith("Hook execution error") or f"failed for event {event}" in line]
+    return "accepted" if not failed else "; ".join(failed + errors)[:600]
+
+
+def run_copilot(scratch, clients, checks):
+    scratch.starling("install", "copilot")
+    hooks = json.loads((scratch.home / ".copilot" / "hooks" / "starling.json").read_text())
+    events = sorted(hooks["hooks"])
+    with MockModel(str(scratch.memory_file(scratch.read_key))) as model:
+        # A provider of the user's own (BYOK) needs no GitHub login; offline mode also turns off
+        # telemetry, the GitHub MCP server and updates.
+        env = client_env(scratch, COPILOT_OFFLINE="true", COPILOT_PROVIDER_BASE_URL=model.base_url + "/v1",
+                         COPILOT_PROVIDER_API_KEY="sk-mock", COPILOT_MODEL="gpt-4.1", COPILOT_AUTO_UPDATE="false")
+        copilot = [str(clients / "copilot"), "--output-format", "json", "--log-level", "debug",
+                   "--log-dir", str(scratch.root / "copilot-logs")]
+        before = scratch.access_count(scratch.read_key)
+        run = run_bounded(copilot + ["-p", PROMPT, "--add-dir", str(scratch.starling_home)], scratch.project, env, 180)
+        checks.check("copilot", "the turn completed", run.returncode == 0, run.stderr[-2000:])
+        session = next((m.get("sessionId") for m in json_lines(run.stdout) if m.get("type") == "result"), "")
+        # A compaction of the same session (preCompact), done once the session records it.
+        events_file = scratch.home / ".copilot" / "session-state" / (session or "none") / "events.jsonl"
+
+        def compacted():
+            return events_file.exists() and any(m.get("type") == "session.compaction_complete" and
+                                                m.get("data", {}).get("success") for m in json_lines(events_file.read_text()))
+
+        run = run_bounded(copilot + ["-p", "/compact", "--resume", session or "none"], scratch.project, env, 180,
+                          done=compacted)
+        checks.check("copilot", "the compaction completed", compacted(), (run.stderr or run.stdout)[-2000:])
+        after = scratch.access_count(scratch.read_key)
+        uses_before_mcp = scratch.uses_of(scratch.read_id)
+        # A session of its own, through Starling's MCP server as `starling install` registered it.
+        run = run_bounded(copilot + ["-p", SEARCH_PROMPT, "--allow-tool=starling(memory_search)",
+                                     "--allow-tool=starling(memory_get)"], scratch.project, env, 180)
+        checks.check("copilot", "the MCP turn completed", run.returncode == 0, run.stderr[-2000:])
+        # Each session's events.jsonl has a hook.start and a hook.end (success, the reply as parsed) per run.
+        recorded = [m for f in sorted((scratch.home / ".copilot" / "session-state").glob("*/events.jsonl"))
+                    for m in json_lines(f.read_text()) if m.get("type") in ("hook.start", "hook.end")]
+        (scratch.root / "copilot-hooks.json").write_text(json.dumps(recorded, indent=1))
+        for event in events:
+            outcome = copilot_hook_outcome(recorded, event)
+            checks.check("copilot", f"{event}: the hook ran and its reply was accepted", outcome == "accepted", outcome)
+        checks.check("copilot", "the injected memory reached the model", injected_text_reached(model, "/chat/completions"),
+                     "no /v1/chat/completions request body holds it")
+        checks.check("copilot", "what the user asked to keep reached the model from session start",
+                     injected_text_reached(model, "/chat/completions", KEPT_PREFERENCE),
+                     "no /v1/chat/completions request body holds it")
+        outcome = mcp_results_reached(model, "/chat/completions", scratch.read_id)
+        checks.check("copilot", "memory_search then memory_get through MCP returned the memory to the model",
+                     outcome == "reached", outcome[-3000:])
+    uses_after_mcp = scratch.uses_of(scratch.read_id)
+    checks.check("copilot", "the memory_get of a memory reinforced it", uses_after_mcp > uses_before_mcp,
+                 f"access count {uses_before_mcp} -> {uses_after_mcp}")
+    checks.check("copilot", "the view of a memory file reinforced it",
+                 bool(session) and f"read of {scratch.read_key} in session {session}" in scratch.log() and after > before,
+                 f"session {session!r}; access count {before} -> {after}; log: {scratch.log()[-1500:]}")
+    checks.check("copilot", "the standing instruction was captured", scratch.captured(STANDING_INSTRUCTION),
+                 "no session log holds it")
+
+
+def copilot_hook_outcome(recorded, event):
+    """'accepted' when Copilot recorded runs of the event's hook and each ended in success, else
+    what it recorded. Copilot keeps of a reply only the fields it knows, so a context in another
+    shape is dropped silently: the requests to the model show whether it got through."""
+    started = [m["data"] for m in recorded if m["type"] == "hook.start" and m.get("data", {}).get("hookType") == event]
+    ended = [m["data"] for m in recorded if m["type"] == "hook.end" and m.get("data", {}).get("hookType") == event]
+    if not started:
+        return f"no hook.start for {event} in the sessions' events.jsonl"
+    if len(ended) < len(started) or any(run.get("success") is not True for run in ended):
+        return json.dumps(ended)[:600] or f"{len(started)} run(s) of {event} started, none ended"
+    return "accepted"
+
+
+class OpenCodeServer:
+    """`opencode serve` on a free port of 127.0.0.1, driven through its HTTP API: a session can be
+    compacted (PreCompact) and deleted (SessionEnd) there, which `opencode run` cannot do."""
+
+    def __init__(self, opencode, env, cwd, log_path):
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self._log_path = pathlib.Path(log_path)
+        self._log = open(log_path, "w")
+        self.process = subprocess.Popen([str(opencode), "serve", "--hostname", "127.0.0.1", "--port", str(self.port),
+                                         "--print-logs"], cwd=cwd, env=env, stdin=subprocess.DEVNULL,
+                                        stdout=self._log, stderr=subprocess.STDOUT, start_new_session=True)
+        end = time.time() + 120
+        while True:
+            try:
+                self.call("GET", "/global/health", timeout=5)
+                return
+            except (OSError, urllib.error.URLError):
+                if self.process.poll() is not None or time.time() > end:
+                    self.close()
+                    raise RuntimeError(f"opencode serve did not answer on port {self.port}; see {log_path}")
+                time.sleep(0.2)
+
+    def call(self, method, path, body=None, timeout=60):
+        """The decoded JSON answer, or None for an empty one; raises on an HTTP error or a timeout."""
+        request = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}", method=method,
+                                         data=None if body is None else json.dumps(body).encode(),
+                                         headers={"content-type": "application/json"})
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            data = response.read()
+        return json.loads(data) if data.strip() else None
+
+    def errors(self):
+        """The lines OpenCode logged at level ERROR, cut short."""
+        if not self._log.closed:
+            self._log.flush()
+        return [line[:400] for line in self._log_path.read_text(errors="replace").splitlines() if "level=ERROR" in line]
+
+    def close(self):
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait()
+        self._log.close()
+
+
+def run_opencode(scratch, clients, checks):
+    scratch.starling("install", "opencode")
+    folder = scratch.home / ".config" / "opencode"
+    plugin = (folder / "plugins" / "starling.js").read_text()
+    # OpenCode runs no command hooks: the events are those the installed plugin passes on to Starling.
+    events = sorted(set(re.findall(r'"(SessionStart|UserPromptSubmit|PostToolUse|PreCompact|Stop|SessionEnd)"', plugin)))
+    with MockModel(str(scratch.memory_file(scratch.read_key))) as model:
+        path = folder / "opencode.json"
+        config = json.loads(path.read_text()) if path.exists() else {}
+        config.update({"autoupdate": False, "share": "disabled", "model": "mock/mock-model",
+                       "small_model": "mock/mock-model"})
+        config.setdefault("provider", {})["mock"] = {
+            "npm": "@ai-sdk/openai-compatible", "name": "Mock",
+            "options": {"baseURL": model.base_url + "/v1", "apiKey": "sk-mock"},
+            "models": {"mock-model": {"name": "Mock", "tool_call": True, "limit": {"context": 128000, "output": 4096}}}}
+        # The memory files are outside the project: reading there is allowed, as --add-dir allows it
+        # for Claude Code; Starling's `mcp` entry is kept as installed.
+        config.setdefault("permission", {}).update({"read": "allow", "external_directory": "allow"})
+        path.write_text(json.dumps(config, indent=2))
+        env = client_env(scratch, OPENCODE_DISABLE_AUTOUPDATE="1", OPENCODE_DISABLE_MODELS_FETCH="1",
+                         OPENCODE_DISABLE_LSP_DOWNLOAD="1")
+        before = scratch.access_count(scratch.read_key)
+        after = uses_before_mcp = None
+        session, turns_completed, judged_after_turn = "", False, 0
+        server = OpenCodeServer(clients / "opencode", env, scratch.project, scratch.root / "opencode-serve.log")
+
+        def step(name, method, route, body=None, timeout=180):
+            try:
+                answer = server.call(method, route, body, timeout)
+            except (OSError, urllib.error.URLError, json.JSONDecodeError) as failure:
+                answer, seen = None, repr(failure)
+            else:
+                error = (answer or {}).get("info", {}).get("error") if isinstance(answer, dict) else None
+                seen = json.dumps(error) if error else ""
+            completed = answer not in (None, False) and not seen
+            checks.check("opencode", f"the {name} completed", completed,
+                         f"{seen or json.dumps(answer)[:600]}; OpenCode logged: {server.errors()[-2:]}")
+            return answer if completed else None
+
+        try:
+            session = (step("session creation", "POST", "/session", {}) or {}).get("id", "")
+            turns_completed = step("turn", "POST", f"/session/{session}/message",
+                                   {"parts": [{"type": "text", "text": PROMPT}]}) is not None
+            # Stop runs once OpenCode goes idle after the turn: Starling then judges the turn's message
+            # for capture, and the session's state counts it. Before the compaction nothing else does.
+            judged_after_turn = judged_messages(scratch, session, wait=20)
+            step("compaction", "POST", f"/session/{session}/summarize", {"providerID": "mock", "modelID": "mock-model"})
+            after = scratch.access_count(scratch.read_key)
+            uses_before_mcp = scratch.uses_of(scratch.read_id)
+            # Mid-session, through Starling's MCP server as `starling install` registered it (opencode.json).
+            turns_completed &= step("MCP turn", "POST", f"/session/{session}/message",
+                                    {"parts": [{"type": "text", "text": SEARCH_PROMPT}]}) is not None
+            step("session deletion", "DELETE", f"/session/{session}")
+        finally:
+            server.close()
+        for event in events:
+            outcome = opencode_hook_outcome(model, scratch, session, turns_completed, judged_after_turn, event)
+            if outcome.startswith("skip"):
+                print(f"skip opencode: {event}: {outcome[5:]}")
+                continue
+            checks.check("opencode", f"{event}: the hook ran and its reply was accepted", outcome == "accepted", outcome)
+        checks.check("opencode", "the injected memory reached the model", injected_text_reached(model, "/chat/completions"),
+                     "no /v1/chat/completions request body holds it")
+        checks.check("opencode", "what the user asked to keep reached the model from session start",
+                     injected_text_reached(model, "/chat/completions", KEPT_PREFERENCE),
+                     "no /v1/chat/completions request body holds it")
+        outcome = mcp_results_reached(model, "/chat/completions", scratch.read_id)
+        checks.check("opencode", "memory_search then memory_get through MCP returned the memory to the model",
+                     outcome == "reached", outcome[-3000:])
+        # OpenCode's hidden title agent sends the system prompt through the same plugin hook: the
+        # plugin leaves it without the session's memory.
+        titles = [body for body in model.bodies("/chat/completions") if not body.get("tools")]
+        title_systems = [m.get("content") for body in titles for m in body.get("messages") or [] if m.get("role") == "system"]
+        checks.check("opencode", "the title generator's request got no memory in its system prompt",
+                     bool(titles) and not any(KEPT_PREFERENCE in json.dumps(content) for content in title_systems),
+                     f"{len(titles)} title request(s); their system messages: {json.dumps(title_systems)[:800]}")
+    uses_after_mcp = scratch.uses_of(scratch.read_id)
+    checks.check("opencode", "the memory_get of a memory reinforced it",
+                 uses_before_mcp is not None and uses_after_mcp > uses_before_mcp,
+                 f"access count {uses_before_mcp} -> {uses_after_mcp}")
+    checks.check("opencode", "the read of a memory file reinforced it",
+                 bool(session) and f"read of {scratch.read_key} in session {session}" in scratch.log() and
+                 after is not None and after > before,
+                 f"session {session!r}; access count {before} -> {after}; log: {scratch.log()[-1500:]}")
+    checks.check("opencode", "the standing instruction was captured", scratch.captured(STANDING_INSTRUCTION),
+                 "no session log holds it")
+
+
+def judged_messages(scratch, session, wait):
+    """How many of the session's messages Starling judged for capture when a turn stopped, as its
+    state for the session counts them; waits up to `wait` seconds for there to be any."""
+    state = scratch.starling_home / "sessions" / f"{session}.state.jsonl"
+    end = time.time() + wait
+    while True:
+        scratch.starling("wait")
+        judged = max((m.get("evaluated") or 0 for m in json_lines(state.read_text())), default=0) \
+            if session and state.exists() else 0
+        if judged or time.time() > end:
+            return judged
+        time.sleep(0.5)
+
+
+def opencode_hook_outcome(model, scratch, session, turns_completed, judged_after_turn, event):
+    """OpenCode runs plugins in its own process and reports none of their hook runs, so an event
+    counts as run and answered by what Starling's reply did: 'accepted' when that shows, a reason
+    starting with 'skip' when the reply has nothing to show, else what was seen."""
+    if event == "SessionStart":
+        # Into the system prompt of the agent the user talks to (the requests that offer tools).
+        system = [m for body in model.bodies("/chat/completions") if body.get("tools")
+                  for m in body.get("messages") or [] if m.get("role") == "system"]
+        return "accepted" if any(KEPT_PREFERENCE in json.dumps(m, ensure_ascii=False) for m in system) else \
+            "no system message of the agent's requests holds what Starling gives at session start"
+    if event == "UserPromptSubmit":
+        # Starling logged both prompts for the session, and OpenCode took the messages with the part
+        # the plugin adds for Starling's answer (it fails a turn whose added part it finds invalid).
+        log = scratch.starling_home / "sessions" / f"{session}.jsonl"
+        logged = [m.get("message") for m in json_lines(log.read_text())] if session and log.exists() else []
+        missing = [prompt for prompt in (PROMPT, SEARCH_PROMPT) if prompt not in logged]
+        if missing or not turns_completed:
+            return f"prompts Starling did not log for {session!r}: {missing}; both turns completed: {turns_completed}"
+        return "accepted"
+    if event == "PostToolUse":
+        return "accepted" if f"read of {scratch.read_key} in session {session}" in scratch.log() else \
+            "Starling logged no read of the memory file in the session"
+    if event == "Stop":
+        return "accepted" if judged_after_turn else \
+            "Starling judged no message of the session after the first turn (its state counts none)"
+    return "skip not observable: OpenCode reports no plugin hook run, and Starling's reply to it carries nothing " \
+           "to the model nor leaves a trace of its own in the store"
+
+
+class ClientFolders:
+    """The folders --clients named: `folders / NAME` is the executable NAME of the first one holding it."""
+
+    def __init__(self, folders):
+        self.folders = [pathlib.Path(folder) for folder in folders]
+
+    def __truediv__(self, name):
+        return next((folder / name for folder in self.folders if (folder / name).exists()), self.folders[0] / name)
+
+
+RUNS = (("claude", run_claude), ("codex", run_codex), ("gemini", run_gemini), ("copilot", run_copilot),
+        ("opencode", run_opencode))
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--build", required=True, help="folder holding starling and its hook binaries")
-    parser.add_argument("--clients", required=True, help="folder holding the claude and codex executables")
-    parser.add_argument("--only", choices=["claude", "codex"])
+    parser.add_argument("--clients", required=True, action="append",
+                        help="a folder holding client executables (claude, codex, gemini, copilot, opencode)")
+    parser.add_argument("--only", choices=[name for name, _ in RUNS])
     parser.add_argument("--keep", action="store_true", help="keep the scratch folders")
     arguments = parser.parse_args()
-    clients = pathlib.Path(arguments.clients)
+    clients = ClientFolders(arguments.clients)
     checks = Checks()
-    for name, run in (("claude", run_claude), ("codex", run_codex)):
+    for name, run in RUNS:
         if arguments.only and arguments.only != name:
             continue
         root = tempfile.mkdtemp(prefix=f"starling-agents-{name}-")
         try:
-            run(Scratch(arguments.build, root), clients, checks)
+            scratch = Scratch(arguments.build, root)
+            run(scratch, clients, checks)
+            # A hook that crashed or failed answers with its safe reply and exits 0: no client reports it.
+            errors = [line for line in scratch.log().splitlines() if re.match(r"(\S+ )?error ", line)]
+            checks.check(name, "Starling's log holds no error", not errors, errors[-5:])
         except Exception as failure:  # a client that cannot run at all fails its checks, not the suite
             checks.check(name, "the client ran", False, repr(failure))
         finally:

@@ -374,3 +374,29 @@ TEST_CASE("a prompt with bytes that are not UTF-8 or half an emoji is kept, with
         CHECK_THAT(captured, Catch::Contains("ship it " + replacement));
     }
 }
+
+TEST_CASE("a Claude Code hook that Copilot CLI runs from a project's .claude/settings.json leaves the prompt to "
+          "Copilot's own hooks",
+          "[e2e][hooks][copilot]") {
+    const ScratchHome home{"hooks-claude-under-copilot"};
+    const std::string prompt =
+        R"({"hook_event_name":"UserPromptSubmit","session_id":"c-1","cwd":"/work/app","prompt":"always use pnpm"})";
+    auto under_copilot = home.options(prompt);
+    under_copilot.environment["COPILOT_CLI"] = "1";
+    const auto skipped = run_process(kBinaries / "starling-claude", {"UserPromptSubmit"}, under_copilot);
+    CHECK(skipped.exit_code == 0);
+    CHECK(skipped.stdout_text.empty());
+    CHECK_FALSE(fs::exists(home.path() / "sessions" / "c-1.jsonl"));
+
+    // Copilot's own hook captures it, once.
+    auto copilot = home.options(R"({"sessionId":"c-1","cwd":"/work/app","prompt":"always use pnpm"})");
+    copilot.environment["COPILOT_CLI"] = "1";
+    REQUIRE(run_process(kBinaries / "starling-hook", {"copilot", "userPromptSubmitted"}, copilot).exit_code == 0);
+    CHECK_THAT(read_text(home.path() / "sessions" / "c-1.jsonl"), Catch::Contains("always use pnpm"));
+
+    auto plain = home.options(prompt);
+    plain.unset_environment.push_back("COPILOT_CLI");
+    REQUIRE(run_process(kBinaries / "starling-claude", {"UserPromptSubmit"}, plain).exit_code == 0);
+    const auto log = read_text(home.path() / "sessions" / "c-1.jsonl");
+    CHECK(log.find("always use pnpm") != log.rfind("always use pnpm")); // now logged by Claude Code's hook too
+}

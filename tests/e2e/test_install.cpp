@@ -11,6 +11,7 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <set>
 
 namespace fs = std::filesystem;
 using starling::test::read_text;
@@ -47,6 +48,15 @@ const std::vector<AgentCase> &agent_cases() {
          "{\n  \"model\": \"kwaipilot\",\n  \"approvalMode\": \"autoEdit\",\n  \"hooks\": {\n    \"Notification\": [\n"
          "      {\"matcher\": \"\", \"hooks\": [{\"type\": \"command\", \"command\": \"vigil-hook\"}]}\n    ]\n  }\n}\n",
          ".codeflicker/skills/starling-memory/SKILL.md"},
+        // Hooks and MCP servers share settings.json: uninstall must undo both, in order, to the byte.
+        {"gemini", ".gemini/settings.json",
+         "{\n  \"theme\": \"GitHub\",\n  \"hooks\": {\n    \"BeforeTool\": [\n"
+         "      {\"matcher\": \"run_shell_command\", \"hooks\": [{\"type\": \"command\", \"command\": \"guard.sh\", "
+         "\"timeout\": 5000}]}\n    ]\n  },\n  \"mcpServers\": {\"github\": {\"command\": \"gh-mcp\"}}\n}\n",
+         ".gemini/GEMINI.md"},
+        {"copilot", ".copilot/hooks/starling.json",
+         "{\"version\":1,\"hooks\":{\"sessionStart\":[{\"type\":\"command\",\"bash\":\"./audit.sh\",\"timeoutSec\":5}]}}",
+         ".copilot/copilot-instructions.md"},
     };
     return cases;
 }
@@ -68,7 +78,11 @@ TEST_CASE("install then uninstall restores the agent's configuration byte for by
         // What the user had is still there.
         const auto before = nlohmann::json::parse(agent.existing);
         for (const auto &[key, value] : before.items()) {
-            if (key != "hooks") {
+            if (key == "mcpServers") {
+                for (const auto &[name, server] : value.items()) {
+                    CHECK(config[key][name] == server);
+                }
+            } else if (key != "hooks") {
                 CHECK(config[key] == value);
             }
         }
@@ -433,4 +447,190 @@ TEST_CASE("install and uninstall --json record what they wrote, file by file", "
     CHECK(dry["actions"][2]["action"] == "would_remove");
     CHECK(dry["actions"][2]["file"] == (codex / "hooks.json").string());
     CHECK(fs::exists(codex / "hooks.json"));
+}
+
+TEST_CASE("install copilot writes a hooks file of its own, run without a shell, and registers the MCP server",
+          "[e2e][install]") {
+    const ScratchHome home{"install-copilot"};
+    const fs::path user_home = home.path().parent_path();
+    const std::string user_servers = "{\n  \"mcpServers\": {\n    \"github\": {\"type\": \"http\", \"url\": \"https://example.test\"}\n  }\n}\n";
+    home.write_file(".copilot/mcp-config.json", user_servers);
+    REQUIRE(run_process(kStarling, {"install", "copilot"}, home.options()).exit_code == 0);
+
+    const auto hooks = nlohmann::json::parse(read_text(user_home / ".copilot/hooks/starling.json"));
+    CHECK(hooks["version"] == 1);
+    for (const auto *event : {"sessionStart", "userPromptSubmitted", "postToolUse", "agentStop", "preCompact", "sessionEnd"}) {
+        INFO(event);
+        REQUIRE(hooks["hooks"][event].size() == 1);
+        const auto &handler = hooks["hooks"][event][0];
+        CHECK(handler["type"] == "command");
+        CHECK(fs::path{handler["exec"].get<std::string>()}.filename() == "starling-hook");
+        CHECK(fs::exists(handler["exec"].get<std::string>()));
+        CHECK(handler["args"] == nlohmann::json::array({"copilot", event}));
+        CHECK_FALSE(handler.contains("command"));
+    }
+    CHECK(hooks["hooks"]["postToolUse"][0]["matcher"] == "view|bash");
+
+    const auto servers = nlohmann::json::parse(read_text(user_home / ".copilot/mcp-config.json"));
+    CHECK(servers["mcpServers"]["github"]["url"] == "https://example.test");
+    const auto &starling = servers["mcpServers"]["starling"];
+    CHECK(starling["type"] == "local");
+    CHECK(starling["tools"] == nlohmann::json::array({"*"}));
+    CHECK(fs::path{starling["command"].get<std::string>()}.filename() == "starling");
+    CHECK(starling["args"] == nlohmann::json::array({"mcp", "--agent", "copilot"}));
+
+    // The hook the hooks file names runs, and answers in Copilot's shape.
+    const auto &start = hooks["hooks"]["sessionStart"][0];
+    std::vector<std::string> arguments = start["args"];
+    const auto reply = run_process(start["exec"].get<std::string>(), arguments,
+                                   home.options(R"({"sessionId":"s-1","cwd":"/tmp","source":"new"})"));
+    CHECK(reply.exit_code == 0);
+    if (!reply.stdout_text.empty()) {
+        CHECK(nlohmann::json::parse(reply.stdout_text).contains("additionalContext"));
+    }
+
+    REQUIRE(run_process(kStarling, {"uninstall", "copilot"}, home.options()).exit_code == 0);
+    CHECK_FALSE(fs::exists(user_home / ".copilot/hooks/starling.json"));
+    CHECK(read_text(user_home / ".copilot/mcp-config.json") == user_servers);
+}
+
+TEST_CASE("install opencode writes Starling's plugin and its MCP server, and uninstall removes exactly them",
+          "[e2e][install]") {
+    const ScratchHome home{"install-opencode"};
+    const fs::path user_home = home.path().parent_path();
+    const std::string user_config = "{\n  \"$schema\": \"https://opencode.ai/config.json\",\n  \"model\": \"anthropic/claude-sonnet-4-5\",\n"
+                                    "  \"mcp\": {\"jira\": {\"type\": \"remote\", \"url\": \"https://jira.example.test/mcp\"}}\n}\n";
+    home.write_file(".config/opencode/opencode.json", user_config);
+    const auto plugin = user_home / ".config/opencode/plugins/starling.js";
+
+    REQUIRE(run_process(kStarling, {"install", "opencode"}, home.options()).exit_code == 0);
+    const auto source = read_text(plugin);
+    CHECK_THAT(source, Catch::StartsWith("// Starling memory for OpenCode"));
+    CHECK_THAT(source, !Catch::Contains("@STARLING_HOOK_COMMAND@"));
+    CHECK_THAT(source, Catch::Contains("starling-hook\",\"opencode\"]"));
+    const auto config = nlohmann::json::parse(read_text(user_home / ".config/opencode/opencode.json"));
+    CHECK(config["model"] == "anthropic/claude-sonnet-4-5");
+    CHECK(config["mcp"]["jira"]["type"] == "remote");
+    const auto &server = config["mcp"]["starling"];
+    CHECK(server["type"] == "local");
+    CHECK(server["enabled"] == true);
+    REQUIRE(server["command"].size() == 4);
+    CHECK(fs::path{server["command"][0].get<std::string>()}.filename() == "starling");
+    CHECK(server["environment"]["STARLING_HOME"] == home.path().string());
+    CHECK_THAT(read_text(user_home / ".config/opencode/AGENTS.md"), Catch::Contains("## Starling memory"));
+
+    const auto again = run_process(kStarling, {"install", "opencode"}, home.options());
+    CHECK(again.exit_code == 0);
+    CHECK_THAT(again.stdout_text, Catch::Contains("already installed") && Catch::Contains("already registered"));
+
+    const auto doctor = run_process(kStarling, {"doctor"}, home.options());
+    CHECK_THAT(doctor.stdout_text, Catch::Contains("plugin installed; it passes on 6 events"));
+
+    REQUIRE(run_process(kStarling, {"uninstall", "opencode"}, home.options()).exit_code == 0);
+    CHECK_FALSE(fs::exists(plugin));
+    CHECK(read_text(user_home / ".config/opencode/opencode.json") == user_config);
+    CHECK_FALSE(fs::exists(user_home / ".config/opencode/AGENTS.md"));
+}
+
+TEST_CASE("install opencode never overwrites a plugin of the same name that Starling did not write",
+          "[e2e][install]") {
+    const ScratchHome home{"install-opencode-foreign"};
+    const std::string foreign = "export const Mine = async () => ({});\n";
+    const auto plugin = home.write_file(".config/opencode/plugins/starling.js", foreign);
+    const auto installed = run_process(kStarling, {"install", "opencode"}, home.options());
+    CHECK(installed.exit_code == 1);
+    CHECK_THAT(installed.stderr_text, Catch::Contains("starling.js exists and was not written by Starling"));
+    CHECK(read_text(plugin) == foreign);
+    const auto removed = run_process(kStarling, {"uninstall", "opencode"}, home.options());
+    CHECK(removed.exit_code == 0);
+    CHECK_THAT(removed.stdout_text, Catch::Contains("was not written by Starling; left as it is"));
+    CHECK(read_text(plugin) == foreign);
+}
+
+TEST_CASE("install gemini names its hooks, writes into $GEMINI_CLI_HOME/.gemini, and doctor says whether the "
+          "project is a folder Gemini trusts",
+          "[e2e][install]") {
+    const ScratchHome home{"install-gemini"};
+    auto options = home.options();
+    const auto gemini_home = home.path().parent_path() / "gemini-home";
+    options.environment["GEMINI_CLI_HOME"] = gemini_home.string();
+    options.unset_environment.push_back("GEMINI_CLI_TRUST_WORKSPACE");
+    REQUIRE(run_process(kStarling, {"install", "gemini"}, options).exit_code == 0);
+    const auto settings = nlohmann::json::parse(read_text(gemini_home / ".gemini/settings.json"));
+    CHECK(settings["hooks"]["AfterTool"][0]["matcher"] == "read_file|read_many_files|run_shell_command");
+    for (const auto &[event, groups] : settings["hooks"].items()) {
+        INFO(event);
+        CHECK(groups[0]["hooks"][0]["name"] == "starling");
+        CHECK(groups[0]["hooks"][0]["type"] == "command");
+    }
+    CHECK(settings["mcpServers"]["starling"]["args"] == nlohmann::json::array({"mcp", "--agent", "gemini"}));
+
+    const auto project = home.path().parent_path() / "work" / "app";
+    fs::create_directories(project);
+    options.working_directory = project;
+    const auto finding_about_project = [&] {
+        const auto report = nlohmann::json::parse(run_process(kStarling, {"doctor", "--json"}, options).stdout_text);
+        for (const auto &finding : report["findings"]) {
+            if (finding["area"] == "agent gemini" && finding["subject"] == project.string()) {
+                return finding;
+            }
+        }
+        return nlohmann::json{};
+    };
+    auto finding = finding_about_project();
+    CHECK(finding["severity"] == "warning");
+    CHECK_THAT(finding["detail"].get<std::string>(), Catch::Contains("not in") && Catch::Contains("trustedFolders.json"));
+
+    const auto trusted = gemini_home / ".gemini/trustedFolders.json";
+    std::ofstream(trusted) << nlohmann::json{{(project.parent_path()).string(), "TRUST_FOLDER"}}.dump();
+    CHECK(finding_about_project()["severity"] == "ok");
+    std::ofstream(trusted, std::ios::trunc) << nlohmann::json{{project.parent_path().string(), "TRUST_FOLDER"},
+                                                              {project.string(), "DO_NOT_TRUST"}}.dump();
+    finding = finding_about_project();
+    CHECK(finding["severity"] == "warning");
+    CHECK_THAT(finding["detail"].get<std::string>(), Catch::Contains("DO_NOT_TRUST"));
+    options.environment["GEMINI_CLI_TRUST_WORKSPACE"] = "true";
+    CHECK(finding_about_project()["severity"] == "ok");
+
+    REQUIRE(run_process(kStarling, {"uninstall", "gemini"}, options).exit_code == 0);
+    CHECK_FALSE(fs::exists(gemini_home / ".gemini/settings.json"));
+}
+
+TEST_CASE("the newer agents install into a project, say what they wrote with --json, and uninstall leaves the "
+          "project as it was",
+          "[e2e][install]") {
+    const ScratchHome home{"install-project-newer"};
+    const auto project = home.path().parent_path() / "work" / "app";
+    fs::create_directories(project);
+    const std::map<std::string, std::vector<std::string>> written{
+        {"gemini", {".gemini/settings.json", "GEMINI.md"}},
+        {"copilot", {".github/hooks/starling.json", ".github/copilot-instructions.md"}},
+        {"opencode", {".opencode/plugins/starling.js", "opencode.json", "AGENTS.md"}},
+    };
+    for (const auto &[agent, files] : written) {
+        INFO(agent);
+        const auto dry = run_process(kStarling, {"install", agent, "--project", project.string(), "--dry-run", "--json"},
+                                     home.options());
+        REQUIRE(dry.exit_code == 0);
+        CHECK(fs::is_empty(project));
+        const auto installed =
+            run_process(kStarling, {"install", agent, "--project", project.string(), "--json"}, home.options());
+        REQUIRE(installed.exit_code == 0);
+        const auto record = nlohmann::json::parse(installed.stdout_text);
+        std::set<std::string> reported;
+        for (const auto &action : record["actions"]) {
+            if (action["action"] == "wrote") {
+                reported.insert(fs::path{action["file"].get<std::string>()}.lexically_relative(project).string());
+            }
+        }
+        for (const auto &file : files) {
+            CHECK(fs::exists(project / file));
+            CHECK(reported.count(file) == 1);
+        }
+        CHECK_FALSE(fs::exists(home.path().parent_path() / ".gemini"));
+        REQUIRE(run_process(kStarling, {"uninstall", agent, "--project", project.string()}, home.options()).exit_code == 0);
+        for (const auto &file : files) {
+            CHECK_FALSE(fs::exists(project / file));
+        }
+    }
 }

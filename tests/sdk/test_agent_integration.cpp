@@ -79,7 +79,7 @@ TEST_CASE("a malformed agent integration is refused, naming the field", "[sdk][a
 
     json = valid;
     json["hooks"]["shape"] = "nested";
-    CHECK_THAT(refusal_of(json), Catch::Contains("hooks.shape must be \"grouped\" or \"flat\""));
+    CHECK_THAT(refusal_of(json), Catch::Contains("hooks.shape must be \"grouped\", \"flat\" or \"module\""));
 
     json = valid;
     json["hooks"]["events"] = nlohmann::ordered_json::array();
@@ -133,7 +133,74 @@ TEST_CASE("a malformed agent integration is refused, naming the field", "[sdk][a
     json["notify"] = true;
     CHECK_THAT(refusal_of(json), Catch::Contains("notify must be an object"));
 
+    json = valid;
+    json["hooks"]["handler_form"] = "spawn";
+    CHECK_THAT(refusal_of(json), Catch::Contains("hooks.handler_form must be \"command\" or \"exec\""));
+
+    json = valid;
+    json["hooks"]["handler_fields"] = {{"command", "rm -rf ~"}};
+    CHECK_THAT(refusal_of(json), Catch::Contains("hooks.handler_fields must be an object without \"command\""));
+
+    json = valid;
+    json["hooks"]["shape"] = "module";
+    CHECK_THAT(refusal_of(json), Catch::Contains("hooks.module_source is missing"));
+    for (const char *source : {"// no placeholder\nrun();\n", "@STARLING_HOOK_COMMAND@ on the first line\n",
+                               "// twice\n@STARLING_HOOK_COMMAND@ @STARLING_HOOK_COMMAND@\n"}) {
+        json["hooks"]["module_source"] = source;
+        CHECK_THAT(refusal_of(json), Catch::Contains("hooks.module_source must hold @STARLING_HOOK_COMMAND@ once"));
+    }
+
+    json = valid;
+    json["mcp"] = {{"shape", "yaml"}, {"user_path", "mcp.json"}};
+    CHECK_THAT(refusal_of(json), Catch::Contains("mcp.shape must be \"json\", \"toml\" or \"json_local\""));
+    json["mcp"] = {{"shape", "json"}, {"user_path", "mcp.json"}, {"server_fields", {{"args", {"--evil"}}}}};
+    CHECK_THAT(refusal_of(json), Catch::Contains("mcp.server_fields must be an object without"));
+
+    json = valid;
+    json["folder_trust"] = {{"scheme", "trust-everyone"}, {"file", "trusted.json"}};
+    CHECK_THAT(refusal_of(json), Catch::Contains("folder_trust.scheme must be \"gemini-trusted-folders\""));
+    json["folder_trust"] = {{"scheme", "gemini-trusted-folders"}, {"file", "/etc/trusted.json"}};
+    CHECK_THAT(refusal_of(json), Catch::Contains("folder_trust.file must be a relative path"));
+
+    json = valid;
+    json["history"] = {{"files", nlohmann::ordered_json::array()}};
+    CHECK_THAT(refusal_of(json), Catch::Contains("history.files must name at least one pattern"));
+    json["history"] = {{"files", {"../../.ssh/*"}}};
+    CHECK_THAT(refusal_of(json), Catch::Contains("history.files[] must be a relative path"));
+
+    json = valid;
+    json["user_folder"]["environment_names_home"] = "yes";
+    CHECK_THAT(refusal_of(json), Catch::Contains("user_folder.environment_names_home must be true or false"));
+
     CHECK(refusal_of(nlohmann::ordered_json::array()) == "agent integration is not a JSON object");
+}
+
+TEST_CASE("what the newer agents declare reads back as written", "[sdk][agent-integration]") {
+    using namespace starling::sdk;
+    auto agent = sample();
+    agent.user_folder.environment_names_home = true;
+    agent.hooks.shape = HookFileShape::module;
+    agent.hooks.module_source = "// Starling\nconst hook = @STARLING_HOOK_COMMAND@;\n";
+    agent.hooks.handler_form = HookHandlerForm::exec;
+    agent.hooks.handler_fields = {{"name", "starling"}};
+    agent.mcp = McpServers{McpFileShape::json_local, "opencode.json", false, "opencode.json", {{"enabled", true}}};
+    agent.folder_trust = FolderTrust{"gemini-trusted-folders", "trustedFolders.json", "settings.json", "TRUST_ALL"};
+    agent.history = SessionHistory{{"projects/*/*.jsonl", "sessions/**/rollout-*.jsonl"}};
+    const auto json = to_json(agent);
+    const auto read = agent_integration_from_json(json);
+    CHECK(to_json(read) == json);
+    CHECK(read.user_folder.environment_names_home);
+    CHECK(read.hooks.shape == HookFileShape::module);
+    CHECK(read.hooks.module_source == agent.hooks.module_source);
+    CHECK(read.hooks.handler_form == HookHandlerForm::exec);
+    CHECK(read.hooks.handler_fields["name"] == "starling");
+    REQUIRE(read.mcp);
+    CHECK(read.mcp->shape == McpFileShape::json_local);
+    CHECK(read.mcp->server_fields["enabled"] == true);
+    REQUIRE(read.folder_trust);
+    CHECK(read.folder_trust->environment == "TRUST_ALL");
+    REQUIRE(read.history);
+    CHECK(read.history->files.size() == 2);
 }
 
 TEST_CASE("an agent integration cannot point install outside the agent's folders", "[sdk][agent-integration]") {

@@ -48,9 +48,37 @@ constexpr ToolName kCodeflicker[] = {
     {"task", ToolIntent::subagent}, {"use_subagent", ToolIntent::subagent},
 };
 
+// Gemini CLI (more-agents §1.2): snake_case names; grep_search was search_file_content.
+constexpr ToolName kGemini[] = {
+    {"read_file", ToolIntent::read},         {"read_many_files", ToolIntent::read},
+    {"write_file", ToolIntent::write},       {"replace", ToolIntent::edit},
+    {"grep_search", ToolIntent::search},     {"search_file_content", ToolIntent::search},
+    {"glob", ToolIntent::search},            {"list_directory", ToolIntent::search},
+    {"run_shell_command", ToolIntent::shell},
+};
+
+// Copilot CLI (more-agents §2.2): its runtime names in camelCase payloads, Claude's in PascalCase ones.
+constexpr ToolName kCopilot[] = {
+    {"view", ToolIntent::read},      {"create", ToolIntent::write},   {"edit", ToolIntent::edit},
+    {"grep", ToolIntent::search},    {"glob", ToolIntent::search},    {"bash", ToolIntent::shell},
+    {"powershell", ToolIntent::shell}, {"task", ToolIntent::subagent}, {"Read", ToolIntent::read},
+    {"Write", ToolIntent::write},    {"Edit", ToolIntent::edit},      {"Grep", ToolIntent::search},
+    {"Glob", ToolIntent::search},    {"Bash", ToolIntent::shell},     {"Agent", ToolIntent::subagent},
+};
+
+// OpenCode (more-agents §3.2), as Starling's plugin passes them on.
+constexpr ToolName kOpenCode[] = {
+    {"read", ToolIntent::read},   {"write", ToolIntent::write}, {"edit", ToolIntent::edit},
+    {"grep", ToolIntent::search}, {"glob", ToolIntent::search}, {"list", ToolIntent::search},
+    {"bash", ToolIntent::shell},  {"task", ToolIntent::subagent},
+};
+
 } // namespace
 
 ToolVocabulary claude_code_tools() noexcept { return kClaudeCode; }
+ToolVocabulary gemini_tools() noexcept { return kGemini; }
+ToolVocabulary copilot_tools() noexcept { return kCopilot; }
+ToolVocabulary opencode_tools() noexcept { return kOpenCode; }
 ToolVocabulary cursor_tools() noexcept { return kCursor; }
 ToolVocabulary codex_tools() noexcept { return kCodex; }
 ToolVocabulary codeflicker_tools() noexcept { return kCodeflicker; }

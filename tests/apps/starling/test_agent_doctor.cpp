@@ -61,7 +61,7 @@ struct Installation {
         }
     }
 
-    [[nodiscard]] std::vector<HealthFinding> findings() const { return app::check_agents({agent}, home.path()); }
+    [[nodiscard]] std::vector<HealthFinding> findings() const { return app::check_agents({agent}, home.path(), {}); }
 };
 
 std::vector<HealthFinding> problems(const std::vector<HealthFinding> &findings) {

@@ -56,6 +56,10 @@ public:
     /// before ABI 1.3, or an adapter that cannot be installed). Throws PluginCallError when the
     /// plugin fails or its declaration is malformed.
     [[nodiscard]] std::optional<sdk::AgentIntegration> integration() const;
+    /// The user's prompts in one file of the agent's own session records (starling.session-history/1,
+    /// ABI 1.8); nullopt when the adapter reads none. Throws PluginCallError when the plugin fails.
+    [[nodiscard]] std::optional<std::vector<sdk::RecordedPrompt>> read_history(std::string_view path,
+                                                                               std::string_view text) const;
     [[nodiscard]] const PluginInfo &info() const noexcept { return instance_.info(); }
 
 private:

@@ -30,7 +30,7 @@
 #include <stdint.h>
 
 #define STARLING_ABI_MAJOR 1u
-#define STARLING_ABI_MINOR 7u
+#define STARLING_ABI_MINOR 8u
 
 #if defined(_WIN32)
 #define STARLING_EXPORT __declspec(dllexport)
@@ -353,6 +353,25 @@ typedef struct starling_adapter_v1 {
      */
     starling_status (*integration)(void *instance, starling_sink integration_out, starling_sink error);
 } starling_adapter_v1;
+
+/* Since ABI 1.8. Optional for adapters of an agent that keeps its own record of past sessions (its
+ * transcripts, where the adapter's integration says under "history"): the user's prompts in them,
+ * for `starling import history`. */
+#define STARLING_SESSION_HISTORY_INTERFACE_V1 "starling.session-history/1"
+
+typedef struct starling_session_history_v1 {
+    uint32_t struct_size;
+    /*
+     * [instance] Reads one file of the agent's session records: path, where the host found it, and
+     * its whole text. Writes to prompts_out a JSON object whose "prompts" are what the user said, in
+     * the order the agent recorded it: {"prompts": [{"text": …, "time": ISO 8601 as recorded,
+     * "session_id": …, "working_directory": …}]}. What the agent said in the user's name (tool
+     * results, command output, summaries) is not a prompt. A file of no format the adapter knows
+     * yields no prompts.
+     */
+    starling_status (*read)(void *instance, starling_bytes path, starling_bytes text, starling_sink prompts_out,
+                            starling_sink error);
+} starling_session_history_v1;
 
 #define STARLING_DECISION_INTERFACE_V1 "starling.decision/1"
 

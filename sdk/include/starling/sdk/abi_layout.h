@@ -41,6 +41,7 @@
 #define STARLING_RELEVANCE_INDEX_V1_SIZE_1_2 STARLING_FIELD_END(starling_relevance_index_v1, rank)
 #define STARLING_MODULE_ENTRY_SIZE_1_7 STARLING_FIELD_END(starling_module_entry, get_factory)
 #define STARLING_PLUGIN_FACTORY_V1_SIZE_1_7 STARLING_FIELD_END(starling_plugin_factory_v1, descriptor)
+#define STARLING_SESSION_HISTORY_V1_SIZE_1_8 STARLING_FIELD_END(starling_session_history_v1, read)
 
 /* What the host hands a plugin. */
 #define STARLING_HOST_SIZE_1_0 STARLING_FIELD_END(starling_host, get_extension)

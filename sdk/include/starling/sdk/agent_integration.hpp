@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <initializer_list>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -20,15 +21,33 @@ enum class HookFileShape {
     /// {"hooks":{"Event":[{"matcher":"…","hooks":[{"type":"command","command":"…"}]}]}}
     /// (Claude Code, Codex, Codeflicker).
     grouped,
-    /// {"version":1,"hooks":{"event":[{"command":"…"}]}} (Cursor).
+    /// {"version":1,"hooks":{"event":[{"command":"…"}]}} (Cursor, Copilot CLI).
     flat,
+    /// No file of hooks: a program of Starling's own that the agent loads (OpenCode's JS plugins),
+    /// written whole from HookFile::module_source, which runs the hook executable itself.
+    module,
 };
+
+/// How a handler names what to run.
+enum class HookHandlerForm {
+    /// A command line for the shell in "command".
+    command,
+    /// The executable in "exec" and its arguments in "args", run without a shell (Copilot CLI).
+    exec,
+};
+
+/// The text in HookFile::module_source that install replaces with the hook command as a JSON array of
+/// strings, executable first: ["/usr/lib/starling/starling-hook","opencode"]. The event follows it.
+inline constexpr const char *kModuleHookCommandPlaceholder = "@STARLING_HOOK_COMMAND@";
 
 /// Where a user-level file lives: `path` under the agent's own folder in the home directory, or under
 /// the directory an environment variable names when the agent honours one (CODEX_HOME).
 struct UserFolder {
     std::string home_folder;     ///< relative to the home directory, e.g. ".codex"
     std::string environment;     ///< a variable that, when set and not empty, replaces it; may be empty
+    /// The variable names a home directory in which `home_folder` is found (GEMINI_CLI_HOME), not
+    /// the folder itself (CODEX_HOME).
+    bool environment_names_home = false;
 };
 
 struct HookRegistration {
@@ -60,6 +79,14 @@ struct HookFile {
     /// Top-level fields the file must carry for the agent to read it (Cursor's "version": 1); added
     /// only when absent, removed again by uninstall when install added them.
     nlohmann::ordered_json required_fields = nlohmann::ordered_json::object();
+    HookHandlerForm handler_form = HookHandlerForm::command;
+    /// Fields every Starling handler carries besides what it runs (Gemini's "name", which its
+    /// `/hooks disable` names; Copilot's "type").
+    nlohmann::ordered_json handler_fields = nlohmann::ordered_json::object();
+    /// Module shape only: the program, holding kModuleHookCommandPlaceholder once. Its first line
+    /// marks the file as Starling's: install overwrites and uninstall removes no file without it.
+    std::string module_source;
+    /// The events the agent runs the hook for (module shape: the events the module passes on).
     std::vector<HookRegistration> events;
     std::optional<HookTrust> trust;
 };
@@ -85,6 +112,9 @@ enum class McpFileShape {
     json,
     /// A TOML table `[mcp_servers.starling]` with `command` and `args` (Codex's config.toml).
     toml,
+    /// {"mcp":{"starling":{"command":["…","mcp",…],"environment":{…}}}}: the command line as one array
+    /// (OpenCode's opencode.json).
+    json_local,
 };
 
 /// Where the agent reads the MCP servers it starts, so that `starling install` registers
@@ -97,6 +127,21 @@ struct McpServers {
     bool in_home = false;
     /// The project's file, relative to the project directory; empty when the agent reads none.
     std::string project_path;
+    /// Fields the entry carries besides the command (Copilot's {"type":"local","tools":["*"]}).
+    nlohmann::ordered_json server_fields = nlohmann::ordered_json::object();
+};
+
+/// How the agent decides that it trusts a project folder, for an agent that runs no hooks elsewhere;
+/// `doctor` reads it and says when a project is not trusted.
+struct FolderTrust {
+    /// The recipe, by name. "gemini-trusted-folders": a JSON object from absolute paths to
+    /// "TRUST_FOLDER" (the folder and below), "TRUST_PARENT" (its parent and below) or "DO_NOT_TRUST",
+    /// the longest matching path deciding; `settings_file`'s security.folderTrust.enabled false turns
+    /// the gate off, and so does `environment` set to "true".
+    std::string scheme;
+    std::string file;          ///< relative to the user folder, e.g. "trustedFolders.json"
+    std::string settings_file; ///< relative to the user folder; may be empty
+    std::string environment;   ///< a variable that trusts every folder when "true"; may be empty
 };
 
 /// A program the agent runs after a turn with its payload as the last command-line argument and
@@ -104,6 +149,14 @@ struct McpServers {
 struct NotifyProgram {
     /// Where the payload is: "last_argument" is the only place an agent is known to put it.
     std::string payload = "last_argument";
+};
+
+/// Where the agent keeps its own record of past sessions, which the adapter reads
+/// (starling.session-history/1) for `starling import history`.
+struct SessionHistory {
+    /// Patterns of the files, relative to the user folder: `*` and `?` match within one path
+    /// segment, a segment `**` any number of them ("projects/*/*.jsonl", "sessions/**/rollout-*.jsonl").
+    std::vector<std::string> files;
 };
 
 struct AgentIntegration {
@@ -120,6 +173,10 @@ struct AgentIntegration {
     std::optional<NotifyProgram> notify;
     /// Since ABI 1.7's SDK: where `starling mcp` is registered; absent for an agent without MCP.
     std::optional<McpServers> mcp;
+    /// Absent for an agent that runs its user's hooks in every folder.
+    std::optional<FolderTrust> folder_trust;
+    /// Absent for an agent whose records Starling cannot read.
+    std::optional<SessionHistory> history;
 };
 
 namespace detail {
@@ -167,6 +224,46 @@ std::vector<std::string> integration_strings(const Json &object, const char *pat
     return strings;
 }
 
+inline const char *hook_file_shape_name(HookFileShape shape) {
+    switch (shape) {
+    case HookFileShape::flat: return "flat";
+    case HookFileShape::module: return "module";
+    case HookFileShape::grouped: break;
+    }
+    return "grouped";
+}
+
+inline const char *mcp_file_shape_name(McpFileShape shape) {
+    switch (shape) {
+    case McpFileShape::toml: return "toml";
+    case McpFileShape::json_local: return "json_local";
+    case McpFileShape::json: break;
+    }
+    return "json";
+}
+
+/// An object of fields, or nothing at all; `reserved` keys are the host's to write.
+template <class Json>
+Json integration_fields(const Json &object, const char *path, const char *key,
+                        std::initializer_list<const char *> reserved) {
+    const auto found = object.find(key);
+    if (found == object.end() || found->is_null()) {
+        return Json::object();
+    }
+    bool clashes = !found->is_object();
+    for (const char *name : reserved) {
+        clashes = clashes || found->contains(name);
+    }
+    if (clashes) {
+        std::string names;
+        for (const char *name : reserved) {
+            names += std::string{names.empty() ? "" : ", "} + "\"" + name + "\"";
+        }
+        throw std::invalid_argument(std::string{"agent integration: "} + path + key + " must be an object without " + names);
+    }
+    return *found;
+}
+
 /// A path the host joins to a folder: relative, and never climbing out of it.
 inline std::string checked_relative_path(std::string path, const char *where, const char *key) {
     const bool climbs = path == ".." || path.rfind("../", 0) == 0 || path.find("/../") != std::string::npos ||
@@ -195,14 +292,20 @@ inline std::string checked_relative_path(std::string path, const char *where, co
         {"aliases", integration.aliases},
         {"hook_binary", integration.hook_binary},
         {"user_folder", {{"home_folder", integration.user_folder.home_folder},
-                         {"environment", integration.user_folder.environment}}},
-        {"hooks", {{"shape", integration.hooks.shape == HookFileShape::flat ? "flat" : "grouped"},
+                         {"environment", integration.user_folder.environment},
+                         {"environment_names_home", integration.user_folder.environment_names_home}}},
+        {"hooks", {{"shape", detail::hook_file_shape_name(integration.hooks.shape)},
                    {"user_path", integration.hooks.user_path},
                    {"project_path", integration.hooks.project_path},
                    {"required_fields", integration.hooks.required_fields},
+                   {"handler_form", integration.hooks.handler_form == HookHandlerForm::exec ? "exec" : "command"},
+                   {"handler_fields", integration.hooks.handler_fields},
                    {"events", std::move(events)}}},
         {"session_environment", integration.session_environment},
     };
+    if (integration.hooks.shape == HookFileShape::module) {
+        json["hooks"]["module_source"] = integration.hooks.module_source;
+    }
     if (integration.hooks.trust) {
         json["hooks"]["trust"] = {{"scheme", integration.hooks.trust->scheme},
                                   {"config_file", integration.hooks.trust->config_file},
@@ -213,10 +316,20 @@ inline std::string checked_relative_path(std::string path, const char *where, co
         json["notify"] = {{"payload", integration.notify->payload}};
     }
     if (integration.mcp) {
-        json["mcp"] = {{"shape", integration.mcp->shape == McpFileShape::toml ? "toml" : "json"},
+        json["mcp"] = {{"shape", detail::mcp_file_shape_name(integration.mcp->shape)},
                        {"user_path", integration.mcp->user_path},
                        {"in_home", integration.mcp->in_home},
-                       {"project_path", integration.mcp->project_path}};
+                       {"project_path", integration.mcp->project_path},
+                       {"server_fields", integration.mcp->server_fields}};
+    }
+    if (integration.history) {
+        json["history"] = {{"files", integration.history->files}};
+    }
+    if (integration.folder_trust) {
+        json["folder_trust"] = {{"scheme", integration.folder_trust->scheme},
+                                {"file", integration.folder_trust->file},
+                                {"settings_file", integration.folder_trust->settings_file},
+                                {"environment", integration.folder_trust->environment}};
     }
     if (integration.instructions) {
         json["instructions"] = {
@@ -251,16 +364,44 @@ inline std::string checked_relative_path(std::string path, const char *where, co
     integration.user_folder.home_folder =
         checked_relative_path(integration_string(folder, "user_folder.", "home_folder", true), "user_folder.", "home_folder");
     integration.user_folder.environment = integration_string(folder, "user_folder.", "environment", false);
+    if (const auto names_home = folder.find("environment_names_home"); names_home != folder.end()) {
+        if (!names_home->is_boolean()) {
+            throw std::invalid_argument("agent integration: user_folder.environment_names_home must be true or false");
+        }
+        integration.user_folder.environment_names_home = names_home->template get<bool>();
+    }
 
     const auto &hooks = detail::integration_field(json, "", "hooks");
     if (!hooks.is_object()) {
         throw std::invalid_argument("agent integration: hooks must be an object");
     }
     const auto shape = integration_string(hooks, "hooks.", "shape", true);
-    if (shape != "grouped" && shape != "flat") {
-        throw std::invalid_argument("agent integration: hooks.shape must be \"grouped\" or \"flat\", not \"" + shape + "\"");
+    if (shape != "grouped" && shape != "flat" && shape != "module") {
+        throw std::invalid_argument("agent integration: hooks.shape must be \"grouped\", \"flat\" or \"module\", not \"" +
+                                    shape + "\"");
     }
-    integration.hooks.shape = shape == "flat" ? HookFileShape::flat : HookFileShape::grouped;
+    integration.hooks.shape = shape == "flat"     ? HookFileShape::flat
+                              : shape == "module" ? HookFileShape::module
+                                                  : HookFileShape::grouped;
+    const auto form = integration_string(hooks, "hooks.", "handler_form", false);
+    if (!form.empty() && form != "command" && form != "exec") {
+        throw std::invalid_argument("agent integration: hooks.handler_form must be \"command\" or \"exec\", not \"" + form + "\"");
+    }
+    integration.hooks.handler_form = form == "exec" ? HookHandlerForm::exec : HookHandlerForm::command;
+    integration.hooks.handler_fields =
+        detail::integration_fields(hooks, "hooks.", "handler_fields", {"command", "exec", "args", "hooks", "matcher"});
+    if (integration.hooks.shape == HookFileShape::module) {
+        integration.hooks.module_source = integration_string(hooks, "hooks.", "module_source", true);
+        const auto &source = integration.hooks.module_source;
+        const auto placeholder = source.find(kModuleHookCommandPlaceholder);
+        const auto first_line_end = source.find('\n');
+        const bool once_after_first_line = placeholder != std::string::npos && first_line_end < placeholder &&
+                                           source.find(kModuleHookCommandPlaceholder, placeholder + 1) == std::string::npos;
+        if (!once_after_first_line) {
+            throw std::invalid_argument(std::string{"agent integration: hooks.module_source must hold "} +
+                                        kModuleHookCommandPlaceholder + " once, after its first line");
+        }
+    }
     integration.hooks.user_path = checked_relative_path(integration_string(hooks, "hooks.", "user_path", true),
                                                         "hooks.", "user_path");
     integration.hooks.project_path = checked_relative_path(integration_string(hooks, "hooks.", "project_path", true),
@@ -334,10 +475,15 @@ inline std::string checked_relative_path(std::string path, const char *where, co
         }
         McpServers declared;
         const auto shape_name = integration_string(*mcp, "mcp.", "shape", true);
-        if (shape_name != "json" && shape_name != "toml") {
-            throw std::invalid_argument("agent integration: mcp.shape must be \"json\" or \"toml\", not \"" + shape_name + "\"");
+        if (shape_name != "json" && shape_name != "toml" && shape_name != "json_local") {
+            throw std::invalid_argument("agent integration: mcp.shape must be \"json\", \"toml\" or \"json_local\", not \"" +
+                                        shape_name + "\"");
         }
-        declared.shape = shape_name == "toml" ? McpFileShape::toml : McpFileShape::json;
+        declared.shape = shape_name == "toml"         ? McpFileShape::toml
+                         : shape_name == "json_local" ? McpFileShape::json_local
+                                                      : McpFileShape::json;
+        declared.server_fields = detail::integration_fields(*mcp, "mcp.", "server_fields",
+                                                            {"command", "args", "env", "environment"});
         declared.user_path = checked_relative_path(integration_string(*mcp, "mcp.", "user_path", true), "mcp.", "user_path");
         if (const auto in_home = mcp->find("in_home"); in_home != mcp->end()) {
             if (!in_home->is_boolean()) {
@@ -349,6 +495,38 @@ inline std::string checked_relative_path(std::string path, const char *where, co
             declared.project_path = checked_relative_path(std::move(project), "mcp.", "project_path");
         }
         integration.mcp = std::move(declared);
+    }
+
+    if (const auto trust = json.find("folder_trust"); trust != json.end() && !trust->is_null()) {
+        if (!trust->is_object()) {
+            throw std::invalid_argument("agent integration: folder_trust must be an object");
+        }
+        FolderTrust declared;
+        declared.scheme = integration_string(*trust, "folder_trust.", "scheme", true);
+        if (declared.scheme != "gemini-trusted-folders") {
+            throw std::invalid_argument("agent integration: folder_trust.scheme must be \"gemini-trusted-folders\", not \"" +
+                                        declared.scheme + "\"");
+        }
+        declared.file = checked_relative_path(integration_string(*trust, "folder_trust.", "file", true), "folder_trust.", "file");
+        if (auto settings = integration_string(*trust, "folder_trust.", "settings_file", false); !settings.empty()) {
+            declared.settings_file = checked_relative_path(std::move(settings), "folder_trust.", "settings_file");
+        }
+        declared.environment = integration_string(*trust, "folder_trust.", "environment", false);
+        integration.folder_trust = std::move(declared);
+    }
+
+    if (const auto history = json.find("history"); history != json.end() && !history->is_null()) {
+        if (!history->is_object()) {
+            throw std::invalid_argument("agent integration: history must be an object");
+        }
+        SessionHistory declared;
+        for (auto &pattern : detail::integration_strings(*history, "history.", "files")) {
+            declared.files.push_back(checked_relative_path(std::move(pattern), "history.", "files[]"));
+        }
+        if (declared.files.empty()) {
+            throw std::invalid_argument("agent integration: history.files must name at least one pattern");
+        }
+        integration.history = std::move(declared);
     }
 
     if (const auto instructions = json.find("instructions"); instructions != json.end() && !instructions->is_null()) {

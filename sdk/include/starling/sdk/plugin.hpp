@@ -19,6 +19,7 @@
 #include <starling/sdk/event.hpp>
 #include <starling/sdk/memory_view.hpp>
 #include <starling/sdk/policy_types.hpp>
+#include <starling/sdk/session_history.hpp>
 #include <starling/sdk/settings.hpp>
 
 #include <nlohmann/json.hpp>
@@ -220,6 +221,17 @@ public:
     virtual void similarity(std::string_view text, const MemoryBatch &memories, std::span<double> similarities) = 0;
 };
 
+/// An adapter whose agent keeps its own record of past sessions (starling.session-history/1, since
+/// ABI 1.8): derive from Adapter and SessionHistoryReader, and say where the records are in the
+/// integration's `history`.
+class SessionHistoryReader {
+public:
+    virtual ~SessionHistoryReader() = default;
+    /// What the user said in one file of those records, in the order the agent recorded it; nothing
+    /// for a file of no format the adapter knows. Never what the agent said in the user's name.
+    virtual std::vector<RecordedPrompt> read_history(std::string_view path, std::string_view text) = 0;
+};
+
 class RelevanceIndex {
 public:
     virtual ~RelevanceIndex() = default;
@@ -343,6 +355,15 @@ starling_status adapter_integration(void *instance, starling_sink integration_ou
         }
     });
     return status == STARLING_STATUS_OK && !declared ? STARLING_STATUS_UNSUPPORTED : status;
+}
+
+template <class PluginClass>
+starling_status session_history_read(void *instance, starling_bytes path, starling_bytes text,
+                                     starling_sink prompts_out, starling_sink error) noexcept {
+    return guarded(error, [&] {
+        const auto prompts = plugin_of<PluginClass>(instance).read_history(as_string_view(path), as_string_view(text));
+        write_to(prompts_out, nlohmann::json{{"prompts", to_json(prompts)}}.dump());
+    });
 }
 
 template <class PluginClass>
@@ -484,7 +505,17 @@ const void *get_interface(const char *interface_id) noexcept {
     if constexpr (PluginClass::kind == STARLING_KIND_ADAPTER) {
         static const starling_adapter_v1 table{sizeof(starling_adapter_v1), &adapter_parse<PluginClass>,
                                                &adapter_render<PluginClass>, &adapter_integration<PluginClass>};
-        return id == STARLING_ADAPTER_INTERFACE_V1 ? &table : nullptr;
+        if (id == STARLING_ADAPTER_INTERFACE_V1) {
+            return &table;
+        }
+        if constexpr (std::is_base_of_v<SessionHistoryReader, PluginClass>) {
+            static const starling_session_history_v1 history_table{sizeof(starling_session_history_v1),
+                                                                   &session_history_read<PluginClass>};
+            if (id == STARLING_SESSION_HISTORY_INTERFACE_V1) {
+                return &history_table;
+            }
+        }
+        return nullptr;
     } else if constexpr (PluginClass::kind == STARLING_KIND_DECISION_POLICY) {
         static const starling_decision_v1 table{
             sizeof(starling_decision_v1), &decision_decide<PluginClass>, &decision_review_request<PluginClass>,

@@ -27,6 +27,9 @@ using ToolVocabulary = std::span<const ToolName>;
 [[nodiscard]] ToolVocabulary cursor_tools() noexcept;
 [[nodiscard]] ToolVocabulary codex_tools() noexcept;
 [[nodiscard]] ToolVocabulary codeflicker_tools() noexcept;
+[[nodiscard]] ToolVocabulary gemini_tools() noexcept;
+[[nodiscard]] ToolVocabulary copilot_tools() noexcept;
+[[nodiscard]] ToolVocabulary opencode_tools() noexcept;
 
 /// The intent of `tool_name`: mcp for MCP names, the table's entry, or other.
 [[nodiscard]] sdk::ToolIntent intent_of(ToolVocabulary vocabulary, std::string_view tool_name) noexcept;

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "adapters/golden.hpp"
+
+#include <catch2/catch.hpp>
+
+using nlohmann::json;
+using starling::sdk::EventKind;
+using starling::test::AdapterUnderTest;
+
+namespace {
+
+constexpr std::string_view kAgent = "gemini";
+
+} // namespace
+
+TEST_CASE("gemini honours the adapter contract", "[adapter][gemini]") {
+    // Listed from the reference (more-agents §1.1), not from the adapter, so that a missing fixture shows.
+    const std::vector<std::string_view> events{"SessionStart", "SessionEnd",  "BeforeAgent",         "AfterAgent",
+                                               "BeforeModel",  "AfterModel",  "BeforeToolSelection", "BeforeTool",
+                                               "AfterTool",    "PreCompress", "Notification"};
+    starling::test::check_adapter_contract({kAgent, events, "", {"/trigger"}});
+}
+
+TEST_CASE("gemini replies JSON or nothing: plain text would reach only the user", "[adapter][gemini]") {
+    const auto check_json = [](const auto &event, const auto & /*reply*/, const auto &rendered) {
+        CHECK(rendered.exit_code == 0);
+        if (!rendered.stdout_text.empty()) {
+            const auto output = json::parse(rendered.stdout_text);
+            CHECK(output.is_object());
+            CHECK_FALSE(output.contains("additionalContext"));
+            if (output.contains("hookSpecificOutput")) {
+                CHECK(output["hookSpecificOutput"]["hookEventName"] == event.details["hook_event_name"]);
+            }
+        }
+    };
+    starling::test::for_each_rendering(kAgent, starling::test::reply_shapes(), check_json);
+}
+
+TEST_CASE("gemini stores the prompt without the session-start context a headless run puts before it",
+          "[adapter][gemini]") {
+    const AdapterUnderTest adapter{kAgent};
+    const auto parsed = [&](std::string prompt) {
+        return adapter
+            .parse({}, json{{"hook_event_name", "BeforeAgent"}, {"session_id", "s"}, {"cwd", "/w"}, {"prompt", prompt}}.dump())
+            .prompt;
+    };
+    CHECK(parsed("<hook_context>Starling memory: a</hook_context>\n\nfix the build") == "fix the build");
+    CHECK(parsed("<hook_context>one</hook_context>\n\n<hook_context>two</hook_context>\n\nhello") == "hello");
+    CHECK(parsed("hello <hook_context>x</hook_context>") == "hello <hook_context>x</hook_context>");
+    CHECK(parsed("<hook_context>never closed\n\nhello") == "<hook_context>never closed\n\nhello");
+    CHECK(parsed("<hook_context>only context</hook_context>") == "");
+}
+
+TEST_CASE("gemini treats only a manual PreCompress as a compaction: the automatic one fires every turn",
+          "[adapter][gemini]") {
+    const AdapterUnderTest adapter{kAgent};
+    const auto kind_of = [&](const json &trigger) {
+        json payload{{"hook_event_name", "PreCompress"}, {"session_id", "s"}, {"cwd", "/w"}};
+        if (!trigger.is_null()) {
+            payload["trigger"] = trigger;
+        }
+        return adapter.parse({}, payload.dump()).kind;
+    };
+    CHECK(kind_of("manual") == EventKind::context_compacting);
+    CHECK(kind_of("auto") == EventKind::other);
+    CHECK(kind_of(nullptr) == EventKind::other);
+    CHECK(kind_of(3) == EventKind::other);
+}
+
+TEST_CASE("gemini never continues a turn when the payload does not say that no stop hook is",
+          "[adapter][gemini]") {
+    const AdapterUnderTest adapter{kAgent};
+    starling::sdk::Reply reply;
+    reply.block_reason = "review the session log";
+    const auto stop = adapter.parse({}, R"({"hook_event_name":"AfterAgent","session_id":"s","cwd":"/w"})");
+    CHECK(adapter.render(stop, reply).stdout_text.empty());
+    const auto active = adapter.parse(
+        {}, R"({"hook_event_name":"AfterAgent","session_id":"s","cwd":"/w","stop_hook_active":true})");
+    CHECK(adapter.render(active, reply).stdout_text.empty());
+}
