@@ -6,6 +6,7 @@
 // context reaches the model only as a top-level `additionalContext`: hookSpecificOutput and plain
 // text are ignored.
 #include <starling/adapters/hook_invocation.hpp>
+#include <starling/adapters/recorded_sessions.hpp>
 #include <starling/adapters/replies.hpp>
 #include <starling/adapters/tool_intents.hpp>
 
@@ -97,10 +98,39 @@ starling::sdk::AgentIntegration agent_integration() {
     agent.instructions = Instructions{InstructionsPlacement::section, "copilot-instructions.md",
                                       ".github/copilot-instructions.md", "## Starling memory\n\n"};
     agent.mcp = McpServers{McpFileShape::json, "mcp-config.json", false, "", {{"type", "local"}, {"tools", {"*"}}}};
+    // An event log per session.
+    agent.history = SessionHistory{{"session-state/*/events.jsonl"}};
     return agent;
 }
 
-class CopilotAdapter final : public starling::sdk::Adapter {
+/// A Copilot CLI session's events (~/.copilot/session-state/<session>/events.jsonl): `type`, `data`,
+/// `timestamp` per line. The session and its directory are in session.start (and session.resume);
+/// the user's prompts are user.message's `content` (its `transformedContent` is what Copilot added).
+std::vector<starling::sdk::RecordedPrompt> read_events(std::string_view text) {
+    using namespace starling::adapters;
+    std::string session;
+    std::string directory;
+    std::vector<starling::sdk::RecordedPrompt> prompts;
+    for_each_json_line(text, [&](const Json &record) {
+        const auto type = text_field(record, "type");
+        const auto data = object_field(record, "data");
+        if (type == "session.start" || type == "session.resume") {
+            if (auto id = text_field(data, "sessionId"); !id.empty()) {
+                session = std::move(id);
+            }
+            if (auto cwd = text_field(object_field(data, "context"), "cwd"); !cwd.empty()) {
+                directory = std::move(cwd);
+            }
+        } else if (type == "user.message") {
+            if (auto said = trimmed(text_field(data, "content")); !said.empty()) {
+                prompts.push_back({std::move(said), text_field(record, "timestamp"), session, directory});
+            }
+        }
+    });
+    return prompts;
+}
+
+class CopilotAdapter final : public starling::sdk::Adapter, public starling::sdk::SessionHistoryReader {
 public:
     CopilotAdapter(const starling::sdk::HostServices & /*host*/, const starling::sdk::Settings & /*settings*/) {}
 
@@ -140,6 +170,10 @@ public:
     }
 
     std::optional<starling::sdk::AgentIntegration> integration() override { return agent_integration(); }
+
+    std::vector<starling::sdk::RecordedPrompt> read_history(std::string_view /*path*/, std::string_view text) override {
+        return read_events(text);
+    }
 
     starling::sdk::RenderedReply render(const starling::sdk::Event &event, const starling::sdk::Reply &reply) override {
         const auto *spec = starling::adapters::answered_event(std::span<const CopilotEvent>{kEvents}, event);

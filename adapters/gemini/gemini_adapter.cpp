@@ -8,6 +8,9 @@
 // prompt it hands BeforeAgent; and hooks load only in folders the user trusts.
 #include <starling/adapters/claude_style.hpp>
 #include <starling/adapters/paths.hpp>
+#include <starling/adapters/recorded_sessions.hpp>
+
+#include <algorithm>
 
 #include <string_view>
 
@@ -67,6 +70,8 @@ starling::sdk::AgentIntegration agent_integration() {
     agent.mcp = McpServers{McpFileShape::json, "settings.json", false, ".gemini/settings.json"};
     agent.folder_trust = FolderTrust{"gemini-trusted-folders", "trustedFolders.json", "settings.json",
                                      "GEMINI_CLI_TRUST_WORKSPACE"};
+    // A chat per session, in a folder per project.
+    agent.history = SessionHistory{{"tmp/*/chats/session-*.jsonl"}};
     return agent;
 }
 
@@ -105,7 +110,78 @@ std::string first_plain_path(const Json &tool_input) {
     return {};
 }
 
-class GeminiAdapter final : public starling::adapters::ClaudeStyleAdapter {
+/// The text of a message's parts when every part is text (a function's response is not the user's).
+std::string text_of_parts(const Json &parts) {
+    if (!parts.is_array()) {
+        return parts.is_string() ? parts.get<std::string>() : std::string{};
+    }
+    std::string text;
+    for (const auto &part : parts) {
+        if (!part.is_object() || !part.contains("text") || !part["text"].is_string() || part.size() != 1) {
+            return {};
+        }
+        text += (text.empty() ? "" : "\n\n") + part["text"].get<std::string>();
+    }
+    return text;
+}
+
+/// The first of the workspace directories Gemini lists in the session context it sends first.
+std::string first_workspace_directory(std::string_view context) {
+    constexpr std::string_view heading = "Workspace Directories:";
+    const auto at = context.find(heading);
+    const auto item = at == std::string_view::npos ? at : context.find("- ", at + heading.size());
+    if (item == std::string_view::npos) {
+        return {};
+    }
+    const auto rest = context.substr(item + 2);
+    return starling::adapters::trimmed(rest.substr(0, rest.find('\n')));
+}
+
+/// A Gemini CLI chat (~/.gemini/tmp/<project>/chats/session-*.jsonl): a header line with the
+/// sessionId, then message records (`type` user or gemini, `content` parts, a `timestamp`), which
+/// `$set` records may restate. The user's prompts are user messages of text parts, less the context
+/// a hook put before them; not prompts: the session context Gemini sends first (which names the
+/// workspace, the prompts' directory) and function responses.
+std::vector<starling::sdk::RecordedPrompt> read_chat(std::string_view text) {
+    using namespace starling::adapters;
+    std::string session;
+    std::string directory;
+    std::vector<starling::sdk::RecordedPrompt> prompts;
+    std::vector<std::string> seen;
+    const auto take = [&](const Json &message) {
+        const auto id = text_field(message, "id");
+        if (text_field(message, "type") != "user" || !message.contains("content") ||
+            (!id.empty() && std::find(seen.begin(), seen.end(), id) != seen.end())) {
+            return;
+        }
+        seen.push_back(id);
+        auto said = trimmed(text_of_parts(message["content"]));
+        if (said.starts_with("<session_context>")) {
+            directory = first_workspace_directory(said);
+            return;
+        }
+        said = trimmed(without_hook_context(std::move(said)));
+        if (!said.empty()) {
+            prompts.push_back({std::move(said), text_field(message, "timestamp"), session, directory});
+        }
+    };
+    for_each_json_line(text, [&](const Json &record) {
+        if (session.empty() && !text_field(record, "sessionId").empty()) {
+            session = text_field(record, "sessionId");
+        }
+        const auto set = object_field(record, "$set");
+        if (set.contains("messages") && set["messages"].is_array()) {
+            for (const auto &message : set["messages"]) {
+                take(message);
+            }
+        } else {
+            take(record);
+        }
+    });
+    return prompts;
+}
+
+class GeminiAdapter final : public starling::adapters::ClaudeStyleAdapter, public starling::sdk::SessionHistoryReader {
 public:
     GeminiAdapter(const starling::sdk::HostServices & /*host*/, const starling::sdk::Settings & /*settings*/)
         : ClaudeStyleAdapter(kDialect) {}
@@ -122,6 +198,10 @@ public:
             event.kind = EventKind::other;
         }
         return event;
+    }
+
+    std::vector<starling::sdk::RecordedPrompt> read_history(std::string_view /*path*/, std::string_view text) override {
+        return read_chat(text);
     }
 
 protected:

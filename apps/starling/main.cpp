@@ -111,7 +111,7 @@ const std::vector<CommandSpec> &commands() {
          "                         prints what went where (docs/import.md)\n"
          "  import history [AGENT...] [--since DATE] [--dry-run] [--json]\n"
          "                         judge the prompts of the sessions the agents recorded themselves (Claude\n"
-         "                         Code's transcripts, Codex's rollouts) as capture judges them live, at the\n"
+         "                         Code, Codex, Gemini CLI, Copilot CLI) as capture judges them live, at the\n"
          "                         time and in the project they were said in; --dry-run shows what it would\n"
          "                         keep; a second run imports nothing new (docs/agents.md)\n"},
         {"export", &run_export_command, kImportExport,

@@ -3,6 +3,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
 using nlohmann::json;
 using starling::sdk::EventKind;
 using starling::sdk::ToolIntent;
@@ -67,4 +71,27 @@ TEST_CASE("copilot continues a stop only when the payload says no stop hook alre
           json{{"decision", "block"}, {"reason", "review the session log"}});
     CHECK(rendered(R"({"sessionId":"s","cwd":"/w","stop_hook_active":true})").empty());
     CHECK(rendered(R"({"sessionId":"s","cwd":"/w"})").empty());
+}
+
+TEST_CASE("copilot reads the user's prompts from the events Copilot CLI recorded", "[adapter][copilot][history]") {
+    const AdapterUnderTest adapter{kAgent};
+    const auto read = [&](const std::string &session) {
+        std::ifstream in{std::filesystem::path{STARLING_TEST_HISTORY_DIR} / "copilot/session-state" / session /
+                             "events.jsonl",
+                         std::ios::binary};
+        const auto prompts = adapter.read_history("events.jsonl", std::string{std::istreambuf_iterator<char>{in}, {}});
+        REQUIRE(prompts);
+        return *prompts;
+    };
+    // A turn, then a resume of the session for /compact: one prompt, the compaction none.
+    const auto compacted = read("a88dfe42-fc5b-4f82-a503-5ff37da0e6ea");
+    REQUIRE(compacted.size() == 1);
+    CHECK(compacted.front().text ==
+          "When do zanzibar deploys happen? From now on, always run the linter before committing. [read-the-memory]");
+    CHECK(compacted.front().session_id == "a88dfe42-fc5b-4f82-a503-5ff37da0e6ea");
+    CHECK(compacted.front().working_directory == "/home/dev/work/shop-api");
+    CHECK(compacted.front().time.starts_with("2026-11-28T23:13:0"));
+    const auto searched = read("8603fd07-f8db-44cd-aaff-24e9941a8af2");
+    REQUIRE(searched.size() == 1);
+    CHECK(searched.front().text == "Look up in my memories where that dashboard is. [search-the-memories]");
 }

@@ -3,6 +3,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
 using nlohmann::json;
 using starling::sdk::EventKind;
 using starling::test::AdapterUnderTest;
@@ -77,4 +81,27 @@ TEST_CASE("gemini never continues a turn when the payload does not say that no s
     const auto active = adapter.parse(
         {}, R"({"hook_event_name":"AfterAgent","session_id":"s","cwd":"/w","stop_hook_active":true})");
     CHECK(adapter.render(active, reply).stdout_text.empty());
+}
+
+TEST_CASE("gemini reads the user's prompts from the chats Gemini CLI recorded, without the context hooks and "
+          "Gemini put before them",
+          "[adapter][gemini][history]") {
+    const AdapterUnderTest adapter{kAgent};
+    const auto read = [&](const std::string &name) {
+        std::ifstream in{std::filesystem::path{STARLING_TEST_HISTORY_DIR} / "gemini/tmp/project/chats" / name,
+                         std::ios::binary};
+        const auto prompts = adapter.read_history(name, std::string{std::istreambuf_iterator<char>{in}, {}});
+        REQUIRE(prompts);
+        REQUIRE(prompts->size() == 1);
+        return prompts->front();
+    };
+    const auto turn = read("session-2026-11-28T23-13-6e993b5e.jsonl");
+    CHECK(turn.text == "When do zanzibar deploys happen? From now on, always run the linter before committing. "
+                       "[read-the-memory]");
+    CHECK(turn.session_id == "6e993b5e-5390-4cce-8bb0-b866185817bd");
+    CHECK(turn.working_directory == "/home/dev/work/shop-api");
+    CHECK(turn.time == "2026-11-28T23:13:02.553Z");
+    // The MCP turn: its function responses are recorded as the user's too.
+    CHECK(read("session-2026-11-28T23-13-aa0f384a.jsonl").text ==
+          "Look up in my memories where that dashboard is. [search-the-memories]");
 }
