@@ -16,12 +16,16 @@
 #include <starling/plugins/fatal_signals.hpp>
 #include <starling/plugins/static_plugins.hpp>
 
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
 #include <exception>
 #include <fcntl.h>
+#include <poll.h>
 #include <optional>
 #include <sys/stat.h>
 #include <string>
@@ -39,15 +43,43 @@ constexpr std::size_t kMaxPayloadBytes = 8u << 20;
 struct Payload {
     std::string text;
     std::size_t total_bytes = 0;
+    bool cut_at_deadline = false; ///< stdin was still open, without its end, at the hook's deadline
     [[nodiscard]] bool truncated() const noexcept { return total_bytes > text.size(); }
 };
 
-Payload read_stdin() {
+/// Whether the writer has nothing more ready and what it wrote is one whole JSON object: agents send
+/// their payload at once, and some leave stdin open after it.
+bool writer_paused_after_a_whole_object(std::string_view text) {
+    const auto last = text.find_last_not_of(" \t\r\n");
+    if (last == std::string_view::npos || text[last] != '}') {
+        return false;
+    }
+    pollfd more{STDIN_FILENO, POLLIN, 0};
+    if (::poll(&more, 1, 0) != 0) {
+        return false; // more bytes (or the end) are there: read them
+    }
+    return nlohmann::json::accept(text);
+}
+
+/// Reads stdin until its end, until the writer pauses after a whole JSON object, or until `deadline`:
+/// an agent that leaves stdin open must not hold the hook past its budget.
+Payload read_stdin(std::chrono::steady_clock::time_point deadline) {
     Payload payload;
     // Left uninitialised on purpose: zeroing it touched 16 fresh stack pages on every hook (about
     // 30 µs of page faults) for payloads that are mostly a few hundred bytes; read() fills what is used.
     std::array<char, 65536> buffer;
     while (true) {
+        const auto remaining =
+            std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+        pollfd readable{STDIN_FILENO, POLLIN, 0};
+        const int polled = ::poll(&readable, 1, static_cast<int>(std::max<std::int64_t>(remaining.count(), 0)));
+        if (polled < 0 && errno == EINTR) {
+            continue;
+        }
+        if (polled == 0) {
+            payload.cut_at_deadline = true;
+            break;
+        }
         const auto count = ::read(STDIN_FILENO, buffer.data(), buffer.size());
         if (count < 0 && errno == EINTR) {
             continue;
@@ -59,6 +91,9 @@ Payload read_stdin() {
         payload.total_bytes += size;
         if (payload.text.size() < kMaxPayloadBytes) {
             payload.text.append(buffer.data(), std::min(size, kMaxPayloadBytes - payload.text.size()));
+        }
+        if (writer_paused_after_a_whole_object(payload.text)) {
+            break; // an agent that keeps stdin open has said all it will: one JSON object
         }
     }
     return payload;
@@ -328,10 +363,11 @@ void write_reply(const sdk::RenderedReply &reply) {
 int run_hook(std::string_view adapter_id, int argc, char **argv) {
     // Everything a hook creates holds what the user typed: private, plugins' caches included.
     ::umask(077);
+    // The agent waits from here: the budget counts from the hook's start, stdin included.
+    const auto started = std::chrono::steady_clock::now();
     HookRun run;
     run.adapter_id = adapter_id;
     run.arguments.assign(argv + 1, argv + argc);
-    run.payload = read_stdin();
     run.component = "hook " + std::string{adapter_id};
 
     // Until the configuration is read, problems go to the default log.
@@ -352,6 +388,20 @@ int run_hook(std::string_view adapter_id, int argc, char **argv) {
     } catch (const std::exception &failure) {
         bootstrap.error(run.component, std::string{"no usable configuration, not even the embedded defaults: "} +
                                            failure.what());
+    }
+    // hooks.budget_ms's default, for a hook with no usable configuration at all (said below).
+    std::chrono::milliseconds budget{800};
+    try {
+        budget = std::chrono::milliseconds{application.config().hooks.budget_ms};
+    } catch (const std::exception &) {
+    }
+    const auto deadline = started + budget;
+    run.payload = read_stdin(deadline);
+    if (run.payload.cut_at_deadline) {
+        run.logger->warning(run.component, "stdin was still open after the hook's budget of " +
+                                               std::to_string(budget.count()) + " ms (hooks.budget_ms), " +
+                                               std::to_string(run.payload.total_bytes) +
+                                               " byte(s) read: going on with them");
     }
     application.load_only_modules_in_use({std::string{adapter_id}});
     // A plugin whose settings are refused runs on its defaults: said once the session is known.
@@ -407,9 +457,11 @@ int run_hook(std::string_view adapter_id, int argc, char **argv) {
             run.logger->error(run.component, std::string{"cannot log the prompt: "} + failure.what());
         }
     }
-    const auto &hooks = application.config().hooks;
-    const bool background = hooks.background;
-    const auto outcome = run_reply_worker(std::chrono::milliseconds{hooks.budget_ms}, run.logger->file(),
+    const bool background = application.config().hooks.background;
+    if (!background) {
+        detach_worker_on_signal();
+    }
+    const auto outcome = run_reply_worker(deadline, budget, run.logger->file(),
                                           [&](ReplySender &sender) { work_in_worker(run, sender, background); });
     if (!outcome.reply) {
         run.logger->error(run.component, outcome.failure + "; the agent got the safe reply");
@@ -417,8 +469,13 @@ int run_hook(std::string_view adapter_id, int argc, char **argv) {
         return 0;
     }
     write_reply(*outcome.reply);
-    if (!background) {
-        wait_for_worker(outcome.worker);
+    // In the foreground as configured, but never past the budget: what is left goes on detached.
+    if (!background && !wait_for_worker(outcome.worker, deadline)) {
+        detach_worker(outcome.worker);
+        run.logger->warning(run.component, "the work after the reply outlasted the hook's budget of " +
+                                               std::to_string(budget.count()) +
+                                               " ms (hooks.budget_ms, hooks.background = false): it goes on "
+                                               "detached from the agent");
     }
     return outcome.reply->exit_code;
 }

@@ -157,9 +157,8 @@ void ReplySender::send(const sdk::RenderedReply &reply) noexcept {
     reply_sent = 1;
 }
 
-WorkerOutcome run_reply_worker(std::chrono::milliseconds budget, const std::filesystem::path &log_file,
-                               const std::function<void(ReplySender &)> &work) {
-    const auto deadline = std::chrono::steady_clock::now() + budget;
+WorkerOutcome run_reply_worker(std::chrono::steady_clock::time_point deadline, std::chrono::milliseconds budget,
+                               const std::filesystem::path &log_file, const std::function<void(ReplySender &)> &work) {
     WorkerOutcome outcome;
     void *page = ::mmap(nullptr, sizeof(plugins::PluginCallRecord), PROT_READ | PROT_WRITE,
                         MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -209,11 +208,36 @@ WorkerOutcome run_reply_worker(std::chrono::milliseconds budget, const std::file
     return outcome;
 }
 
-void wait_for_worker(pid_t worker) noexcept {
-    int status = 0;
-    while (::waitpid(worker, &status, 0) < 0 && errno == EINTR) {
+bool wait_for_worker(pid_t worker, std::chrono::steady_clock::time_point deadline) noexcept {
+    while (true) {
+        int status = 0;
+        const pid_t ended = ::waitpid(worker, &status, WNOHANG);
+        if (ended == worker || (ended < 0 && errno != EINTR)) {
+            return true;
+        }
+        if (std::chrono::steady_clock::now() >= deadline) {
+            return false;
+        }
+        // Polled: a hook has no other child to be told about, and a few milliseconds are its grain.
+        ::usleep(2000);
     }
 }
+
+namespace {
+
+extern "C" void detach_on_signal(int /*signal*/) { detach_from_agent(); }
+
+} // namespace
+
+void detach_worker_on_signal() noexcept {
+    struct sigaction action {};
+    action.sa_handler = &detach_on_signal;
+    ::sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    ::sigaction(SIGUSR1, &action, nullptr);
+}
+
+void detach_worker(pid_t worker) noexcept { ::kill(worker, SIGUSR1); }
 
 void detach_from_agent() noexcept {
     ::setsid();

@@ -7,10 +7,16 @@
 
 #include <catch2/catch.hpp>
 
+#include <array>
 #include <chrono>
 #include <csignal>
 #include <filesystem>
 #include <string>
+#include <thread>
+
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <vector>
 
 namespace fs = std::filesystem;
@@ -236,4 +242,118 @@ TEST_CASE("a command whose plugin call hangs ends at the call budget, naming the
     CHECK(took < kInTime);
     CHECK_THAT(result.stderr_text, Catch::Contains("plugin 'hang-in-decide' in `decide` has run for") &&
                                        Catch::Contains("(plugins.call_budget_ms); ending the process"));
+}
+
+namespace {
+
+/// Runs `program` with `payload` on a stdin whose writer stays open until the program has ended
+/// (or 20 s): what an agent does that never closes the pipe. Returns the exit status, stderr and the time.
+struct OpenStdinRun {
+    int exit_code = -1;
+    std::string stderr_text;
+    std::chrono::steady_clock::duration took{};
+};
+
+OpenStdinRun run_with_open_stdin(const fs::path &program, const std::vector<std::string> &arguments,
+                                 const std::string &payload, const ProcessOptions &options) {
+    std::array<int, 2> input{};
+    REQUIRE(::pipe(input.data()) == 0);
+    const auto error_file = fs::temp_directory_path() / ("starling-open-stdin-" + std::to_string(::getpid()));
+    const auto start = std::chrono::steady_clock::now();
+    const pid_t child = ::fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+        ::dup2(input[0], STDIN_FILENO);
+        ::close(input[0]);
+        ::close(input[1]);
+        const int errors = ::open(error_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        ::dup2(errors, STDERR_FILENO);
+        const int nothing = ::open("/dev/null", O_WRONLY);
+        ::dup2(nothing, STDOUT_FILENO);
+        for (const auto &[name, value] : options.environment) {
+            ::setenv(name.c_str(), value.c_str(), 1);
+        }
+        std::vector<char *> argv{const_cast<char *>(program.c_str())};
+        for (const auto &argument : arguments) {
+            argv.push_back(const_cast<char *>(argument.c_str()));
+        }
+        argv.push_back(nullptr);
+        ::execv(program.c_str(), argv.data());
+        ::_exit(127);
+    }
+    ::close(input[0]);
+    REQUIRE(::write(input[1], payload.data(), payload.size()) == static_cast<ssize_t>(payload.size()));
+    OpenStdinRun run;
+    int status = 0;
+    const auto give_up = start + std::chrono::seconds{20};
+    while (::waitpid(child, &status, WNOHANG) == 0) {
+        if (std::chrono::steady_clock::now() > give_up) {
+            ::kill(child, SIGKILL);
+            ::waitpid(child, &status, 0);
+            break;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds{5});
+    }
+    run.took = std::chrono::steady_clock::now() - start;
+    ::close(input[1]);
+    run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    run.stderr_text = read_text(error_file);
+    fs::remove(error_file);
+    return run;
+}
+
+} // namespace
+
+TEST_CASE("a hook whose agent leaves stdin open answers within its budget: at once after a whole payload, at the "
+          "budget with what arrived otherwise",
+          "[e2e][hooks][containment]") {
+    const ScratchHome home{"contain-open-stdin"};
+    REQUIRE(run_process(kBinaries / "starling", {"remember", "--force", "--summary", "Deploys happen on Tuesdays",
+                                                 "Deploys happen on Tuesdays only; never on Fridays."},
+                        home.options())
+                .exit_code == 0);
+    home.write_file("home/starling.toml", "[hooks]\nbudget_ms = 2000\n");
+    const std::string payload = R"({"session_id":"s-open","cwd":"/work/app","hook_event_name":"UserPromptSubmit",)"
+                                R"("prompt":"when do we deploy on tuesday?"})";
+    // The whole object, and the writer pauses: the hook goes on without waiting for the end.
+    const auto whole = run_with_open_stdin(kBinaries / "starling-claude", {"UserPromptSubmit"}, payload, home.options());
+    CHECK(whole.exit_code == 0);
+    CHECK(whole.took < std::chrono::milliseconds{1500});
+    CHECK_THAT(read_text(home.path() / "sessions" / "s-open.jsonl"), Catch::Contains("when do we deploy on tuesday?"));
+    CHECK(whole.stderr_text.find("stdin was still open") == std::string::npos);
+
+    // Half an object, and nothing more: the budget ends the wait, and the agent gets the safe reply.
+    const auto half = run_with_open_stdin(kBinaries / "starling-claude", {"UserPromptSubmit"},
+                                          payload.substr(0, payload.size() / 2), home.options());
+    CHECK(half.exit_code == 0);
+    CHECK(half.took < std::chrono::milliseconds{4000});
+    CHECK_THAT(half.stderr_text, Catch::Contains("stdin was still open after the hook's budget of 2000 ms"));
+}
+
+TEST_CASE("with hooks.background = false a hook still ends within its budget: work that outlasts it goes on "
+          "detached and finishes",
+          "[e2e][hooks][containment][background]") {
+    const ScratchHome home{"contain-foreground"};
+    const fs::path release = home.path() / "release";
+    fs::create_directories(home.path() / "plugins");
+    fs::copy_file(kFixtures / "blocking_decay.so", home.path() / "plugins" / "starling-blocks-in-plan.so");
+    home.write_file("home/starling.toml", "[hooks]\nbackground = false\nbudget_ms = 500\n[policies]\n"
+                                          "decay = \"blocks-in-plan\"\n[settings.blocks-in-plan]\nrelease_file = \"" +
+                                              release.string() + "\"\n");
+    // SessionStart's consolidation asks the decay policy to plan, which blocks until released.
+    const auto [started, took] = timed(
+        kBinaries / "starling-claude", {"SessionStart"},
+        home.options(R"({"session_id":"s-fg","cwd":"/work/app","hook_event_name":"SessionStart","source":"startup"})"));
+    CHECK(started.exit_code == 0);
+    CHECK(took < kInTime);
+    CHECK_THAT(read_text(home.path() / "logs" / "starling.log"),
+               Catch::Contains("the work after the reply outlasted the hook's budget of 500 ms") &&
+                   Catch::Contains("it goes on detached from the agent"));
+    // Released, the detached consolidation finishes: nothing was cut.
+    home.write_file("home/release", "");
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds{20};
+    while (!fs::exists(home.path() / "release.planned") && std::chrono::steady_clock::now() < until) {
+        std::this_thread::sleep_for(std::chrono::milliseconds{50});
+    }
+    CHECK(fs::exists(home.path() / "release.planned"));
 }

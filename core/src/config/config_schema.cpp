@@ -243,10 +243,11 @@ std::vector<ConfigKey> build_schema() {
         boolean_key<&Config::hooks, &HooksConfig::background>("hooks.background", true,
             "Run what a hook's reply does not depend on (judging messages at stop, folding noted uses, "
             "consolidation) in a detached process once the agent has its reply; false runs it before the "
-            "hook exits."),
+            "hook exits, for as long as hooks.budget_ms allows, and what is left then goes on detached."),
         integer_key<&Config::hooks, &HooksConfig::budget_ms>("hooks.budget_ms", 800, between(50, 60000),
-            "Longest a hook waits for its reply, in milliseconds: when a plugin overruns it, crashes or ends "
-            "the process, the agent gets the safe reply and the log names the plugin and its call."),
+            "Longest a hook makes the agent wait, from its start (reading stdin included), in milliseconds: "
+            "when a plugin overruns it, crashes or ends the process, the agent gets the safe reply and the log "
+            "names the plugin and its call."),
         number_key<&Config::injection, &InjectionConfig::min_relevance>("injection.min_relevance", 0.28,
             number_at_least(0.0),
             "Least relevance of a prompt's best memory for anything to be injected when a prompt is submitted, "
