@@ -46,8 +46,9 @@ void check_claims(const std::filesystem::path &sessions, std::vector<HealthFindi
 std::vector<HealthFinding> check_store_leftovers(Application &application) {
     std::vector<HealthFinding> findings;
     auto &store = application.store();
+    // A problem, not a warning: what a dead process left undone is not done until it is repaired.
     for (const auto &leftover : store.leftovers()) {
-        findings.push_back({Severity::warning, "store", leftover.path,
+        findings.push_back({Severity::problem, "store", leftover.path,
                             std::string{core::to_string(leftover.kind)} + ": " + leftover.detail, repair_remedy});
     }
     check_claims(store.root() / "sessions", findings);

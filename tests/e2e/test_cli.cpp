@@ -382,6 +382,21 @@ TEST_CASE("doctor says what is healthy, what is not and what to do, and exits 1 
         CHECK_THAT(text.stdout_text, Catch::Contains("problem") && Catch::Contains("→ ") &&
                                          Catch::Contains("3 problem(s) to fix"));
     }
+    SECTION("what a dead process left is a problem until doctor --repair repairs it") {
+        REQUIRE(run_process(kStarling, {"remember", "--force", "tabs, not spaces"}, home.options()).exit_code == 0);
+        fs::create_directories(home.path() / "sessions");
+        std::ofstream(home.path() / "sessions" / "s-1.jsonl", std::ios::binary) << "{\"text\":\"always use pn";
+        fs::create_directories(home.path() / "archive" / "20261122T080000Z-aaaaaa");
+        const auto found = run_process(kStarling, {"doctor"}, home.options());
+        CHECK(found.exit_code == 1);
+        CHECK_THAT(found.stdout_text, Catch::Contains("sessions/s-1.jsonl") && Catch::Contains("torn tail") &&
+                                          Catch::Contains("empty archive folder") &&
+                                          Catch::Contains("starling doctor --repair"));
+        const auto repaired = run_process(kStarling, {"doctor", "--repair"}, home.options());
+        CHECK(repaired.exit_code == 0);
+        CHECK(run_process(kStarling, {"doctor"}, home.options()).exit_code == 0);
+        CHECK_FALSE(fs::exists(home.path() / "archive" / "20261122T080000Z-aaaaaa"));
+    }
     SECTION("an unusable STARLING_HOME is the one problem reported") {
         auto options = home.options();
         options.environment["STARLING_HOME"] = "relative";

@@ -6,6 +6,7 @@
 #include <starling/core/io/file_io.hpp>
 #include <starling/core/io/store_error.hpp>
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -84,6 +85,62 @@ std::vector<UnrecordedCopy> unrecorded_copies(const fs::path &root, const std::v
     return found;
 }
 
+/// The append-only files whose writers hold the store's lock, and cut a torn tail off themselves.
+std::vector<fs::path> locked_appended_files(const fs::path &root) {
+    return {root / "archive" / "MANIFEST.jsonl", root / "index" / "journal.tsv"};
+}
+
+/// The append-only files written without the store's lock, each append on a fresh line after a torn
+/// tail: the noted uses, and each session's log and state.
+std::vector<fs::path> freely_appended_files(const fs::path &root) {
+    std::vector<fs::path> files{root / "index" / "accesses.tsv"};
+    std::error_code error;
+    for (const auto &entry : fs::directory_iterator{root / "sessions", error}) {
+        if (entry.path().extension() == ".jsonl" && entry.is_regular_file(error) && !entry.is_symlink(error)) {
+            files.push_back(entry.path());
+        }
+    }
+    std::sort(files.begin() + 1, files.end());
+    return files;
+}
+
+bool ends_with_torn_line(const fs::path &file) {
+    const int descriptor = ::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (descriptor < 0) {
+        return false; // no such file: nothing torn
+    }
+    const bool torn = ends_mid_line(descriptor);
+    ::close(descriptor);
+    return torn;
+}
+
+/// The folders under archive/ that hold no file, however deep, deepest first.
+std::vector<fs::path> empty_archive_folders(const fs::path &root) {
+    std::vector<fs::path> folders;
+    std::error_code error;
+    fs::recursive_directory_iterator walk(root / "archive", error);
+    for (const auto end = fs::recursive_directory_iterator{}; !error && walk != end; walk.increment(error)) {
+        if (walk->symlink_status(error).type() == fs::file_type::directory) {
+            folders.push_back(walk->path());
+        }
+    }
+    std::sort(folders.begin(), folders.end(), [](const fs::path &left, const fs::path &right) {
+        return std::distance(left.begin(), left.end()) > std::distance(right.begin(), right.end());
+    });
+    std::vector<fs::path> empty;
+    for (const auto &folder : folders) {
+        bool holds_something = false;
+        for (const auto &entry : fs::directory_iterator{folder, error}) {
+            const bool empty_child = std::find(empty.begin(), empty.end(), entry.path()) != empty.end();
+            holds_something = holds_something || !empty_child;
+        }
+        if (!holds_something && !error) {
+            empty.push_back(folder);
+        }
+    }
+    return empty;
+}
+
 /// Removes `file` and the folders above it up to `top` (included) that it leaves empty.
 void remove_with_empty_folders(const fs::path &file, const fs::path &top) {
     fault_point(FaultStep::unlink);
@@ -108,6 +165,8 @@ std::string_view to_string(Leftover::Kind kind) noexcept {
     case Leftover::Kind::unfinished_archive: return "unfinished archive";
     case Leftover::Kind::unrecorded_restore: return "unrecorded restore";
     case Leftover::Kind::unrecorded_archive_copy: return "unrecorded archive copy";
+    case Leftover::Kind::torn_tail: return "torn tail";
+    case Leftover::Kind::empty_archive_folder: return "empty archive folder";
     }
     return "leftover";
 }
@@ -145,6 +204,17 @@ std::vector<Leftover> MemoryStore::leftovers() {
     for (const UnrecordedCopy &copy : unrecorded_copies(root, entries)) {
         found.push_back({Leftover::Kind::unrecorded_archive_copy, relative_to(root, copy.path),
                          "an archive copy of " + copy.key + " that archive/MANIFEST.jsonl does not record"});
+    }
+    for (const auto &files : {locked_appended_files(root), freely_appended_files(root)}) {
+        for (const fs::path &file : files) {
+            if (ends_with_torn_line(file)) {
+                found.push_back({Leftover::Kind::torn_tail, relative_to(root, file),
+                                 "its last line has no end: an append cut short (or being written right now)"});
+            }
+        }
+    }
+    for (const fs::path &folder : empty_archive_folders(root)) {
+        found.push_back({Leftover::Kind::empty_archive_folder, relative_to(root, folder), "holds no file"});
     }
     return found;
 }
@@ -216,6 +286,34 @@ std::vector<Leftover> MemoryStore::repair_leftovers() {
             throw StoreError(file.string() + ": cannot remove a dead writer's temporary file: " + error.message());
         }
         repaired.push_back({Leftover::Kind::temporary_file, relative_to(root, file), "removed"});
+    }
+    for (const fs::path &file : locked_appended_files(root)) {
+        if (!ends_with_torn_line(file)) {
+            continue;
+        }
+        // As the file's own writers do before they append, holding the same lock.
+        const std::string content = read_file(file, std::uint64_t{1} << 30);
+        const auto newline = content.rfind('\n');
+        const auto kept = newline == std::string::npos ? 0 : newline + 1;
+        if (::truncate(file.c_str(), static_cast<off_t>(kept)) != 0) {
+            throw_system_error(file, "cannot cut off a torn line", errno);
+        }
+        repaired.push_back({Leftover::Kind::torn_tail, relative_to(root, file),
+                            "cut off the " + std::to_string(content.size() - kept) + " byte(s) of its unfinished line"});
+    }
+    for (const fs::path &file : freely_appended_files(root)) {
+        // Appended to without this lock: ending the line, with an append of its own, races with no one.
+        if (ends_with_torn_line(file)) {
+            append_to_file(file, "\n", /*durable=*/true);
+            repaired.push_back({Leftover::Kind::torn_tail, relative_to(root, file),
+                                "ended its unfinished line, which readers skip"});
+        }
+    }
+    for (const fs::path &folder : empty_archive_folders(root)) {
+        if (::rmdir(folder.c_str()) != 0 && errno != ENOENT) {
+            throw_system_error(folder, "cannot remove an empty archive folder", errno);
+        }
+        repaired.push_back({Leftover::Kind::empty_archive_folder, relative_to(root, folder), "removed"});
     }
     return repaired;
 }

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <csignal>
 #include <cstdlib>
+#include <fstream>
 #include <functional>
 #include <string>
 
@@ -273,4 +274,46 @@ TEST_CASE("leftovers are listed without being touched, and repaired once", "[sto
     const std::string restored = store.restore("20261122T090000Z-012345");
     CHECK(read_bytes(store.path_of(restored)) == bytes);
     CHECK(store.contains(key));
+}
+
+TEST_CASE("torn tails and empty archive folders are leftovers, repaired once, and nothing after a torn line is lost",
+          "[store][recovery]") {
+    StoreFixture fixture{"recovery-torn"};
+    auto &store = fixture.store;
+    const std::string key = memory_with_uses(store, "Kept through the repair", 1);
+    const auto append = [&](const std::string &relative, const std::string &bytes) {
+        std::ofstream(fixture.root / relative, std::ios::app | std::ios::binary) << bytes;
+    };
+    // Appends cut short: a manifest record, a journal line, a session's logged prompt.
+    std::filesystem::create_directories(fixture.root / "archive");
+    append("archive/MANIFEST.jsonl", R"({"event":"archive","id":"2026)");
+    append("index/journal.tsv", "3\tupsert\tmemory/user/short/half");
+    std::filesystem::create_directories(fixture.root / "sessions");
+    append("sessions/s-1.jsonl", "{\"text\":\"always use pnpm\"}\n{\"text\":\"nev");
+    // What an archive that died after making its folder leaves.
+    std::filesystem::create_directories(fixture.root / "archive" / "20261122T080000Z-aaaaaa" / "memory" / "user");
+
+    const auto found = store.leftovers();
+    std::vector<std::string> torn;
+    std::vector<std::string> empty;
+    for (const auto &leftover : found) {
+        (leftover.kind == Leftover::Kind::torn_tail ? torn : empty).push_back(leftover.path);
+        CHECK((leftover.kind == Leftover::Kind::torn_tail || leftover.kind == Leftover::Kind::empty_archive_folder));
+    }
+    CHECK(torn == std::vector<std::string>{"archive/MANIFEST.jsonl", "index/journal.tsv", "sessions/s-1.jsonl"});
+    CHECK(empty == std::vector<std::string>{"archive/20261122T080000Z-aaaaaa/memory/user",
+                                            "archive/20261122T080000Z-aaaaaa/memory", "archive/20261122T080000Z-aaaaaa"});
+    CHECK(store.leftovers() == found); // listing touches nothing
+
+    const auto repaired = store.repair_leftovers();
+    CHECK(repaired.size() == found.size());
+    CHECK(store.leftovers().empty());
+    CHECK(store.repair_leftovers().empty());
+    CHECK(read_bytes(fixture.root / "archive" / "MANIFEST.jsonl").empty());
+    CHECK(read_bytes(fixture.root / "index" / "journal.tsv").back() == '\n');
+    // The session's torn line ends where it was cut: the next prompt starts a line of its own.
+    CHECK(read_bytes(fixture.root / "sessions" / "s-1.jsonl") == "{\"text\":\"always use pnpm\"}\n{\"text\":\"nev\n");
+    CHECK_FALSE(std::filesystem::exists(fixture.root / "archive" / "20261122T080000Z-aaaaaa"));
+    CHECK(store.contains(key));
+
 }

@@ -29,6 +29,14 @@ struct Leftover {
         /// recording it. Repair: remove it when the same bytes are in the store or in a recorded copy
         /// of the same memory; otherwise record it in the manifest, so that it can be restored.
         unrecorded_archive_copy,
+        /// An append-only file (the archive manifest, the index journal, the noted uses, a session's
+        /// log or state) whose last line has no end: an append cut short by a dead writer or a full
+        /// disk. Readers skip it, and the next append starts after it. Repair: cut it off where the
+        /// store's lock guards the file (manifest, journal), else end it, so that it stays a line of
+        /// its own, which readers skip.
+        torn_tail,
+        /// A folder under `archive/` with no file in it. Repair: remove it.
+        empty_archive_folder,
     };
     Kind kind = Kind::temporary_file;
     std::string path;   ///< relative to the store root
