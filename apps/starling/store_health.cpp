@@ -9,6 +9,7 @@
 #include <starling/core/store/index/index_entry.hpp>
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <string>
@@ -40,18 +41,25 @@ void check_configuration(Application &application, std::vector<HealthFinding> &f
 }
 
 /// Who besides the user may read or change the store: memories and session logs hold what the user
-/// typed, so others reading them is worth a warning and others writing them a problem.
+/// typed, so others reading them is worth a warning, and others writing them — or owning a folder of
+/// it, which lets them write it when they like — a problem: what is planted there reaches the
+/// user's agents.
 void check_permissions(const std::filesystem::path &directory, std::vector<HealthFinding> &findings) {
     struct stat status {};
-    if (::stat(directory.c_str(), &status) != 0) {
+    if (::lstat(directory.c_str(), &status) != 0 || !S_ISDIR(status.st_mode)) {
         return;
     }
-    if ((status.st_mode & S_IWOTH) != 0) {
+    if (status.st_uid != ::geteuid()) {
+        findings.push_back(finding(Severity::problem, "store", directory.string(),
+                                   "owned by another user (uid " + std::to_string(status.st_uid) +
+                                       "), who could plant or change memories",
+                                   "chown -R \"$(id -u)\" '" + directory.string() + "'"));
+    } else if ((status.st_mode & S_IWOTH) != 0) {
         findings.push_back(finding(Severity::problem, "store", directory.string(),
                                    "every user can write here, so anyone could plant or change memories",
                                    "chmod o-w '" + directory.string() + "'"));
     } else if ((status.st_mode & S_IWGRP) != 0) {
-        findings.push_back(finding(Severity::warning, "store", directory.string(),
+        findings.push_back(finding(Severity::problem, "store", directory.string(),
                                    "your group can write here, so its members could plant or change memories",
                                    "chmod g-w '" + directory.string() + "'"));
     } else if ((status.st_mode & (S_IRGRP | S_IROTH)) != 0) {
@@ -73,6 +81,16 @@ void check_store(Application &application, std::vector<HealthFinding> &findings)
     for (const char *part : {"memory", "sessions", "archive", "index", "logs"}) {
         check_permissions(root / part, findings);
     }
+    // Every folder of memories too: one a stranger can write (memory/user/long, a project's) is as
+    // good as the whole store for planting a memory.
+    std::filesystem::recursive_directory_iterator folders{root / "memory", error};
+    for (const auto end = std::filesystem::recursive_directory_iterator{}; !error && folders != end;
+         folders.increment(error)) {
+        if (folders->is_directory(error) && !folders->is_symlink(error)) {
+            check_permissions(folders->path(), findings);
+        }
+    }
+    error.clear();
     try {
         core::refuse_if_writable_by_others(root, "the store");
     } catch (const std::exception &) {

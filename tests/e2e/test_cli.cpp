@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace fs = std::filesystem;
 using starling::test::run_process;
@@ -396,6 +398,30 @@ TEST_CASE("doctor says what is healthy, what is not and what to do, and exits 1 
         CHECK(repaired.exit_code == 0);
         CHECK(run_process(kStarling, {"doctor"}, home.options()).exit_code == 0);
         CHECK_FALSE(fs::exists(home.path() / "archive" / "20261122T080000Z-aaaaaa"));
+    }
+    SECTION("a folder of memories that the group can write, or that another user owns, is a problem named with "
+            "its remedy") {
+        const auto stored = run_process(kStarling, {"remember", "--force", "--json", "tabs, not spaces"}, home.options());
+        REQUIRE(stored.exit_code == 0);
+        const auto folder = (home.path() / nlohmann::json::parse(stored.stdout_text)["key"].get<std::string>()).parent_path();
+        fs::permissions(folder, fs::perms::group_write, fs::perm_options::add);
+        auto report = nlohmann::json::parse(run_process(kStarling, {"doctor", "--json"}, home.options()).stdout_text);
+        const auto problem_with = [&](const std::string &remedy) {
+            return std::any_of(report["findings"].begin(), report["findings"].end(), [&](const nlohmann::json &finding) {
+                return finding["severity"] == "problem" && finding["subject"] == folder.string() &&
+                       finding["remedy"].get<std::string>().find(remedy) != std::string::npos;
+            });
+        };
+        CHECK(report["healthy"] == false);
+        CHECK(problem_with("chmod g-w '" + folder.string() + "'"));
+        fs::permissions(folder, fs::perms::group_write, fs::perm_options::remove);
+        if (::geteuid() == 0) { // only root can give a folder away
+            REQUIRE(::chown(folder.c_str(), 65534, static_cast<gid_t>(-1)) == 0);
+            report = nlohmann::json::parse(run_process(kStarling, {"doctor", "--json"}, home.options()).stdout_text);
+            CHECK(problem_with("chown -R"));
+            REQUIRE(::chown(folder.c_str(), 0, static_cast<gid_t>(-1)) == 0);
+        }
+        CHECK(run_process(kStarling, {"doctor"}, home.options()).exit_code == 0);
     }
     SECTION("an unusable STARLING_HOME is the one problem reported") {
         auto options = home.options();
