@@ -758,6 +758,17 @@ int run_install_command(Application &application, std::span<const std::string> w
     install_trust(target, install_hooks(target));
     install_mcp(target);
     install_instructions(target);
+    // An agent that loads hooks only in folders the user trusts runs none of these elsewhere.
+    if (target.agent.integration.folder_trust) {
+        const std::string note = target.agent.integration.display_name +
+                                 " runs these hooks only in folders you trust; `starling doctor` in a project says "
+                                 "whether it is one";
+        if (target.record) {
+            (*target.record)["notes"].push_back(note);
+        } else {
+            std::cout << "note: " << note << '\n';
+        }
+    }
     if (target.record) {
         print_json(*target.record);
     }

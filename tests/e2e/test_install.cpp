@@ -555,7 +555,9 @@ TEST_CASE("install gemini names its hooks, writes into $GEMINI_CLI_HOME/.gemini,
     const auto gemini_home = home.path().parent_path() / "gemini-home";
     options.environment["GEMINI_CLI_HOME"] = gemini_home.string();
     options.unset_environment.push_back("GEMINI_CLI_TRUST_WORKSPACE");
-    REQUIRE(run_process(kStarling, {"install", "gemini"}, options).exit_code == 0);
+    const auto installed = run_process(kStarling, {"install", "gemini"}, options);
+    REQUIRE(installed.exit_code == 0);
+    CHECK_THAT(installed.stdout_text, Catch::Contains("note: Gemini CLI runs these hooks only in folders you trust"));
     const auto settings = nlohmann::json::parse(read_text(gemini_home / ".gemini/settings.json"));
     CHECK(settings["hooks"]["AfterTool"][0]["matcher"] == "read_file|read_many_files|run_shell_command");
     for (const auto &[event, groups] : settings["hooks"].items()) {
