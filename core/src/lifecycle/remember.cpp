@@ -264,16 +264,21 @@ RememberOutcome Rememberer::apply(const RememberRequest &request, const std::str
     if (corrected) {
         memory.set_extra_field(supersedes_field, corrected->id);
     }
+    std::string new_id = memory.id; // known before it is written when derived from message_ref
     outcome.key = store_->create(scope, Tier::short_term, std::move(memory));
     outcome.action = RememberOutcome::Action::created;
     if (corrected) {
-        const std::string new_id = memory_id_of(store_->read(outcome.key));
         try {
+            // Read by key only when the store chose the id: a consolidation running beside this one
+            // may merge the new memory away the moment it exists.
+            if (new_id.empty()) {
+                new_id = memory_id_of(store_->read(outcome.key));
+            }
             store_->update(corrected->key, [&](Memory &old) { supersede(old, new_id); });
             outcome.superseded = corrected->key;
             outcome.reason += "; supersedes " + corrected->id + ", which it corrects";
         } catch (const StoreError &) {
-            // Archived or merged away meanwhile: there is nothing left to supersede.
+            // The new memory or the corrected one was merged or archived meanwhile: nothing to mark.
         }
     }
     outcome.decision = std::move(decision);
