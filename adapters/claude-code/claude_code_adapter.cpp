@@ -4,6 +4,7 @@
 // that each has a known safe reply; the channels used are those every 2025-2026 version honours.
 #include <starling/adapters/claude_style.hpp>
 #include <starling/adapters/recorded_sessions.hpp>
+#include <starling/sdk/text/blanks.hpp>
 #include <starling/adapters/skill.hpp>
 
 #include <algorithm>
@@ -12,6 +13,7 @@
 
 namespace {
 
+using starling::sdk::text::trim_blanks;
 using starling::adapters::ClaudeStyleEvent;
 using starling::sdk::EventKind;
 namespace rules = starling::adapters::claude_rules;
@@ -112,7 +114,7 @@ std::vector<starling::sdk::RecordedPrompt> read_transcript(std::string_view text
         if (text_field(message, "role") != "user" || !message.contains("content")) {
             return;
         }
-        auto said = trimmed(typed_text(message["content"], {"text"}));
+        auto said = std::string{trim_blanks(typed_text(message["content"], {"text"}))};
         if (said.empty() || written_by_client(said)) {
             return;
         }

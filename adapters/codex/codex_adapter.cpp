@@ -7,6 +7,7 @@
 #include <starling/adapters/claude_style.hpp>
 #include <starling/adapters/paths.hpp>
 #include <starling/adapters/recorded_sessions.hpp>
+#include <starling/sdk/text/blanks.hpp>
 #include <starling/adapters/replies.hpp>
 
 #include <optional>
@@ -14,6 +15,7 @@
 
 namespace {
 
+using starling::sdk::text::trim_blanks;
 using starling::adapters::ClaudeStyleEvent;
 using starling::adapters::Json;
 using starling::sdk::EventKind;
@@ -97,10 +99,10 @@ std::vector<starling::sdk::RecordedPrompt> read_rollout(std::string_view text) {
             const auto event = text_field(payload, "type");
             std::string said;
             if (event == "user_message") {
-                said = trimmed(text_field(payload, "message"));
+                said = std::string{trim_blanks(text_field(payload, "message"))};
             } else if (event == "item_completed" && text_field(object_field(payload, "item"), "type") == "UserMessage") {
                 const auto item = object_field(payload, "item");
-                said = trimmed(typed_text(item.contains("content") ? item["content"] : Json{}, {"text"}));
+                said = std::string{trim_blanks(typed_text(item.contains("content") ? item["content"] : Json{}, {"text"}))};
             }
             if (!said.empty()) {
                 (event == "user_message" ? messages : items)

@@ -7,6 +7,7 @@
 // text are ignored.
 #include <starling/adapters/hook_invocation.hpp>
 #include <starling/adapters/recorded_sessions.hpp>
+#include <starling/sdk/text/blanks.hpp>
 #include <starling/adapters/replies.hpp>
 #include <starling/adapters/tool_intents.hpp>
 
@@ -16,6 +17,7 @@
 
 namespace {
 
+using starling::sdk::text::trim_blanks;
 using starling::adapters::Json;
 using starling::sdk::EventKind;
 
@@ -73,11 +75,6 @@ constexpr DetailSpellings kDetails[] = {
     {"stop_reason", {"stopReason", "stop_reason"}},
 };
 
-/// The first of `keys` that the payload has, as text.
-std::string field_of(const Json &fields, std::initializer_list<std::string_view> keys) {
-    return starling::adapters::first_text_field(fields, keys);
-}
-
 // more-agents §2.1 and §4. User hooks in a file of Starling's own in ~/.copilot/hooks ($COPILOT_HOME),
 // run without a shell; user-level hooks need no folder trust. Copilot also runs a project's
 // .claude/settings.json hooks: the Claude Code adapter leaves a prompt it sees there to these.
@@ -122,7 +119,7 @@ std::vector<starling::sdk::RecordedPrompt> read_events(std::string_view text) {
                 directory = std::move(cwd);
             }
         } else if (type == "user.message") {
-            if (auto said = trimmed(text_field(data, "content")); !said.empty()) {
+            if (auto said = std::string{trim_blanks(text_field(data, "content"))}; !said.empty()) {
                 prompts.push_back({std::move(said), text_field(record, "timestamp"), session, directory});
             }
         }
@@ -140,13 +137,13 @@ public:
         const Json &fields = invocation.payload;
         auto event = starling::adapters::begin_event("copilot", std::move(invocation.event_name),
                                                      std::span<const CopilotEvent>{kEvents});
-        event.session_id = field_of(fields, {"sessionId", "session_id"});
+        event.session_id = starling::adapters::first_text_field(fields, {"sessionId", "session_id"});
         event.working_directory = text_field(fields, "cwd");
         if (event.kind == EventKind::prompt_submitted) {
             event.prompt = text_field(fields, "prompt");
         }
         if (event.kind == EventKind::tool_used) {
-            const auto name = field_of(fields, {"toolName", "tool_name"});
+            const auto name = starling::adapters::first_text_field(fields, {"toolName", "tool_name"});
             auto input = starling::adapters::object_field(fields, "toolArgs");
             if (input.empty()) {
                 input = starling::adapters::object_field(fields, "tool_input");

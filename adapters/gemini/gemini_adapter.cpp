@@ -9,6 +9,7 @@
 #include <starling/adapters/claude_style.hpp>
 #include <starling/adapters/paths.hpp>
 #include <starling/adapters/recorded_sessions.hpp>
+#include <starling/sdk/text/blanks.hpp>
 
 #include <algorithm>
 
@@ -16,6 +17,7 @@
 
 namespace {
 
+using starling::sdk::text::trim_blanks;
 using starling::adapters::ClaudeStyleEvent;
 using starling::adapters::Json;
 using starling::sdk::EventKind;
@@ -134,7 +136,7 @@ std::string first_workspace_directory(std::string_view context) {
         return {};
     }
     const auto rest = context.substr(item + 2);
-    return starling::adapters::trimmed(rest.substr(0, rest.find('\n')));
+    return std::string{trim_blanks(rest.substr(0, rest.find('\n')))};
 }
 
 /// A Gemini CLI chat (~/.gemini/tmp/<project>/chats/session-*.jsonl): a header line with the
@@ -155,12 +157,12 @@ std::vector<starling::sdk::RecordedPrompt> read_chat(std::string_view text) {
             return;
         }
         seen.push_back(id);
-        auto said = trimmed(text_of_parts(message["content"]));
+        auto said = std::string{trim_blanks(text_of_parts(message["content"]))};
         if (said.starts_with("<session_context>")) {
             directory = first_workspace_directory(said);
             return;
         }
-        said = trimmed(without_hook_context(std::move(said)));
+        said = std::string{trim_blanks(without_hook_context(std::move(said)))};
         if (!said.empty()) {
             prompts.push_back({std::move(said), text_field(message, "timestamp"), session, directory});
         }

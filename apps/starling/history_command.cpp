@@ -14,6 +14,7 @@
 #include <starling/core/io/time_format.hpp>
 #include <starling/core/lifecycle/remember.hpp>
 #include <starling/core/store/memory_store.hpp>
+#include <starling/sdk/text/utf8.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -141,9 +142,10 @@ private:
 };
 
 std::string shown(std::string_view text) {
-    std::string line{text.substr(0, shown_text_length)};
+    const bool cut = text.size() > shown_text_length;
+    std::string line{text.substr(0, cut ? sdk::text::code_point_start_before(text, shown_text_length + 1) : text.size())};
     std::replace(line.begin(), line.end(), '\n', ' ');
-    return printable(line) + (text.size() > shown_text_length ? "…" : "");
+    return printable(line) + (cut ? "…" : "");
 }
 
 nlohmann::json prompt_json(const FoundPrompt &found, core::MemoryStore &store) {

@@ -3,6 +3,8 @@
 
 #include "agent_integration.hpp"
 
+#include <starling/sdk/text/blanks.hpp>
+
 #include <nlohmann/json.hpp>
 #include <toml++/toml.h>
 
@@ -23,16 +25,6 @@ std::string toml_string(std::string_view text) {
     return quoted + "\"";
 }
 
-std::string_view trimmed(std::string_view line) {
-    while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) {
-        line.remove_prefix(1);
-    }
-    while (!line.empty() && (line.back() == ' ' || line.back() == '\t' || line.back() == '\r')) {
-        line.remove_suffix(1);
-    }
-    return line;
-}
-
 /// Where Starling's table is in `text`: from its header's line to the next table's header (or the
 /// end); nullopt when there is none.
 std::optional<std::pair<std::size_t, std::size_t>> toml_block(std::string_view text) {
@@ -40,7 +32,7 @@ std::optional<std::pair<std::size_t, std::size_t>> toml_block(std::string_view t
     std::size_t line_start = 0;
     while (line_start < text.size()) {
         const auto line_end = std::min(text.find('\n', line_start), text.size());
-        const auto line = trimmed(text.substr(line_start, line_end - line_start));
+        const auto line = sdk::text::trim_blanks(text.substr(line_start, line_end - line_start));
         if (begin && line.starts_with('[')) {
             return std::pair{*begin, line_start};
         }

@@ -191,6 +191,32 @@ def client_env(scratch, **variables):
     return dict(scratch.env, PWD=str(scratch.project), **variables)
 
 
+def check_context_reached(checks, client, model, path_suffix):
+    """The context every client must pass on, seen in the requests to the model: the memory injected
+    for the prompt, and what the user asked to keep, from session start."""
+    missing = f"no {path_suffix} request body holds it"
+    checks.check(client, "the injected memory reached the model", injected_text_reached(model, path_suffix), missing)
+    checks.check(client, "what the user asked to keep reached the model from session start",
+                 injected_text_reached(model, path_suffix, KEPT_PREFERENCE), missing)
+
+
+def check_mcp_reached(checks, client, model, path_suffix, read_id):
+    outcome = mcp_results_reached(model, path_suffix, read_id)
+    checks.check(client, "memory_search then memory_get through MCP returned the memory to the model",
+                 outcome == "reached", outcome[-3000:])
+
+
+def check_store_effects(checks, client, scratch, uses_before_mcp):
+    """What every client's turns must leave in the store: the memory_get of the MCP turn counted as a
+    use (uses_before_mcp is None when that turn never ran), and the standing instruction captured."""
+    uses_after_mcp = scratch.uses_of(scratch.read_id)
+    checks.check(client, "the memory_get of a memory reinforced it",
+                 uses_before_mcp is not None and uses_after_mcp > uses_before_mcp,
+                 f"access count {uses_before_mcp} -> {uses_after_mcp}")
+    checks.check(client, "the standing instruction was captured", scratch.captured(STANDING_INSTRUCTION),
+                 "no session log holds it")
+
+
 def run_claude(scratch, clients, checks):
     scratch.starling("install", "claude-code")
     settings = json.loads((scratch.home / ".claude" / "settings.json").read_text())
@@ -222,10 +248,7 @@ def run_claude(scratch, clients, checks):
         for event in events:
             outcome = claude_hook_outcome(stream, debug, event)
             checks.check("claude", f"{event}: the hook ran and its reply was accepted", outcome == "accepted", outcome)
-        checks.check("claude", "the injected memory reached the model", injected_text_reached(model, "/messages"),
-                     "no /v1/messages request body holds it")
-        checks.check("claude", "what the user asked to keep reached the model from session start",
-                     injected_text_reached(model, "/messages", KEPT_PREFERENCE), "no /v1/messages request body holds it")
+        check_context_reached(checks, "claude", model, "/messages")
         after = scratch.access_count(scratch.read_key)
         uses_before_mcp = scratch.uses_of(scratch.read_id)
         # Mid-session, through Starling's MCP server as `starling install` registered it (~/.claude.json).
@@ -233,17 +256,11 @@ def run_claude(scratch, clients, checks):
                               "ToolSearch,mcp__starling__memory_search,mcp__starling__memory_get", "--output-format", "stream-json",
                               "--verbose"], cwd=scratch.project, env=env, capture_output=True, text=True, timeout=300)
         checks.check("claude", "the MCP turn completed", run.returncode == 0, run.stderr[-2000:])
-        outcome = mcp_results_reached(model, "/messages", scratch.read_id)
-        checks.check("claude", "memory_search then memory_get through MCP returned the memory to the model",
-                     outcome == "reached", outcome[-2000:])
-    uses_after_mcp = scratch.uses_of(scratch.read_id)
-    checks.check("claude", "the memory_get of a memory reinforced it", uses_after_mcp > uses_before_mcp,
-                 f"access count {uses_before_mcp} -> {uses_after_mcp}")
+        check_mcp_reached(checks, "claude", model, "/messages", scratch.read_id)
+    check_store_effects(checks, "claude", scratch, uses_before_mcp)
     checks.check("claude", "the Read of a memory file reinforced it",
                  f"read of {scratch.read_key} in session {session}" in scratch.log() and after > before,
                  f"access count {before} -> {after}; log: {scratch.log()[-1500:]}")
-    checks.check("claude", "the standing instruction was captured", scratch.captured(STANDING_INSTRUCTION),
-                 "no session log holds it")
 
 
 def claude_hook_outcome(stream, debug, event):
@@ -376,26 +393,17 @@ def run_codex(scratch, clients, checks):
                 continue
             outcome = hook_outcome_in_codex(completed, event)
             checks.check("codex", f"{event}: the hook ran and its reply was accepted", outcome == "accepted", outcome)
-        checks.check("codex", "the injected memory reached the model", injected_text_reached(model, "/responses"),
-                     "no /v1/responses request body holds it")
-        checks.check("codex", "what the user asked to keep reached the model from session start",
-                     injected_text_reached(model, "/responses", KEPT_PREFERENCE), "no /v1/responses request body holds it")
+        check_context_reached(checks, "codex", model, "/responses")
         modes = sorted({m for body in model.bodies("/responses")
                         for m in re.findall(r'sandbox_mode\\?":\\?"([a-z-]+)', json.dumps(body))})
         checks.check("codex", "the turns ran in Codex's default sandbox", modes and "danger-full-access" not in modes,
                      modes)
-        outcome = mcp_results_reached(model, "/responses", scratch.read_id)
-        checks.check("codex", "memory_search then memory_get through MCP returned the memory to the model",
-                     outcome == "reached", outcome[-3000:])
+        check_mcp_reached(checks, "codex", model, "/responses", scratch.read_id)
     after = scratch.access_count(scratch.read_key)
     checks.check("codex", "a shell `cat` of a memory file reinforced it",
                  f"read of {scratch.read_key} in session" in scratch.log() and read_before_mcp > before,
                  f"access count {before} -> {read_before_mcp}")
-    uses_after_mcp = scratch.uses_of(scratch.read_id)
-    checks.check("codex", "the memory_get of a memory reinforced it", uses_after_mcp > uses_before_mcp,
-                 f"access count {uses_before_mcp} -> {uses_after_mcp}")
-    checks.check("codex", "the standing instruction was captured", scratch.captured(STANDING_INSTRUCTION),
-                 "no session log holds it")
+    check_store_effects(checks, "codex", scratch, uses_before_mcp)
 
 
 def hook_outcome_in_codex(completed, event):
@@ -457,22 +465,12 @@ def run_gemini(scratch, clients, checks):
         for event in events:
             outcome = gemini_hook_outcome(debug, event)
             checks.check("gemini", f"{event}: the hook ran and its reply was accepted", outcome == "accepted", outcome)
-        checks.check("gemini", "the injected memory reached the model",
-                     injected_text_reached(model, ":streamGenerateContent"), "no streamGenerateContent request body holds it")
-        checks.check("gemini", "what the user asked to keep reached the model from session start",
-                     injected_text_reached(model, ":streamGenerateContent", KEPT_PREFERENCE),
-                     "no streamGenerateContent request body holds it")
-        outcome = mcp_results_reached(model, ":streamGenerateContent", scratch.read_id)
-        checks.check("gemini", "memory_search then memory_get through MCP returned the memory to the model",
-                     outcome == "reached", outcome[-3000:])
-    uses_after_mcp = scratch.uses_of(scratch.read_id)
-    checks.check("gemini", "the memory_get of a memory reinforced it", uses_after_mcp > uses_before_mcp,
-                 f"access count {uses_before_mcp} -> {uses_after_mcp}")
+        check_context_reached(checks, "gemini", model, ":streamGenerateContent")
+        check_mcp_reached(checks, "gemini", model, ":streamGenerateContent", scratch.read_id)
+    check_store_effects(checks, "gemini", scratch, uses_before_mcp)
     checks.check("gemini", "the read_file of a memory file reinforced it",
                  bool(session) and f"read of {scratch.read_key} in session {session}" in scratch.log() and after > before,
                  f"session {session!r}; access count {before} -> {after}; log: {scratch.log()[-1500:]}")
-    checks.check("gemini", "the standing instruction was captured", scratch.captured(STANDING_INSTRUCTION),
-                 "no session log holds it")
 
 
 def gemini_hook_outcome(debug, event):
@@ -531,22 +529,12 @@ def run_copilot(scratch, clients, checks):
         for event in events:
             outcome = copilot_hook_outcome(recorded, event)
             checks.check("copilot", f"{event}: the hook ran and its reply was accepted", outcome == "accepted", outcome)
-        checks.check("copilot", "the injected memory reached the model", injected_text_reached(model, "/chat/completions"),
-                     "no /v1/chat/completions request body holds it")
-        checks.check("copilot", "what the user asked to keep reached the model from session start",
-                     injected_text_reached(model, "/chat/completions", KEPT_PREFERENCE),
-                     "no /v1/chat/completions request body holds it")
-        outcome = mcp_results_reached(model, "/chat/completions", scratch.read_id)
-        checks.check("copilot", "memory_search then memory_get through MCP returned the memory to the model",
-                     outcome == "reached", outcome[-3000:])
-    uses_after_mcp = scratch.uses_of(scratch.read_id)
-    checks.check("copilot", "the memory_get of a memory reinforced it", uses_after_mcp > uses_before_mcp,
-                 f"access count {uses_before_mcp} -> {uses_after_mcp}")
+        check_context_reached(checks, "copilot", model, "/chat/completions")
+        check_mcp_reached(checks, "copilot", model, "/chat/completions", scratch.read_id)
+    check_store_effects(checks, "copilot", scratch, uses_before_mcp)
     checks.check("copilot", "the view of a memory file reinforced it",
                  bool(session) and f"read of {scratch.read_key} in session {session}" in scratch.log() and after > before,
                  f"session {session!r}; access count {before} -> {after}; log: {scratch.log()[-1500:]}")
-    checks.check("copilot", "the standing instruction was captured", scratch.captured(STANDING_INSTRUCTION),
-                 "no session log holds it")
 
 
 def copilot_hook_outcome(recorded, event):
@@ -673,14 +661,8 @@ def run_opencode(scratch, clients, checks):
                 print(f"skip opencode: {event}: {outcome[5:]}")
                 continue
             checks.check("opencode", f"{event}: the hook ran and its reply was accepted", outcome == "accepted", outcome)
-        checks.check("opencode", "the injected memory reached the model", injected_text_reached(model, "/chat/completions"),
-                     "no /v1/chat/completions request body holds it")
-        checks.check("opencode", "what the user asked to keep reached the model from session start",
-                     injected_text_reached(model, "/chat/completions", KEPT_PREFERENCE),
-                     "no /v1/chat/completions request body holds it")
-        outcome = mcp_results_reached(model, "/chat/completions", scratch.read_id)
-        checks.check("opencode", "memory_search then memory_get through MCP returned the memory to the model",
-                     outcome == "reached", outcome[-3000:])
+        check_context_reached(checks, "opencode", model, "/chat/completions")
+        check_mcp_reached(checks, "opencode", model, "/chat/completions", scratch.read_id)
         # OpenCode's hidden title agent sends the system prompt through the same plugin hook: the
         # plugin leaves it without the session's memory.
         titles = [body for body in model.bodies("/chat/completions") if not body.get("tools")]
@@ -688,16 +670,11 @@ def run_opencode(scratch, clients, checks):
         checks.check("opencode", "the title generator's request got no memory in its system prompt",
                      bool(titles) and not any(KEPT_PREFERENCE in json.dumps(content) for content in title_systems),
                      f"{len(titles)} title request(s); their system messages: {json.dumps(title_systems)[:800]}")
-    uses_after_mcp = scratch.uses_of(scratch.read_id)
-    checks.check("opencode", "the memory_get of a memory reinforced it",
-                 uses_before_mcp is not None and uses_after_mcp > uses_before_mcp,
-                 f"access count {uses_before_mcp} -> {uses_after_mcp}")
+    check_store_effects(checks, "opencode", scratch, uses_before_mcp)
     checks.check("opencode", "the read of a memory file reinforced it",
                  bool(session) and f"read of {scratch.read_key} in session {session}" in scratch.log() and
                  after is not None and after > before,
                  f"session {session!r}; access count {before} -> {after}; log: {scratch.log()[-1500:]}")
-    checks.check("opencode", "the standing instruction was captured", scratch.captured(STANDING_INSTRUCTION),
-                 "no session log holds it")
 
 
 def judged_messages(scratch, session, wait):

@@ -6,6 +6,8 @@
 #include "support/process.hpp"
 #include "support/scratch_home.hpp"
 
+#include <starling/sdk/shell_words.hpp>
+
 #include <catch2/catch.hpp>
 
 #include <nlohmann/json.hpp>
@@ -19,18 +21,11 @@ using starling::test::read_text;
 using starling::test::run_process;
 using starling::test::ScratchHome;
 using Json = nlohmann::json;
+using starling::sdk::shell_quote;
 
 namespace {
 
 const fs::path kBinaries{STARLING_TEST_BINARY_DIR};
-
-std::string shell_quoted(const std::string &text) {
-    std::string quoted = "'";
-    for (const char character : text) {
-        quoted += character == '\'' ? std::string{"'\\''"} : std::string{character};
-    }
-    return quoted + "'";
-}
 
 /// Runs `script` with `store` mounted read-only over itself, in a user and mount namespace of its
 /// own (no privilege needed); nullopt when this machine allows no such namespace.
@@ -39,8 +34,8 @@ std::optional<starling::test::ProcessResult> run_read_only(const ScratchHome &ho
     if (run_process("/usr/bin/unshare", {"-rm", "true"}, home.options()).exit_code != 0) {
         return std::nullopt;
     }
-    const std::string mount = "mount --bind -o ro " + shell_quoted(store.string()) + " " + shell_quoted(store.string()) +
-                              " && ! touch " + shell_quoted((store / "probe").string()) + " 2>/dev/null && ";
+    const std::string mount = "mount --bind -o ro " + shell_quote(store.string()) + " " + shell_quote(store.string()) +
+                              " && ! touch " + shell_quote((store / "probe").string()) + " 2>/dev/null && ";
     return run_process("/usr/bin/unshare", {"-rm", "sh", "-c", mount + script}, home.options());
 }
 
@@ -75,13 +70,13 @@ TEST_CASE("search, list, show, inject and the MCP tools that read work on a read
              {"params", {{"name", "memory_remember"}, {"arguments", {{"text", "Never deploy on Fridays."}, {"force", true}}}}}}
             .dump() + "\n";
     home.write_file("mcp-input.jsonl", mcp_input);
-    const std::string starling = shell_quoted((kBinaries / "starling").string());
+    const std::string starling = shell_quote((kBinaries / "starling").string());
     const std::string script =
-        "cd " + shell_quoted(project.string()) + " && set -e; echo '== search'; " + starling + " search pnpm; "
+        "cd " + shell_quote(project.string()) + " && set -e; echo '== search'; " + starling + " search pnpm; "
         "echo '== list'; " + starling + " list; echo '== show'; " + starling + " show " + id + "; "
         "echo '== inject'; " + starling + " inject --event prompt --prompt 'install the pnpm packages'; "
         "echo '== start'; " + starling + " inject --event session-start; "
-        "echo '== mcp'; " + starling + " mcp < " + shell_quoted((home.path().parent_path() / "mcp-input.jsonl").string());
+        "echo '== mcp'; " + starling + " mcp < " + shell_quote((home.path().parent_path() / "mcp-input.jsonl").string());
     const auto result = run_read_only(home, home.path(), script);
     if (!result) {
         WARN("no user and mount namespaces here (unshare -rm): the read-only store is not tested");

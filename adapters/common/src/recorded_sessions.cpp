@@ -24,12 +24,4 @@ std::string typed_text(const Json &content, std::initializer_list<std::string_vi
     return joined;
 }
 
-std::string trimmed(std::string_view text) {
-    const auto begin = text.find_first_not_of(" \t\r\n");
-    if (begin == std::string_view::npos) {
-        return {};
-    }
-    return std::string{text.substr(begin, text.find_last_not_of(" \t\r\n") - begin + 1)};
-}
-
 } // namespace starling::adapters

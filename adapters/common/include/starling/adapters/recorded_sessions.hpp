@@ -36,7 +36,4 @@ void for_each_json_line(std::string_view text, Visit visit) {
 /// (a tool result, an image): such a message is not words the user typed alone.
 [[nodiscard]] std::string typed_text(const Json &content, std::initializer_list<std::string_view> text_types);
 
-/// `text` without the white space around it.
-[[nodiscard]] std::string trimmed(std::string_view text);
-
 } // namespace starling::adapters
