@@ -11,6 +11,7 @@
 #include "locomo_misses.hpp"
 #include "locomo_product_path.hpp"
 #include "locomo_window_documents.hpp"
+#include "secret_corpus.hpp"
 #include "weeks_bench.hpp"
 
 
@@ -73,6 +74,12 @@ Usage: starling-bench [--config FILE] BENCHMARK [ARGS...]
                          EN/DE/ZH) run as injection runs it, at its own size, and each
                          working directory's session start: related prompts served and
                          unrelated ones quiet per store size, tuning and check half apart
+  secrets [--data DIR] [--ordinary DIR]... [--json]
+                         the redactor on a corpus written apart from it (default: the
+                         repository's tests/fixtures/secrets): positives found, near misses
+                         kept byte for byte, findings in ordinary developer text (each named by
+                         file, line and format, never by what it found), precision and recall,
+                         the check and the tuning half apart; --ordinary: more directories of ordinary text, searched recursively
   weeks [--profiles defaults,NAME,...] [--bin DIR] [--scratch DIR] [--json] [--json-out FILE]
                          eight scripted weeks of two agents on two projects through the hook
                          binaries of DIR (default: this tool's own), once per profile (default:
@@ -263,6 +270,26 @@ int bench_first_weeks(Application &application, std::span<const std::string> wor
     return write_report(arguments, first_weeks_report_json(report), format_first_weeks_report(report));
 }
 
+int bench_secrets(Application &application, std::span<const std::string> words) {
+    const Arguments arguments{words, {"data", "ordinary"}, {"json"}};
+    arguments.expect_operands(0, 0, "");
+    std::vector<std::filesystem::path> more_ordinary;
+    for (const auto &directory : arguments.values("ordinary")) {
+        more_ordinary.emplace_back(directory);
+    }
+    const auto corpus = read_secret_corpus(arguments.value("data").value_or(STARLING_SECRET_CORPUS), more_ordinary);
+    const core::Redactor redactor{application.config().redaction.extra_patterns};
+    const auto tuning = evaluate_secret_corpus(half_of(corpus, CorpusHalf::tuning), redactor);
+    const auto check = evaluate_secret_corpus(half_of(corpus, CorpusHalf::check), redactor);
+    if (arguments.flag("json")) {
+        app::print_json({{"tuning", secret_corpus_report_json(tuning)}, {"check", secret_corpus_report_json(check)}});
+    } else {
+        std::cout << "## Check half\n\n" << format_secret_corpus_report(check) << "\n## Tuning half\n\n"
+                  << format_secret_corpus_report(tuning);
+    }
+    return 0;
+}
+
 int bench_decisions(Application &application, std::span<const std::string> words) {
     const Arguments arguments{words, {"data"}, {"json"}};
     arguments.expect_operands(0, 0, "");
@@ -368,10 +395,13 @@ int run(std::span<const std::string> words) {
     if (words.front() == "injection") {
         return bench_injection(application, words.subspan(1));
     }
+    if (words.front() == "secrets") {
+        return bench_secrets(application, words.subspan(1));
+    }
     if (words.front() == "first-weeks") {
         return bench_first_weeks(application, words.subspan(1));
     }
-    throw UsageError("unknown benchmark '" + words.front() + "' (expected locomo, decisions, injection, first-weeks or weeks)");
+    throw UsageError("unknown benchmark '" + words.front() + "' (expected locomo, decisions, injection, first-weeks, secrets or weeks)");
 }
 
 } // namespace

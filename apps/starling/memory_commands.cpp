@@ -10,6 +10,7 @@
 #include <starling/app/output.hpp>
 #include <starling/core/lifecycle/remember.hpp>
 #include <starling/core/io/file_io.hpp>
+#include <starling/core/redaction/redaction.hpp>
 #include <starling/core/store/injection_record.hpp>
 #include <starling/core/store/record/memory_file.hpp>
 #include <starling/core/io/store_error.hpp>
@@ -193,7 +194,9 @@ int run_remember_command(Application &application, std::span<const std::string> 
             throw UsageError("--scope must be user or project, not '" + forced.scope + "'");
         }
         forced.summary = arguments.value("summary").value_or("");
-        forced.tags = split_list(arguments.value("tags").value_or(""));
+        // Redacted as typed, before it is cut at commas: a secret whose context spans a comma (a JSON
+        // Web Key's `"kty"` and `"d"`, a Twilio key's id and its secret) is still seen whole.
+        forced.tags = split_list(application.store().redactor().redact(arguments.value("tags").value_or("")).text);
         forced.reason = "stored with --force";
         request.forced = forced;
     } else if (arguments.value("type") || arguments.value("scope")) {

@@ -410,3 +410,27 @@ TEST_CASE("policies/README.md lists every policy with its kind, in its family's 
     }
     CHECK(listed.size() >= 13);
 }
+
+TEST_CASE("no test name holds a semicolon, which CTest would cut there and then run nothing", "[architecture]") {
+    // catch_discover_tests hands each name to CTest as a list element: a name with `;` becomes a
+    // filter that matches no test case, and the test "passes" without running.
+    const std::regex test_case{R"re(TEST_CASE\(\s*((?:"(?:[^"\\]|\\.)*"\s*)+))re"};
+    std::vector<std::string> offenders;
+    for (const auto &entry : fs::recursive_directory_iterator(kSource / "tests")) {
+        if (entry.path().extension() != ".cpp") {
+            continue;
+        }
+        std::ifstream in{entry.path()};
+        const std::string text{std::istreambuf_iterator<char>{in}, std::istreambuf_iterator<char>{}};
+        for (auto match = std::sregex_iterator(text.begin(), text.end(), test_case); match != std::sregex_iterator();
+             ++match) {
+            if ((*match)[1].str().find(';') != std::string::npos) {
+                offenders.push_back(entry.path().lexically_relative(kSource).string() + ": " + (*match)[1].str());
+            }
+        }
+    }
+    for (const auto &offender : offenders) {
+        UNSCOPED_INFO(offender);
+    }
+    CHECK(offenders.empty());
+}

@@ -272,7 +272,7 @@ TEST_CASE("the consolidation profile's novelty: a learning scoring exactly 5 is 
     CHECK(field_of(fresh.show(stored[0]["id"].get<std::string>(), "2026-03-02T09:01:00Z"), "relevance_score") == "5");
 }
 
-TEST_CASE("consolidation defect fixed: 'NOT HELPFUL' is no helpful use; unhelpful uses make a memory forgettable",
+TEST_CASE("consolidation defect fixed: 'NOT HELPFUL' is no helpful use — unhelpful uses make a memory forgettable",
           "[cli][profiles][consolidation]") {
     const ConsolidationHome home{"consolidation-not-helpful"};
     home.say(kMigration, "s-1", "2026-03-02T09:00:00Z");

@@ -111,7 +111,7 @@ TEST_CASE("everything a new user asked to keep is in the next session's start, t
     }
 }
 
-TEST_CASE("prompts that name a memory's subject in other words get it; prompts about nothing stored get nothing",
+TEST_CASE("prompts that name a memory's subject in other words get it — prompts about nothing stored get nothing",
           "[e2e][delivery][injection]") {
     const ScratchHome one{"delivery-one-memory"};
     remember(one, "I prefer pnpm over npm for every JavaScript project.");
@@ -216,7 +216,7 @@ TEST_CASE("a correction supersedes the memory it corrects: only the correction r
     CHECK_THAT(restored_file, Catch::Contains("pinned: true"));
 }
 
-TEST_CASE("remember says why it kept nothing and how to keep it anyway; search says what came closest",
+TEST_CASE("remember says why it kept nothing and how to keep it anyway — search says what came closest",
           "[e2e][delivery][cli]") {
     const ScratchHome home{"delivery-discard"};
     const auto discarded = run_process(kBinaries / "starling", {"remember", "thanks, that worked!"}, home.options());

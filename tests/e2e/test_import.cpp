@@ -322,7 +322,7 @@ TEST_CASE("consolidation: graph, core memory and archive imported and exported a
     CHECK(fs::exists(home.path() / "archive"));
 }
 
-TEST_CASE("consolidation: a dry run writes nothing; bad input is named by file, line and entity",
+TEST_CASE("consolidation: a dry run writes nothing — bad input is named by file, line and entity",
           "[e2e][import][consolidation]") {
     const ScratchHome home{"import-consolidation-bad"};
     const fs::path source = kSeeds / "consolidation/memory";
@@ -424,7 +424,7 @@ TEST_CASE("cognitive layer: the buffer imported and exported again, row for row,
     CHECK(snapshot(home.path() / "memory") == before_again);
 }
 
-TEST_CASE("cognitive layer: a dry run writes nothing; a bad row is named by table and row",
+TEST_CASE("cognitive layer: a dry run writes nothing — a bad row is named by table and row",
           "[e2e][import][cognitive-layer]") {
     const ScratchHome home{"import-cognitive-bad"};
     const fs::path source = starling::test::build_sqlite_database(kSeeds / "cognitive-layer/buffer.sql",
@@ -446,7 +446,7 @@ TEST_CASE("cognitive layer: a dry run writes nothing; a bad row is named by tabl
     CHECK(run_starling(home, {"import", "cognitive-layer", source.string(), "--project", "shop"}).exit_code == 64);
 }
 
-TEST_CASE("import: a second import creates and changes nothing; a dry run writes nothing", "[e2e][import]") {
+TEST_CASE("import: a second import creates and changes nothing — a dry run writes nothing", "[e2e][import]") {
     const ScratchHome home{"import-twice"};
     const fs::path source = kSeeds / "claude-memory/memory";
     const auto dry = run_starling(home, {"import", "claude-memory", source.string(), "--dry-run", "--json"});

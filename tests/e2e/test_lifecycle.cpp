@@ -7,6 +7,8 @@
 #include "support/scratch_home.hpp"
 #include "support/secret_fixtures.hpp"
 
+#include "bench/secret_cases.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <nlohmann/json.hpp>
@@ -84,15 +86,38 @@ TEST_CASE("reads through the hook promote a memory only across two sessions", "[
 
 namespace {
 
-/// Every file under `root` whose name or bytes hold a fixture secret, with the format.
+/// A secret as a user would write it, and the bytes of it that must never reach a file.
+struct Secret {
+    std::string label;
+    std::string text;
+    std::string secret;
+};
+
+/// The fixture list and every positive of the secret corpus (tests/fixtures/secrets, issue 43).
+const std::vector<Secret> &secrets_to_keep_out() {
+    static const std::vector<Secret> secrets = [] {
+        std::vector<Secret> all;
+        for (const auto &fixture : starling::test::secret_fixtures()) {
+            all.push_back({fixture.format, fixture.text, fixture.secret});
+        }
+        const auto corpus = fs::path{STARLING_SOURCE_DIR} / "tests/fixtures/secrets/positives.txt";
+        for (const auto &positive : starling::bench::read_secret_cases(corpus, true)) {
+            all.push_back({"corpus " + positive.id, positive.text, positive.secret});
+        }
+        return all;
+    }();
+    return secrets;
+}
+
+/// Every file under `root` whose name or bytes hold one of those secrets, with its label.
 std::vector<std::string> secret_leaks_under(const fs::path &root) {
     std::vector<std::string> leaks;
     for (const auto &entry : fs::recursive_directory_iterator(root)) {
         const auto name = entry.path().lexically_relative(root).string();
         const auto content = entry.is_regular_file() ? read_text(entry.path()) : std::string{};
-        for (const auto &secret : starling::test::secret_fixtures()) {
+        for (const auto &secret : secrets_to_keep_out()) {
             if (content.find(secret.secret) != std::string::npos || name.find(secret.secret) != std::string::npos) {
-                leaks.push_back(name + ": " + secret.format);
+                leaks.push_back(name + ": " + secret.label);
             }
         }
     }
@@ -101,10 +126,12 @@ std::vector<std::string> secret_leaks_under(const fs::path &root) {
 
 } // namespace
 
-TEST_CASE("no secret of the fixture list ever appears in any file under STARLING_HOME", "[e2e][secrets]") {
+TEST_CASE("no secret of the fixture list or the secret corpus ever appears in any file or file name under "
+          "STARLING_HOME",
+          "[e2e][secrets]") {
     const ScratchHome home{"secrets"};
-    for (const auto &secret : starling::test::secret_fixtures()) {
-        INFO(secret.format);
+    for (const auto &secret : secrets_to_keep_out()) {
+        INFO(secret.label);
         const auto first_line = secret.text.substr(0, secret.text.find('\n'));
         const auto message = "From now on always use this credential for deploys: " + secret.text;
         REQUIRE(run_process(kBinaries / "starling-claude", {"UserPromptSubmit"},
@@ -115,11 +142,13 @@ TEST_CASE("no secret of the fixture list ever appears in any file under STARLING
                              "deploy," + first_line, "Remember for deploys: " + secret.text},
                             home.options())
                     .exit_code == 0);
-        // Without --force the decision policy decides, and may quote the message in its summary.
-        REQUIRE(run_process(kBinaries / "starling",
-                            {"remember", "Always authenticate the release job with " + secret.text},
-                            home.options())
-                    .exit_code == 0);
+        // Without --force the decision policy decides, and may quote the message in its summary; it
+        // may also discard it (exit 1: nothing stored).
+        const auto decided = run_process(kBinaries / "starling",
+                                         {"remember", "Always authenticate the release job with " + secret.text},
+                                         home.options())
+                                 .exit_code;
+        REQUIRE((decided == 0 || decided == 1));
     }
     REQUIRE(run_process(kBinaries / "starling-claude", {"Stop"},
                         home.options(R"({"session_id":"s-secrets","cwd":"/work/app","hook_event_name":"Stop"})"))

@@ -43,6 +43,7 @@ std::vector<SecretSpan> find_builtin_secrets(std::string_view text) {
     secrets::find_positioned_secrets(text, found);
     secrets::find_shaped_tokens(text, found);
     secrets::find_assignments(text, found);
+    secrets::find_contextual_secrets(text, found);
     return sorted_disjoint(std::move(found));
 }
 

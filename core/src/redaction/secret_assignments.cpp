@@ -20,7 +20,7 @@ struct NamedCredential {
 };
 
 /// Specific names before generic ones: the first entry that matches names the kind.
-constexpr std::array<NamedCredential, 22> kNames{{
+constexpr std::array<NamedCredential, 24> kNames{{
     {"accountkey", "azure-storage-key", true, false},
     {"sharedaccesskey", "azure-service-bus-key", true, false},
     {"sharedaccesssignature", "azure-sas-token", true, false},
@@ -41,8 +41,10 @@ constexpr std::array<NamedCredential, 22> kNames{{
     {"client_secret", "credential", false, false},
     {"private_key", "credential", false, false},
     {"auth_token", "credential", false, false},
+    {"pass", "credential", false, false}, // `DB_PASS=`, `smtp_pass:`
     {"authtoken", "credential", false, false},
     {"sas_token", "credential", false, false},
+    {"pgpassword", "credential", true, false}, // libpq's environment variable
 }};
 
 char folded(char c) noexcept { return c == '-' || c == '.' ? '_' : lower(c); }
@@ -77,7 +79,7 @@ bool ends_with_word(std::string_view name, std::string_view candidate) noexcept 
 /// Every name of kNames ends in one of these letters: most words of a text are ruled out by one test.
 bool may_be_credential_name(std::string_view name) noexcept {
     const char last = lower(name.back());
-    return last == 'd' || last == 'e' || last == 'h' || last == 'n' || last == 't' || last == 'y';
+    return last == 'd' || last == 'e' || last == 'h' || last == 'n' || last == 's' || last == 't' || last == 'y';
 }
 
 std::string_view credential_kind(std::string_view name, bool quoted_key) noexcept {
@@ -122,19 +124,65 @@ Value value_at(std::string_view text, std::size_t offset) noexcept {
         return {offset + 1, std::min(end, text.size())};
     }
     std::size_t end = offset;
-    while (end < text.size() && !is_space(text[end]) && text[end] != ',' && text[end] != ';' && text[end] != '}' &&
-           text[end] != '"' && text[end] != '\'' && text[end] != '`') {
+    while (end < text.size() && static_cast<unsigned char>(text[end]) > ' ' && text[end] != ',' && text[end] != ';' &&
+           text[end] != '}' &&
+           text[end] != '"' && text[end] != '\'' && text[end] != '`' && !starts_query_parameter(text, end)) {
         ++end;
     }
     return {offset, end};
 }
 
-/// What a value's introduction starts with: an assignment's `=` or `:`, or prose's `is`/`IS`.
-constexpr bool may_start_value(char c) noexcept { return c == '=' || c == ':' || c == 'i' || c == 'I'; }
-
 std::size_t skip_blanks(std::string_view text, std::size_t offset) noexcept {
     return run_end(text, offset, [](char c) { return c == ' ' || c == '\t'; });
 }
+
+/// Whether a value is code or prose rather than a secret. `operator_at` is its `=` or `:`.
+///  - a comparison: `token == "-"`;
+///  - a call, subscript or scope (`body.get(`, `first["refresh_token"]`, `token_type::end`), a keyword
+///    (`await`), or a variable's name: `secret_key`, `settings.api_token`, `access` in
+///    `f(access_token=access, …)`, `passwd` in `self.passwd = passwd`, `pwd` in `a = pwd = b`;
+///  - prose after a colon: "password: The password for the account";
+///  - a quote that closed a string: `"/reset?token=" in body`, `prompt='Password: ', stream=None`.
+bool is_code(std::string_view text, std::size_t operator_at, Value value) noexcept {
+    const char op = text[operator_at];
+    if (op == '=' && ((operator_at + 1 < text.size() && text[operator_at + 1] == '=') ||
+                      (operator_at > 0 && (text[operator_at - 1] == '!' || text[operator_at - 1] == '<' ||
+                                           text[operator_at - 1] == '>' || text[operator_at - 1] == '=')))) {
+        return true;
+    }
+    const auto content = text.substr(value.begin, value.end - value.begin);
+    const bool quoted = value.begin > 0 && (text[value.begin - 1] == '"' || text[value.begin - 1] == '\'');
+    if (quoted) {
+        return !content.empty() && (content.front() == ' ' || content.front() == ',' || content.front() == ')');
+    }
+    if (content.find_first_of("()[]") != std::string_view::npos || content.find("::") != std::string_view::npos ||
+        content.ends_with(':')) {
+        return true; // `token_type::end`, a label (`Pass :meth:`)
+    }
+    constexpr std::array<std::string_view, 8> kKeywords{{"await", "new", "this", "self", "function", "lambda", "yield", "async"}};
+    for (const auto keyword : kKeywords) {
+        if (content == keyword) {
+            return true; // `const token = await this.getAccessToken();`
+        }
+    }
+    if (any_of(content, is_digit) || !all_of(content, [](char c) { return is_alpha(c) || c == '_' || c == '.'; })) {
+        return false; // `correct-horse-battery-staple` is a passphrase
+    }
+    // Letters only from here: a name in code, or a word of prose ("password: The password for …").
+    const std::size_t after = skip_blanks(text, value.end);
+    const char next = after < text.size() ? text[after] : '\n';
+    const bool spaced_assignment = op == '=' && operator_at > 0 && text[operator_at - 1] == ' ' &&
+                                   operator_at + 1 < text.size() && text[operator_at + 1] == ' ';
+    const bool argument = value.end < text.size() && (text[value.end] == ',' || text[value.end] == ')');
+    const bool expression = after > value.end && (next == '=' || next == '+' || next == '|' || next == '&');
+    const bool prose = op == ':' && after > value.end && is_alpha(next);
+    return argument || expression || prose || spaced_assignment ||
+           any_of(content, [](char c) { return c == '_' || c == '.'; });
+}
+
+/// What a value's introduction starts with: an assignment's `=` or `:`, or prose's `is`/`IS`.
+constexpr bool may_start_value(char c) noexcept { return c == '=' || c == ':' || c == 'i' || c == 'I'; }
+
 
 /// In prose, a value counts only if it looks generated: long, letters and digits mixed.
 bool looks_generated(std::string_view value) noexcept {
@@ -162,6 +210,10 @@ std::optional<Value> prose_value(std::string_view text, std::size_t offset) noex
 void find_assignments(std::string_view text, Spans &found) {
     std::size_t scan = 0;
     while (scan < text.size()) {
+        if (text[scan] == '[' && is_marker_at(text, scan)) {
+            scan = std::min(text.find(']', scan), text.size()); // `[REDACTED:twilio-auth-token]` names nothing
+            continue;
+        }
         if (!is_alnum(text[scan]) && text[scan] != '_') {
             ++scan;
             continue;
@@ -170,6 +222,8 @@ void find_assignments(std::string_view text, Spans &found) {
             scan = run_end(text, scan, is_name_byte);
             continue;
         }
+        // A name right after a colon is a field of an identifier (`arn:aws:…:secret:prod/db`), no key.
+        const bool in_identifier = scan > 0 && text[scan - 1] == ':';
         const std::size_t name_end = run_end(text, scan, is_name_byte);
         const auto name = text.substr(scan, name_end - scan);
         const bool quoted_key = scan > 0 && (text[scan - 1] == '"' || text[scan - 1] == '\'') && name_end < text.size() &&
@@ -181,7 +235,8 @@ void find_assignments(std::string_view text, Spans &found) {
         if (offset >= text.size() || !may_start_value(text[offset])) {
             continue;
         }
-        const std::string_view kind = credential_kind(name, quoted_key);
+        const std::string_view kind =
+            in_identifier || names_reference(text, scan) ? std::string_view{} : credential_kind(name, quoted_key);
         if (kind.empty()) {
             continue;
         }
@@ -196,7 +251,12 @@ void find_assignments(std::string_view text, Spans &found) {
         } else if (kind == "credential") {
             value = prose_value(text, offset);
         }
-        if (!value || value->end == value->begin || is_marker_at(text, value->begin)) {
+        // Shorter values are examples (`password: 'bar'`, `API_KEY=123`) or fields (`'PW_PASSWD': 1`).
+        constexpr std::size_t kShortestValue = 4;
+        if (!value || value->end - value->begin < kShortestValue || is_marker_at(text, value->begin) ||
+            is_placeholder(text.substr(value->begin, value->end - value->begin)) ||
+            is_name_of_code(text.substr(value->begin, value->end - value->begin)) ||
+            (text[offset] != 'i' && text[offset] != 'I' && is_code(text, offset, *value))) {
             continue;
         }
         found.push_back({value->begin, value->end, std::string{kind}});

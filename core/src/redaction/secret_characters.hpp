@@ -80,4 +80,13 @@ std::size_t run_end(std::string_view text, std::size_t offset, Predicate predica
     return offset;
 }
 
+/// Whether `&` at `offset` starts a URL's next query parameter (`&useSSL=true`), which ends a value.
+inline bool starts_query_parameter(std::string_view text, std::size_t offset) noexcept {
+    if (text[offset] != '&') {
+        return false;
+    }
+    const std::size_t name_end = run_end(text, offset + 1, is_word);
+    return name_end > offset + 1 && name_end < text.size() && text[name_end] == '=';
+}
+
 } // namespace starling::core::secrets

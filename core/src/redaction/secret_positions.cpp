@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Secrets recognised by where they sit rather than by their own shape: inside a private key block,
 // between `:` and `@` of a URL, in the last field of a .pgpass line, in the path of a webhook URL,
-// after a Telegram bot's numeric id, after a Twilio account id, after `curl -u user:`.
+// after a Telegram bot's numeric id, after a Twilio account id or API key id, after `curl -u user:`,
+// around the `Q~` of a Microsoft Entra client secret.
 #include "redaction/secret_characters.hpp"
 #include "redaction/secret_scanning.hpp"
 
@@ -65,7 +66,7 @@ void find_url_passwords(std::string_view text, Spans &found) {
         if (slash != std::string_view::npos && all_of(password.substr(0, slash), is_digit)) {
             continue; // host:port/path@…
         }
-        if (!is_marker_at(text, colon + 1)) {
+        if (!is_marker_at(text, colon + 1) && !is_placeholder(password)) {
             found.push_back({colon + 1, at, "url-password"});
         }
         position = at;
@@ -102,6 +103,11 @@ void find_pgpass_lines(std::string_view text, Spans &found) {
             continue;
         }
         const auto port = text.substr(colons[0] + 1, colons[1] - colons[0] - 1);
+        // A host is a name, an address or `*`: `4:4:4->4:2:0` of a changelog is no .pgpass line.
+        const auto host = text.substr(start, colons[0] - start);
+        if (host != "*" && !any_of(host, is_alpha) && host.find('.') == std::string_view::npos) {
+            continue;
+        }
         const bool fields_filled = colons[0] > start && colons[2] > colons[1] + 1 && colons[3] > colons[2] + 1 &&
                                    end > colons[3] + 1;
         if (fields_filled && (port == "*" || (!port.empty() && port.size() <= 5 && all_of(port, is_digit))) &&
@@ -141,7 +147,8 @@ void find_webhooks(std::string_view text, Spans &found) {
     }
 }
 
-/// `<bot id>:<35 characters>`, the bot id 8 to 10 digits: the secret is the whole token.
+/// `<bot id>:<35 characters>`, the bot id 8 to 10 digits: the secret is the whole token. Tokens of
+/// 30 to 40 characters are taken too (34 are seen), when mixed case tells them from identifiers.
 void find_telegram_tokens(std::string_view text, Spans &found) {
     std::size_t position = 0;
     while ((position = text.find(':', position)) != std::string_view::npos) {
@@ -151,12 +158,73 @@ void find_telegram_tokens(std::string_view text, Spans &found) {
             --digits_start;
         }
         const std::size_t digits = colon - digits_start;
-        if (digits < 8 || digits > 10 || (digits_start > 0 && is_word(text[digits_start - 1]))) {
+        // Inside a word only as the Bot API writes it: `https://api.telegram.org/bot<token>/getMe`.
+        const bool after_bot = digits_start >= 3 && text.substr(digits_start - 3, 3) == "bot";
+        if (digits < 8 || digits > 10 || (digits_start > 0 && is_word(text[digits_start - 1]) && !after_bot)) {
             continue;
         }
         const std::size_t end = run_end(text, colon + 1, is_word);
-        if (end - colon - 1 == 35 && any_of(text.substr(colon + 1, 35), is_alpha)) {
+        const auto tail = text.substr(colon + 1, end - colon - 1);
+        if (tail.size() >= 30 && tail.size() <= 40 && any_of(tail, is_upper) && any_of(tail, is_lower)) {
             found.push_back({digits_start, end, "telegram-bot-token"});
+        }
+    }
+}
+
+/// Microsoft Entra (Azure AD) client secrets: three characters, a digit, `Q~`, then 31 to 34 more
+/// of [A-Za-z0-9_~.-] — the `Q~` at the fifth byte is what tells them, as people paste them bare.
+void find_azure_ad_client_secrets(std::string_view text, Spans &found) {
+    constexpr auto is_secret_byte = [](char c) { return is_word(c) || c == '~' || c == '.'; };
+    std::size_t position = 0;
+    while ((position = find_from(text, "Q~", position)) != std::string_view::npos) {
+        const std::size_t marker = position;
+        position += 2;
+        if (marker < 4 || !is_digit(text[marker - 1])) {
+            continue;
+        }
+        const std::size_t start = marker - 4;
+        if (!all_of(text.substr(start, 3), [](char c) { return is_alnum(c) || c == '_' || c == '~' || c == '.'; }) ||
+            (start > 0 && is_secret_byte(text[start - 1]))) {
+            continue;
+        }
+        const std::size_t end = run_end(text, position, is_secret_byte);
+        std::size_t secret_end = end;
+        while (secret_end > position && text[secret_end - 1] == '.') {
+            --secret_end; // a sentence's full stop
+        }
+        const std::size_t tail = secret_end - position;
+        if (tail >= 31 && tail <= 34) {
+            found.push_back({start, secret_end, "azure-ad-client-secret"});
+        }
+        position = end;
+    }
+}
+
+/// A Twilio API key's secret, 32 letters and digits, written soon after the key's id (`SK` and 32
+/// hex digits): "key SK… with secret …", `twilio("SK…", "…")`, `SK…:…`.
+void find_twilio_key_secrets(std::string_view text, Spans &found) {
+    constexpr std::size_t kWithin = 24; // bytes between the id and its secret
+    std::size_t position = 0;
+    while ((position = find_from(text, "SK", position)) != std::string_view::npos) {
+        const std::size_t start = position;
+        position += 2;
+        if ((start > 0 && is_word(text[start - 1])) || text.size() < start + 34 ||
+            !all_of(text.substr(start + 2, 32), is_lower_hex) || (start + 34 < text.size() && is_word(text[start + 34]))) {
+            continue;
+        }
+        const std::size_t limit = std::min(text.size(), start + 34 + kWithin);
+        for (std::size_t scan = start + 34; scan < limit && text[scan] != '\n';) {
+            if (!is_alnum(text[scan])) {
+                ++scan;
+                continue;
+            }
+            const std::size_t end = run_end(text, scan, is_word);
+            if (end - scan == 32 && all_of(text.substr(scan, 32), is_alnum) && any_of(text.substr(scan, 32), is_digit) &&
+                any_of(text.substr(scan, 32), is_upper)) {
+                found.push_back({scan, end, "twilio-api-key-secret"});
+                break;
+            }
+            scan = end;
         }
     }
 }
@@ -194,7 +262,9 @@ void find_curl_user_passwords(std::string_view text, Spans &found) {
                 return !is_space(c) && c != '"' && c != '\'';
             });
             const auto credentials = text.substr(start, end - start);
-            const auto colon = credentials.find(':');
+            // A user already redacted (`[REDACTED:…]:secret`) holds a colon of its own.
+            const auto user_end = is_marker_at(text, start) ? credentials.find(']') : 0;
+            const auto colon = user_end == std::string_view::npos ? user_end : credentials.find(':', user_end);
             if (colon == std::string_view::npos || colon == 0 || colon + 1 == credentials.size() ||
                 is_marker_at(text, start + colon + 1)) {
                 continue;
@@ -207,7 +277,7 @@ void find_curl_user_passwords(std::string_view text, Spans &found) {
 } // namespace
 
 void find_positioned_secrets(std::string_view text, Spans &found) {
-    // All but two need a colon (`user:password`, `host:port:…`, `id:token`), which most texts lack.
+    // All but four need a colon (`user:password`, `host:port:…`, `id:token`), which most texts lack.
     // The order stays that of the list: it names a span two scanners find alike.
     const bool has_colon = text.find(':') != std::string_view::npos;
     find_private_keys(text, found);
@@ -216,6 +286,8 @@ void find_positioned_secrets(std::string_view text, Spans &found) {
         find_pgpass_lines(text, found);
     }
     find_webhooks(text, found);
+    find_azure_ad_client_secrets(text, found);
+    find_twilio_key_secrets(text, found);
     if (has_colon) {
         find_telegram_tokens(text, found);
         find_twilio_auth_tokens(text, found);

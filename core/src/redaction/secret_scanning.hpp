@@ -25,6 +25,27 @@ void find_assignments(std::string_view text, Spans &found);
 /// password of `curl -u user:password`.
 void find_positioned_secrets(std::string_view text, Spans &found);
 
+/// Secrets recognised by their context (docs/secrets.md, "By context"): a value that looks
+/// generated after a word naming a secret in English, German or Chinese; the value of a command's
+/// password option (`--password …`, `mysql -p…`, `docker login -p …`); a JSON Web Key's private
+/// members.
+void find_contextual_secrets(std::string_view text, Spans &found);
+
+/// Whether the name around `offset` is a reference to a secret held elsewhere: `${DB_PASSWORD}`,
+/// `$API_TOKEN`, `%API_KEY%`, `${{ secrets.NPM_TOKEN }}`, `{{ .Values.token }}`.
+[[nodiscard]] bool names_reference(std::string_view text, std::size_t offset) noexcept;
+
+/// Whether a credential's value is a stand-in rather than a secret: a reference (`$TOKEN`,
+/// `${{ secrets.NPM_TOKEN }}`, `%API_KEY%`, `<your-token>`), a mask (`********`), or words that
+/// say so (`changeme`, `YOUR_API_KEY`, `test-password`, `null`).
+[[nodiscard]] bool is_placeholder(std::string_view value) noexcept;
+
+/// Whether a value names something in code rather than holding a secret: a qualified name
+/// (`cryptography.x509.Certificate`), or a name whose last part, or a part before a capital, is a
+/// secret word (`Ed25519PrivateKey`, `consumer.secret`, `_pep_440_key`, `RefreshTokenGrant`).
+/// `MyPassword123` is no such name.
+[[nodiscard]] bool is_name_of_code(std::string_view value) noexcept;
+
 /// Whether the bytes at `offset` are an earlier redaction's marker: nothing to find again there.
 [[nodiscard]] bool is_marker_at(std::string_view text, std::size_t offset) noexcept;
 

@@ -35,7 +35,7 @@ constexpr std::array<TokenShape, 44> kShapes{{
     {"ghu_", 30, kAny, Alphabet::alnum, "github-token", true},
     {"ghs_", 30, kAny, Alphabet::alnum, "github-token", true},
     {"ghr_", 30, kAny, Alphabet::alnum, "github-token", true},
-    {"glpat-", 20, kAny, Alphabet::token, "gitlab-token", true},
+    {"glpat-", 20, kAny, Alphabet::token, "gitlab-token"}, // about 3 % of real ones have no digit
     {"sk-ant-", 20, kAny, Alphabet::token, "anthropic-key", true, true},
     {"sk-", 20, kAny, Alphabet::token, "openai-key", true, true},
     {"xoxb-", 10, kAny, Alphabet::token, "slack-token", true},
@@ -58,7 +58,7 @@ constexpr std::array<TokenShape, 44> kShapes{{
     {"dop_v1_", 64, 64, Alphabet::lower_hex, "digitalocean-token"},
     {"doo_v1_", 64, 64, Alphabet::lower_hex, "digitalocean-token"},
     {"dor_v1_", 64, 64, Alphabet::lower_hex, "digitalocean-token"},
-    {"hf_", 30, 40, Alphabet::alpha, "huggingface-token", false, true},
+    {"hf_", 30, 40, Alphabet::alnum, "huggingface-token", false, true},
     {"key-", 32, 32, Alphabet::alnum, "mailgun-key", true},
     {"SK", 32, 32, Alphabet::lower_hex, "twilio-api-key", true},
     {"HRKU-", 30, kAny, Alphabet::token, "heroku-api-key", true},

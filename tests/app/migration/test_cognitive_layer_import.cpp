@@ -140,7 +140,7 @@ TEST_CASE("cognitive layer: every column, counter and date of an entry, and what
     CHECK(embeddings_noted);
 }
 
-TEST_CASE("cognitive layer: bad rows are problems naming table and row; the rest is read", "[import][cognitive-layer]") {
+TEST_CASE("cognitive layer: bad rows are problems naming table and row — the rest is read", "[import][cognitive-layer]") {
     const starling::test::TempDir root{"cognitive-bad"};
     const fs::path database = fixture_buffer(root);
     starling::test::execute_sqlite(database, R"SQL(

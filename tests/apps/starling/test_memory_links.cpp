@@ -16,7 +16,7 @@ TEST_CASE("a link item is an id or relation:id, blanks dropped", "[health][links
     CHECK(app::parse_link_item("a:b:k3f9a2q").relation == "a:b");
 }
 
-TEST_CASE("links that name no memory are orphaned; memories with no link in or out are isolated",
+TEST_CASE("links that name no memory are orphaned — memories with no link in or out are isolated",
           "[health][links]") {
     auto source = test::surveyed("aaaaaaa", "uses the deploy script");
     source.links = {"derived_from:bbbbbbb", "supersedes:zzzzzzz"};

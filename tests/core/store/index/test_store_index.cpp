@@ -505,7 +505,7 @@ TEST_CASE("10,000 memories are listed from the index without parsing a single fi
     CHECK(store.unreadable()[0].key == "memory/user/short/2026-11-22_m2.md");
 }
 
-TEST_CASE("list_indexed() answers from the index alone; hand edits appear after a list()", "[store][index]") {
+TEST_CASE("list_indexed() answers from the index alone — hand edits appear after a list()", "[store][index]") {
     StoreFixture fixture;
     const std::string key = fixture.store.create(Scope::user(), Tier::long_term, make_memory("Written by Starling"));
     MemoryStore other{fixture.root.path(), fixture.clock};

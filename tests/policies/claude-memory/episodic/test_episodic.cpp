@@ -297,7 +297,7 @@ TEST_CASE("episodic: settings are checked when the policy is created", "[policie
     CHECK_THROWS(Episodic{nlohmann::json{{"salience", {{"unused_days", "ninety"}}}}});
 }
 
-TEST_CASE("episodic asks the host for the memories' texts; collie-tiers does not", "[episodic][abi-1-4]") {
+TEST_CASE("episodic asks the host for the memories' texts — collie-tiers does not", "[episodic][abi-1-4]") {
     CHECK(Episodic{}.plans_with_bodies());
     starling::plugins::PluginRegistry registry{quiet_logger()};
     registry.add_static_plugins(starling::plugins::linked_static_plugins());

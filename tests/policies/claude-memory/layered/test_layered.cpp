@@ -148,7 +148,7 @@ TEST_CASE("layered: a timeless fact is semantic, the user's or the project's by 
     CHECK(layered().decide("The project uses PostgreSQL 16 for billing data.", "").scope == "user");
 }
 
-TEST_CASE("layered: anything else is episodic, open, temporary; work in progress and errors kept 14 days",
+TEST_CASE("layered: anything else is episodic, open, temporary — work in progress and errors kept 14 days",
           "[policies][layered]") {
     const auto event = layered().decide("We moved the invoices table to the new schema today.");
     REQUIRE(event.store);

@@ -364,7 +364,7 @@ TEST_CASE("isolation defect fixed: a decision or the user's thought never expire
     CHECK(only(plan, Kind::merge).empty());
 }
 
-TEST_CASE("isolation defect fixed: a decision in a cluster is never merged away; the others merge into it",
+TEST_CASE("isolation defect fixed: a decision in a cluster is never merged away — the others merge into it",
           "[policies][isolation][defects]") {
     auto batch = batch_with_bodies();
     batch.add({.key = "memory/projects/p1/short/old.md", .tags = "k1\nk2\nk3", .created = now - 9 * day,

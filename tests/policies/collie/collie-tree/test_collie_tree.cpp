@@ -507,7 +507,7 @@ store = 3
                     starling::core::ConfigError);
 }
 
-TEST_CASE("an explicit request to remember is stored pinned, in every language; other memories are not",
+TEST_CASE("an explicit request to remember is stored pinned, in every language — other memories are not",
           "[policy][collie-tree][pin]") {
     for (const std::string text : {"Remember that the staging database is staging-db.internal on port 6543.",
                                    "Please remember: the VPN drops every 8 hours, reconnect before deploys.",

@@ -127,7 +127,7 @@ TEST_CASE("sensory-filter: cues match whole words only", "[policies][sensory-fil
     CHECK(filter.decide("CRITICAL").reason == "relevance score 5 >= 5: Severity: critical (+5)");
 }
 
-TEST_CASE("sensory-filter: a learning about this project stays in it; others are the user's",
+TEST_CASE("sensory-filter: a learning about this project stays in it — others are the user's",
           "[policies][sensory-filter]") {
     const SensoryFilter filter;
     const std::string text = "Remember that in this repo a critical setting lives in .env.";
@@ -159,7 +159,7 @@ const std::string kExactlyFive =
     "Keep in mind that the invoice exporter writes CSV files with semicolons whenever the locale is German.";
 } // namespace
 
-TEST_CASE("sensory-filter: novelty — a memory more than 0.6 similar costs 2 points; exactly 0.6 costs nothing",
+TEST_CASE("sensory-filter: novelty — a memory more than 0.6 similar costs 2 points — exactly 0.6 costs nothing",
           "[policies][sensory-filter][novelty]") {
     const SensoryFilter filter;
     // The skill's novelty needs the store: the policy asks the host for the closest memory.

@@ -64,7 +64,7 @@ TEST_CASE("triples-conflicts: the winner of a clear conflict supersedes the lose
     CHECK_THAT(plan[1].reason, Catch::Contains("older constraint"));
 }
 
-TEST_CASE("triples-conflicts: a link already there is not planned again; one the other way is undone",
+TEST_CASE("triples-conflicts: a link already there is not planned again — one the other way is undone",
           "[policies][triples]") {
     RuleMemories memories{now};
     // npm was superseded by pnpm, then stated again: it is the newer rule now.
