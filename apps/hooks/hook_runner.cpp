@@ -11,6 +11,7 @@
 #include <starling/core/bus/event_bus.hpp>
 #include <starling/core/config/config_environment.hpp>
 #include <starling/core/config/plugin_settings.hpp>
+#include <starling/core/io/store_error.hpp>
 #include <starling/core/lifecycle/lifecycle.hpp>
 #include <starling/core/lifecycle/session_log.hpp>
 #include <starling/plugins/fatal_signals.hpp>
@@ -216,6 +217,7 @@ struct HookRun {
     sdk::RenderedReply safe;
     /// How many messages the session log held once the parent logged the event's prompt.
     std::optional<std::size_t> logged_prompt_count;
+    bool store_unwritable = false; ///< logging the prompt found the store unwritable, and said so
 
     /// Settings a plugin refused before the session was known, which is when they are reported.
     std::vector<core::ConfigError> refused_settings;
@@ -317,6 +319,9 @@ void work_in_worker(HookRun &run, ReplySender &sender, bool background) {
         if (run.logged_prompt_count) {
             lifecycle->prompt_logged(*run.logged_prompt_count);
         }
+        if (run.store_unwritable) {
+            lifecycle->store_unwritable();
+        }
         lifecycle->subscribe(*bus);
         sharing::subscribe_team_folder_upkeep(*bus, store, application.config().sharing, *run.logger);
         const auto dispatch = bus->publish(run.event, core::Stage::reply);
@@ -329,7 +334,10 @@ void work_in_worker(HookRun &run, ReplySender &sender, bool background) {
         rendered = run.safe;
         bus.reset();
     }
-    const bool after_reply = bus && bus->has_subscribers(run.event, core::Stage::after_reply);
+    // On a store that cannot be written, the work after the reply (folding uses, consolidating,
+    // indexing) could only fail again.
+    const bool after_reply = bus && lifecycle && !lifecycle->store_unwritable_seen() &&
+                             bus->has_subscribers(run.event, core::Stage::after_reply);
     // Taken before the reply lets the parent exit, so that `starling wait` started after the hook
     // has ended cannot miss the work.
     std::optional<core::FileLock> mark;
@@ -453,6 +461,10 @@ int run_hook(std::string_view adapter_id, int argc, char **argv) {
     if (run.adapter && run.event.kind == sdk::EventKind::prompt_submitted && !run.event.prompt.empty()) {
         try {
             run.logged_prompt_count = core::log_prompt(application.store(), run.event);
+        } catch (const core::StoreError &failure) {
+            run.store_unwritable = true;
+            run.logger->warning(run.component, std::string{"cannot write the store ("} + failure.what() +
+                                                   "): this prompt is not captured; memories are still injected");
         } catch (const std::exception &failure) {
             run.logger->error(run.component, std::string{"cannot log the prompt: "} + failure.what());
         }

@@ -114,3 +114,112 @@ TEST_CASE("search, list, show, inject and the MCP tools that read work on a read
     REQUIRE(shown.exit_code == 0);
     CHECK(Json::parse(shown.stdout_text)["injection_count"] == 1);
 }
+
+namespace {
+
+/// A store with a remembered preference, a prompt's injection noted but not folded, and a memory
+/// file changed by hand since the index saw it: the normal state mid-session.
+struct MidSessionStore {
+    fs::path project;
+    std::string id;
+    std::string hook_payload; ///< a prompt that bears on the preference, from the project, in a new session
+    std::string start_payload;
+};
+
+MidSessionStore mid_session_store(const ScratchHome &home) {
+    MidSessionStore store;
+    store.project = home.path().parent_path() / "work" / "app";
+    fs::create_directories(store.project / ".git");
+    auto options = home.options();
+    options.working_directory = store.project;
+    const auto kept = run_process(kBinaries / "starling",
+                                  {"remember", "--json", "I prefer pnpm over npm for every JavaScript project."}, options);
+    REQUIRE(kept.exit_code == 0);
+    store.id = Json::parse(kept.stdout_text)["id"].get<std::string>();
+    const auto path = Json::parse(kept.stdout_text)["path"].get<std::string>();
+    const auto prompt_in = [&](const std::string &session) {
+        return Json{{"session_id", session}, {"hook_event_name", "UserPromptSubmit"},
+                    {"prompt", "install the packages with pnpm"}, {"cwd", store.project.string()},
+                    {"transcript_path", (home.path() / "transcript.jsonl").string()}}
+            .dump();
+    };
+    store.hook_payload = prompt_in("s-later");
+    store.start_payload = Json{{"session_id", "s-next"}, {"hook_event_name", "SessionStart"}, {"source", "startup"},
+                               {"cwd", store.project.string()},
+                               {"transcript_path", (home.path() / "transcript.jsonl").string()}}
+                              .dump();
+    auto hook_options = options;
+    hook_options.stdin_text = prompt_in("s-mid");
+    REQUIRE(run_process(kBinaries / "starling-claude", {"UserPromptSubmit"}, hook_options).exit_code == 0);
+    REQUIRE(home.wait_for_background_work() == 0);
+    REQUIRE_THAT(read_text(home.path() / "index/accesses.tsv"), Catch::Contains("injection"));
+    // Edited by hand after the index saw it: a reader must take the file as it is now.
+    std::string text = read_text(path);
+    text += "\nAlso for the monorepo's workspaces.\n";
+    home.write_file(fs::path{path}.lexically_relative(home.path().parent_path()).string(), text);
+    return store;
+}
+
+std::string hook_script(const MidSessionStore &store, const fs::path &home, const std::string &event,
+                        const std::string &payload_file) {
+    return "cd " + shell_quote(store.project.string()) + " && STARLING_HOME=" + shell_quote(home.string()) + " " +
+           shell_quote((kBinaries / "starling-claude").string()) + " " + event + " < " + shell_quote(payload_file);
+}
+
+} // namespace
+
+TEST_CASE("hooks inject and health reports on a read-only store, a memory changed since the index included",
+          "[e2e][read-only]") {
+    const ScratchHome home{"read-only-hooks"};
+    const auto store = mid_session_store(home);
+    const auto prompt_file = home.write_file("prompt.json", store.hook_payload);
+    const auto start_file = home.write_file("start.json", store.start_payload);
+    const std::string starling = shell_quote((kBinaries / "starling").string());
+    const std::string script = "echo '== prompt'; " + hook_script(store, home.path(), "UserPromptSubmit", prompt_file) +
+                               "; echo; echo '== start'; " + hook_script(store, home.path(), "SessionStart", start_file) +
+                               "; echo; echo '== health'; cd " + shell_quote(store.project.string()) + " && " +
+                               starling + " health; echo \"health exit $?\"";
+    const auto result = run_read_only(home, home.path(), script);
+    if (!result) {
+        WARN("no user and mount namespaces here (unshare -rm): the read-only store is not tested");
+        return;
+    }
+    INFO(result->stdout_text << result->stderr_text);
+    REQUIRE(result->exit_code == 0);
+    const std::string out = result->stdout_text;
+    const auto prompt = out.substr(0, out.find("== start"));
+    const auto start = out.substr(out.find("== start"), out.find("== health") - out.find("== start"));
+    CHECK_THAT(prompt, Catch::Contains("I prefer pnpm over npm"));
+    CHECK_THAT(prompt, Catch::Contains("monorepo")); // the file as it is now, not as the index saw it
+    CHECK_THAT(start, Catch::Contains("I prefer pnpm over npm"));
+    CHECK_THAT(out.substr(out.find("== health")), Catch::Contains("1 memor"));
+    CHECK_THAT(out, !Catch::Contains("health exit 2"));
+    // What could not be written is said once, on stderr and never in the agent's context.
+    CHECK_THAT(result->stderr_text, Catch::Contains("Read-only file system"));
+    CHECK_THAT(prompt, !Catch::Contains("Read-only"));
+}
+
+TEST_CASE("hooks inject on a full disk, and a prompt that cannot be captured is said so", "[e2e][read-only][full-disk]") {
+    const ScratchHome home{"full-disk"};
+    const auto store = mid_session_store(home);
+    const auto prompt_file = home.write_file("prompt.json", store.hook_payload);
+    const fs::path full = home.path().parent_path() / "full";
+    fs::create_directories(full);
+    // The store copied into a 4 MiB tmpfs, which is then filled to the last block.
+    const std::string script = "mount -t tmpfs -o size=4m tmpfs " + shell_quote(full.string()) + " && cp -a " +
+                               shell_quote(home.path().string() + "/.") + " " + shell_quote(full.string()) +
+                               " && (dd if=/dev/zero of=" + shell_quote((full / "filler").string()) +
+                               " bs=4k 2>/dev/null; true) && echo '== prompt' && " +
+                               hook_script(store, full, "UserPromptSubmit", prompt_file) + "; echo \"hook exit $?\"";
+    if (run_process("/usr/bin/unshare", {"-rm", "true"}, home.options()).exit_code != 0) {
+        WARN("no user and mount namespaces here (unshare -rm): the full disk is not tested");
+        return;
+    }
+    const auto result = run_process("/usr/bin/unshare", {"-rm", "sh", "-c", script}, home.options());
+    INFO(result.stdout_text << result.stderr_text);
+    REQUIRE(result.exit_code == 0);
+    CHECK_THAT(result.stdout_text, Catch::Contains("hook exit 0"));
+    CHECK_THAT(result.stdout_text, Catch::Contains("I prefer pnpm over npm"));
+    CHECK_THAT(result.stderr_text, Catch::Contains("No space left on device"));
+    CHECK_THAT(result.stdout_text, !Catch::Contains("No space left"));
+}

@@ -66,7 +66,7 @@ void keep_unknown_members(const json &object, std::initializer_list<std::string_
         const bool reserved = core::is_typed_memory_field(key) ||
                               std::find(starling_names.begin(), starling_names.end(), key) != starling_names.end() ||
                               std::any_of(observation_labels().begin(), observation_labels().end(),
-                                          [&](const ObservationLabel &label) { return label.field == key; });
+                                          [&name = key](const ObservationLabel &label) { return label.field == name; });
         if (reserved) {
             throw BadInput("member '" + key + "' is not the skill's, and Starling uses the name for its own");
         }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <starling/core/lifecycle/lifecycle.hpp>
 
+#include <starling/core/io/store_error.hpp>
 #include <starling/core/lifecycle/consolidation.hpp>
 #include <starling/core/redaction/redaction.hpp>
 #include <starling/core/lifecycle/relevance_index.hpp>
@@ -103,11 +104,25 @@ std::size_t log_prompt(MemoryStore &store, const Event &event) {
         .append({store.clock().now(), store.redactor().redact(event.prompt).text, event.working_directory, event.agent});
 }
 
+void Lifecycle::report_unwritable(const std::exception &cause) {
+    if (!store_unwritable_) {
+        store_unwritable_ = true;
+        logger_->warning("store", std::string{"cannot write the store ("} + cause.what() +
+                                      "): this hook records nothing; memories are still injected");
+    }
+}
+
 void Lifecycle::capture(const Event &event, ReplyBuilder &reply) {
-    if (event.prompt.empty()) {
+    if (event.prompt.empty() || store_unwritable_) {
         return;
     }
-    const auto count = prompt_logged_count_ ? *prompt_logged_count_ : log_prompt(*store_, event);
+    std::size_t count = 0;
+    try {
+        count = prompt_logged_count_ ? *prompt_logged_count_ : log_prompt(*store_, event);
+    } catch (const StoreError &error) {
+        report_unwritable(error);
+        return;
+    }
     if (policies_.decision == nullptr || settings_.review_every_messages == 0 ||
         count % settings_.review_every_messages != 0) {
         return;
@@ -169,33 +184,41 @@ void Lifecycle::inject(const Event &event, ReplyBuilder &reply) {
     if (text.empty() && (state.pending_context.empty() || !channel)) {
         return;
     }
-    std::string delivered;
-    log.update_state([&](SessionState &session) {
-        for (const auto &memory : injected) {
-            session.injected.push_back(memory.key);
-        }
-        if (!channel) {
-            // The agent cannot show context at this event: keep it for the next event that can,
-            // within one budget.
-            if (!text.empty()) {
-                session.pending_context = text;
+    // A store this process cannot write (an agent's sandbox, a full disk): the agent still gets
+    // what was found, the session only forgets having seen it.
+    std::string delivered = channel ? text : std::string{};
+    if (!store_unwritable_) {
+        try {
+            log.update_state([&](SessionState &session) {
+                for (const auto &memory : injected) {
+                    session.injected.push_back(memory.key);
+                }
+                if (!channel) {
+                    // The agent cannot show context at this event: keep it for the next event that
+                    // can, within one budget.
+                    if (!text.empty()) {
+                        session.pending_context = text;
+                    }
+                    return;
+                }
+                delivered = session.pending_context.empty() ? text
+                            : text.empty()                  ? session.pending_context
+                                                            : session.pending_context + "\n\n" + text;
+                session.pending_context.clear();
+            });
+            // Unlike collie, where retrieval was reinforcement: a memory put before the model
+            // whether it helps or not would reinforce itself into the long-term tier. Injections
+            // are counted apart; reads and explicit use reinforce.
+            std::vector<std::string> injected_keys;
+            injected_keys.reserve(injected.size());
+            for (const auto &memory : injected) {
+                injected_keys.push_back(memory.key);
             }
-            return;
+            store_->note_accesses(injected_keys, event.session_id, AccessKind::injection);
+        } catch (const StoreError &error) {
+            report_unwritable(error);
         }
-        delivered = session.pending_context.empty() ? text
-                    : text.empty()                  ? session.pending_context
-                                                    : session.pending_context + "\n\n" + text;
-        session.pending_context.clear();
-    });
-    // Unlike collie, where retrieval was reinforcement: a memory put before the model whether it
-    // helps or not would reinforce itself into the long-term tier. Injections are counted apart;
-    // reads and explicit use reinforce.
-    std::vector<std::string> injected_keys;
-    injected_keys.reserve(injected.size());
-    for (const auto &memory : injected) {
-        injected_keys.push_back(memory.key);
     }
-    store_->note_accesses(injected_keys, event.session_id, AccessKind::injection);
     if (!delivered.empty()) {
         if (estimate_tokens(delivered) > settings_.injection.budget_tokens) {
             delivered = text; // pending and new text together would break the budget: the newer wins

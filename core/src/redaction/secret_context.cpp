@@ -565,7 +565,9 @@ void add_option_value(std::string_view text, std::size_t offset, Spans &found) {
     const bool quoted = offset < text.size() && (text[offset] == '"' || text[offset] == '\'');
     const std::size_t begin = offset + (quoted ? 1 : 0);
     const std::size_t end = quoted ? std::min(text.find(text[offset], begin), text.find('\n', begin))
-                                   : run_end(text, begin, [](char c) { return !is_space(c) && c != '"' && c != '\''; });
+                                   : run_end(text, begin, [](char c) {
+                                         return static_cast<unsigned char>(c) > ' ' && c != '"' && c != '\'';
+                                     });
     const std::size_t value_end = std::min(end, text.size());
     const auto value = text.substr(begin, value_end - begin);
     // A word of prose is no value: "the --username and --password options".

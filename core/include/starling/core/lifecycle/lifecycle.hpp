@@ -57,6 +57,12 @@ public:
     /// Tells capture that the caller already logged this event's prompt with log_prompt, which
     /// left `message_count` messages in the log.
     void prompt_logged(std::size_t message_count) noexcept { prompt_logged_count_ = message_count; }
+    /// The hook could not log the prompt, for the store cannot be written (a sandbox, a full disk),
+    /// and has said so: this lifecycle writes nothing more and says nothing more of it.
+    void store_unwritable() noexcept { store_unwritable_ = true; }
+    /// Whether the store turned out, or was known, to be unwritable: what needs writing (capture,
+    /// the session's state, noted uses, the work after the reply) is skipped, injection goes on.
+    [[nodiscard]] bool store_unwritable_seen() const noexcept { return store_unwritable_; }
     /// Logs the prompts an agent reports only after the turn (Event::turn_prompts) that the session
     /// log does not hold yet.
     void capture_turn_prompts(const Event &event);
@@ -83,6 +89,9 @@ private:
     void judge(SessionLog &log, const ClaimedMessages &claimed, const std::string &session_id,
                const std::string &project);
 
+    /// Says, once in this process, that the store cannot be written and what that costs.
+    void report_unwritable(const std::exception &cause);
+
     MemoryStore *store_;
     ActivePolicies policies_;
     LifecycleSettings settings_;
@@ -90,6 +99,7 @@ private:
     std::optional<std::size_t> prompt_logged_count_;
     /// Set by a prompt's injection that had to score every memory because the index was stale.
     bool relevance_index_stale_ = false;
+    bool store_unwritable_ = false;
 };
 
 /// The memory key of a file path inside the store (`memory/…/*.md`), or empty. Relative paths are
