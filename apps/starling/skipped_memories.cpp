@@ -22,7 +22,12 @@ bool in_scopes(std::string_view key, std::span<const core::Scope> scopes) {
 } // namespace
 
 void report_skipped_memories(Application &application, std::optional<std::span<const core::Scope>> scopes) {
-    for (const auto &file : application.store().unreadable()) {
+    const auto unreadable = application.store().unreadable(); // lists the store, which finds the skipped folders
+    for (const auto &folder : application.store().skipped_folders()) {
+        application.logger().warning("store", "skipped " + folder.path + ": " + folder.reason +
+                                                  "; the rest of the store is used (`starling doctor` lists it)");
+    }
+    for (const auto &file : unreadable) {
         if (!scopes || in_scopes(file.key, *scopes)) {
             application.logger().warning("store", "skipped " + file.key + ", which cannot be read as a memory: " + file.message +
                                                       " (fix or remove the file; `starling doctor` lists every one)");

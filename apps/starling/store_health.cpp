@@ -92,7 +92,7 @@ void check_store(Application &application, std::vector<HealthFinding> &findings)
     }
     error.clear();
     try {
-        core::refuse_if_writable_by_others(root, "the store");
+        core::refuse_if_others_can_change_store(root);
     } catch (const std::exception &) {
         return; // Starling refuses such a store, and the finding above says what to do
     }
@@ -100,6 +100,12 @@ void check_store(Application &application, std::vector<HealthFinding> &findings)
     const auto memories = store.list();
     findings.push_back(finding(Severity::ok, "store", store.root().string(),
                                count_of(memories.size(), "memory", "memories") + " readable"));
+    for (const auto &folder : store.skipped_folders()) {
+        findings.push_back(finding(Severity::problem, "store", folder.path,
+                                   "skipped by every command and hook: " + folder.reason,
+                                   "move what it holds into a real folder at " + folder.path +
+                                       " inside the store (`mv`), or remove it"));
+    }
     for (const auto &file : store.unreadable()) {
         findings.push_back(finding(Severity::problem, "memory", file.key,
                                    "skipped by every command and hook, since it cannot be read as a memory: " + file.message,
@@ -145,7 +151,7 @@ bool store_is_checkable(Application &application) {
         return false;
     }
     try {
-        core::refuse_if_writable_by_others(root, "the store");
+        core::refuse_if_others_can_change_store(root);
     } catch (const std::exception &) {
         return false;
     }

@@ -8,10 +8,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include <grp.h>
+#include <pwd.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <filesystem>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace fs = std::filesystem;
 using starling::test::run_process;
@@ -85,4 +90,95 @@ TEST_CASE("a store or configuration every user can write is refused, and hooks s
     const auto configured = run_process(kStarling, {"list"}, home.options());
     CHECK(configured.exit_code == 1);
     CHECK_THAT(configured.stderr_text, Catch::Contains("starling.toml") && Catch::Contains("writable by every user"));
+}
+
+namespace {
+
+/// A group other than the one the user's files get by default, that this process may give a folder:
+/// any group when it runs as root, else one of its supplementary groups. Nothing if there is none.
+std::optional<gid_t> foreign_group() {
+    if (::geteuid() == 0) {
+        const group *entry = ::getgrnam("nogroup");
+        return entry != nullptr ? std::optional<gid_t>{entry->gr_gid} : std::nullopt;
+    }
+    std::vector<gid_t> groups(static_cast<std::size_t>(::getgroups(0, nullptr)));
+    groups.resize(static_cast<std::size_t>(::getgroups(static_cast<int>(groups.size()), groups.data())));
+    for (const gid_t candidate : groups) {
+        if (candidate != ::getegid()) {
+            return candidate;
+        }
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+TEST_CASE("a store, a folder of it or a configuration that its group can write or another user owns is refused, "
+          "and hooks ignore it with a warning",
+          "[e2e][privacy]") {
+    const ScratchHome home{"privacy-group"};
+    REQUIRE(run_process(kStarling, {"remember", "--force", "Deploys go out on Tuesdays."}, home.options()).exit_code ==
+            0);
+    const auto gid = foreign_group();
+    if (!gid) {
+        WARN("no group to give a folder but the user's own: group-writable folders are not tested");
+        return;
+    }
+    const auto short_folder = home.path() / "memory/user/short";
+    REQUIRE(::chown(short_folder.c_str(), static_cast<uid_t>(-1), *gid) == 0);
+    fs::permissions(short_folder, fs::perms::group_write, fs::perm_options::add);
+    const auto listed = run_process(kStarling, {"list"}, home.options());
+    CHECK(listed.exit_code == 1);
+    CHECK_THAT(listed.stderr_text, Catch::Contains("memory/user/short") && Catch::Contains("writable by its group") &&
+                                       Catch::Contains("chmod g-w"));
+    const std::string prompt = R"({"conversation_id":"c-1","generation_id":"g-1","hook_event_name":"beforeSubmitPrompt",)"
+                               R"("workspace_roots":["/work/app"],"prompt":"when do deploys go out?","attachments":[]})";
+    const auto hook = run_process(kBinaries / "starling-cursor", {"beforeSubmitPrompt"}, home.options(prompt));
+    CHECK(hook.exit_code == 0);
+    CHECK_THAT(hook.stdout_text, !Catch::Contains("Tuesdays")); // nothing of a store others can change is injected
+    CHECK_THAT(hook.stderr_text, Catch::Contains("writable by its group"));
+    const auto doctor = run_process(kStarling, {"doctor"}, home.options());
+    CHECK(doctor.exit_code == 1);
+    CHECK_THAT(doctor.stdout_text, Catch::Contains("chmod g-w '" + short_folder.string() + "'"));
+    fs::permissions(short_folder, fs::perms::group_write, fs::perm_options::remove);
+    CHECK(run_process(kStarling, {"list"}, home.options()).exit_code == 0);
+
+    // A configuration its group can write is refused the same way.
+    const auto config = home.write_file("home/starling.toml", "[log]\nlevel = \"info\"\n");
+    REQUIRE(::chown(config.c_str(), static_cast<uid_t>(-1), *gid) == 0);
+    fs::permissions(config, fs::perms::group_write, fs::perm_options::add);
+    const auto configured = run_process(kStarling, {"list"}, home.options());
+    CHECK(configured.exit_code == 1);
+    CHECK_THAT(configured.stderr_text, Catch::Contains("starling.toml") && Catch::Contains("writable by its group"));
+    fs::permissions(config, fs::perms::group_write, fs::perm_options::remove);
+
+    if (::geteuid() != 0) {
+        WARN("not root: a folder owned by another user is not tested");
+        return;
+    }
+    const passwd *nobody = ::getpwnam("nobody");
+    REQUIRE(nobody != nullptr);
+    REQUIRE(::chown(short_folder.c_str(), nobody->pw_uid, static_cast<gid_t>(-1)) == 0);
+    const auto owned = run_process(kStarling, {"list"}, home.options());
+    CHECK(owned.exit_code == 1);
+    CHECK_THAT(owned.stderr_text, Catch::Contains("owned by another user") && Catch::Contains("chown -R"));
+}
+
+TEST_CASE("a folder its owner's private group can write is no one else's, and is used", "[e2e][privacy]") {
+    // A user-private-group system's umask 002 makes every folder group-writable, by a group of one.
+    const ScratchHome home{"privacy-private-group"};
+    REQUIRE(run_process(kStarling, {"remember", "--force", "Deploys go out on Tuesdays."}, home.options()).exit_code ==
+            0);
+    const passwd *me = ::getpwuid(::geteuid());
+    const group *mine = me != nullptr ? ::getgrgid(me->pw_gid) : nullptr;
+    if (mine == nullptr || std::string{mine->gr_name} != me->pw_name || (mine->gr_mem != nullptr && mine->gr_mem[0] != nullptr)) {
+        WARN("the user's primary group is not a private group here: not tested");
+        return;
+    }
+    const auto short_folder = home.path() / "memory/user/short";
+    REQUIRE(::chown(short_folder.c_str(), static_cast<uid_t>(-1), me->pw_gid) == 0);
+    fs::permissions(short_folder, fs::perms::group_write, fs::perm_options::add);
+    const auto listed = run_process(kStarling, {"list"}, home.options());
+    CHECK(listed.exit_code == 0);
+    CHECK_THAT(listed.stdout_text, Catch::Contains("Tuesdays"));
 }

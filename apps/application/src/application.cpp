@@ -32,8 +32,8 @@ const core::Config &Application::config() {
     if (!config_) {
         try {
             const auto file = config_file_.value_or(core::default_config_file(environment()));
-            core::refuse_if_writable_by_others(file, "the configuration file");
-            core::refuse_if_writable_by_others(file.parent_path(), "the configuration file's folder");
+            core::refuse_if_others_can_change(file, "the configuration file");
+            core::refuse_if_others_can_change(file.parent_path(), "the configuration file's folder");
             config_ = core::load_config(environment(), config_file_);
         } catch (const std::exception &failure) {
             if (unusable_config_ == UnusableConfig::refuse) {
@@ -148,7 +148,7 @@ void Application::use_clock(std::unique_ptr<core::Clock> clock) {
 
 core::MemoryStore &Application::store() {
     if (!store_) {
-        core::refuse_if_writable_by_others(config().store.root, "the store");
+        core::refuse_if_others_can_change_store(config().store.root);
         core::StoreOptions options;
         // Patterns were checked when the configuration was read, so this compiles.
         options.redactor = std::make_shared<const core::Redactor>(config().redaction.extra_patterns);

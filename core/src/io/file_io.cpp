@@ -6,10 +6,15 @@
 #include <starling/core/io/store_error.hpp>
 
 #include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <iterator>
+#include <optional>
 #include <system_error>
+#include <vector>
 
 namespace starling::core {
 namespace {
@@ -199,16 +204,74 @@ void fsync_directory(const std::filesystem::path &directory) {
     }
 }
 
-void refuse_if_writable_by_others(const std::filesystem::path &path, std::string_view what) {
-    struct stat status {};
-    if (::stat(path.c_str(), &status) != 0) {
-        return;
+namespace {
+
+/// Whether `group` is `owner`'s private group: the owner's primary group, named as the owner, with
+/// no other member listed.
+bool is_private_group_of(uid_t owner, gid_t group_id) {
+    const struct passwd *user = ::getpwuid(owner);
+    if (user == nullptr || user->pw_gid != group_id) {
+        return false;
+    }
+    const std::string user_name = user->pw_name;
+    const struct group *entry = ::getgrgid(group_id);
+    return entry != nullptr && user_name == entry->gr_name && (entry->gr_mem == nullptr || entry->gr_mem[0] == nullptr);
+}
+
+void refuse_status(const std::filesystem::path &path, const struct stat &status, std::string_view what) {
+    const std::string quoted = "'" + path.string() + "'";
+    const auto refuse = [&](const std::string &who, const std::string &mend) {
+        throw StoreError(path.string() + ": " + std::string{what} + " " + who +
+                         ", who could change what Starling remembers and injects; refusing to use it until `" + mend + "`");
+    };
+    if (status.st_uid != ::geteuid() && status.st_uid != 0) {
+        refuse("is owned by another user (uid " + std::to_string(status.st_uid) + ")",
+               std::string{"chown "} + (S_ISDIR(status.st_mode) ? "-R " : "") + "\"$(id -u)\" " + quoted);
     }
     const bool sticky_folder = S_ISDIR(status.st_mode) && (status.st_mode & S_ISVTX) != 0;
     if ((status.st_mode & S_IWOTH) != 0 && !sticky_folder) {
-        throw StoreError(path.string() + ": " + std::string{what} +
-                         " is writable by every user, who could change what Starling remembers, injects or runs; "
-                         "refusing to use it until `chmod o-w '" + path.string() + "'`");
+        refuse("is writable by every user", "chmod o-w " + quoted);
+    }
+    if ((status.st_mode & S_IWGRP) != 0 && !is_private_group_of(status.st_uid, status.st_gid)) {
+        refuse("is writable by its group (gid " + std::to_string(status.st_gid) + ")", "chmod g-w " + quoted);
+    }
+}
+
+} // namespace
+
+void refuse_if_others_can_change(const std::filesystem::path &path, std::string_view what) {
+    struct stat status {};
+    if (::stat(path.c_str(), &status) == 0) {
+        refuse_status(path, status, what);
+    }
+}
+
+void refuse_if_others_can_change_store(const std::filesystem::path &root) {
+    refuse_if_others_can_change(root, "the store");
+    const auto check_folder = [](const std::filesystem::path &folder) {
+        struct stat status {};
+        if (::lstat(folder.c_str(), &status) != 0 || !S_ISDIR(status.st_mode)) {
+            return false;
+        }
+        refuse_status(folder, status, "a folder of the store");
+        return true;
+    };
+    static_cast<void>(check_folder(root / "sessions"));
+    static_cast<void>(check_folder(root / "index"));
+    // memory/, its scopes, projects and tiers: four levels at most (memory/projects/<id>/short).
+    std::vector<std::filesystem::path> pending{root / "memory"};
+    while (!pending.empty()) {
+        const auto folder = std::move(pending.back());
+        pending.pop_back();
+        if (!check_folder(folder) || std::distance(root.begin(), root.end()) + 3 < std::distance(folder.begin(), folder.end())) {
+            continue;
+        }
+        std::error_code error;
+        for (const auto &entry : std::filesystem::directory_iterator(folder, error)) {
+            if (entry.is_directory(error) && !entry.is_symlink(error)) {
+                pending.push_back(entry.path());
+            }
+        }
     }
 }
 
@@ -222,6 +285,46 @@ void ensure_directories(const std::filesystem::path &directory) {
     }
     if (::mkdir(directory.c_str(), private_directory_mode) != 0 && errno != EEXIST) {
         throw_system_error(directory, "cannot create directory", errno);
+    }
+}
+
+void ensure_directories_beneath(const std::filesystem::path &root, const std::filesystem::path &directory) {
+    const auto relative = directory.lexically_normal().lexically_relative(root.lexically_normal());
+    if (relative.empty() || *relative.begin() == "..") {
+        throw StoreError(directory.string() + ": not inside the store at " + root.string());
+    }
+    ensure_directories(root);
+    std::optional<detail::Descriptor> current;
+    current.emplace(open_retrying(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (!current->valid()) {
+        throw_system_error(root, "cannot open directory", errno);
+    }
+    std::filesystem::path reached = root;
+    for (const auto &component : relative) {
+        if (component == ".") {
+            continue;
+        }
+        reached /= component;
+        if (::mkdirat(current->get(), component.c_str(), private_directory_mode) != 0 && errno != EEXIST) {
+            throw_system_error(reached, "cannot create directory", errno);
+        }
+        int next = -1;
+        do {
+            next = ::openat(current->get(), component.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        } while (next < 0 && errno == EINTR);
+        if (next < 0) {
+            const int error = errno;
+            struct stat entry {};
+            if (::fstatat(current->get(), component.c_str(), &entry, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(entry.st_mode)) {
+                throw StoreError(reached.string() + ": is a symbolic link, which Starling does not follow inside its "
+                                                    "store (replace it with the folder itself)");
+            }
+            if (error == ENOTDIR) {
+                throw StoreError(reached.string() + ": is not a folder, where Starling keeps one");
+            }
+            throw_system_error(reached, "cannot open directory", error);
+        }
+        current.emplace(next);
     }
 }
 

@@ -78,7 +78,7 @@ ConsolidationReport consolidate(MemoryStore &store, const DecayPlanner &planner,
     // a time, then; the second plans from what the first left. A dry run changes nothing.
     std::optional<FileLock> one_at_a_time;
     if (!dry_run) {
-        ensure_directories(store.root() / "index");
+        ensure_directories_beneath(store.root(), store.root() / "index");
         one_at_a_time.emplace(store.root() / "index" / "consolidation.lock");
         // A merge a killed consolidation left half done is finished before anything is planned on it.
         report.finished_merges = store.finish_interrupted_merges();

@@ -197,7 +197,7 @@ std::size_t refresh_relevance_indexes(MemoryStore &store, const RelevanceScorer 
     if (!scorer.keeps_index() || scopes.empty()) {
         return 0;
     }
-    ensure_directories(store.root() / "index");
+    ensure_directories_beneath(store.root(), store.root() / "index");
     const FileLock builders{store.root() / "index" / "relevance.lock"};
     std::vector<PendingBuild> pending;
     for (const Scope &scope : scopes) {

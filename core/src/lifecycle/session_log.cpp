@@ -84,7 +84,7 @@ SessionLog::SessionLog(std::filesystem::path sessions_directory, std::string_vie
 }
 
 std::size_t SessionLog::append(const LoggedMessage &message) {
-    ensure_directories(directory_);
+    ensure_directories_beneath(directory_.parent_path(), directory_);
     const FileLock lock{lock_path_};
     const nlohmann::json line{{"ts", format_timestamp(message.time)},
                               {"role", "user"},
@@ -253,7 +253,7 @@ bool SessionLog::first_report_of(std::string_view problem) {
 }
 
 void SessionLog::update_state(const std::function<void(SessionState &)> &change) {
-    ensure_directories(directory_);
+    ensure_directories_beneath(directory_.parent_path(), directory_);
     const FileLock lock{lock_path_};
     const StateJournal journal = read_state_journal(state_path_, legacy_state_path_);
     SessionState after = journal.state;
@@ -262,7 +262,7 @@ void SessionLog::update_state(const std::function<void(SessionState &)> &change)
 }
 
 ClaimedMessages SessionLog::claim_unjudged_messages(std::chrono::sys_seconds now, std::chrono::seconds lease) {
-    ensure_directories(directory_);
+    ensure_directories_beneath(directory_.parent_path(), directory_);
     const FileLock lock{lock_path_};
     const StateJournal journal = read_state_journal(state_path_, legacy_state_path_);
     if (journal.state.claim && process_is_alive(journal.state.claim->pid) && now - journal.state.claim->since < lease) {
@@ -278,7 +278,7 @@ ClaimedMessages SessionLog::claim_unjudged_messages(std::chrono::sys_seconds now
         after.claim = JudgeClaim{messages.size(), static_cast<std::int64_t>(::getpid()), now};
     }
     if (after.claim) {
-        ensure_directories(claim_marker_path_.parent_path());
+        ensure_directories_beneath(directory_.parent_path(), claim_marker_path_.parent_path());
         write_file_atomically(claim_marker_path_, session_id_);
     }
     record_state_change(journal.state, after, journal.torn_tail);

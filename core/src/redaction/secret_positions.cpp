@@ -262,9 +262,13 @@ void find_curl_user_passwords(std::string_view text, Spans &found) {
                 return !is_space(c) && c != '"' && c != '\'';
             });
             const auto credentials = text.substr(start, end - start);
-            // A user already redacted (`[REDACTED:…]:secret`) holds a colon of its own.
-            const auto user_end = is_marker_at(text, start) ? credentials.find(']') : 0;
-            const auto colon = user_end == std::string_view::npos ? user_end : credentials.find(':', user_end);
+            // The colon between user and password, not one of an earlier redaction's marker
+            // (`[REDACTED:…]:secret`, `user[REDACTED:credential]`).
+            std::size_t colon = credentials.find(':');
+            while (colon != std::string_view::npos && colon >= 9 && is_marker_at(text, start + colon - 9)) {
+                const auto marker_end = credentials.find(']', colon);
+                colon = marker_end == std::string_view::npos ? marker_end : credentials.find(':', marker_end);
+            }
             if (colon == std::string_view::npos || colon == 0 || colon + 1 == credentials.size() ||
                 is_marker_at(text, start + colon + 1)) {
                 continue;

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <optional>
 
 namespace starling::core::detail {
 namespace {
@@ -78,11 +79,23 @@ private:
     DIR *stream_;
 };
 
-void scan_tier(const std::filesystem::path &root, const Scope &scope, Tier tier,
-               std::vector<FoundMemoryFile> &found) {
+void scan_tier(const std::filesystem::path &root, const Scope &scope, Tier tier, std::vector<FoundMemoryFile> &found,
+               std::vector<SkippedFolder> &skipped) {
     const std::string key_prefix = memory_key(scope, tier, {});
     const std::filesystem::path directory = root / key_prefix;
-    DirectoryStream stream(directory);
+    std::optional<DirectoryStream> opened;
+    try {
+        opened.emplace(directory);
+    } catch (const StoreError &error) {
+        // One folder the store cannot use must not take the others with it.
+        std::string reason = error.what();
+        if (const auto at = reason.find(": "); at != std::string::npos) {
+            reason.erase(0, at + 2);
+        }
+        skipped.push_back({key_prefix.substr(0, key_prefix.size() - 1), std::move(reason)});
+        return;
+    }
+    DirectoryStream &stream = *opened;
     if (!stream.exists()) {
         return;
     }
@@ -118,7 +131,7 @@ void scan_tier(const std::filesystem::path &root, const Scope &scope, Tier tier,
 
 } // namespace
 
-std::vector<std::string> find_project_ids(const std::filesystem::path &root) {
+std::vector<std::string> find_project_ids(const std::filesystem::path &root, std::vector<SkippedFolder> &skipped) {
     const std::filesystem::path directory = root / "memory" / "projects";
     std::vector<std::string> ids;
     DirectoryStream stream(directory);
@@ -131,21 +144,29 @@ std::vector<std::string> find_project_ids(const std::filesystem::path &root) {
             continue;
         }
         struct stat status {};
-        if (::fstatat(stream.descriptor(), entry->d_name, &status, AT_SYMLINK_NOFOLLOW) == 0 &&
-            S_ISDIR(status.st_mode)) {
+        if (::fstatat(stream.descriptor(), entry->d_name, &status, AT_SYMLINK_NOFOLLOW) != 0) {
+            continue;
+        }
+        if (S_ISDIR(status.st_mode)) {
             ids.emplace_back(name);
+        } else {
+            skipped.push_back({"memory/projects/" + std::string{name},
+                               S_ISLNK(status.st_mode) ? "is a symbolic link, which Starling does not follow inside its "
+                                                         "store (replace it with the folder itself)"
+                                                       : "is not a folder, where Starling keeps a project's memories"});
         }
     }
     return ids;
 }
 
-std::vector<FoundMemoryFile> find_memory_files(const std::filesystem::path &root, const ListFilter &filter) {
+std::vector<FoundMemoryFile> find_memory_files(const std::filesystem::path &root, const ListFilter &filter,
+                                               std::vector<SkippedFolder> &skipped) {
     std::vector<Scope> scopes;
     if (filter.scope) {
         scopes.push_back(*filter.scope);
     } else {
         scopes.push_back(Scope::user());
-        for (std::string &id : find_project_ids(root)) {
+        for (std::string &id : find_project_ids(root, skipped)) {
             scopes.push_back(Scope::project(std::move(id)));
         }
     }
@@ -153,7 +174,7 @@ std::vector<FoundMemoryFile> find_memory_files(const std::filesystem::path &root
     for (const Scope &scope : scopes) {
         for (const Tier tier : {Tier::short_term, Tier::long_term}) {
             if (!filter.tier || *filter.tier == tier) {
-                scan_tier(root, scope, tier, found);
+                scan_tier(root, scope, tier, found, skipped);
             }
         }
     }

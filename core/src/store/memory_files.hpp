@@ -22,11 +22,14 @@ struct FoundMemoryFile {
 /// looked at), stat'ed but not read. Hidden and temporary files, and names that are not memory file
 /// names, are skipped; the temporary files of writers that died are removed on the way, so a
 /// killed writer's leftovers last until the next listing, not until a rebuild. Missing directories
-/// are simply empty.
+/// are simply empty; a folder that cannot be entered is added to `skipped` and the rest is listed.
 [[nodiscard]] std::vector<FoundMemoryFile> find_memory_files(const std::filesystem::path &root,
-                                                             const ListFilter &filter);
+                                                             const ListFilter &filter,
+                                                             std::vector<SkippedFolder> &skipped);
 
-/// The ids of the project folders under `memory/projects/`.
-[[nodiscard]] std::vector<std::string> find_project_ids(const std::filesystem::path &root);
+/// The ids of the project folders under `memory/projects/`; a project folder that is a link or no
+/// folder is added to `skipped`.
+[[nodiscard]] std::vector<std::string> find_project_ids(const std::filesystem::path &root,
+                                                        std::vector<SkippedFolder> &skipped);
 
 } // namespace starling::core::detail

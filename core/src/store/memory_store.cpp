@@ -177,7 +177,7 @@ std::string MemoryStore::create(const Scope &scope, Tier tier, Memory memory) {
     }
     const std::string bytes = serialise_memory(memory, "new memory in " + directory_key);
     const std::filesystem::path directory = internals_->absolute(directory_key);
-    ensure_directories(directory);
+    ensure_directories_beneath(internals_->root, directory);
     const std::string name =
         internals_->free_file_name(directory, memory_file_stem(memory.created, memory.summary, memory.id));
     const std::string key = directory_key + "/" + name;
@@ -235,7 +235,7 @@ std::string MemoryStore::move_to_tier(std::string_view key, Tier tier) {
     }
     const std::string directory_key = location.scope.directory() + "/" + std::string(to_string(tier));
     const std::filesystem::path directory = internals_->absolute(directory_key);
-    ensure_directories(directory);
+    ensure_directories_beneath(internals_->root, directory);
     const std::string name = internals_->free_file_name(directory, stem_of(location.file_name));
     const std::string new_key = directory_key + "/" + name;
     fault_point(FaultStep::rename);

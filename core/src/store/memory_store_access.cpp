@@ -86,7 +86,7 @@ void MemoryStore::note_accesses(std::span<const std::string> keys, std::string_v
         static_cast<void>(internals_->location_of(key));
         accesses.push_back({key, std::string{session_id}, now, kind});
     }
-    ensure_directories(internals_->root / "index");
+    ensure_directories_beneath(internals_->root, internals_->root / "index");
     internals_->accesses.note(accesses);
 }
 

@@ -49,7 +49,7 @@ ArchiveEntry MemoryStore::Internals::archive_locked(std::string_view key, std::s
     entry.archived_path = "archive/" + entry.id + "/" + entry.original_key;
 
     const std::filesystem::path copy = absolute(entry.archived_path);
-    ensure_directories(copy.parent_path());
+    ensure_directories_beneath(root, copy.parent_path());
     write_file_atomically(copy, *content);
     // The copy's new folders must outlive a crash too, before the original may go.
     const std::filesystem::path relative_copy(entry.archived_path);
@@ -124,7 +124,7 @@ std::string MemoryStore::restore(std::string_view archive_id) {
     const std::string directory_key =
         location.scope.directory() + "/" + std::string(to_string(location.tier));
     const std::filesystem::path directory = internals_->absolute(directory_key);
-    ensure_directories(directory);
+    ensure_directories_beneath(internals_->root, directory);
 
     std::string name = location.file_name;
     const std::optional<std::string> occupant = read_file_if_exists(directory / name);

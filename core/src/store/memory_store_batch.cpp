@@ -113,7 +113,7 @@ std::vector<CreatedMemory> MemoryStore::create_all(std::vector<NewMemory> memori
         const std::filesystem::path directory = internals_->absolute(directory_key);
         const auto [chosen, first_in_folder] = chosen_names.try_emplace(directory_key);
         if (first_in_folder) {
-            ensure_directories(directory);
+            ensure_directories_beneath(internals_->root, directory);
             chosen->second.folder_was_empty = detail::is_empty_or_absent_directory(directory);
         }
         const std::string name = free_name_in_batch(

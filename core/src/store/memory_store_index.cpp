@@ -97,7 +97,8 @@ IndexRebuildReport MemoryStore::Internals::rebuild() {
         report.removed_temp_files += remove_temp_files(root / directory);
     }
     std::vector<IndexEntry> entries;
-    for (const detail::FoundMemoryFile &file : detail::find_memory_files(root, {})) {
+    skipped_folders.clear();
+    for (const detail::FoundMemoryFile &file : detail::find_memory_files(root, {}, skipped_folders)) {
         detail::IndexRecord record = describe_file(file.key, location_of(file.key));
         if (auto *entry = std::get_if<IndexEntry>(&record)) {
             entries.push_back(std::move(*entry));
@@ -140,7 +141,8 @@ void MemoryStore::Internals::refresh(const ListFilter &filter, bool lock_held) {
     }
 
     // Files are matched against the index by stamp alone; only the ones that differ are read.
-    const std::vector<detail::FoundMemoryFile> files = detail::find_memory_files(root, filter);
+    skipped_folders.clear();
+    const std::vector<detail::FoundMemoryFile> files = detail::find_memory_files(root, filter, skipped_folders);
     std::vector<const detail::FoundMemoryFile *> changed;
     std::size_t known_files = 0;
     for (const detail::FoundMemoryFile &file : files) {
@@ -238,6 +240,8 @@ std::vector<IndexEntry> MemoryStore::Internals::indexed_entries(const ListFilter
     return entries;
 }
 
+std::vector<SkippedFolder> MemoryStore::skipped_folders() const { return internals_->skipped_folders; }
+
 std::vector<UnreadableMemory> MemoryStore::unreadable() {
     internals_->refresh({}, false);
     std::vector<UnreadableMemory> files;
@@ -279,7 +283,7 @@ void MemoryStore::write_index_markdown(const Scope &scope) {
     if (read_file_if_exists(directory / "INDEX.md") == markdown) {
         return;
     }
-    ensure_directories(directory);
+    ensure_directories_beneath(internals_->root, directory);
     write_file_atomically(directory / "INDEX.md", markdown);
 }
 

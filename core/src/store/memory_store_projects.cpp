@@ -85,7 +85,7 @@ std::string MemoryStore::resolve_project(const std::filesystem::path &project_di
         }
         // A folder without PROJECT_PATH was made for this id by a process that died before recording
         // the path (or by a hand copy); the id says it belongs to this path, so claim it.
-        ensure_directories(directory);
+        ensure_directories_beneath(internals_->root, directory);
         write_file_atomically(directory / project_path_file, id.normalised_path + "\n");
         return candidate;
     }

@@ -30,6 +30,7 @@ struct MemoryStore::Internals {
     detail::ArchiveManifest manifest;
     detail::AccessJournal accesses;
     detail::MergeIntents merges;
+    std::vector<SkippedFolder> skipped_folders; ///< by the last listing of memory files
 
     /// Takes the store lock, creating the root directory if needed.
     [[nodiscard]] FileLock lock() const;

@@ -92,13 +92,26 @@ void append_line_to_file(const std::filesystem::path &path, std::string_view lin
 void fsync_directory(const std::filesystem::path &directory);
 
 /// Throws StoreError naming `path` and `what` it is when users other than its owner may change it:
-/// it is writable by every user (a sticky folder excepted, where others cannot replace what is not
-/// theirs). The store, the configuration and plugin folders decide what Starling remembers, injects
-/// and runs. A path that does not exist passes.
-void refuse_if_writable_by_others(const std::filesystem::path &path, std::string_view what);
+/// it is owned by another user (root excepted), writable by every user (a sticky folder excepted,
+/// where others cannot replace what is not theirs), or writable by its group — unless that group is
+/// the owner's private group, which a user-private-group system's umask 002 gives every folder.
+/// The message names the `chmod` or `chown` that mends it. The store and the configuration decide
+/// what Starling remembers and injects. A path that does not exist passes; a link is followed.
+void refuse_if_others_can_change(const std::filesystem::path &path, std::string_view what);
+
+/// refuse_if_others_can_change for the store at `root` and each folder below it that decides what
+/// is injected — `memory/` and every folder in it, `sessions/`, `index/` — none of them followed
+/// if it is a link (a link is no folder of the store: listings skip it).
+void refuse_if_others_can_change_store(const std::filesystem::path &root);
 
 /// Creates `directory` and its missing parents, each private_directory_mode. Throws StoreError
 /// naming it.
 void ensure_directories(const std::filesystem::path &directory);
+
+/// As ensure_directories, for a folder inside the store at `root`: the way from `root` down is
+/// walked with openat and never through a symbolic link or anything but a folder, so that what is
+/// written there lands inside the store (a linked `memory/user/long` would take memories out of
+/// it). Throws StoreError naming the link. What lies above `root` is the system's business.
+void ensure_directories_beneath(const std::filesystem::path &root, const std::filesystem::path &directory);
 
 } // namespace starling::core

@@ -215,6 +215,9 @@ public:
     [[nodiscard]] std::optional<std::string> index_version() const;
     /// The files in memory directories that do not parse, sorted by key, as of a fresh scan like list().
     [[nodiscard]] std::vector<UnreadableMemory> unreadable();
+    /// The folders the last listing could not enter, each with why (SkippedFolder); empty when
+    /// every folder of the store is what it should be.
+    [[nodiscard]] std::vector<SkippedFolder> skipped_folders() const;
 
     /// Rebuilds the machine index from every memory file, and deletes the temporary files that dead
     /// writers left under `memory/`, `index/` and `archive/`.

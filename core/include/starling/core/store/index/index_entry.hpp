@@ -43,6 +43,16 @@ struct UnreadableMemory {
     friend bool operator==(const UnreadableMemory &, const UnreadableMemory &) = default;
 };
 
+/// A folder of the store that a listing did not enter: a symbolic link (never followed inside the
+/// store), something else than a folder where one belongs, or one that cannot be read. The rest of
+/// the store is listed as if it were absent.
+struct SkippedFolder {
+    std::string path;   ///< relative to the store's root: `memory/user/long`
+    std::string reason; ///< what is wrong, and what to do
+
+    friend bool operator==(const SkippedFolder &, const SkippedFolder &) = default;
+};
+
 /// Which memories MemoryStore::list returns; unset members match everything.
 struct ListFilter {
     std::optional<Scope> scope;
