@@ -229,3 +229,41 @@ TEST_CASE("forget killed at any step archives the memory once", "[e2e][crash]") 
             CHECK(memories_holding(home.path(), text).size() == 1);
         }));
 }
+
+TEST_CASE("an append cut at any byte, by a kill or a full disk, loses no later prompt", "[e2e][crash]") {
+    // A kill or ENOSPC in the middle of an append leaves the first k bytes of the line and no end.
+    // For each k, the session log, the session's state journal and the noted-use journal end in
+    // such a tail; the next prompt must still be logged whole, as its own message, and then judged.
+    const ScratchHome seed{"torn-seed"};
+    REQUIRE(run_process(kBinaries / "starling-claude", {"UserPromptSubmit"},
+                        seed.options(claude_prompt("s-torn", "Remember that the staging database is db-staging-2.")))
+                .exit_code == 0);
+    REQUIRE(seed.wait_for_background_work() == 0);
+    const std::string log_line = read_text(seed.path() / "sessions/s-torn.jsonl");
+    REQUIRE(!log_line.empty());
+    REQUIRE(log_line.back() == '\n');
+    const std::string access_line = "memory/user/short/2026-11-22_staging.md\ts-torn\t2026-11-22T09:00:00Z\tread\n";
+
+    for (std::size_t cut = 0; cut < log_line.size(); ++cut) {
+        INFO("cut after " << cut << " of " << log_line.size() << " bytes");
+        const ScratchHome home{"torn"};
+        home.write_file("home/sessions/s-torn.jsonl", log_line.substr(0, cut));
+        home.write_file("home/sessions/s-torn.state.jsonl", std::string{"{\"evaluated\":0"}.substr(0, cut % 15));
+        home.write_file("home/index/accesses.tsv", access_line.substr(0, cut % access_line.size()));
+        const std::string next = "Always run the Go tests with -race.";
+        const auto hook = run_process(kBinaries / "starling-claude", {"UserPromptSubmit"},
+                                      home.options(claude_prompt("s-torn", next)));
+        REQUIRE(hook.exit_code == 0);
+        REQUIRE(home.wait_for_background_work() == 0);
+        const auto logged = read_text(home.path() / "sessions/s-torn.jsonl");
+        const auto at = logged.find(next);
+        REQUIRE(at != std::string::npos);
+        // Its line starts at the beginning of a line and is whole.
+        const auto newline_before = logged.rfind('\n', at);
+        const auto line_start = newline_before == std::string::npos ? 0 : newline_before + 1;
+        CHECK(nlohmann::json::parse(logged.substr(line_start, logged.find('\n', at) - line_start))["message"] == next);
+        REQUIRE(run_process(kBinaries / "starling-claude", {"Stop"}, home.options(claude_stop("s-torn"))).exit_code == 0);
+        REQUIRE(home.wait_for_background_work() == 0);
+        CHECK(memories_holding(home.path(), "-race").size() == 1);
+    }
+}
