@@ -10,9 +10,21 @@ namespace starling::core {
 
 namespace secrets {
 
-bool is_marker_at(std::string_view text, std::size_t offset) noexcept {
-    return text.substr(offset, 10) == "[REDACTED:";
+std::size_t marker_length_at(std::string_view text, std::size_t offset) noexcept {
+    constexpr std::string_view kOpening = "[REDACTED:";
+    constexpr std::size_t kLongestKind = 40;
+    if (text.substr(offset, kOpening.size()) != kOpening) {
+        return 0;
+    }
+    std::size_t end = offset + kOpening.size();
+    while (end < text.size() && end - offset - kOpening.size() < kLongestKind &&
+           ((text[end] >= 'a' && text[end] <= 'z') || (text[end] >= '0' && text[end] <= '9') || text[end] == '-')) {
+        ++end;
+    }
+    return end > offset + kOpening.size() && end < text.size() && text[end] == ']' ? end + 1 - offset : 0;
 }
+
+bool is_marker_at(std::string_view text, std::size_t offset) noexcept { return marker_length_at(text, offset) != 0; }
 
 } // namespace secrets
 

@@ -175,7 +175,8 @@ bool is_code(std::string_view text, std::size_t operator_at, Value value) noexce
                                    operator_at + 1 < text.size() && text[operator_at + 1] == ' ';
     const bool argument = value.end < text.size() && (text[value.end] == ',' || text[value.end] == ')');
     const bool expression = after > value.end && (next == '=' || next == '+' || next == '|' || next == '&');
-    const bool prose = op == ':' && after > value.end && is_alpha(next);
+    // What an earlier redaction put after it stands for a word too: redacting again changes nothing.
+    const bool prose = op == ':' && after > value.end && (is_alpha(next) || is_marker_at(text, after));
     return argument || expression || prose || spaced_assignment ||
            any_of(content, [](char c) { return c == '_' || c == '.'; });
 }
@@ -210,8 +211,8 @@ std::optional<Value> prose_value(std::string_view text, std::size_t offset) noex
 void find_assignments(std::string_view text, Spans &found) {
     std::size_t scan = 0;
     while (scan < text.size()) {
-        if (text[scan] == '[' && is_marker_at(text, scan)) {
-            scan = std::min(text.find(']', scan), text.size()); // `[REDACTED:twilio-auth-token]` names nothing
+        if (const std::size_t marker = text[scan] == '[' ? marker_length_at(text, scan) : 0; marker != 0) {
+            scan += marker; // `[REDACTED:twilio-auth-token]` names nothing
             continue;
         }
         if (!is_alnum(text[scan]) && text[scan] != '_') {

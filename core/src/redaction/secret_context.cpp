@@ -490,8 +490,8 @@ bool follows_public(std::string_view text, std::size_t offset) noexcept {
 
 void find_values_after_secret_words(std::string_view text, Spans &found) {
     for (std::size_t offset = 0; offset < text.size(); ++offset) {
-        if (text[offset] == '[' && is_marker_at(text, offset)) {
-            offset = std::min(text.find(']', offset), text.size()); // `[REDACTED:url-password]` names no secret
+        if (const std::size_t marker = text[offset] == '[' ? marker_length_at(text, offset) : 0; marker != 0) {
+            offset += marker - 1; // `[REDACTED:url-password]` names no secret
             continue;
         }
         if (const std::size_t end = ascii_word_end(text, offset); end != 0) {
@@ -572,7 +572,8 @@ void add_option_value(std::string_view text, std::size_t offset, Spans &found) {
     const auto value = text.substr(begin, value_end - begin);
     // A word of prose is no value: "the --username and --password options".
     const std::size_t after = run_end(text, value_end, [](char c) { return c == ' '; });
-    const bool prose = !quoted && all_of(value, is_alpha) && after > value_end && after < text.size() && is_alpha(text[after]);
+    const bool prose = !quoted && all_of(value, is_alpha) && after > value_end && after < text.size() &&
+                       (is_alpha(text[after]) || is_marker_at(text, after));
     if (value.size() >= 4 && value.front() != '-' && !prose && !is_placeholder(value) && !is_marker_at(text, begin)) {
         found.push_back({begin, value_end, "credential"});
     }

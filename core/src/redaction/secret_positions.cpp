@@ -51,7 +51,9 @@ void find_url_passwords(std::string_view text, Spans &found) {
                text[colon] != '@') {
             ++colon;
         }
-        if (colon >= text.size() || text[colon] != ':') {
+        // The colon of an earlier redaction's marker (`client_secret=[REDACTED:…]`) parts no user from
+        // a password.
+        if (colon >= text.size() || text[colon] != ':' || (colon >= 9 && is_marker_at(text, colon - 9))) {
             continue;
         }
         std::size_t at = colon + 1;
@@ -86,6 +88,9 @@ void find_pgpass_lines(std::string_view text, Spans &found) {
         }
         const std::size_t end = run_end(text, colon, [](char c) { return !is_space(c); });
         scan = end;
+        if (find_from(text.substr(0, end), "[REDACTED:", start) != std::string_view::npos) {
+            continue; // a marker's colon is no field's end
+        }
         std::array<std::size_t, 4> colons{};
         std::size_t count = 0;
         for (std::size_t offset = start; offset < end; ++offset) {
@@ -266,8 +271,7 @@ void find_curl_user_passwords(std::string_view text, Spans &found) {
             // (`[REDACTED:…]:secret`, `user[REDACTED:credential]`).
             std::size_t colon = credentials.find(':');
             while (colon != std::string_view::npos && colon >= 9 && is_marker_at(text, start + colon - 9)) {
-                const auto marker_end = credentials.find(']', colon);
-                colon = marker_end == std::string_view::npos ? marker_end : credentials.find(':', marker_end);
+                colon = credentials.find(':', colon - 9 + marker_length_at(text, start + colon - 9));
             }
             if (colon == std::string_view::npos || colon == 0 || colon + 1 == credentials.size() ||
                 is_marker_at(text, start + colon + 1)) {

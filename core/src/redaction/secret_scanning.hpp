@@ -46,7 +46,12 @@ void find_contextual_secrets(std::string_view text, Spans &found);
 /// `MyPassword123` is no such name.
 [[nodiscard]] bool is_name_of_code(std::string_view value) noexcept;
 
-/// Whether the bytes at `offset` are an earlier redaction's marker: nothing to find again there.
+/// The length of the earlier redaction's marker (`[REDACTED:<kind>]`, kind of [a-z0-9-]) at
+/// `offset`, or 0: nothing to find again there. Only a whole marker counts, so that text that merely
+/// starts like one (`[REDACTED:~.;`) hides nothing after it.
+[[nodiscard]] std::size_t marker_length_at(std::string_view text, std::size_t offset) noexcept;
+
+/// Whether an earlier redaction's marker starts at `offset` (marker_length_at is not 0).
 [[nodiscard]] bool is_marker_at(std::string_view text, std::size_t offset) noexcept;
 
 } // namespace starling::core::secrets

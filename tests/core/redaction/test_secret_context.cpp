@@ -107,3 +107,13 @@ TEST_CASE("a record of a binary file, or a redaction's marker, ends what a secre
     CHECK(redact_secrets("curl -u [REDACTED:twilio-api-key]:[REDACTED:twilio-api-key-secret] https://api.twilio.com")
               .kinds.empty());
 }
+
+TEST_CASE("text that only starts like a redaction's marker hides nothing after it", "[redaction][context]") {
+    const std::string text = "see [REDACTED:~ and then client_secret=OK99Q~J1lf5n7RMdcb._CugEfZULLD6RygdaOVci";
+    const auto once = redact_secrets(text);
+    CHECK_THAT(once.text, !Catch::Contains("J1lf5n7RMdcb"));
+    CHECK(redact_secrets(once.text).text == once.text);
+    // A whole marker is left as it is, and what follows it is still looked at.
+    const auto after_marker = redact_secrets("[REDACTED:credential] and password: Zq8!mW3pLx7");
+    CHECK(after_marker.text == "[REDACTED:credential] and password: [REDACTED:credential]");
+}
