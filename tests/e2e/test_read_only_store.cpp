@@ -27,16 +27,32 @@ namespace {
 
 const fs::path kBinaries{STARLING_TEST_BINARY_DIR};
 
-/// Runs `script` with `store` mounted read-only over itself, in a user and mount namespace of its
-/// own (no privilege needed); nullopt when this machine allows no such namespace.
-std::optional<starling::test::ProcessResult> run_read_only(const ScratchHome &home, const fs::path &store,
-                                                           const std::string &script) {
+/// Runs `script` as root of a user and mount namespace of its own (no privilege needed), after
+/// `setup` (a mount); nullopt, with a warning, when this machine allows no such namespace.
+std::optional<starling::test::ProcessResult> run_in_namespace(const ScratchHome &home, const std::string &setup,
+                                                              const std::string &script) {
     if (run_process("/usr/bin/unshare", {"-rm", "true"}, home.options()).exit_code != 0) {
+        WARN("no user and mount namespaces here (unshare -rm): not tested");
         return std::nullopt;
     }
-    const std::string mount = "mount --bind -o ro " + shell_quote(store.string()) + " " + shell_quote(store.string()) +
-                              " && ! touch " + shell_quote((store / "probe").string()) + " 2>/dev/null && ";
-    return run_process("/usr/bin/unshare", {"-rm", "sh", "-c", mount + script}, home.options());
+    return run_process("/usr/bin/unshare", {"-rm", "sh", "-c", setup + " && " + script}, home.options());
+}
+
+/// Runs `script` with `store` mounted read-only over itself.
+std::optional<starling::test::ProcessResult> run_read_only(const ScratchHome &home, const fs::path &store,
+                                                           const std::string &script) {
+    return run_in_namespace(home,
+                            "mount --bind -o ro " + shell_quote(store.string()) + " " + shell_quote(store.string()) +
+                                " && ! touch " + shell_quote((store / "probe").string()) + " 2>/dev/null",
+                            script);
+}
+
+/// The part of `out` from the line `== name` to the next such line.
+std::string section_of(const std::string &out, const std::string &name) {
+    const auto begin = out.find("== " + name + "\n");
+    REQUIRE(begin != std::string::npos);
+    const auto end = out.find("\n== ", begin + 1);
+    return out.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
 }
 
 } // namespace
@@ -79,22 +95,15 @@ TEST_CASE("search, list, show, inject and the MCP tools that read work on a read
         "echo '== mcp'; " + starling + " mcp < " + shell_quote((home.path().parent_path() / "mcp-input.jsonl").string());
     const auto result = run_read_only(home, home.path(), script);
     if (!result) {
-        WARN("no user and mount namespaces here (unshare -rm): the read-only store is not tested");
         return;
     }
     INFO(result->stdout_text << result->stderr_text);
     REQUIRE(result->exit_code == 0);
     const std::string out = result->stdout_text;
-    const auto section = [&](const std::string &name) {
-        const auto begin = out.find("== " + name + "\n");
-        REQUIRE(begin != std::string::npos);
-        const auto end = out.find("\n== ", begin + 1);
-        return out.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
-    };
     for (const std::string name : {"search", "list", "show", "inject", "start"}) {
-        CHECK_THAT(section(name), Catch::Contains("I prefer pnpm over npm"));
+        CHECK_THAT(section_of(out, name), Catch::Contains("I prefer pnpm over npm"));
     }
-    std::istringstream replies(section("mcp").substr(std::string{"== mcp\n"}.size()));
+    std::istringstream replies(section_of(out, "mcp").substr(std::string{"== mcp\n"}.size()));
     std::vector<Json> parsed;
     for (std::string line; std::getline(replies, line);) {
         parsed.push_back(Json::parse(line));
@@ -181,18 +190,16 @@ TEST_CASE("hooks inject and health reports on a read-only store, a memory change
                                starling + " health; echo \"health exit $?\"";
     const auto result = run_read_only(home, home.path(), script);
     if (!result) {
-        WARN("no user and mount namespaces here (unshare -rm): the read-only store is not tested");
         return;
     }
     INFO(result->stdout_text << result->stderr_text);
     REQUIRE(result->exit_code == 0);
     const std::string out = result->stdout_text;
-    const auto prompt = out.substr(0, out.find("== start"));
-    const auto start = out.substr(out.find("== start"), out.find("== health") - out.find("== start"));
+    const auto prompt = section_of(out, "prompt");
     CHECK_THAT(prompt, Catch::Contains("I prefer pnpm over npm"));
     CHECK_THAT(prompt, Catch::Contains("monorepo")); // the file as it is now, not as the index saw it
-    CHECK_THAT(start, Catch::Contains("I prefer pnpm over npm"));
-    CHECK_THAT(out.substr(out.find("== health")), Catch::Contains("1 memor"));
+    CHECK_THAT(section_of(out, "start"), Catch::Contains("I prefer pnpm over npm"));
+    CHECK_THAT(section_of(out, "health"), Catch::Contains("1 memor"));
     CHECK_THAT(out, !Catch::Contains("health exit 2"));
     // What could not be written is said once, on stderr and never in the agent's context.
     CHECK_THAT(result->stderr_text, Catch::Contains("Read-only file system"));
@@ -206,20 +213,19 @@ TEST_CASE("hooks inject on a full disk, and a prompt that cannot be captured is 
     const fs::path full = home.path().parent_path() / "full";
     fs::create_directories(full);
     // The store copied into a 4 MiB tmpfs, which is then filled to the last block.
-    const std::string script = "mount -t tmpfs -o size=4m tmpfs " + shell_quote(full.string()) + " && cp -a " +
-                               shell_quote(home.path().string() + "/.") + " " + shell_quote(full.string()) +
-                               " && (dd if=/dev/zero of=" + shell_quote((full / "filler").string()) +
-                               " bs=4k 2>/dev/null; true) && echo '== prompt' && " +
-                               hook_script(store, full, "UserPromptSubmit", prompt_file) + "; echo \"hook exit $?\"";
-    if (run_process("/usr/bin/unshare", {"-rm", "true"}, home.options()).exit_code != 0) {
-        WARN("no user and mount namespaces here (unshare -rm): the full disk is not tested");
+    const auto result = run_in_namespace(
+        home,
+        "mount -t tmpfs -o size=4m tmpfs " + shell_quote(full.string()) + " && cp -a " +
+            shell_quote(home.path().string() + "/.") + " " + shell_quote(full.string()) + " && (dd if=/dev/zero of=" +
+            shell_quote((full / "filler").string()) + " bs=4k 2>/dev/null; true)",
+        hook_script(store, full, "UserPromptSubmit", prompt_file) + "; echo \"hook exit $?\"");
+    if (!result) {
         return;
     }
-    const auto result = run_process("/usr/bin/unshare", {"-rm", "sh", "-c", script}, home.options());
-    INFO(result.stdout_text << result.stderr_text);
-    REQUIRE(result.exit_code == 0);
-    CHECK_THAT(result.stdout_text, Catch::Contains("hook exit 0"));
-    CHECK_THAT(result.stdout_text, Catch::Contains("I prefer pnpm over npm"));
-    CHECK_THAT(result.stderr_text, Catch::Contains("No space left on device"));
-    CHECK_THAT(result.stdout_text, !Catch::Contains("No space left"));
+    INFO(result->stdout_text << result->stderr_text);
+    REQUIRE(result->exit_code == 0);
+    CHECK_THAT(result->stdout_text, Catch::Contains("hook exit 0"));
+    CHECK_THAT(result->stdout_text, Catch::Contains("I prefer pnpm over npm"));
+    CHECK_THAT(result->stderr_text, Catch::Contains("No space left on device"));
+    CHECK_THAT(result->stdout_text, !Catch::Contains("No space left"));
 }
