@@ -254,7 +254,10 @@ void find_assignments(std::string_view text, Spans &found) {
         }
         // Shorter values are examples (`password: 'bar'`, `API_KEY=123`) or fields (`'PW_PASSWD': 1`).
         constexpr std::size_t kShortestValue = 4;
-        if (!value || value->end - value->begin < kShortestValue || is_marker_at(text, value->begin) ||
+        // A value that holds an earlier redaction's marker had its secret found already: judging it
+        // again, without the secret, could only tell a different story.
+        if (!value || value->end - value->begin < kShortestValue ||
+            find_from(text.substr(0, value->end), "[REDACTED:", value->begin) != std::string_view::npos ||
             is_placeholder(text.substr(value->begin, value->end - value->begin)) ||
             is_name_of_code(text.substr(value->begin, value->end - value->begin)) ||
             (text[offset] != 'i' && text[offset] != 'I' && is_code(text, offset, *value))) {

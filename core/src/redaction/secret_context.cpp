@@ -574,7 +574,8 @@ void add_option_value(std::string_view text, std::size_t offset, Spans &found) {
     const std::size_t after = run_end(text, value_end, [](char c) { return c == ' '; });
     const bool prose = !quoted && all_of(value, is_alpha) && after > value_end && after < text.size() &&
                        (is_alpha(text[after]) || is_marker_at(text, after));
-    if (value.size() >= 4 && value.front() != '-' && !prose && !is_placeholder(value) && !is_marker_at(text, begin)) {
+    if (value.size() >= 4 && value.front() != '-' && !prose && !is_placeholder(value) &&
+        find_from(value, "[REDACTED:", 0) == std::string_view::npos) {
         found.push_back({begin, value_end, "credential"});
     }
 }
