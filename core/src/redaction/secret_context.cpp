@@ -660,6 +660,11 @@ bool inside_jwk(std::string_view text, std::size_t offset) noexcept {
     if (open == std::string_view::npos) {
         return false;
     }
+    // An earlier redaction between the brace and the member may have taken the object's real opening
+    // brace with it: judged as unknown, as the first pass judged it (idempotence).
+    if (find_from(text.substr(0, offset), "[REDACTED:", open) != std::string_view::npos) {
+        return false;
+    }
     const auto object = text.substr(open, close == std::string_view::npos ? close : close - open);
     return find_from(object, "\"kty\"", 0) != std::string_view::npos;
 }
