@@ -230,38 +230,73 @@ TEST_CASE("forget killed at any step archives the memory once", "[e2e][crash]") 
         }));
 }
 
+namespace {
+
+/// Whether `next` was logged whole, on a line of its own, in the session log of `home`.
+bool logged_on_its_own_line(const ScratchHome &home, const std::string &session, const std::string &next) {
+    const auto logged = read_text(home.path() / "sessions" / (session + ".jsonl"));
+    const auto at = logged.find(next);
+    if (at == std::string::npos) {
+        return false;
+    }
+    const auto newline_before = logged.rfind('\n', at);
+    const auto line_start = newline_before == std::string::npos ? 0 : newline_before + 1;
+    const auto line = logged.substr(line_start, logged.find('\n', at) - line_start);
+    const auto parsed = nlohmann::json::parse(line, nullptr, false);
+    return !parsed.is_discarded() && parsed["message"] == next;
+}
+
+} // namespace
+
 TEST_CASE("an append cut at any byte, by a kill or a full disk, loses no later prompt", "[e2e][crash]") {
-    // A kill or ENOSPC in the middle of an append leaves the first k bytes of the line and no end.
-    // For each k, the session log, the session's state journal and the noted-use journal end in
-    // such a tail; the next prompt must still be logged whole, as its own message, and then judged.
+    // The first write of a prompt hook is the prompt's line in the session log. It is cut after
+    // each of its bytes in turn: the hook killed there (kill-at=write:1@B), or told the disk is full
+    // (no-space-at=write:1@B). The next prompt must still be logged whole, as its own message, and
+    // then judged into a memory.
+    const std::string first = "Remember that the staging database is db-staging-2.";
+    const std::string next = "Always run the Go tests with -race.";
     const ScratchHome seed{"torn-seed"};
-    REQUIRE(run_process(kBinaries / "starling-claude", {"UserPromptSubmit"},
-                        seed.options(claude_prompt("s-torn", "Remember that the staging database is db-staging-2.")))
+    REQUIRE(run_process(kBinaries / "starling-claude", {"UserPromptSubmit"}, seed.options(claude_prompt("s-torn", first)))
                 .exit_code == 0);
     REQUIRE(seed.wait_for_background_work() == 0);
-    const std::string log_line = read_text(seed.path() / "sessions/s-torn.jsonl");
-    REQUIRE(!log_line.empty());
-    REQUIRE(log_line.back() == '\n');
-    const std::string access_line = "memory/user/short/2026-11-22_staging.md\ts-torn\t2026-11-22T09:00:00Z\tread\n";
+    const std::size_t line_bytes = read_text(seed.path() / "sessions/s-torn.jsonl").size();
+    REQUIRE(line_bytes > first.size());
 
-    for (std::size_t cut = 0; cut < log_line.size(); ++cut) {
-        INFO("cut after " << cut << " of " << log_line.size() << " bytes");
-        const ScratchHome home{"torn"};
-        home.write_file("home/sessions/s-torn.jsonl", log_line.substr(0, cut));
-        home.write_file("home/sessions/s-torn.state.jsonl", std::string{"{\"evaluated\":0"}.substr(0, cut % 15));
-        home.write_file("home/index/accesses.tsv", access_line.substr(0, cut % access_line.size()));
+    for (const std::string fault : {"kill-at=write:1@", "no-space-at=write:1@"}) {
+        for (std::size_t cut = 0; cut < line_bytes; ++cut) {
+            INFO(fault << cut << " of a line of " << line_bytes << " bytes");
+            const ScratchHome home{"torn"};
+            auto faulty = home.options(claude_prompt("s-torn", first));
+            faulty.environment["STARLING_FAULT_INJECTION"] = fault + std::to_string(cut);
+            static_cast<void>(run_process(kBinaries / "starling-claude", {"UserPromptSubmit"}, faulty));
+            REQUIRE(home.wait_for_background_work() == 0);
+            REQUIRE(read_text(home.path() / "sessions/s-torn.jsonl").size() == cut); // cut where asked
+            REQUIRE(run_process(kBinaries / "starling-claude", {"UserPromptSubmit"},
+                                home.options(claude_prompt("s-torn", next)))
+                        .exit_code == 0);
+            REQUIRE(home.wait_for_background_work() == 0);
+            CHECK(logged_on_its_own_line(home, "s-torn", next));
+            REQUIRE(run_process(kBinaries / "starling-claude", {"Stop"}, home.options(claude_stop("s-torn"))).exit_code ==
+                    0);
+            REQUIRE(home.wait_for_background_work() == 0);
+            CHECK(memories_holding(home.path(), "-race").size() == 1);
+        }
+    }
+}
+
+TEST_CASE("torn tails of the state and noted-use journals lose no later prompt", "[e2e][crash]") {
+    const std::string state_line = "{\"evaluated\":0}\n";
+    const std::string access_line = "memory/user/short/2026-11-22_staging.md\ts-torn\t2026-11-22T09:00:00Z\tread\n";
+    for (std::size_t cut = 1; cut < access_line.size(); ++cut) {
+        INFO("journals cut after " << cut << " bytes");
+        const ScratchHome home{"torn-journals"};
+        home.write_file("home/sessions/s-torn.state.jsonl", state_line.substr(0, cut % state_line.size()));
+        home.write_file("home/index/accesses.tsv", access_line.substr(0, cut));
         const std::string next = "Always run the Go tests with -race.";
-        const auto hook = run_process(kBinaries / "starling-claude", {"UserPromptSubmit"},
-                                      home.options(claude_prompt("s-torn", next)));
-        REQUIRE(hook.exit_code == 0);
+        REQUIRE(run_process(kBinaries / "starling-claude", {"UserPromptSubmit"}, home.options(claude_prompt("s-torn", next)))
+                    .exit_code == 0);
         REQUIRE(home.wait_for_background_work() == 0);
-        const auto logged = read_text(home.path() / "sessions/s-torn.jsonl");
-        const auto at = logged.find(next);
-        REQUIRE(at != std::string::npos);
-        // Its line starts at the beginning of a line and is whole.
-        const auto newline_before = logged.rfind('\n', at);
-        const auto line_start = newline_before == std::string::npos ? 0 : newline_before + 1;
-        CHECK(nlohmann::json::parse(logged.substr(line_start, logged.find('\n', at) - line_start))["message"] == next);
+        CHECK(logged_on_its_own_line(home, "s-torn", next));
         REQUIRE(run_process(kBinaries / "starling-claude", {"Stop"}, home.options(claude_stop("s-torn"))).exit_code == 0);
         REQUIRE(home.wait_for_background_work() == 0);
         CHECK(memories_holding(home.path(), "-race").size() == 1);

@@ -40,10 +40,13 @@ private:
 };
 
 /// Writes all of `bytes`, retrying on EINTR and short writes; 0 or an errno value. A fault injected
-/// at this write (fault_tears_write) writes half of it and kills the process.
+/// at this write (fault_tears_write) writes part of it, then kills the process or returns ENOSPC.
 inline int write_all(int descriptor, std::string_view bytes) {
-    if (fault_tears_write()) {
-        static_cast<void>(write_fully(descriptor, bytes.substr(0, bytes.size() / 2)));
+    if (const auto fault = fault_tears_write(bytes.size())) {
+        static_cast<void>(write_fully(descriptor, bytes.substr(0, fault->kept)));
+        if (fault->no_space) {
+            return ENOSPC;
+        }
         die_of_fault();
     }
     return write_fully(descriptor, bytes);

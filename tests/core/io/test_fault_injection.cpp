@@ -55,6 +55,27 @@ TEST_CASE("kill-at=write tears an append halfway and leaves a half-written tempo
     CHECK(starling::core::is_dead_writers_temp_name(leftovers.front()));
 }
 
+TEST_CASE("a write is cut after a chosen byte, killed or failing as on a full disk", "[store][fault]") {
+    const starling::test::TempDir directory("fault");
+    const auto log = directory / "cut.log";
+    CHECK(killed_with("kill-at=write:1@3", [&] { starling::core::append_to_file(log, "0123456789\n", false); }));
+    CHECK(read_bytes(log) == "012");
+    CHECK(killed_with("kill-at=write:1@0", [&] { starling::core::append_to_file(log, "abc\n", false); }));
+    CHECK(read_bytes(log) == "012");
+    // ENOSPC: the process lives on and is told; what fitted is on disk.
+    const int status = starling::test::run_in_child([&] {
+        ::setenv("STARLING_FAULT_INJECTION", "no-space-at=write:1@5", 1);
+        try {
+            starling::core::append_to_file(log, "abcdefghij\n", false);
+        } catch (const StoreError &error) {
+            return std::string{error.what()}.find("No space left on device") != std::string::npos;
+        }
+        return false;
+    });
+    CHECK(starling::test::exited_cleanly(status));
+    CHECK(read_bytes(log) == "012abcde");
+}
+
 TEST_CASE("kill-at counts the steps of its kind, or of every kind with any", "[store][fault]") {
     const starling::test::TempDir directory("fault");
     const auto target = directory / "file.md";
@@ -85,7 +106,8 @@ TEST_CASE("kill-at=lock dies holding the lock, which the kernel then releases", 
 TEST_CASE("an unknown fault is an error that names it and lists the known ones", "[store][fault]") {
     const starling::test::TempDir directory("fault");
     for (const std::string fault : {"kill-befor-rename", "kill-at=spin", "kill-at=write:0", "kill-at=write:x", "kill-at=write:",
-                                    "kill-before-rename:", "kill-before-renameX", "kill-at"}) {
+                                    "kill-before-rename:", "kill-before-renameX", "kill-at", "kill-at=rename:1@3",
+                                    "no-space-at=write:1@x", "no-space-at=lock:1"}) {
         INFO(fault);
         const int status = starling::test::run_in_child([&] {
             ::setenv("STARLING_FAULT_INJECTION", fault.c_str(), 1);

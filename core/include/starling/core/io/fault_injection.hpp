@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <cstddef>
+#include <optional>
+
 namespace starling::core {
 
 /// The environment variable that makes a process kill itself (SIGKILL) at one step of its work, so
@@ -18,6 +21,9 @@ namespace starling::core {
 ///       any               the N-th step of any of the four kinds: what crash tests step N through
 ///   kill-before-rename:N  at the N-th atomic write, with its temporary file complete and fsynced,
 ///                         before its rename (kill-before-rename is :1); the first spelling, kept
+///   kill-at=write:N@B     the N-th write is cut after its first B bytes (not halfway), then killed
+///   no-space-at=write:N@B the N-th write stops after its first B bytes with ENOSPC, as on a full
+///                         disk; the process goes on and sees the error
 ///
 /// The variable is read at the first step of each process (a forked child reads it again and counts
 /// its own steps), so setting it later in the same process has no effect. Any other non-empty value
@@ -34,9 +40,15 @@ enum class FaultOrigin { atomic_write, other };
 /// the variable it does not know. For FaultStep::write, use fault_tears_write instead.
 void fault_point(FaultStep step, FaultOrigin origin = FaultOrigin::other);
 
-/// Counts one write and says whether it is the selected one: the caller then writes half of it and
-/// calls die_of_fault().
-[[nodiscard]] bool fault_tears_write();
+/// What the selected write is to do: write `kept` of its bytes (of `size`), then die or fail with
+/// ENOSPC.
+struct WriteFault {
+    std::size_t kept = 0;
+    bool no_space = false; ///< fail with ENOSPC instead of dying
+};
+
+/// Counts one write of `size` bytes and says what to do if it is the selected one.
+[[nodiscard]] std::optional<WriteFault> fault_tears_write(std::size_t size);
 
 /// Kills the process with SIGKILL.
 [[noreturn]] void die_of_fault();
