@@ -638,10 +638,12 @@ void find_short_password_options(std::string_view text, Spans &found) {
             const bool value_follows = is_value_byte(text[after]) || text[after] == '\'' || text[after] == '"';
             if (option.attached && value_follows && text.substr(after, 3) != "ort") {
                 add_option_value(text, after, found); // mysql -u root -pVALUE
-            } else if (!option.attached && text[after] == ' ') {
-                add_option_value(text, run_end(text, after, [](char c) { return c == ' '; }), found);
+                break;
             }
-            break;
+            if (!option.attached && text[after] == ' ') {
+                add_option_value(text, run_end(text, after, [](char c) { return c == ' '; }), found);
+                break;
+            } // else another command of the line may still read this option as its password
         }
     }
 }
