@@ -262,7 +262,8 @@ TEST_CASE("install registers starling mcp where each agent reads its servers, an
                                                           {"args", {"mcp", "--agent", agent.agent}},
                                                           {"env", {{"STARLING_HOME", store}}}});
             // The user's servers and settings stay.
-            for (const auto &[name, server] : Json::parse(agent.existing)["mcpServers"].items()) {
+            const Json existing = Json::parse(agent.existing); // items() of a temporary would dangle
+            for (const auto &[name, server] : existing["mcpServers"].items()) {
                 CHECK(config["mcpServers"][name] == server);
             }
         }
