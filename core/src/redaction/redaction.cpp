@@ -10,18 +10,25 @@ namespace starling::core {
 
 namespace secrets {
 
+namespace {
+
+constexpr std::string_view kMarkerOpening = "[REDACTED:";
+
+} // namespace
+
+bool holds_marker(std::string_view text) noexcept { return text.find(kMarkerOpening) != std::string_view::npos; }
+
 std::size_t marker_length_at(std::string_view text, std::size_t offset) noexcept {
-    constexpr std::string_view kOpening = "[REDACTED:";
     constexpr std::size_t kLongestKind = 40;
-    if (text.substr(offset, kOpening.size()) != kOpening) {
+    if (text.substr(offset, kMarkerOpening.size()) != kMarkerOpening) {
         return 0;
     }
-    std::size_t end = offset + kOpening.size();
-    while (end < text.size() && end - offset - kOpening.size() < kLongestKind &&
+    std::size_t end = offset + kMarkerOpening.size();
+    while (end < text.size() && end - offset - kMarkerOpening.size() < kLongestKind &&
            ((text[end] >= 'a' && text[end] <= 'z') || (text[end] >= '0' && text[end] <= '9') || text[end] == '-')) {
         ++end;
     }
-    return end > offset + kOpening.size() && end < text.size() && text[end] == ']' ? end + 1 - offset : 0;
+    return end > offset + kMarkerOpening.size() && end < text.size() && text[end] == ']' ? end + 1 - offset : 0;
 }
 
 bool is_marker_at(std::string_view text, std::size_t offset) noexcept { return marker_length_at(text, offset) != 0; }
@@ -65,7 +72,7 @@ RedactedText replace_spans(std::string_view text, const std::vector<SecretSpan> 
     std::size_t position = 0;
     for (const auto &span : spans) {
         result.text.append(text.substr(position, span.begin - position));
-        result.text += "[REDACTED:" + span.kind + "]";
+        result.text.append(secrets::kMarkerOpening).append(span.kind).push_back(']');
         result.kinds.push_back(span.kind);
         position = span.end;
     }

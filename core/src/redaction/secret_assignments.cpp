@@ -257,7 +257,7 @@ void find_assignments(std::string_view text, Spans &found) {
         // A value that holds an earlier redaction's marker had its secret found already: judging it
         // again, without the secret, could only tell a different story.
         if (!value || value->end - value->begin < kShortestValue ||
-            find_from(text.substr(0, value->end), "[REDACTED:", value->begin) != std::string_view::npos ||
+            holds_marker(text.substr(value->begin, value->end - value->begin)) ||
             is_placeholder(text.substr(value->begin, value->end - value->begin)) ||
             is_name_of_code(text.substr(value->begin, value->end - value->begin)) ||
             (text[offset] != 'i' && text[offset] != 'I' && is_code(text, offset, *value))) {

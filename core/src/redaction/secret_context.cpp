@@ -575,7 +575,7 @@ void add_option_value(std::string_view text, std::size_t offset, Spans &found) {
     const bool prose = !quoted && all_of(value, is_alpha) && after > value_end && after < text.size() &&
                        (is_alpha(text[after]) || is_marker_at(text, after));
     if (value.size() >= 4 && value.front() != '-' && !prose && !is_placeholder(value) &&
-        find_from(value, "[REDACTED:", 0) == std::string_view::npos) {
+        !holds_marker(value)) {
         found.push_back({begin, value_end, "credential"});
     }
 }
@@ -664,7 +664,7 @@ bool inside_jwk(std::string_view text, std::size_t offset) noexcept {
     }
     // An earlier redaction between the brace and the member may have taken the object's real opening
     // brace with it: judged as unknown, as the first pass judged it (idempotence).
-    if (find_from(text.substr(0, offset), "[REDACTED:", open) != std::string_view::npos) {
+    if (holds_marker(text.substr(open, offset - open))) {
         return false;
     }
     const auto object = text.substr(open, close == std::string_view::npos ? close : close - open);

@@ -51,6 +51,10 @@ void find_contextual_secrets(std::string_view text, Spans &found);
 /// starts like one (`[REDACTED:~.;`) hides nothing after it.
 [[nodiscard]] std::size_t marker_length_at(std::string_view text, std::size_t offset) noexcept;
 
+/// Whether `text` holds the opening of an earlier redaction's marker anywhere: what holds one was
+/// judged before, and judging it again without its secret could tell a different story.
+[[nodiscard]] bool holds_marker(std::string_view text) noexcept;
+
 /// Whether an earlier redaction's marker starts at `offset` (marker_length_at is not 0).
 [[nodiscard]] bool is_marker_at(std::string_view text, std::size_t offset) noexcept;
 
