@@ -434,3 +434,47 @@ TEST_CASE("no test name holds a semicolon, which CTest would cut there and then 
     }
     CHECK(offenders.empty());
 }
+
+TEST_CASE("every relative link of the Markdown documents resolves inside the repository", "[architecture][docs]") {
+    // A reader follows a link from the repository they cloned: a link into a file that is not in it
+    // (notes on the author's machine, a renamed page) is a dead end.
+    const std::regex link{R"re(\]\(([^)\s]+)\))re"};
+    const std::regex scheme{R"re(^[a-z][a-z0-9+.-]*:)re"};
+    const std::regex fence{"```[\\s\\S]*?```"};
+    std::vector<std::string> broken;
+    std::size_t checked = 0;
+    for (auto entry = fs::recursive_directory_iterator(kSource); entry != fs::recursive_directory_iterator();
+         ++entry) {
+        const auto name = entry->path().filename().string();
+        if (entry->is_directory() && (name.starts_with(".") || name.starts_with("build") || name == "node_modules" ||
+                                      name == "bench-results" || entry->path() == kBinary)) {
+            entry.disable_recursion_pending();
+            continue;
+        }
+        if (entry->path().extension() != ".md") {
+            continue;
+        }
+        const std::string text = std::regex_replace(text_of(entry->path()), fence, "");
+        if (text.find("/work/shared") != std::string::npos || text.find("shared/reference/") != std::string::npos) {
+            broken.push_back(entry->path().lexically_relative(kSource).string() + ": points outside the repository");
+        }
+        for (auto match = std::sregex_iterator(text.begin(), text.end(), link); match != std::sregex_iterator();
+             ++match) {
+            const std::string target = (*match)[1].str();
+            if (std::regex_search(target, scheme) || target.starts_with("#")) {
+                continue;
+            }
+            ++checked;
+            const fs::path resolved = (entry->path().parent_path() / target.substr(0, target.find('#'))).lexically_normal();
+            const auto inside = resolved.lexically_relative(kSource);
+            if (!fs::exists(resolved) || inside.empty() || *inside.begin() == "..") {
+                broken.push_back(entry->path().lexically_relative(kSource).string() + ": " + target);
+            }
+        }
+    }
+    for (const auto &link_text : broken) {
+        UNSCOPED_INFO(link_text);
+    }
+    CHECK(broken.empty());
+    CHECK(checked > 100);
+}
