@@ -6,6 +6,9 @@
 #include <iostream>
 
 int main(int argc, char **argv) {
+    if (const auto answered = starling::app::answer_asked_by_hand("starling-hook", "", argc, argv)) {
+        return *answered;
+    }
     if (argc < 2 || argv[1][0] == '\0' || argv[1][0] == '-') {
         std::cerr << "usage: starling-hook ADAPTER-ID [ARGS...] (the payload on stdin)\n";
         return 64;

@@ -3,4 +3,12 @@
 // starling-codeflicker) are this file compiled with the adapter id they serve.
 #include "hook_runner.hpp"
 
-int main(int argc, char **argv) { return starling::app::run_hook(STARLING_HOOK_ADAPTER_ID, argc, argv); }
+#include <filesystem>
+
+int main(int argc, char **argv) {
+    const std::string program = std::filesystem::path{argv[0]}.filename().string();
+    if (const auto answered = starling::app::answer_asked_by_hand(program, STARLING_HOOK_ADAPTER_ID, argc, argv)) {
+        return *answered;
+    }
+    return starling::app::run_hook(STARLING_HOOK_ADAPTER_ID, argc, argv);
+}

@@ -7,6 +7,7 @@
 #include <starling/app/application.hpp>
 #include <starling/app/configured_plugin.hpp>
 #include <starling/app/sharing/configured_team_folders.hpp>
+#include <starling/app/version.hpp>
 #include <starling/core/bus/background_work.hpp>
 #include <starling/core/bus/event_bus.hpp>
 #include <starling/core/config/config_environment.hpp>
@@ -26,6 +27,7 @@
 #include <cstring>
 #include <exception>
 #include <fcntl.h>
+#include <iostream>
 #include <poll.h>
 #include <optional>
 #include <sys/stat.h>
@@ -367,6 +369,32 @@ void write_reply(const sdk::RenderedReply &reply) {
 }
 
 } // namespace
+
+std::optional<int> answer_asked_by_hand(std::string_view program, std::string_view adapter_id, int argc,
+                                        char **argv) {
+    if (argc != 2) {
+        return std::nullopt;
+    }
+    const std::string_view option{argv[1]};
+    if (option == "--version") {
+        std::cout << program << " (starling) " << kVersion << '\n';
+        return 0;
+    }
+    if (option != "--help" && option != "-h") {
+        return std::nullopt;
+    }
+    std::cout << "Usage: " << program << (adapter_id.empty() ? " ADAPTER-ID" : "") << " [ARGS...] < PAYLOAD\n\n"
+              << "  Starling's hook for "
+              << (adapter_id.empty() ? "an agent whose adapter a plugin module adds" : std::string{adapter_id})
+              << ".\n  The agent runs it at each hook event: it reads the event's JSON payload on stdin,\n"
+              << "  injects and captures memories, and replies on stdout as the agent expects, within\n"
+              << "  hooks.budget_ms. `starling install AGENT` sets it up, and `starling inject` shows\n"
+              << "  what it would inject: nobody needs to run it by hand.\n\n"
+              << "Options:\n"
+              << "  -h, --help    this help\n"
+              << "  --version     print the version\n";
+    return 0;
+}
 
 int run_hook(std::string_view adapter_id, int argc, char **argv) {
     // Everything a hook creates holds what the user typed: private, plugins' caches included.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <optional>
 #include <string_view>
 
 namespace starling::app {
@@ -13,5 +14,11 @@ namespace starling::app {
 /// goes to $STARLING_HOME/logs/starling.log and stderr. Returns the process exit code (2 only when a
 /// policy deliberately blocks).
 int run_hook(std::string_view adapter_id, int argc, char **argv);
+
+/// When the only argument is --help (or -h) or --version, what a person who ran the hook binary
+/// `program` by hand should read, printed, and the exit code; nothing otherwise, for the hook to
+/// run. No agent passes these, and without them a hook run by hand would wait for a payload.
+std::optional<int> answer_asked_by_hand(std::string_view program, std::string_view adapter_id, int argc,
+                                        char **argv);
 
 } // namespace starling::app

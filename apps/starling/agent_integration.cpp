@@ -2,6 +2,7 @@
 #include "agent_integration.hpp"
 
 #include <starling/app/arguments.hpp>
+#include <starling/core/config/closest_name.hpp>
 
 #include <algorithm>
 #include <cstdlib>
@@ -31,14 +32,18 @@ std::vector<InstallableAgent> installable_agents(Application &application) {
 InstallableAgent find_installable_agent(Application &application, const std::string &name) {
     auto agents = installable_agents(application);
     std::string known;
+    std::vector<std::string> names;
     for (auto &agent : agents) {
         const auto &aliases = agent.integration.aliases;
         if (agent.adapter_id == name || std::find(aliases.begin(), aliases.end(), name) != aliases.end()) {
             return std::move(agent);
         }
         known += (known.empty() ? "" : ", ") + agent.adapter_id;
+        names.push_back(agent.adapter_id);
+        names.insert(names.end(), aliases.begin(), aliases.end());
     }
-    throw UsageError("unknown agent '" + name + "' (expected " + (known.empty() ? "an adapter plugin" : known) + ")");
+    throw UsageError("unknown agent '" + name + "' (expected " + (known.empty() ? "an adapter plugin" : known) + ")" +
+                     core::did_you_mean(core::closest_name(name, names)));
 }
 
 std::optional<std::string> agent_session_from_environment(Application &application) {

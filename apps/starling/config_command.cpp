@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "command_reference.hpp"
 #include "commands.hpp"
 
 #include <starling/app/arguments.hpp>
 #include <starling/app/configured_plugin.hpp>
+#include <starling/core/config/config_environment.hpp>
 #include <starling/core/config/config_loader.hpp>
 #include <starling/core/config/config_render.hpp>
 #include <starling/plugins/static_plugins.hpp>
@@ -27,7 +29,7 @@ std::vector<core::PluginDefaults> built_in_plugin_defaults() {
 }
 
 int show(Application &application, std::span<const std::string> words) {
-    const Arguments arguments{words, {}, {"json"}};
+    const auto arguments = parse_arguments("config show", words);
     arguments.expect_operands(0, 0, "");
     if (arguments.flag("json")) {
         std::cout << core::render_effective_config_json(application.config(), application.plugin_defaults()) << '\n';
@@ -108,8 +110,19 @@ std::size_t check_one(Application &application, const std::filesystem::path &fil
 }
 
 int check(Application &application, std::span<const std::string> words) {
-    const Arguments arguments{words, {}, {}};
-    arguments.expect_operands(1, std::numeric_limits<std::size_t>::max(), "the configuration FILE to check");
+    const auto arguments = parse_arguments("config check", words);
+    if (arguments.operands().empty()) {
+        // The active configuration: --config FILE, else the home's, which may rightly not exist.
+        if (const auto &given = application.config_file()) {
+            return check_one(application, *given) == 0 ? 0 : 1;
+        }
+        const auto file = core::default_config_file(application.environment());
+        if (!std::filesystem::exists(file)) {
+            std::cout << file.string() << ": no such file; the embedded defaults are in use\n";
+            return 0;
+        }
+        return check_one(application, file) == 0 ? 0 : 1;
+    }
     std::size_t errors = 0;
     for (const auto &file : arguments.operands()) {
         errors += check_one(application, file);
@@ -121,7 +134,7 @@ int check(Application &application, std::span<const std::string> words) {
 
 int run_config_command(Application &application, std::span<const std::string> words) {
     if (words.empty()) {
-        throw UsageError("config needs a subcommand: show or check FILE...");
+        throw UsageError("config needs a subcommand: show or check [FILE...]");
     }
     const std::string &subcommand = words.front();
     const auto rest = words.subspan(1);
@@ -131,7 +144,7 @@ int run_config_command(Application &application, std::span<const std::string> wo
     if (subcommand == "check") {
         return check(application, rest);
     }
-    throw UsageError("unknown config subcommand '" + subcommand + "' (expected show or check FILE)");
+    throw UsageError("unknown config subcommand '" + subcommand + "' (expected show or check)");
 }
 
 } // namespace starling::app

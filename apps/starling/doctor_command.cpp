@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // `starling doctor`: whether Starling is healthy here, and what to do about each thing that is not.
 #include "agent_doctor.hpp"
+#include "command_reference.hpp"
 #include "commands.hpp"
 #include "health_finding.hpp"
 #include "store_health.hpp"
@@ -59,7 +60,7 @@ std::vector<HealthFinding> agent_health(Application &application) {
 } // namespace
 
 int run_doctor_command(Application &application, std::span<const std::string> words) {
-    const Arguments arguments{words, {}, {"json", "repair"}};
+    const auto arguments = parse_arguments("doctor", words);
     arguments.expect_operands(0, 0, "");
     // A broken configuration is one of the things to report, not a reason to stop checking.
     Application checked{application.config_file(), Application::UnusableConfig::use_embedded_defaults};

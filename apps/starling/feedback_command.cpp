@@ -4,6 +4,7 @@
 // memory-consolidation skill wrote "Applied in X: HELPFUL" or "NOT HELPFUL" and then counted every
 // line containing "HELPFUL" as helpful; here each verdict is a counter of its own.
 #include "agent_integration.hpp"
+#include "command_reference.hpp"
 #include "commands.hpp"
 
 #include <starling/app/arguments.hpp>
@@ -46,7 +47,7 @@ std::uint32_t judgements_in(const core::Memory &memory, std::string_view field, 
 } // namespace
 
 int run_feedback_command(Application &application, std::span<const std::string> words) {
-    const Arguments arguments{words, {"session"}, {"json"}};
+    const auto arguments = parse_arguments("feedback", words);
     arguments.expect_operands(2, 2, "the ID, KEY or path of the memory, then helpful or unhelpful");
     const std::string &verdict = arguments.operands()[1];
     if (verdict != "helpful" && verdict != "unhelpful") {

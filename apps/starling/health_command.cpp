@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // `starling health`: how the memories of the store are doing, and what to do about it.
+#include "command_reference.hpp"
 #include "commands.hpp"
 #include "health_report.hpp"
 #include "store_survey.hpp"
@@ -11,7 +12,7 @@
 namespace starling::app {
 
 int run_health_command(Application &application, std::span<const std::string> words) {
-    const Arguments arguments{words, {}, {"json"}};
+    const auto arguments = parse_arguments("health", words);
     arguments.expect_operands(0, 0, "");
     const auto report = build_health_report(survey_store(application));
     if (arguments.flag("json")) {

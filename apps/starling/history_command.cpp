@@ -5,6 +5,7 @@
 // judged as capture judges it live, session by session, at the time it was said, in the project of
 // the directory it was said in. A ledger in the store makes a second run import nothing new.
 #include "agent_integration.hpp"
+#include "command_reference.hpp"
 #include "commands.hpp"
 
 #include <starling/app/arguments.hpp>
@@ -195,7 +196,7 @@ std::vector<InstallableAgent> agents_to_read(Application &application, const std
 } // namespace
 
 int run_import_history_command(Application &application, std::span<const std::string> words) {
-    const Arguments arguments{words, {"since"}, {"dry-run", "json"}};
+    const auto arguments = parse_arguments("import history", words);
     const bool dry_run = arguments.flag("dry-run");
     std::optional<std::chrono::sys_seconds> since;
     if (const auto value = arguments.value("since")) {

@@ -2,6 +2,7 @@
 // `starling install <agent>` / `starling uninstall <agent>`: merge Starling's hooks into the agent's
 // configuration without touching anything else in it, and install the instructions the model reads.
 #include "agent_integration.hpp"
+#include "command_reference.hpp"
 #include "commands.hpp"
 #include "hook_command.hpp"
 #include "hook_module.hpp"
@@ -714,7 +715,7 @@ void uninstall_mcp(const Target &target) {
 }
 
 Target target_of(Application &application, std::span<const std::string> words, const char *verb) {
-    const Arguments arguments{words, {"project"}, {"dry-run", "json"}};
+    const auto arguments = parse_arguments(verb, words);
     arguments.expect_operands(1, 1, std::string{"the agent to "} + verb + " (the id of an adapter plugin)");
     Target target;
     target.agent = find_installable_agent(application, arguments.operands().front());

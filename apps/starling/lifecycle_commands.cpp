@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The commands that run the lifecycle by hand: consolidate (its report: consolidation_report.hpp),
 // index and inject; and wait, for the part of it that hooks leave running in the background.
+#include "command_reference.hpp"
 #include "commands.hpp"
 #include "consolidation_report.hpp"
 #include "skipped_memories.hpp"
@@ -22,7 +23,7 @@
 namespace starling::app {
 
 int run_consolidate_command(Application &application, std::span<const std::string> words) {
-    const Arguments arguments{words, {}, {"dry-run", "json"}};
+    const auto arguments = parse_arguments("consolidate", words);
     arguments.expect_operands(0, 0, "");
     const auto *decay = application.decay_policy();
     if (!decay) {
@@ -59,7 +60,7 @@ int run_consolidate_command(Application &application, std::span<const std::strin
 }
 
 int run_index_command(Application &application, std::span<const std::string> words) {
-    const Arguments arguments{words, {"cwd"}, {"json"}};
+    const auto arguments = parse_arguments("index", words);
     arguments.expect_operands(0, 0, "");
     const auto *relevance = application.active_policies().relevance;
     if (relevance == nullptr) {
@@ -91,14 +92,14 @@ int run_index_command(Application &application, std::span<const std::string> wor
 }
 
 int run_wait_command(Application &application, std::span<const std::string> words) {
-    const Arguments arguments{words, {}, {}};
+    const auto arguments = parse_arguments("wait", words);
     arguments.expect_operands(0, 0, "");
     core::wait_for_background_work(application.store().root());
     return 0;
 }
 
 int run_inject_command(Application &application, std::span<const std::string> words) {
-    const Arguments arguments{words, {"event", "prompt", "cwd", "session"}, {"json"}};
+    const auto arguments = parse_arguments("inject", words);
     arguments.expect_operands(0, 0, "");
     const auto event = arguments.value("event").value_or("prompt");
     const std::filesystem::path directory = arguments.value("cwd").value_or(std::filesystem::current_path().string());

@@ -3,6 +3,7 @@
 // `starling mcp`: the MCP server an agent starts to ask Starling mid-session. One JSON-RPC message
 // per line on stdin, one per line on stdout and nothing else there; logs go to stderr and the log
 // file; the server ends when stdin does.
+#include "command_reference.hpp"
 #include "commands.hpp"
 #include "mcp_protocol.hpp"
 #include "mcp_tools.hpp"
@@ -17,7 +18,7 @@
 namespace starling::app {
 
 int run_mcp_command(Application &application, std::span<const std::string> words) {
-    const Arguments arguments{words, {"cwd", "agent"}, {}};
+    const auto arguments = parse_arguments("mcp", words);
     arguments.expect_operands(0, 0, "");
     const std::filesystem::path directory = arguments.value("cwd").value_or(std::filesystem::current_path().string());
     StoreTools tools{application, directory, arguments.value("agent").value_or("mcp")};

@@ -2,6 +2,7 @@
 // The commands that read and change memories: remember, classify, search, list, show, forget,
 // restore, archive.
 #include "agent_integration.hpp"
+#include "command_reference.hpp"
 #include "commands.hpp"
 #include "skipped_memories.hpp"
 
@@ -83,20 +84,43 @@ std::vector<core::Scope> scopes_of(Application &application, const Arguments &ar
     throw UsageError("--scope must be user, project or all, not '" + scope + "'");
 }
 
-std::vector<core::IndexEntry> entries_in(Application &application, const std::vector<core::Scope> &scopes,
+/// The memories of `scopes`, or of every scope of the store without.
+std::vector<core::IndexEntry> entries_in(Application &application, const std::optional<std::vector<core::Scope>> &scopes,
                                          std::optional<core::Tier> tier = std::nullopt) {
     // The counts a user reads should include the uses the hooks noted since the last fold.
     static_cast<void>(application.store().apply_noted_accesses());
+    if (!scopes) {
+        core::ListFilter filter;
+        filter.tier = tier;
+        auto entries = application.store().list(filter);
+        report_skipped_memories(application);
+        return entries;
+    }
     std::vector<core::IndexEntry> entries;
-    for (const auto &scope : scopes) {
+    for (const auto &scope : *scopes) {
         core::ListFilter filter;
         filter.scope = scope;
         filter.tier = tier;
         auto listed = application.store().list(filter);
         entries.insert(entries.end(), std::make_move_iterator(listed.begin()), std::make_move_iterator(listed.end()));
     }
-    report_skipped_memories(application, scopes);
+    report_skipped_memories(application, *scopes);
     return entries;
+}
+
+/// The TEXT operands joined by spaces, or standard input when the one operand is "-".
+std::string text_of(const Arguments &arguments) {
+    if (arguments.operands().size() != 1 || arguments.operands().front() != "-") {
+        return joined_operands(arguments);
+    }
+    std::string text{std::istreambuf_iterator<char>{std::cin}, std::istreambuf_iterator<char>{}};
+    if (std::cin.bad()) {
+        throw std::runtime_error("cannot read the text from standard input");
+    }
+    while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) {
+        text.pop_back();
+    }
+    return text;
 }
 
 nlohmann::json decision_json(const sdk::Decision &decision) {
@@ -165,10 +189,12 @@ nlohmann::json memory_json(const std::string &key, const std::filesystem::path &
 } // namespace
 
 int run_remember_command(Application &application, std::span<const std::string> words) {
-    const Arguments arguments{words, {"type", "scope", "tags", "summary", "cwd", "session"}, {"force", "json"}};
-    const auto text = joined_operands(arguments);
-    if (text.empty()) {
-        throw UsageError("remember needs the TEXT to remember");
+    const auto arguments = parse_arguments("remember", words);
+    const auto text = text_of(arguments);
+    if (text.find_first_not_of(" \t\r\n") == std::string::npos) {
+        throw UsageError(arguments.operands() == std::vector<std::string>{"-"}
+                             ? "remember read no TEXT from standard input"
+                             : "remember needs the TEXT to remember");
     }
     core::RememberRequest request;
     request.text = text;
@@ -257,7 +283,7 @@ int run_remember_command(Application &application, std::span<const std::string> 
 }
 
 int run_classify_command(Application &application, std::span<const std::string> words) {
-    const Arguments arguments{words, {"cwd"}, {"json"}};
+    const auto arguments = parse_arguments("classify", words);
     const auto text = joined_operands(arguments);
     if (text.empty()) {
         throw UsageError("classify needs the TEXT to classify");
@@ -282,7 +308,7 @@ int run_classify_command(Application &application, std::span<const std::string> 
 }
 
 int run_search_command(Application &application, std::span<const std::string> words) {
-    const Arguments arguments{words, {"scope", "limit", "cwd"}, {"json"}};
+    const auto arguments = parse_arguments("search", words);
     const auto query = joined_operands(arguments);
     if (query.empty()) {
         throw UsageError("search needs a QUERY");
@@ -326,7 +352,7 @@ int run_search_command(Application &application, std::span<const std::string> wo
 }
 
 int run_list_command(Application &application, std::span<const std::string> words) {
-    const Arguments arguments{words, {"scope", "tier", "cwd"}, {"json"}};
+    const auto arguments = parse_arguments("list", words);
     arguments.expect_operands(0, 0, "");
     std::optional<core::Tier> tier;
     if (const auto name = arguments.value("tier")) {
@@ -335,7 +361,13 @@ int run_list_command(Application &application, std::span<const std::string> word
             throw UsageError("--tier must be short or long, not '" + *name + "'");
         }
     }
-    const auto entries = entries_in(application, scopes_of(application, arguments), tier);
+    if (arguments.flag("all") && arguments.value("scope")) {
+        throw UsageError("--all lists every scope: leave out --scope");
+    }
+    const auto entries = entries_in(application,
+                                    arguments.flag("all") ? std::nullopt
+                                                          : std::optional{scopes_of(application, arguments)},
+                                    tier);
     if (arguments.flag("json")) {
         nlohmann::json out = nlohmann::json::array();
         for (const auto &entry : entries) {
@@ -357,7 +389,7 @@ int run_list_command(Application &application, std::span<const std::string> word
 }
 
 int run_show_command(Application &application, std::span<const std::string> words) {
-    const Arguments arguments{words, {}, {"json"}};
+    const auto arguments = parse_arguments("show", words);
     arguments.expect_operands(1, 1, "the ID, KEY or path of the memory to show");
     auto &store = application.store();
     static_cast<void>(store.apply_noted_accesses());
@@ -372,7 +404,7 @@ int run_show_command(Application &application, std::span<const std::string> word
 }
 
 int run_forget_command(Application &application, std::span<const std::string> words) {
-    const Arguments arguments{words, {"reason"}, {"json"}};
+    const auto arguments = parse_arguments("forget", words);
     arguments.expect_operands(1, 1, "the ID, KEY or path of the memory to forget");
     auto &store = application.store();
     const auto entry = store.archive(store.find_memory(arguments.operands().front()),
@@ -402,11 +434,55 @@ std::optional<std::string> superseded_memory(core::MemoryStore &store, const std
     return std::nullopt;
 }
 
+/// The archive id of what `name` names: an archive id itself, or the id (four characters or more
+/// of it) or key a memory had when it was archived and not restored since — what `list` and
+/// `forget` printed. The latest archive wins when a memory was archived more than once.
+std::string archive_id_named(core::MemoryStore &store, const std::string &name) {
+    const auto entries = store.archived();
+    std::vector<const core::ArchiveEntry *> matches;
+    for (auto entry = entries.rbegin(); entry != entries.rend(); ++entry) {
+        if (entry->id == name) {
+            return entry->id;
+        }
+        if (entry->restored_key) {
+            continue;
+        }
+        bool named = entry->original_key == name;
+        if (!named && name.size() >= 4) {
+            try {
+                const auto copy = store.root() / entry->archived_path;
+                const auto id = core::memory_id_of(core::parse_memory(core::read_file(copy), copy.string()));
+                named = id.starts_with(name);
+            } catch (const std::exception &unreadable) {
+                std::cerr << "starling: skipping archive " << entry->id << ": " << unreadable.what() << '\n';
+            }
+        }
+        if (named && std::none_of(matches.begin(), matches.end(), [&](const core::ArchiveEntry *match) {
+                return match->original_key == entry->original_key;
+            })) {
+            matches.push_back(&*entry);
+        }
+    }
+    if (matches.size() > 1) {
+        std::string candidates;
+        for (const auto *match : matches) {
+            candidates += "\n  " + match->id + "  " + match->original_key;
+        }
+        throw std::runtime_error("'" + name + "' names more than one archived memory; restore one by its archive id:" +
+                         candidates);
+    }
+    if (matches.empty()) {
+        throw std::runtime_error("no archived memory '" + name + "': give an archive id (see starling archive), or the "
+                         "id or key the memory had");
+    }
+    return matches.front()->id;
+}
+
 } // namespace
 
 int run_restore_command(Application &application, std::span<const std::string> words) {
-    const Arguments arguments{words, {}, {"json"}};
-    arguments.expect_operands(1, 1, "the archive ID to restore (see starling archive), or a superseded memory");
+    const auto arguments = parse_arguments("restore", words);
+    arguments.expect_operands(1, 1, "the memory to restore: its archive id (see starling archive), or its id");
     auto &store = application.store();
     // A memory a correction superseded is still in the store: restoring it lifts the mark.
     if (const auto superseded = superseded_memory(store, arguments.operands().front())) {
@@ -422,7 +498,7 @@ int run_restore_command(Application &application, std::span<const std::string> w
         }
         return 0;
     }
-    const auto key = store.restore(arguments.operands().front());
+    const auto key = store.restore(archive_id_named(store, arguments.operands().front()));
     if (arguments.flag("json")) {
         print_json({{"key", key}, {"path", application.store().path_of(key).string()}});
     } else {
@@ -433,7 +509,7 @@ int run_restore_command(Application &application, std::span<const std::string> w
 
 /// `pin` and `unpin`: whether consolidation may archive, review or merge away the memory.
 int set_pinned(Application &application, std::span<const std::string> words, bool pinned) {
-    const Arguments arguments{words, {}, {"json"}};
+    const auto arguments = parse_arguments(pinned ? "pin" : "unpin", words);
     arguments.expect_operands(1, 1, "the ID, KEY or path of the memory to " + std::string{pinned ? "pin" : "unpin"});
     auto &store = application.store();
     const auto key = store.find_memory(arguments.operands().front());
@@ -462,7 +538,7 @@ int run_unpin_command(Application &application, std::span<const std::string> wor
 }
 
 int run_archive_command(Application &application, std::span<const std::string> words) {
-    const Arguments arguments{words, {}, {"json"}};
+    const auto arguments = parse_arguments("archive", words);
     arguments.expect_operands(0, 0, "");
     const auto entries = application.store().archived();
     nlohmann::json out = nlohmann::json::array();

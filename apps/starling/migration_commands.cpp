@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // `starling import FORMAT PATH` and `starling export FORMAT DIR`: arriving from collie, claude-memory
 // or skill_master, and leaving for them, with a report of what went where (docs/import.md).
+#include "command_reference.hpp"
 #include "commands.hpp"
 
 #include <starling/app/arguments.hpp>
@@ -227,7 +228,7 @@ int run_import_command(Application &application, std::span<const std::string> wo
     if (!words.empty() && words.front() == "history") {
         return run_import_history_command(application, words.subspan(1));
     }
-    const Arguments arguments{words, {"project", "graph"}, {"dry-run", "json"}};
+    const auto arguments = parse_arguments("import", words);
     arguments.expect_operands(2, 2, "FORMAT and PATH");
     const SeedFormat format = format_operand(arguments.operands()[0]);
     if (arguments.value("graph") && format != SeedFormat::consolidation) {
@@ -260,7 +261,7 @@ int run_import_command(Application &application, std::span<const std::string> wo
 }
 
 int run_export_command(Application &application, std::span<const std::string> words) {
-    const Arguments arguments{words, {"format-version"}, {"json"}};
+    const auto arguments = parse_arguments("export", words);
     arguments.expect_operands(2, 2, "FORMAT and DIR");
     const SeedFormat format = format_operand(arguments.operands()[0]);
     const fs::path directory = fs::absolute(arguments.operands()[1]);

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "command_reference.hpp"
 #include "commands.hpp"
 
 #include <starling/app/arguments.hpp>
@@ -61,7 +62,7 @@ std::optional<std::string> why_hooks_skip(const plugins::PluginInfo &info, const
 } // namespace
 
 int run_plugins_command(Application &application, std::span<const std::string> words) {
-    const Arguments arguments{words, {}, {"json"}};
+    const auto arguments = parse_arguments("plugins", words);
     arguments.expect_operands(0, 0, "");
     auto &registry = application.registry();
     const auto &policies = application.config().policies;

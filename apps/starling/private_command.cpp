@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // `starling private` and `unprivate`: whether a memory may leave this machine (sync, share).
+#include "command_reference.hpp"
 #include "commands.hpp"
 
 #include <starling/app/arguments.hpp>
@@ -14,7 +15,7 @@ namespace starling::app {
 namespace {
 
 int set_private(Application &application, std::span<const std::string> words, bool keep_private) {
-    const Arguments arguments{words, {}, {"json"}};
+    const auto arguments = parse_arguments(keep_private ? "private" : "unprivate", words);
     arguments.expect_operands(1, 1, "the ID, KEY or path of the memory to " +
                                         std::string{keep_private ? "keep private" : "let travel again"});
     auto &store = application.store();

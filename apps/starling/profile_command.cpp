@@ -2,6 +2,7 @@
 //
 // `starling profile list|show|use`: the configuration profiles shipped with Starling (profiles/),
 // each a configuration file that makes Starling behave like one of its reference memory systems.
+#include "command_reference.hpp"
 #include "commands.hpp"
 #include "shipped_profiles.hpp"
 
@@ -71,7 +72,7 @@ std::optional<std::string> profile_in_use(const std::filesystem::path &path) {
 }
 
 int list(Application &application, std::span<const std::string> words) {
-    const Arguments arguments{words, {}, {"json"}};
+    const auto arguments = parse_arguments("profile list", words);
     arguments.expect_operands(0, 0, "");
     const auto in_use = profile_in_use(configuration_file(application));
     if (arguments.flag("json")) {
@@ -90,14 +91,14 @@ int list(Application &application, std::span<const std::string> words) {
 }
 
 int show(std::span<const std::string> words) {
-    const Arguments arguments{words, {}, {}};
+    const auto arguments = parse_arguments("profile show", words);
     arguments.expect_operands(1, 1, "the NAME of the profile to show");
     std::cout << profile_named(arguments.operands().front()).text;
     return 0;
 }
 
 int use(Application &application, std::span<const std::string> words) {
-    const Arguments arguments{words, {}, {"dry-run", "json"}};
+    const auto arguments = parse_arguments("profile use", words);
     arguments.expect_operands(1, 1, "the NAME of the profile to use");
     const ShippedProfile &profile = profile_named(arguments.operands().front());
     const std::filesystem::path target = configuration_file(application);

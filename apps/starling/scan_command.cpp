@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // `starling scan [--fix] [--json]`: secrets already on disk — written by an older version, or
 // brought in by an import — found by file, line and format, and with --fix removed.
+#include "command_reference.hpp"
 #include "commands.hpp"
 
 #include <starling/app/arguments.hpp>
@@ -29,7 +30,7 @@ void print_findings(const std::vector<core::SecretFinding> &findings) {
 } // namespace
 
 int run_scan_command(Application &application, std::span<const std::string> words) {
-    const Arguments arguments{words, {}, {"fix", "json"}};
+    const auto arguments = parse_arguments("scan", words);
     arguments.expect_operands(0, 0, "");
     const bool fix = arguments.flag("fix");
     const auto report = core::scan_store_for_secrets(application.store(), fix);

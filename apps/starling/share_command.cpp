@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // `starling share`: a project's memories in its own repository's team folder (docs/sharing.md).
+#include "command_reference.hpp"
 #include "commands.hpp"
 
 #include <starling/app/arguments.hpp>
@@ -44,7 +45,7 @@ void take_configured_team_folder(Application &application, const std::filesystem
 }
 
 int run_share_command(Application &application, std::span<const std::string> words) {
-    const Arguments arguments{words, {"cwd"}, {"json"}};
+    const auto arguments = parse_arguments("share", words);
     arguments.expect_operands(0, 0, "");
     const std::filesystem::path directory =
         arguments.value("cwd").value_or(std::filesystem::current_path().string());

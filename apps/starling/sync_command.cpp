@@ -2,6 +2,7 @@
 //
 // `starling sync`: the user's memories across their machines, through a private git remote
 // (docs/sharing.md), and `starling sync merge-driver`, which git runs to merge a memory file.
+#include "command_reference.hpp"
 #include "commands.hpp"
 
 #include <starling/app/arguments.hpp>
@@ -82,7 +83,7 @@ int run_sync_command(Application &application, std::span<const std::string> word
     if (!words.empty() && words.front() == "merge-driver") {
         return run_merge_driver_command(words);
     }
-    const Arguments arguments{words, {"remote"}, {"json"}};
+    const auto arguments = parse_arguments("sync", words);
     arguments.expect_operands(0, 0, "");
     auto options = sync_options(application, arguments);
     auto &store = application.store();

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <starling/app/arguments.hpp>
 
+#include <starling/core/config/closest_name.hpp>
+
 #include <algorithm>
 
 namespace starling::app {
@@ -42,7 +44,11 @@ Arguments::Arguments(std::span<const std::string> words, std::vector<std::string
                 throw UsageError("option --" + name + " needs a value");
             }
         } else {
-            throw UsageError("unknown option --" + name);
+            std::vector<std::string> known = valued_options;
+            known.insert(known.end(), flags.begin(), flags.end());
+            const auto closest = core::closest_name(name, known);
+            throw UsageError("unknown option --" + name +
+                             core::did_you_mean(closest ? std::optional<std::string>{"--" + *closest} : std::nullopt));
         }
     }
 }
