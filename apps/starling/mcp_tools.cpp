@@ -92,12 +92,6 @@ std::size_t token_cost(const core::IndexEntry &entry) { return static_cast<std::
 
 std::string scope_name(const core::IndexEntry &entry) { return entry.scope_kind == core::ScopeKind::user ? "user" : "project"; }
 
-/// A score as `starling search` prints it, without its padding.
-std::string score_text(double score) {
-    const std::string padded = format_score(score);
-    return padded.substr(padded.find_first_not_of(' '));
-}
-
 } // namespace
 
 std::string mcp_instructions() {
@@ -205,7 +199,7 @@ ToolResult StoreTools::search(const Json &arguments) {
         if (!hit.entry.superseded_by.empty()) {
             result["superseded_by"] = hit.entry.superseded_by;
         }
-        text += hit.entry.id + "  " + score_text(hit.score) + "  [" + hit.entry.type + ", " + scope_name(hit.entry) +
+        text += hit.entry.id + "  " + score_in_text(hit.score) + "  [" + hit.entry.type + ", " + scope_name(hit.entry) +
                 "]  " + hit.entry.summary + "  (~" + std::to_string(cost) + " tokens" +
                 (hit.entry.superseded_by.empty() ? "" : ", superseded by " + hit.entry.superseded_by) + ")\n";
         results.push_back(std::move(result));

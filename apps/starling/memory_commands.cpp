@@ -333,7 +333,7 @@ int run_search_command(Application &application, std::span<const std::string> wo
         const std::string &superseded = hit.entry.superseded_by;
         results.push_back(result);
         if (!arguments.flag("json")) {
-            std::cout << format_score(hit.score) << "  " << hit.entry.key
+            std::cout << format_score(hit.score) << "  " << hit.entry.id << "  " << hit.entry.key
                       << (superseded.empty() ? "" : " (superseded by " + superseded + ")") << "\n        "
                       << printable(hit.entry.summary) << '\n';
         }
@@ -345,7 +345,7 @@ int run_search_command(Application &application, std::span<const std::string> wo
     } else if (const double threshold = application.lifecycle_settings().injection.min_relevance;
                hits.front().score < threshold) {
         // As `inject` does: say why a prompt in these words would get none of them.
-        std::cout << "(none of these would reach a prompt: the closest scores " << format_score(hits.front().score)
+        std::cout << "(none of these would reach a prompt: the closest scores " << score_in_text(hits.front().score)
                   << ", below injection.min_relevance " << format_score(threshold) << ")\n";
     }
     return 0;
@@ -380,7 +380,9 @@ int run_list_command(Application &application, std::span<const std::string> word
         std::cout << entry.id << "  " << entry.key << "\n    " << printable(entry.type) << ", " << core::to_string(entry.tier)
                   << (entry.pinned ? ", pinned" : "") << ", used " << entry.access_count << "x in "
                   << entry.session_count << " session(s), last " << core::format_timestamp(entry.last_accessed)
-                  << (entry.review ? ", under review" : "") << "\n    " << printable(entry.summary) << '\n';
+                  << (entry.review ? ", under review" : "")
+                  << (entry.superseded_by.empty() ? "" : ", superseded by " + printable(entry.superseded_by))
+                  << "\n    " << printable(entry.summary) << '\n';
     }
     if (entries.empty()) {
         std::cout << "no memories\n";

@@ -207,7 +207,9 @@ TEST_CASE("a correction supersedes the memory it corrects: only the correction r
                Catch::Contains("1 memory was corrected by a newer one"));
     CHECK_THAT(run_process(kBinaries / "starling", {"search", "--cwd", "/work/app", "staging database"}, home.options())
                    .stdout_text,
-               Catch::Contains("(superseded by "));
+               Catch::Contains("(superseded by ") && Catch::Contains("  " + old_id + "  "));
+    CHECK_THAT(run_process(kBinaries / "starling", {"list", "--cwd", "/work/app"}, home.options()).stdout_text,
+               Catch::Contains(", superseded by "));
     const auto restored = run_process(kBinaries / "starling", {"restore", old_id}, home.options());
     INFO(restored.stderr_text);
     REQUIRE(restored.exit_code == 0);
@@ -227,5 +229,5 @@ TEST_CASE("remember says why it kept nothing and how to keep it anyway — searc
     // One shared word of the prompt, which says nothing of deploying: found, but no prompt would get it.
     const auto weak = run_process(kBinaries / "starling", {"search", "--cwd", "/work/app", "charts"}, home.options());
     REQUIRE(weak.exit_code == 0);
-    CHECK_THAT(weak.stdout_text, Catch::Contains("closest scores") && Catch::Contains("injection.min_relevance"));
+    CHECK_THAT(weak.stdout_text, Catch::Contains("closest scores 0.") && Catch::Contains("injection.min_relevance"));
 }

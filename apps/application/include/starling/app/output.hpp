@@ -44,6 +44,12 @@ inline std::string format_score(double score) {
     return text;
 }
 
+/// A score inside a sentence: three decimals, no padding.
+inline std::string score_in_text(double score) {
+    const std::string padded = format_score(score);
+    return padded.substr(padded.find_first_not_of(' '));
+}
+
 /// "1 memory", "3 memories".
 inline std::string count_of(std::size_t count, const std::string &singular, const std::string &plural) {
     return std::to_string(count) + " " + (count == 1 ? singular : plural);
