@@ -9,8 +9,11 @@
 #include <starling/core/store/index/index_entry.hpp>
 
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <string>
 
@@ -69,6 +72,41 @@ void check_permissions(const std::filesystem::path &directory, std::vector<Healt
     }
 }
 
+/// Whether Starling can record here. A read-only mount, an agent's sandbox or a full disk leave
+/// every read working, so nothing else would show it: hooks still inject, but capture nothing,
+/// and remember, forget and consolidate fail.
+void check_writable(const std::filesystem::path &root, std::vector<HealthFinding> &findings) {
+    constexpr std::string_view consequence =
+        ": hooks still inject what is stored, but record nothing you say, and remember, forget and "
+        "consolidate fail";
+    for (const auto &folder : {root, root / "memory", root / "sessions", root / "index"}) {
+        std::error_code error;
+        if (std::filesystem::is_directory(folder, error) && ::access(folder.c_str(), W_OK) != 0) {
+            const int cause = errno;
+            findings.push_back(finding(Severity::problem, "store", folder.string(),
+                                       "cannot be written here (" + std::string{std::strerror(cause)} + ")" +
+                                           std::string{consequence},
+                                       cause == EROFS ? "run Starling where the store is mounted read-write "
+                                                        "(outside the agent's sandbox, see `mount`)"
+                                                      : "chmod u+w '" + folder.string() + "'"));
+            return;
+        }
+    }
+    // What one hook appends (a prompt, its log lines) is small; less than this left is a disk that
+    // the next session fills.
+    constexpr unsigned long long enough_bytes = 4ULL << 20;
+    struct statvfs disk {};
+    if (::statvfs(root.c_str(), &disk) == 0) {
+        const auto free_bytes = static_cast<unsigned long long>(disk.f_bavail) * disk.f_frsize;
+        if (free_bytes < enough_bytes) {
+            findings.push_back(finding(Severity::problem, "store", root.string(),
+                                       "the disk holding it has " + std::to_string(free_bytes / 1024) + " KiB free" +
+                                           std::string{consequence},
+                                       "free space on that disk (`df -h '" + root.string() + "'`)"));
+        }
+    }
+}
+
 void check_store(Application &application, std::vector<HealthFinding> &findings) {
     const auto &root = application.config().store.root;
     std::error_code error;
@@ -81,6 +119,7 @@ void check_store(Application &application, std::vector<HealthFinding> &findings)
     for (const char *part : {"memory", "sessions", "archive", "index", "logs"}) {
         check_permissions(root / part, findings);
     }
+    check_writable(root, findings);
     // Every folder of memories too: one a stranger can write (memory/user/long, a project's) is as
     // good as the whole store for planting a memory.
     std::filesystem::recursive_directory_iterator folders{root / "memory", error};

@@ -187,7 +187,8 @@ TEST_CASE("hooks inject and health reports on a read-only store, a memory change
     const std::string script = "echo '== prompt'; " + hook_script(store, home.path(), "UserPromptSubmit", prompt_file) +
                                "; echo; echo '== start'; " + hook_script(store, home.path(), "SessionStart", start_file) +
                                "; echo; echo '== health'; cd " + shell_quote(store.project.string()) + " && " +
-                               starling + " health; echo \"health exit $?\"";
+                               starling + " health; echo \"health exit $?\"; echo '== doctor'; " + starling +
+                               " doctor; echo \"doctor exit $?\"";
     const auto result = run_read_only(home, home.path(), script);
     if (!result) {
         return;
@@ -201,6 +202,10 @@ TEST_CASE("hooks inject and health reports on a read-only store, a memory change
     CHECK_THAT(section_of(out, "start"), Catch::Contains("I prefer pnpm over npm"));
     CHECK_THAT(section_of(out, "health"), Catch::Contains("1 memor"));
     CHECK_THAT(out, !Catch::Contains("health exit 2"));
+    // doctor is where a user looks: it says that nothing is recorded here, and exits 1.
+    CHECK_THAT(section_of(out, "doctor"), Catch::Contains("cannot be written here (Read-only file system)") &&
+                                              Catch::Contains("record nothing you say") &&
+                                              Catch::Contains("doctor exit 1"));
     // What could not be written is said once, on stderr and never in the agent's context.
     CHECK_THAT(result->stderr_text, Catch::Contains("Read-only file system"));
     CHECK_THAT(prompt, !Catch::Contains("Read-only"));
@@ -218,7 +223,9 @@ TEST_CASE("hooks inject on a full disk, and a prompt that cannot be captured is 
         "mount -t tmpfs -o size=4m tmpfs " + shell_quote(full.string()) + " && cp -a " +
             shell_quote(home.path().string() + "/.") + " " + shell_quote(full.string()) + " && (dd if=/dev/zero of=" +
             shell_quote((full / "filler").string()) + " bs=4k 2>/dev/null; true)",
-        hook_script(store, full, "UserPromptSubmit", prompt_file) + "; echo \"hook exit $?\"");
+        hook_script(store, full, "UserPromptSubmit", prompt_file) + "; echo \"hook exit $?\"; STARLING_HOME=" +
+            shell_quote(full.string()) + " " + shell_quote((kBinaries / "starling").string()) +
+            " doctor; echo \"doctor exit $?\"");
     if (!result) {
         return;
     }
@@ -228,4 +235,6 @@ TEST_CASE("hooks inject on a full disk, and a prompt that cannot be captured is 
     CHECK_THAT(result->stdout_text, Catch::Contains("I prefer pnpm over npm"));
     CHECK_THAT(result->stderr_text, Catch::Contains("No space left on device"));
     CHECK_THAT(result->stdout_text, !Catch::Contains("No space left"));
+    CHECK_THAT(result->stdout_text, Catch::Contains("KiB free: hooks still inject") &&
+                                        Catch::Contains("doctor exit 1"));
 }
