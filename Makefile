@@ -9,7 +9,7 @@
 #   make fuzz   build the libFuzzer targets of fuzz/ with Clang, run each FUZZ_SECONDS from its seeds
 #   make install   build in release mode, install stripped binaries into PREFIX (make uninstall undoes it)
 #   make deb    build in release mode, make the Debian packages starling_*.deb and starling-dev_*.deb
-#   make test-deb  make deb, then unpack the packages into a scratch root and run what they hold
+#   make test-deb  make deb, then install the packages into a scratch root with dpkg and run them
 BUILD_DIR ?= build
 BUILD_TYPE ?= RelWithDebInfo
 JOBS ?= $(shell nproc)
@@ -105,22 +105,24 @@ bench: deps
 
 # What is installed and packaged: Release binaries, stripped when installed (cmake --install --strip,
 # CPack), no benchmark tools. Everything `all` builds, so that any install() rule finds its files.
+BUILD_RELEASE = cmake -S . -B $(RELEASE_BUILD_DIR) $(RELEASE_OPTIONS) -DSTARLING_BUILD_BENCHMARKS=OFF >/dev/null \
+	&& cmake --build $(RELEASE_BUILD_DIR) -j $(JOBS)
 release: deps
-	@cmake -S . -B $(RELEASE_BUILD_DIR) $(RELEASE_OPTIONS) -DSTARLING_BUILD_BENCHMARKS=OFF >/dev/null
-	@cmake --build $(RELEASE_BUILD_DIR) -j $(JOBS)
+	@$(BUILD_RELEASE)
 
 # make deb [DEB_DIR=DIR]   the packages starling_<version>_<arch>.deb (the binaries, the profiles, the
 # documentation) and starling-dev_<version>_all.deb (the plugin SDK), into DEB_DIR (default: here),
 # replacing the ones an earlier make deb left there. `sudo apt install ./starling_*.deb`.
 DEB_DIR ?= .
-deb: release
+deb:
 	@scripts/install-deps --deb
+	@$(BUILD_RELEASE)
 	@mkdir -p $(DEB_DIR) && rm -f $(DEB_DIR)/starling_*.deb $(DEB_DIR)/starling-dev_*.deb
 	@cd $(RELEASE_BUILD_DIR) && cpack -G DEB -D CPACK_OUTPUT_FILE_PREFIX=$(abspath $(DEB_DIR)) > cpack.log \
 		|| { cat cpack.log; echo "make deb: cpack failed; its output is above and in $(RELEASE_BUILD_DIR)/cpack.log" >&2; exit 1; }
 	@ls -l $(DEB_DIR)/starling_*.deb $(DEB_DIR)/starling-dev_*.deb
 
-# The packages of make deb unpacked into a scratch root and run there; CI runs it (scripts/test-deb).
+# The packages of make deb, checked, installed into a scratch root with dpkg and run there (scripts/test-deb; CI).
 test-deb: deb
 	@scripts/test-deb $(RELEASE_BUILD_DIR) $(DEB_DIR)
 
