@@ -72,8 +72,8 @@ set(CPACK_PACKAGE_VERSION "${PROJECT_VERSION}")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "")
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_STRIP_FILES ON)
-# scripts/test-deb builds the package in a clean tree and compares it with `cmake --install`, which
-# installs every component: a component other than these two would be a package of its own.
+# Only these two become packages. scripts/test-deb compares them with `cmake --install`, which
+# installs every component, so a file installed with any other component fails it.
 set(CPACK_COMPONENTS_ALL runtime dev)
 set(CPACK_DEB_COMPONENT_INSTALL ON)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
