@@ -289,7 +289,8 @@ std::vector<std::string> write_cognitive_layer_buffer(const StoredMemories &stor
         insert.execute();
         buffer_id_of[id] = entry.buffer_id;
         if (!entry.archived) {
-            files.record_origin(id, origin_of(SeedFormat::cognitive_layer, "buffer_entries#" + std::to_string(entry.buffer_id)));
+            files.record_origin(id, origin_of(SeedFormat::cognitive_layer,
+                                              "buffer_entries#" + std::to_string(entry.buffer_id)));
         }
     }
 

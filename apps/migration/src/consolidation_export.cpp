@@ -98,8 +98,12 @@ bool is_index(const std::string &token) {
 /// their order (an item forgotten in Starling leaves no hole). Records each entry's origin in `files`.
 std::string core_memory_file(const std::vector<const core::Memory *> &entries, ExportFiles &files) {
     json document = json::object();
-    std::map<std::string, std::vector<std::pair<unsigned long long, const core::Memory *>>> item_memories;
-    std::map<std::string, std::vector<std::pair<unsigned long long, json>>> items;
+    struct Item {
+        unsigned long long index;
+        json value;
+        const core::Memory *memory;
+    };
+    std::map<std::string, std::vector<Item>> items;
     for (const auto *memory : entries) {
         const std::string pointer = scalar(*memory, core_pointer_field);
         const std::string text = scalar(*memory, core_value_field);
@@ -110,10 +114,10 @@ std::string core_memory_file(const std::vector<const core::Memory *> &entries, E
         const std::string index = scalar(*memory, core_index_field);
         const auto slash = pointer.rfind('/');
         if (is_index(index) && slash != std::string::npos) {
-            items[pointer.substr(0, slash)].emplace_back(std::stoull(index), std::move(value));
-            item_memories[pointer.substr(0, slash)].emplace_back(std::stoull(index), memory);
+            items[pointer.substr(0, slash)].push_back({std::stoull(index), std::move(value), memory});
         } else {
-            files.record_origin(core::memory_id_of(*memory), origin_of(SeedFormat::consolidation, "core-memory.json#" + pointer));
+            files.record_origin(core::memory_id_of(*memory),
+                                origin_of(SeedFormat::consolidation, "core-memory.json#" + pointer));
             try {
                 document[json::json_pointer{pointer}] = std::move(value);
             } catch (const json::exception &) {
@@ -123,18 +127,13 @@ std::string core_memory_file(const std::vector<const core::Memory *> &entries, E
     }
     for (auto &[parent, values] : items) {
         std::stable_sort(values.begin(), values.end(),
-                         [](const auto &left, const auto &right) { return left.first < right.first; });
-        auto &memories = item_memories[parent];
-        std::stable_sort(memories.begin(), memories.end(),
-                         [](const auto &left, const auto &right) { return left.first < right.first; });
-        for (std::size_t place = 0; place < memories.size(); ++place) {
-            files.record_origin(core::memory_id_of(*memories[place].second),
-                                origin_of(SeedFormat::consolidation,
-                                          "core-memory.json#" + parent + "/" + std::to_string(place)));
-        }
+                         [](const Item &left, const Item &right) { return left.index < right.index; });
         json array = json::array();
-        for (auto &[index, value] : values) {
-            array.push_back(std::move(value));
+        for (auto &item : values) {
+            files.record_origin(core::memory_id_of(*item.memory),
+                                origin_of(SeedFormat::consolidation,
+                                          "core-memory.json#" + parent + "/" + std::to_string(array.size())));
+            array.push_back(std::move(item.value));
         }
         try {
             document[json::json_pointer{parent}] = std::move(array);

@@ -39,12 +39,12 @@ bool is_link_field(std::string_view key) {
 }
 
 /// The memory's frontmatter fields as a memory file writes them (raw values), Starling's bookkeeping
-/// left out: what the sidecar compares and keeps. An empty list says what no field says (a format
-/// that writes `tags: []` for every file loses nothing).
+/// left out: what the sidecar compares and keeps. An empty value or list says what no field says (a
+/// format that writes `tags: []` for every file loses nothing).
 std::map<std::string, std::string> written_fields(const core::Memory &memory) {
     std::map<std::string, std::string> fields;
     for (const auto &entry : core::parse_frontmatter(core::serialise_memory(memory), "memory").entries) {
-        if (entry.is_field() && !is_starling_bookkeeping(entry.key) && entry.value != "[]") {
+        if (entry.is_field() && !is_starling_bookkeeping(entry.key) && !entry.value.empty() && entry.value != "[]") {
             fields[entry.key] = entry.value;
         }
     }

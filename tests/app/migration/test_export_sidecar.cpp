@@ -37,7 +37,7 @@ StoredMemory stored_memory() {
     memory.tags = {"deploy"};
     memory.pinned = true;
     memory.set_extra_field("private", "true");
-    memory.set_extra_field("links", "[supersedes:a2a2a2a]");
+    memory.set_extra_list("links", {"supersedes:a2a2a2a"});
     memory.body = "Merge into release/*.\n";
     return stored;
 }
