@@ -115,15 +115,13 @@ json kept_of(const StoredMemory &stored, const SourceMemory &read_back, std::vec
         }
     }
     for (const auto &key : keys) {
-        if (is_link_field(key) ? links_differ : differs(key)) {
+        if (!is_link_field(key) && differs(key)) {
             keep(key);
         }
     }
     if (links_differ) {
         for (const auto key : link_fields) {
-            if (!fields.contains(key)) {
-                keep(std::string{key});
-            }
+            keep(std::string{key});
         }
     }
     if (!fields.empty()) {
@@ -230,7 +228,10 @@ SidecarSummary write_export_sidecars(SeedFormat format, const std::vector<Stored
     for (const auto &stored : memories) {
         const std::string id = core::memory_id_of(stored.memory);
         const auto origin = files.origins().find(id);
-        const auto found = origin == files.origins().end() ? read_back_of.end() : read_back_of.find(origin->second);
+        if (origin == files.origins().end()) {
+            continue; // the writer refused it and said why (a cognitive layer text that is another's)
+        }
+        const auto found = read_back_of.find(origin->second);
         if (found == read_back_of.end()) {
             summary.lost.push_back("memory " + id + " (" + stored.memory.summary + "): " + std::string{to_string(format)} +
                                    "'s importer does not read it back from the export");

@@ -42,7 +42,8 @@ struct SidecarSummary {
 /// it, and writes into the folder of each import path a sidecar with what differs: the Starling id
 /// always (links and `superseded_by` name memories by it), the scope and tier, every typed field
 /// and every other field of the memory the reader does not give back equal, the links when the
-/// format's relations do not give them back, and the body.
+/// format's relations do not give them back, and the body. A memory the writer recorded no origin
+/// for is one it refused, and said so: it has nothing to keep.
 [[nodiscard]] SidecarSummary write_export_sidecars(SeedFormat format, const std::vector<StoredMemory> &memories,
                                                    const std::vector<ExportReadBack> &read_backs, ExportFiles &files);
 
