@@ -179,8 +179,10 @@ std::vector<CommandReference> make_reference() {
     table.push_back(
         {"export", other_systems, "FORMAT DIR",
          "write every memory in another system's format",
-         "Writes every memory into DIR, which must be new or empty, in that memory system's format. FORMAT is "
-         "collie, claude-memory, skill-master, consolidation or cognitive-layer.",
+         "Writes every memory into DIR, which must be new or empty, in that memory system's format, and what "
+         "the format has no place for into .starling-export.json beside it, which import reads back: every "
+         "field survives a round trip. Says field by field what went there. FORMAT is collie, "
+         "claude-memory, skill-master, consolidation or cognitive-layer.",
          {{"format-version", "1|2", "skill-master only: NDJSON version 1 or 2", "1", {"1", "2"}}, json_option()},
          {"starling export collie /tmp/collie-memory",
           "starling export skill-master out --format-version 2"},

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// `starling import FORMAT PATH` and `starling export FORMAT DIR`: arriving from collie, claude-memory
-// or skill_master, and leaving for them, with a report of what went where (docs/import.md).
+// `starling import FORMAT PATH` and `starling export FORMAT DIR`: arriving from collie, claude-memory,
+// skill_master, the consolidation skill or the cognitive layer, and leaving for them, with a report
+// of what went where and a sidecar of what the format cannot hold (docs/import.md).
 #include "command_reference.hpp"
 #include "commands.hpp"
 
@@ -9,6 +10,7 @@
 #include <starling/app/migration/cognitive_layer_store.hpp>
 #include <starling/app/migration/collie_store.hpp>
 #include <starling/app/migration/consolidation_store.hpp>
+#include <starling/app/migration/export_sidecar.hpp>
 #include <starling/app/migration/import_plan.hpp>
 #include <starling/app/migration/seed_format.hpp>
 #include <starling/app/migration/skill_master_file.hpp>
@@ -90,6 +92,52 @@ migration::SourceRead read_source(SeedFormat format, const fs::path &path, const
             path, named_projects(arguments, "cognitive-layer", "a project name of the buffer's entries"));
     }
     return {};
+}
+
+/// The paths of an export that `starling import` takes: the directory, or each skill_master file, or
+/// the cognitive layer's database.
+std::vector<fs::path> import_paths_of(SeedFormat format, const migration::ExportFiles &files) {
+    switch (format) {
+    case SeedFormat::skill_master:
+        return files.written();
+    case SeedFormat::cognitive_layer:
+        return {files.directory() / "buffer.sqlite3"};
+    default:
+        return {files.directory()};
+    }
+}
+
+/// Reads the export back as a plain `starling import` of each of its paths would (collie's with
+/// `--project` for each slug, which an import of a slug that names no directory needs too), and keeps
+/// what that does not give back in the sidecars.
+migration::SidecarSummary keep_what_the_format_cannot_hold(SeedFormat format, const migration::StoredMemories &stored,
+                                                           migration::ExportFiles &files) {
+    if (stored.memories.empty()) {
+        return {};
+    }
+    std::vector<std::string> words;
+    if (format == SeedFormat::collie) {
+        // A slug that names no existing directory, or several, is read as `--project SLUG=DIR` says.
+        for (const auto &[slug, directory] : migration::collie_project_directories(stored.memories, files)) {
+            words.push_back("--project");
+            words.push_back(slug + "=" + directory.string());
+        }
+    }
+    const Arguments options{words, {"project", "graph"}, {"dry-run", "json"}};
+    std::vector<migration::ExportReadBack> read_backs;
+    for (const auto &path : import_paths_of(format, files)) {
+        read_backs.push_back({path, read_source(format, path, options)});
+    }
+    return migration::write_export_sidecars(format, stored.memories, read_backs, files);
+}
+
+/// `field (N memories), …` of a summary's kept fields.
+std::string kept_fields_text(const std::map<std::string, std::size_t> &kept) {
+    std::string text;
+    for (const auto &[field, count] : kept) {
+        text += (text.empty() ? "" : ", ") + field + " (" + std::to_string(count) + (count == 1 ? " memory)" : " memories)");
+    }
+    return text;
 }
 
 std::string_view action_name(ImportAction action, bool dry_run) {
@@ -237,6 +285,7 @@ int run_import_command(Application &application, std::span<const std::string> wo
     const fs::path source = fs::absolute(arguments.operands()[1]);
     const bool dry_run = arguments.flag("dry-run");
     migration::SourceRead read = read_source(format, source, arguments);
+    migration::apply_export_sidecar(format, source, read);
     const FieldMapping mapping = read.field_mapping;
     core::MemoryStore &store = application.store();
     migration::ImportPlan plan = migration::plan_import(store, std::move(read));
@@ -295,6 +344,7 @@ int run_export_command(Application &application, std::span<const std::string> wo
         refused = migration::write_cognitive_layer_buffer(stored, files);
         break;
     }
+    const migration::SidecarSummary sidecar = keep_what_the_format_cannot_hold(format, stored, files);
     if (arguments.flag("json")) {
         nlohmann::json written = nlohmann::json::array();
         for (const auto &file : files.written()) {
@@ -305,10 +355,17 @@ int run_export_command(Application &application, std::span<const std::string> wo
                     {"memories", stored.memories.size()},
                     {"files", written},
                     {"unreadable", stored.unreadable},
-                    {"not_exported", refused}});
+                    {"not_exported", refused},
+                    {"sidecar", {{"files", sidecar.files}, {"kept", sidecar.kept}}},
+                    {"lost", sidecar.lost}});
     } else {
         for (const auto &file : files.written()) {
             std::cout << "wrote " << file.string() << '\n';
+        }
+        if (!sidecar.kept.empty()) {
+            std::cout << "kept beside the export, in " << migration::export_sidecar_name << ", what "
+                      << to_string(format) << " cannot hold (an import reads it back): "
+                      << kept_fields_text(sidecar.kept) << '\n';
         }
         std::cout << stored.memories.size() << " memories exported as " << to_string(format) << " to "
                   << directory.string() << '\n';
@@ -319,7 +376,10 @@ int run_export_command(Application &application, std::span<const std::string> wo
     for (const auto &line : refused) {
         std::cerr << "starling: not exported: " << line << '\n';
     }
-    return stored.unreadable.empty() && refused.empty() ? 0 : 1;
+    for (const auto &line : sidecar.lost) {
+        std::cerr << "starling: not exported in full: " << line << '\n';
+    }
+    return stored.unreadable.empty() && refused.empty() && sidecar.lost.empty() ? 0 : 1;
 }
 
 } // namespace starling::app

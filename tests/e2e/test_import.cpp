@@ -2,6 +2,7 @@
 // `starling import` and `starling export` through the real binary: each seed store in, out again,
 // and compared memory by memory, field by field; a second import that changes nothing; a dry run
 // that writes nothing; and every kind of bad input named by file and line.
+#include "support/markdown_memory.hpp"
 #include "support/process.hpp"
 #include "support/scratch_home.hpp"
 #include "support/sqlite_fixture.hpp"
@@ -17,6 +18,8 @@
 #include <vector>
 
 namespace fs = std::filesystem;
+using starling::test::MarkdownMemory;
+using starling::test::parse_markdown;
 using starling::test::read_text;
 using starling::test::run_process;
 using starling::test::ScratchHome;
@@ -53,33 +56,6 @@ void check_no_secret_under(const fs::path &root) {
             CHECK(redacted(read_text(entry.path())) == read_text(entry.path()));
         }
     }
-}
-
-/// A Markdown memory file as a reader from outside sees it: its frontmatter fields and its body.
-struct MarkdownMemory {
-    std::map<std::string, std::string> fields;
-    std::string body;
-};
-
-MarkdownMemory parse_markdown(const std::string &text) {
-    MarkdownMemory memory;
-    REQUIRE(text.rfind("---\n", 0) == 0);
-    const auto end = text.find("\n---\n", 3);
-    REQUIRE(end != std::string::npos);
-    std::string_view block{text.data() + 4, end - 3};
-    while (!block.empty()) {
-        const auto line_end = block.find('\n');
-        const std::string_view line = block.substr(0, line_end);
-        block = line_end == std::string_view::npos ? std::string_view{} : block.substr(line_end + 1);
-        const auto colon = line.find(':');
-        if (colon != std::string_view::npos) {
-            const auto value_start = line.find_first_not_of(' ', colon + 1);
-            memory.fields[std::string{line.substr(0, colon)}] =
-                value_start == std::string_view::npos ? "" : std::string{line.substr(value_start)};
-        }
-    }
-    memory.body = text.substr(end + 5);
-    return memory;
 }
 
 /// The memory files (`*.md` but the indexes) under `root`, by path relative to it.

@@ -153,6 +153,7 @@ void write_claude_memory_store(const std::vector<StoredMemory> &memories, Export
         const std::string layer = layer_of(memory);
         const std::vector<std::string> related = related_paths(memory, path_of_id);
         files.write(paths[at], claude_memory_file(memory, layer, related));
+        files.record_origin(core::memory_id_of(memory), origin_of(SeedFormat::claude_memory, paths[at]));
         ClaudeMemoryIndexEntry entry;
         entry.path = paths[at];
         entry.layer = layer;

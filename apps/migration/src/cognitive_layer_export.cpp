@@ -3,6 +3,7 @@
 
 #include <starling/app/migration/cognitive_layer_store.hpp>
 #include <starling/app/migration/memory_links.hpp>
+#include <starling/app/migration/seed_format.hpp>
 
 #include <starling/core/store/record/frontmatter.hpp>
 #include <starling/core/io/time_format.hpp>
@@ -287,6 +288,10 @@ std::vector<std::string> write_cognitive_layer_buffer(const StoredMemories &stor
         }
         insert.execute();
         buffer_id_of[id] = entry.buffer_id;
+        if (!entry.archived) {
+            files.record_origin(id, origin_of(SeedFormat::cognitive_layer,
+                                              "buffer_entries#" + std::to_string(entry.buffer_id)));
+        }
     }
 
     SqliteStatement connect{database, "INSERT OR IGNORE INTO connections (entry_a, entry_b, similarity, created_at) "
@@ -307,6 +312,9 @@ std::vector<std::string> write_cognitive_layer_buffer(const StoredMemories &stor
             bind_value(fingerprint, 4, field(memory, "fingerprint_curated").value_or("0"));
             fingerprint.bind_text(5, field(memory, "fingerprint_keywords"));
             fingerprint.execute();
+            files.record_origin(core::memory_id_of(memory),
+                                origin_of(SeedFormat::cognitive_layer,
+                                          "project_fingerprints#" + field(memory, "fingerprint_project").value_or("")));
             continue;
         }
         const auto own = buffer_id_of.find(core::memory_id_of(memory));

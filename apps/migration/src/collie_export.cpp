@@ -106,6 +106,8 @@ void write_collie_store(const std::vector<StoredMemory> &memories, ExportFiles &
         const std::string folder = location.scope_folder + "/" + std::string{core::to_string(stored.tier)};
         const std::string name = files.free_name(folder, location.file_name);
         files.write(folder + "/" + name, collie_file(stored.memory));
+        files.record_origin(core::memory_id_of(stored.memory),
+                            origin_of(SeedFormat::collie, location.scope_folder + "/" + name));
         auto &index = long_term_by_folder[location.scope_folder];
         if (stored.tier == core::Tier::long_term) {
             index[name] = stored.memory.review ? stored.memory.summary + " [review]" : stored.memory.summary;
@@ -118,6 +120,24 @@ void write_collie_store(const std::vector<StoredMemory> &memories, ExportFiles &
         }
         files.write(folder + "/INDEX.md", index);
     }
+}
+
+std::map<std::string, std::filesystem::path> collie_project_directories(const std::vector<StoredMemory> &memories,
+                                                                       const ExportFiles &files) {
+    std::map<std::string, std::filesystem::path> directories;
+    for (const auto &stored : memories) {
+        const auto origin = files.origins().find(core::memory_id_of(stored.memory));
+        if (stored.project_path.empty() || origin == files.origins().end()) {
+            continue;
+        }
+        const auto identity = identity_in(origin->second, SeedFormat::collie);
+        const std::string_view prefix = "projects/";
+        if (identity && identity->substr(0, prefix.size()) == prefix) {
+            const std::string_view folder = identity->substr(prefix.size());
+            directories.emplace(std::string{folder.substr(0, folder.find('/'))}, stored.project_path);
+        }
+    }
+    return directories;
 }
 
 } // namespace starling::app::migration

@@ -95,10 +95,15 @@ bool is_index(const std::string &token) {
 }
 
 /// core-memory.json from the core entries: each value at its pointer, the items of an array in
-/// their order (an item forgotten in Starling leaves no hole).
-std::string core_memory_file(const std::vector<const core::Memory *> &entries) {
+/// their order (an item forgotten in Starling leaves no hole). Records each entry's origin in `files`.
+std::string core_memory_file(const std::vector<const core::Memory *> &entries, ExportFiles &files) {
     json document = json::object();
-    std::map<std::string, std::vector<std::pair<unsigned long long, json>>> items;
+    struct Item {
+        unsigned long long index;
+        json value;
+        const core::Memory *memory;
+    };
+    std::map<std::string, std::vector<Item>> items;
     for (const auto *memory : entries) {
         const std::string pointer = scalar(*memory, core_pointer_field);
         const std::string text = scalar(*memory, core_value_field);
@@ -109,8 +114,10 @@ std::string core_memory_file(const std::vector<const core::Memory *> &entries) {
         const std::string index = scalar(*memory, core_index_field);
         const auto slash = pointer.rfind('/');
         if (is_index(index) && slash != std::string::npos) {
-            items[pointer.substr(0, slash)].emplace_back(std::stoull(index), std::move(value));
+            items[pointer.substr(0, slash)].push_back({std::stoull(index), std::move(value), memory});
         } else {
+            files.record_origin(core::memory_id_of(*memory),
+                                origin_of(SeedFormat::consolidation, "core-memory.json#" + pointer));
             try {
                 document[json::json_pointer{pointer}] = std::move(value);
             } catch (const json::exception &) {
@@ -120,10 +127,13 @@ std::string core_memory_file(const std::vector<const core::Memory *> &entries) {
     }
     for (auto &[parent, values] : items) {
         std::stable_sort(values.begin(), values.end(),
-                         [](const auto &left, const auto &right) { return left.first < right.first; });
+                         [](const Item &left, const Item &right) { return left.index < right.index; });
         json array = json::array();
-        for (auto &[index, value] : values) {
-            array.push_back(std::move(value));
+        for (auto &item : values) {
+            files.record_origin(core::memory_id_of(*item.memory),
+                                origin_of(SeedFormat::consolidation,
+                                          "core-memory.json#" + parent + "/" + std::to_string(array.size())));
+            array.push_back(std::move(item.value));
         }
         try {
             document[json::json_pointer{parent}] = std::move(array);
@@ -181,6 +191,8 @@ void write_consolidation_store(const StoredMemories &stored, ExportFiles &files)
         ordered_json line{{"type", "entity"}};
         line.update(entity_object(entities[at]->memory, entity_names[at]));
         graph += dump(line) + "\n";
+        files.record_origin(core::memory_id_of(entities[at]->memory),
+                            origin_of(SeedFormat::consolidation, "entity/" + entity_names[at]));
     }
     for (std::size_t at = 0; at < entities.size(); ++at) {
         const core::Memory &memory = entities[at]->memory;
@@ -203,7 +215,7 @@ void write_consolidation_store(const StoredMemories &stored, ExportFiles &files)
     }
     files.write("memory.jsonl", graph);
     if (!core_entries.empty()) {
-        files.write("core-memory.json", core_memory_file(core_entries));
+        files.write("core-memory.json", core_memory_file(core_entries, files));
     }
 
     std::map<std::string, std::vector<std::pair<std::size_t, const ArchivedMemory *>>> archive_files;

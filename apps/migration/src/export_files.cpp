@@ -36,4 +36,8 @@ void ExportFiles::write(const std::string &relative, std::string_view bytes) {
     written_.push_back(path);
 }
 
+void ExportFiles::record_origin(const std::string &memory_id, std::string origin) {
+    origins_[memory_id] = std::move(origin);
+}
+
 } // namespace starling::app::migration

@@ -151,30 +151,37 @@ ImportPlan plan_import(core::MemoryStore &store, SourceRead read) {
         if (planned.action != ImportAction::create || relations[at].empty()) {
             continue;
         }
-        std::vector<MemoryLink> links;
-        std::vector<std::string> details;
-        std::vector<std::string> unresolved;
-        for (const auto &relation : relations[at]) {
-            if (const auto target = id_of_origin.find(relation.target_origin); target != id_of_origin.end()) {
-                links.push_back({relation.relation, target->second});
-                if (!relation.detail.empty()) {
-                    details.push_back(relation.relation + ":" + target->second + " " + relation.detail);
-                }
-            } else {
-                unresolved.push_back(relation.as_written);
-                plan.notes.push_back(planned.location + ": its relation to '" + relation.as_written +
-                                     "' names no memory of this import; kept as written in `related`");
-            }
-        }
-        set_links(planned.memory, links);
-        if (!details.empty()) {
-            planned.memory.set_extra_list(link_details_field, details);
-        }
-        if (!unresolved.empty()) {
-            planned.memory.set_extra_list("related", unresolved);
+        for (const auto &as_written : link_relations(planned.memory, relations[at], id_of_origin)) {
+            plan.notes.push_back(planned.location + ": its relation to '" + as_written +
+                                 "' names no memory of this import; kept as written in `related`");
         }
     }
     return plan;
+}
+
+std::vector<std::string> link_relations(core::Memory &memory, const std::vector<SourceRelation> &relations,
+                                        const std::map<std::string, std::string> &id_of_origin) {
+    std::vector<MemoryLink> links;
+    std::vector<std::string> details;
+    std::vector<std::string> unresolved;
+    for (const auto &relation : relations) {
+        if (const auto target = id_of_origin.find(relation.target_origin); target != id_of_origin.end()) {
+            links.push_back({relation.relation, target->second});
+            if (!relation.detail.empty()) {
+                details.push_back(relation.relation + ":" + target->second + " " + relation.detail);
+            }
+        } else {
+            unresolved.push_back(relation.as_written);
+        }
+    }
+    set_links(memory, links);
+    if (!details.empty()) {
+        memory.set_extra_list(link_details_field, details);
+    }
+    if (!unresolved.empty()) {
+        memory.set_extra_list("related", unresolved);
+    }
+    return unresolved;
 }
 
 void apply_import(core::MemoryStore &store, ImportPlan &plan,

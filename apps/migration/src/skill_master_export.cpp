@@ -59,7 +59,10 @@ void add_other_fields(const core::Memory &memory, ordered_json &line) {
         json_valued = core::decode_list(*field, "memory " + memory.id);
     }
     for (const auto &entry : memory.frontmatter) {
+        // skill_master has no relations, and a line naming Starling's `links` is refused on import
+        // (the name is Starling's own): links go into the sidecar (export_sidecar.hpp).
         if (!entry.is_field() || core::is_typed_memory_field(entry.key) || is_starling_bookkeeping(entry.key) ||
+            entry.key == links_field ||
             std::find(line_fields.begin(), line_fields.end(), entry.key) != line_fields.end()) {
             continue;
         }
@@ -119,10 +122,17 @@ void write_skill_master_store(const std::vector<StoredMemory> &memories, ExportF
         std::stable_sort(lines.begin(), lines.end(), [](const StoredMemory *left, const StoredMemory *right) {
             return left->memory.created < right->memory.created;
         });
+        const std::string path = (files.directory() / file).lexically_normal().string();
         std::string text;
-        for (const auto *stored : lines) {
-            text += line_of(*stored, format_version).dump(-1, ' ', false, ordered_json::error_handler_t::replace);
+        for (std::size_t at = 0; at < lines.size(); ++at) {
+            const core::Memory &memory = lines[at]->memory;
+            text += line_of(*lines[at], format_version).dump(-1, ' ', false, ordered_json::error_handler_t::replace);
             text += '\n';
+            // skill_master's importer knows a v1 line by its file and id, a v2 line by its file and number.
+            files.record_origin(core::memory_id_of(memory),
+                                origin_of(SeedFormat::skill_master,
+                                          path + (format_version == 2 ? "#line-" + std::to_string(at + 1)
+                                                                      : "#" + line_id(memory))));
         }
         files.write(file, text);
     }

@@ -32,4 +32,10 @@ namespace starling::app::migration {
 /// and the slug of its project's directory.
 void write_collie_store(const std::vector<StoredMemory> &memories, ExportFiles &files);
 
+/// The directory of each project folder that write_collie_store wrote into `files`, by slug: what
+/// `--project SLUG=DIR` says to read the export back when a slug names no existing directory (an
+/// imported project's own slug) or several.
+[[nodiscard]] std::map<std::string, std::filesystem::path> collie_project_directories(
+    const std::vector<StoredMemory> &memories, const ExportFiles &files);
+
 } // namespace starling::app::migration

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <set>
 #include <string>
 #include <string_view>
@@ -25,10 +26,21 @@ public:
 
     [[nodiscard]] const std::vector<std::filesystem::path> &written() const noexcept { return written_; }
 
+    [[nodiscard]] const std::filesystem::path &directory() const noexcept { return directory_; }
+
+    /// Records that the memory with id `memory_id` went out as `origin`, the `<format>:<identity>`
+    /// the format's importer will give it, so that what the format cannot hold is kept beside it
+    /// under that identity (export_sidecar.hpp).
+    void record_origin(const std::string &memory_id, std::string origin);
+
+    /// Memory id → origin, for every memory recorded.
+    [[nodiscard]] const std::map<std::string, std::string> &origins() const noexcept { return origins_; }
+
 private:
     std::filesystem::path directory_;
     std::set<std::string> used_;
     std::vector<std::filesystem::path> written_;
+    std::map<std::string, std::string> origins_;
 };
 
 } // namespace starling::app::migration

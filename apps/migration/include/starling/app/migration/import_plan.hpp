@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -65,6 +66,12 @@ struct ImportPlan {
 /// `related` and noted. Projects are looked up, not recorded (ProjectFolder::look_up). The reader's
 /// problems and notes are redacted too, since they may quote the input.
 [[nodiscard]] ImportPlan plan_import(core::MemoryStore &store, SourceRead read);
+
+/// Sets `memory`'s `links` (and `link_details`) from `relations`, each target found by its origin in
+/// `id_of_origin`; a relation whose target is not there is kept as written in `related`. Returns those,
+/// as written.
+std::vector<std::string> link_relations(core::Memory &memory, const std::vector<SourceRelation> &relations,
+                                        const std::map<std::string, std::string> &id_of_origin);
 
 /// Writes the plan's new memories through the store (atomic writes under its lock, redacted again on
 /// the way in), archives at once those the source had forgotten (their archive id set), records
