@@ -3,6 +3,8 @@
 
 #include "command_reference.hpp"
 
+#include <starling/sdk/text/utf8.hpp>
+
 #include <algorithm>
 #include <span>
 #include <vector>
@@ -18,9 +20,7 @@ constexpr std::string_view kMemoryOperand =
     "MEMORY is a memory's id, such as k3f9a2q, its first four characters or more, its key or its file's path.";
 
 std::size_t columns_of(std::string_view text) {
-    // UTF-8: count the bytes that start a character.
-    return static_cast<std::size_t>(
-        std::count_if(text.begin(), text.end(), [](char byte) { return (static_cast<unsigned char>(byte) & 0xC0) != 0x80; }));
+    return sdk::text::count_code_points(text, sdk::text::Utf8Rules::strict);
 }
 
 /// `left` in a column of kSecondColumn, then `right` wrapped beside it (on the next line when

@@ -8,6 +8,8 @@
 
 #include "command_reference.hpp"
 
+#include <starling/sdk/shell_words.hpp>
+
 #include <algorithm>
 
 namespace starling::app {
@@ -62,17 +64,7 @@ std::vector<std::string_view> first_operand_words(std::string_view key) {
     return words;
 }
 
-/// Every key a line can have: each command, and each command with its subcommand.
-std::vector<std::string> completion_keys() {
-    std::vector<std::string> keys = command_names();
-    for (const auto &entry : command_reference()) {
-        if (entry.name.find(' ') != std::string_view::npos) {
-            keys.emplace_back(entry.name);
-        }
-    }
-    return keys;
-}
-
+/// The keys of a command with its subcommand: "config show", ...
 std::vector<std::string_view> two_word_keys() {
     std::vector<std::string_view> keys;
     for (const auto &entry : command_reference()) {
@@ -83,13 +75,13 @@ std::vector<std::string_view> two_word_keys() {
     return keys;
 }
 
-/// `text` inside single quotes for bash and zsh.
-std::string single_quoted(std::string_view text) {
-    std::string quoted{"'"};
-    for (const char character : text) {
-        quoted.append(character == '\'' ? std::string{"'\\''"} : std::string(1, character));
+/// Every key a line can have: each command, and each command with its subcommand.
+std::vector<std::string> completion_keys() {
+    std::vector<std::string> keys = command_names();
+    for (const auto key : two_word_keys()) {
+        keys.emplace_back(key);
     }
-    return quoted.append("'");
+    return keys;
 }
 
 /// `text` inside single quotes for fish, where a backslash escapes a quote or a backslash.
@@ -131,7 +123,7 @@ std::string posix_line_reader(std::string_view words_array, std::string_view fir
     const auto keys = two_word_keys();
     text.append("        ");
     for (std::size_t index = 0; index < keys.size(); ++index) {
-        text.append(index == 0 ? "" : "|").append(single_quoted(keys[index]));
+        text.append(index == 0 ? "" : "|").append(sdk::shell_quote(keys[index]));
     }
     text.append(") key=\"$command $sub\" position=$((operands - 2)) ;;\n    esac\n");
     return text;
@@ -153,12 +145,12 @@ std::string bash_script() {
         const auto names = command_names();
         commands.assign(names.begin(), names.end());
         text.append("    '')\n        case $prev in --config) COMPREPLY=($(compgen -f -- \"$cur\")); return ;; esac\n");
-        text.append("        options=").append(single_quoted(options)).append(" words=").append(single_quoted(joined(commands)));
+        text.append("        options=").append(sdk::shell_quote(options)).append(" words=").append(sdk::shell_quote(joined(commands)));
         text.append(" ;;\n");
     }
     for (const auto &key : completion_keys()) {
         const CommandReference *entry = find_command_reference(key);
-        text.append("    ").append(single_quoted(key)).append(")\n");
+        text.append("    ").append(sdk::shell_quote(key)).append(")\n");
         std::string options;
         if (entry != nullptr) {
             std::string values;
@@ -170,7 +162,7 @@ std::string bash_script() {
                 values.append("            --").append(option.name).append(") ");
                 switch (value_kind(option)) {
                 case ValueKind::words:
-                    values.append("COMPREPLY=($(compgen -W ").append(single_quoted(joined(option.choices))).append(" -- \"$cur\")); ");
+                    values.append("COMPREPLY=($(compgen -W ").append(sdk::shell_quote(joined(option.choices))).append(" -- \"$cur\")); ");
                     break;
                 case ValueKind::directory:
                     values.append("COMPREPLY=($(compgen -d -- \"$cur\")); ");
@@ -188,9 +180,9 @@ std::string bash_script() {
             }
         }
         const auto words = first_operand_words(key);
-        text.append("        options=").append(single_quoted(options));
+        text.append("        options=").append(sdk::shell_quote(options));
         if (!words.empty()) {
-            text.append("\n        ((position == 0)) && words=").append(single_quoted(joined(words)));
+            text.append("\n        ((position == 0)) && words=").append(sdk::shell_quote(joined(words)));
         }
         text.append(" ;;\n");
     }
@@ -216,7 +208,7 @@ std::string described(std::string_view name, std::string_view description) {
         }
         item.push_back(character);
     }
-    return single_quoted(item.append(":").append(description));
+    return sdk::shell_quote(item.append(":").append(description));
 }
 
 std::string zsh_script() {
@@ -238,7 +230,7 @@ std::string zsh_script() {
     text.append(") ;;\n");
     for (const auto &key : completion_keys()) {
         const CommandReference *entry = find_command_reference(key);
-        text.append("    (").append(single_quoted(key)).append(")\n");
+        text.append("    (").append(sdk::shell_quote(key)).append(")\n");
         text.append("        option_items=(");
         std::string values;
         if (entry != nullptr) {
