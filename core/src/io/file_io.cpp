@@ -258,18 +258,26 @@ void refuse_if_others_can_change_store(const std::filesystem::path &root) {
     };
     static_cast<void>(check_folder(root / "sessions"));
     static_cast<void>(check_folder(root / "index"));
-    // memory/, its scopes, projects and tiers: four levels at most (memory/projects/<id>/short).
-    std::vector<std::filesystem::path> pending{root / "memory"};
+    // memory/, its scopes, projects and tiers. Only the folders that hold folders are listed —
+    // memory/, memory/user/, memory/projects/ and each project's — never a tier: a tier holds the
+    // memories themselves, thousands of files in a large store, and every hook runs this check.
+    struct Folder {
+        std::filesystem::path path;
+        bool holds_folders;
+    };
+    const auto memory = root / "memory";
+    std::vector<Folder> pending{{memory, true}};
     while (!pending.empty()) {
         const auto folder = std::move(pending.back());
         pending.pop_back();
-        if (!check_folder(folder) || std::distance(root.begin(), root.end()) + 3 < std::distance(folder.begin(), folder.end())) {
+        if (!check_folder(folder.path) || !folder.holds_folders) {
             continue;
         }
+        const bool children_hold_folders = folder.path == memory || folder.path == memory / "projects";
         std::error_code error;
-        for (const auto &entry : std::filesystem::directory_iterator(folder, error)) {
+        for (const auto &entry : std::filesystem::directory_iterator(folder.path, error)) {
             if (entry.is_directory(error) && !entry.is_symlink(error)) {
-                pending.push_back(entry.path());
+                pending.push_back({entry.path(), children_hold_folders});
             }
         }
     }

@@ -13,6 +13,7 @@
 
 namespace fs = std::filesystem;
 using starling::core::ensure_directories_beneath;
+using starling::core::refuse_if_others_can_change_store;
 using starling::core::StoreError;
 using starling::test::TempDir;
 
@@ -49,4 +50,27 @@ TEST_CASE("a store whose own path goes through a symbolic link is used as it is"
     fs::create_directory_symlink(directory.path() / "real", directory.path() / "home");
     ensure_directories_beneath(directory.path() / "home", directory.path() / "home/sessions");
     CHECK(fs::is_directory(directory.path() / "real/sessions"));
+}
+
+TEST_CASE("every folder of the store's layout that every user may write is refused, a tier's included",
+          "[io][privacy]") {
+    const TempDir directory{"others-can-change"};
+    const fs::path root = directory.path() / "store";
+    for (const char *folder : {"memory/user/short", "memory/user/long", "memory/projects/p1/short",
+                               "memory/projects/p1/long", "sessions", "index"}) {
+        fs::create_directories(root / folder);
+    }
+    fs::permissions(root, fs::perms::owner_all, fs::perm_options::replace);
+    refuse_if_others_can_change_store(root);
+
+    for (const char *folder : {"", "memory", "memory/user", "memory/user/short", "memory/projects", "memory/projects/p1",
+                               "memory/projects/p1/long", "sessions", "index"}) {
+        const fs::path path = *folder == '\0' ? root : root / folder;
+        const auto before = fs::status(path).permissions();
+        fs::permissions(path, fs::perms::others_write, fs::perm_options::add);
+        CHECK_THROWS_WITH(refuse_if_others_can_change_store(root),
+                          Catch::Contains(path.string()) && Catch::Contains("chmod o-w"));
+        fs::permissions(path, before, fs::perm_options::replace);
+    }
+    refuse_if_others_can_change_store(root);
 }
