@@ -13,6 +13,7 @@
 #include <iterator>
 #include <numeric>
 #include <tuple>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace starling::core {
@@ -84,35 +85,48 @@ private:
 /// Keys looked up by the thousand: a store of 10,000 memories names a few hundred at session start.
 using KeySet = std::unordered_set<std::string_view>;
 
-/// A memory superseded by a correction, or one shown already (`shown`), is left out.
-std::vector<std::string> index_lines_of(const IndexedMemories &long_term, const KeySet &shown) {
-    std::vector<std::string> lines;
-    lines.reserve(long_term.size());
+/// The lines an index section may show — the newest `most` — and how many there are in all.
+struct IndexLines {
+    std::vector<std::string> newest; ///< oldest first
+    std::size_t total = 0;
+};
+
+/// A memory superseded by a correction, or one shown already (`shown`), is left out. Only the lines
+/// that may be shown are written: at 10,000 memories the index has thousands of entries.
+IndexLines index_lines_of(const IndexedMemories &long_term, const KeySet &shown, std::size_t most) {
+    std::vector<const IndexedMemory *> listed;
+    listed.reserve(long_term.size());
     for (const IndexedMemory &memory : long_term) {
-        if (shown.contains(memory.key) || is_superseded(memory)) {
-            continue;
+        if (!shown.contains(memory.key) && !is_superseded(memory)) {
+            listed.push_back(&memory);
         }
-        lines.push_back(index_markdown_line(memory.summary, memory.key.substr(memory.key.rfind('/') + 1)));
+    }
+    IndexLines lines;
+    lines.total = listed.size();
+    const std::size_t first = listed.size() - std::min(most, listed.size());
+    lines.newest.reserve(listed.size() - first);
+    for (std::size_t index = first; index < listed.size(); ++index) {
+        const IndexedMemory &memory = *listed[index];
+        lines.newest.push_back(index_markdown_line(memory.summary, memory.key.substr(memory.key.rfind('/') + 1)));
     }
     return lines;
 }
 
 /// Appends an index section, newest entries first when not all fit, and says what was left out
 /// rather than silently truncating (the complaint against agents' own memory files, cut off at a fixed size).
-void add_index(BudgetedText &out, const std::string &title, const std::vector<std::string> &lines,
-               std::size_t max_lines) {
-    if (lines.empty()) {
+void add_index(BudgetedText &out, const std::string &title, const IndexLines &lines) {
+    if (lines.newest.empty()) {
         return;
     }
-    std::size_t shown = std::min(lines.size(), max_lines);
+    std::size_t shown = lines.newest.size();
     while (shown > 0) {
         std::string section = "## " + title + "\n";
-        for (std::size_t index = lines.size() - shown; index < lines.size(); ++index) {
-            section += lines[index];
+        for (std::size_t index = lines.newest.size() - shown; index < lines.newest.size(); ++index) {
+            section += lines.newest[index];
             section += '\n';
         }
-        if (shown < lines.size()) {
-            section += "(" + std::to_string(lines.size() - shown) + " older entries not shown; `starling list`)\n";
+        if (shown < lines.total) {
+            section += "(" + std::to_string(lines.total - shown) + " older entries not shown; `starling list`)\n";
         }
         section += "\n";
         if (out.try_add(section)) {
@@ -421,6 +435,47 @@ std::vector<std::string> add_standing(BudgetedText &out, Injection &injection, M
     return named;
 }
 
+/// The relevance to `query` of each of the project's long-term `memories`, from the relevance
+/// policy's index of the project: at 10,000 memories, scoring the batch would tokenise every one
+/// of them in a hook the agent waits on. Ranks until at least `wanted` of them score above 0 or the
+/// ranking ends; the others count as unrelated (0). Nothing when the index cannot answer.
+std::optional<std::vector<double>> ranked_project_relevance(MemoryStore &store, const RelevanceScorer &scorer,
+                                                            const std::string &project_id, std::string_view query,
+                                                            const MemoryViewBatch &memories, std::size_t wanted) {
+    if (!scorer.keeps_index()) {
+        return std::nullopt;
+    }
+    const auto version = store.index_version();
+    if (!version) {
+        return std::nullopt;
+    }
+    std::unordered_map<std::string_view, std::size_t> position;
+    position.reserve(memories.size());
+    for (std::size_t index = 0; index < memories.size(); ++index) {
+        position.emplace(memories.memory(index).key, index);
+    }
+    const std::array<MemoryCollection, 1> collections{
+        MemoryCollection{collection_id(Scope::project(project_id)), *version}};
+    constexpr std::size_t spare = 8;
+    for (std::size_t limit = wanted + spare;; limit *= 4) {
+        const auto ranked = scorer.rank(query, collections, store.clock().now(), limit);
+        if (!ranked) {
+            return std::nullopt;
+        }
+        std::vector<double> relevance(memories.size(), 0.0);
+        std::size_t related = 0;
+        for (const RankedKey &memory : *ranked) {
+            if (const auto found = position.find(memory.key); found != position.end() && memory.score > 0.0) {
+                relevance[found->second] = memory.score;
+                ++related;
+            }
+        }
+        if (related >= wanted || ranked->size() < limit) {
+            return relevance;
+        }
+    }
+}
+
 } // namespace
 
 Injection session_start_injection(MemoryStore &store, const RelevanceScorer *scorer, const std::string &project_id,
@@ -441,16 +496,19 @@ Injection session_start_injection(MemoryStore &store, const RelevanceScorer *sco
     const KeySet shown_keys{shown.begin(), shown.end()};
     const auto user_long_term = memories_of(store, Scope::user(), Tier::long_term);
     add_index(out, "Starling memory: about you (user)",
-              index_lines_of(user_long_term, shown_keys), settings.index_lines);
+              index_lines_of(user_long_term, shown_keys, settings.index_lines));
     if (!project_id.empty()) {
         const auto scope = Scope::project(project_id);
         auto long_term = memories_of(store, scope, Tier::long_term);
         add_index(out, "Starling memory: this project (" + project_id + ")",
-                  index_lines_of(long_term, shown_keys), settings.index_lines);
+                  index_lines_of(long_term, shown_keys, settings.index_lines));
         const MemoryViewBatch memories{std::move(long_term), store.clock().now()};
         std::vector<double> relevance(memories.size(), 0.0);
         if (scorer != nullptr && memories.size() > 0) {
-            relevance = scorer->score(project_query, memories.batch());
+            const std::size_t excluded = shown_keys.size() + already_injected.size();
+            auto ranked = ranked_project_relevance(store, *scorer, project_id, project_query, memories,
+                                                   settings.max_memories + excluded);
+            relevance = ranked ? std::move(*ranked) : scorer->score(project_query, memories.batch());
         }
         std::vector<Candidate> candidates;
         for (std::size_t index = 0; index < memories.size(); ++index) {
