@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -11,14 +12,30 @@ namespace starling::core {
 namespace {
 
 /// Phrases that make a prompt a general question wherever they stand (lower case).
-constexpr std::array<std::string_view, 13> question_phrases = {
+constexpr std::array<std::string_view, 18> question_phrases = {
     "difference between", "what's the difference", "what is the difference", "explain", "versus",
-    "unterschied", "wie funktioniert", "erklär", "区别", "解释", "原理", "有什么不同", "是怎么工作"};
+    "when should i use", "when to use", "unterschied", "wie funktioniert", "erklär", "was bedeutet", "was heißt",
+    "区别", "解释", "原理", "有什么不同", "是怎么工作", "什么意思"};
 
-/// "how does X work / differ / compare / behave": a question word, then one of these later on.
-constexpr std::array<std::string_view, 4> how_openers = {"how does", "how do", "how is", "how are"};
+/// "how does X work / differ / compare / behave", "what does X mean": a question's opening words, then
+/// one of its verbs later on.
+struct QuestionPattern {
+    std::string_view opener;
+    std::span<const std::string_view> verbs;
+};
 constexpr std::array<std::string_view, 7> how_verbs = {"work", "differ", "compare", "behave", "guarantee",
                                                        "handle", " vs"};
+constexpr std::array<std::string_view, 1> meaning_verbs = {" mean"};
+constexpr std::array<QuestionPattern, 5> question_patterns = {{{"how does", how_verbs},
+                                                               {"how do", how_verbs},
+                                                               {"how is", how_verbs},
+                                                               {"how are", how_verbs},
+                                                               {"what does", meaning_verbs}}};
+
+/// Phrases that ask what something in front of the user means — an error, an output — not the world.
+constexpr std::array<std::string_view, 8> situational_phrases = {
+    "what does that mean", "what does this mean", "what does it mean", "was bedeutet das", "was heißt das",
+    "这是什么意思", "这个是什么意思", "那是什么意思"};
 
 /// Words by which a prompt asks about the user's own setup, not the world.
 constexpr std::array<std::string_view, 12> own_words = {"our", "ours", "we", "us", "my", "mine",
@@ -63,14 +80,15 @@ bool contains_any(std::string_view text, const auto &phrases) {
 bool is_general_question(std::string_view prompt) {
     const std::string text = folded(prompt);
     bool general = contains_any(text, question_phrases);
-    for (const auto opener : how_openers) {
+    for (const auto &pattern : question_patterns) {
         if (general) {
             break;
         }
-        const auto at = text.find(opener);
-        general = at != std::string::npos && contains_any(std::string_view{text}.substr(at + opener.size()), how_verbs);
+        const auto at = text.find(pattern.opener);
+        general = at != std::string::npos &&
+                  contains_any(std::string_view{text}.substr(at + pattern.opener.size()), pattern.verbs);
     }
-    if (!general || contains_any(text, own_phrases)) {
+    if (!general || contains_any(text, own_phrases) || contains_any(text, situational_phrases)) {
         return false;
     }
     const auto words = words_of(text);

@@ -88,13 +88,14 @@ const std::vector<std::string> queries{"how do we deploy the billing queue?", "k
 // bit or two (the sums are rounded in another order). Since the length prior (prior.length 0.2),
 // each is also multiplied by its memory's (own terms / average) ^ 0.2. Since the built-in lexicon
 // and the background, "kafka" also finds the memories about queues and brokers, and every idf counts
-// the background's documents.
+// the background's documents. The lexicon's groups are part of the reference: a new group that a
+// query's word reaches (OTA updates under deploy) moves that query's scores.
 TEST_CASE("bm25 gives the reference scores to the last bit", "[policy][bm25][reference]") {
     const std::string prompt = "how do we deploy the billing queue?";
 
     CHECK(reference_scores(prompt, true) ==
-          std::vector<double>{0x1.a33d72a139d8p-1, 0x1.a9b1c64325b86p-1, 0.0, 0x1.419c42beb83dfp-1,
-                              0x1.437dc6dd883cp-1, 0.0, 0x1.37f3a9628ad19p-3, 0x1.08836a2ec0192p-3});
+          std::vector<double>{0x1.a78e4525774c1p-1, 0x1.b12fe3395910ep-1, 0.0, 0x1.47c1034ed1f06p-1,
+                              0x1.4888d81cf5d09p-1, 0.0, 0x1.37f3a9628ad19p-3, 0x1.08836a2ec0192p-3});
     CHECK(reference_scores("kafka", true) ==
           std::vector<double>{0x1.de5a843478fc6p-3, 0x1.8f49faac72499p-2, 0.0, 0x1.0a2c2f160e7f3p-3,
                               0x1.3e8712ea2a8f8p-2, 0.0, 0.0, 0.0});
@@ -102,8 +103,8 @@ TEST_CASE("bm25 gives the reference scores to the last bit", "[policy][bm25][ref
           std::vector<double>{0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0x1.f67d95951d7aep-2});
 
     CHECK(reference_scores(prompt, false) ==
-          std::vector<double>{0x1.8c4c6f67a77a7p-1, 0x1.962f8c3f2db0ep-1, 0.0, 0x1.2c9b1d792b4f5p-1,
-                              0x1.c343725ac032ap-2, 0.0, 0x1.d63bc8baaab57p-3, 0x1.3095efe2bca6ap-3});
+          std::vector<double>{0x1.90a6f3b4f459cp-1, 0x1.9d96d90132b41p-1, 0.0, 0x1.32493ce8e9f82p-1,
+                              0x1.c9f6c7eaadcc8p-2, 0.0, 0x1.dd1c23a87e807p-3, 0x1.3095efe2bca6bp-3});
     CHECK(reference_scores("kafka", false) ==
           std::vector<double>{0x1.b22f71bc609f1p-3, 0x1.612d16327f2a7p-2, 0.0, 0x1.e9175cd5c1339p-4,
                               0x1.2a7756206555fp-2, 0.0, 0.0, 0.0});
