@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -182,6 +183,14 @@ TEST_CASE("a correction supersedes the memory it corrects: only the correction r
     INFO(corrected.stdout_text << corrected.stderr_text);
     REQUIRE(corrected.exit_code == 0);
     CHECK_THAT(corrected.stdout_text, Catch::Contains("supersedes"));
+    // Shown and named by what it states, not by "No, that's wrong".
+    const auto correction = nlohmann::json::parse(
+        run_process(kBinaries / "starling", {"list", "--json", "--cwd", "/work/app"}, home.options()).stdout_text);
+    const auto stated = std::find_if(correction.begin(), correction.end(), [](const nlohmann::json &memory) {
+        return memory["summary"] == "The staging database is db-staging-2, not db-staging-1.";
+    });
+    REQUIRE(stated != correction.end());
+    CHECK_THAT((*stated)["key"].get<std::string>(), !Catch::EndsWith("_no.md"));
 
     const auto context = claude_prompt_context(home, "s-1", "connect to the staging database and list the tables");
     CHECK_THAT(context, Catch::Contains("db-staging-2"));

@@ -11,8 +11,10 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <initializer_list>
 #include <limits>
 #include <stdexcept>
+#include <utility>
 
 namespace starling::core {
 
@@ -23,6 +25,53 @@ std::string_view to_string(RememberOutcome::Action action) noexcept {
     case RememberOutcome::Action::discarded: return "discarded";
     }
     return "discarded";
+}
+
+namespace {
+
+/// Where `separators` first occur in `text`, and the separator's length; npos when nowhere.
+std::pair<std::size_t, std::size_t> first_of(std::string_view text, std::initializer_list<std::string_view> separators) {
+    std::pair<std::size_t, std::size_t> first{std::string_view::npos, 0};
+    for (const std::string_view separator : separators) {
+        if (const auto at = text.find(separator); at < first.first) {
+            first = {at, separator.size()};
+        }
+    }
+    return first;
+}
+
+std::size_t word_count(std::string_view text) {
+    std::size_t words = 0;
+    bool in_word = false;
+    for (const char character : text) {
+        const bool space = character == ' ' || character == '\t';
+        words += !space && !in_word ? 1 : 0;
+        in_word = !space;
+    }
+    return words;
+}
+
+} // namespace
+
+std::string correction_statement(std::string_view summary) {
+    constexpr std::size_t most_opening_words = 5;
+    std::size_t statement_at = 0;
+    if (const auto [colon, length] = first_of(summary, {":", "："});
+        colon != std::string_view::npos && word_count(summary.substr(0, colon)) <= most_opening_words) {
+        statement_at = colon + length;
+    } else if (const auto [comma, comma_length] = first_of(summary, {",", "，"});
+               comma != std::string_view::npos && word_count(summary.substr(0, comma)) == 1) {
+        statement_at = comma + comma_length;
+    }
+    std::string statement{summary.substr(statement_at)};
+    statement.erase(0, statement.find_first_not_of(" \t"));
+    if (statement.empty()) {
+        return std::string{summary};
+    }
+    if (statement.front() >= 'a' && statement.front() <= 'z') {
+        statement.front() = static_cast<char>(statement.front() - 'a' + 'A');
+    }
+    return statement;
 }
 
 namespace {
@@ -215,6 +264,9 @@ RememberOutcome Rememberer::apply(const RememberRequest &request, const std::str
     const bool is_correction = std::erase_if(decision.fields, [](const auto &field) {
                                    return field.first == supersedes_field;
                                }) > 0;
+    if (is_correction) {
+        decision.summary = correction_statement(decision.summary);
+    }
     const std::string said = decision.summary + "\n" + text; // what a stored memory may restate
     const auto corrected = is_correction ? find_corrected(scope, request.project_id, said) : std::nullopt;
     const auto duplicate = is_correction               ? std::nullopt

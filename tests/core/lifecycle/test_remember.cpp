@@ -485,3 +485,20 @@ TEST_CASE("a correction is a memory of its own that supersedes the memory it res
     const auto again = correct("the staging database is db-staging-3, not db-staging-2");
     CHECK(again.superseded == correction.key);
 }
+
+TEST_CASE("a correction's summary is what it states, without the words that open it", "[lifecycle][remember][corrections]") {
+    using core::correction_statement;
+    CHECK(correction_statement("No, that's wrong: the staging database is db-staging-2, not db-staging-1.") ==
+          "The staging database is db-staging-2, not db-staging-1.");
+    CHECK(correction_statement("Actually, the API runs on port 8081.") == "The API runs on port 8081.");
+    CHECK(correction_statement("That's wrong: the release branch is release/2.x.") == "The release branch is release/2.x.");
+    CHECK(correction_statement("Nein, das stimmt nicht: der Cache ist Redis, nicht Memcached.") ==
+          "Der Cache ist Redis, nicht Memcached.");
+    CHECK(correction_statement("不对，我们用的是 PostgreSQL 15。") == "我们用的是 PostgreSQL 15。");
+    CHECK(correction_statement("不对：端口是 8081") == "端口是 8081");
+    // No opening: a colon after more than five words, a comma after more than one, or nothing after it.
+    CHECK(correction_statement("The docs for the new API live at https://docs.example.com") ==
+          "The docs for the new API live at https://docs.example.com");
+    CHECK(correction_statement("The cache is Redis, not Memcached.") == "The cache is Redis, not Memcached.");
+    CHECK(correction_statement("No, that's wrong:") == "No, that's wrong:");
+}
