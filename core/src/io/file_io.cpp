@@ -3,6 +3,7 @@
 
 #include "io/posix_io.hpp"
 
+#include <starling/core/io/prefault.hpp>
 #include <starling/core/io/store_error.hpp>
 
 #include <fcntl.h>
@@ -57,7 +58,10 @@ std::optional<StampedContent> read_existing(const std::filesystem::path &path, s
     }
     // Read straight into the string: one byte more than the size, to notice a file that grew since
     // fstat; the limit is checked on what was actually read.
-    std::string content(static_cast<std::size_t>(status.st_size) + 1, '\0');
+    std::string content;
+    content.reserve(static_cast<std::size_t>(status.st_size) + 1);
+    prefault_for_writing(content.data(), content.capacity());
+    content.resize(static_cast<std::size_t>(status.st_size) + 1);
     std::size_t used = 0;
     while (true) {
         if (used == content.size()) {

@@ -2,6 +2,7 @@
 #include <starling/core/lifecycle/injection.hpp>
 
 #include <starling/core/io/file_io.hpp>
+#include <starling/core/io/prefault.hpp>
 #include <starling/core/store/index/index_markdown.hpp>
 #include <starling/core/lifecycle/prompt_kind.hpp>
 #include <starling/core/lifecycle/relevance_index.hpp>
@@ -301,6 +302,8 @@ std::vector<const IndexedMemory *> standing_memories(const IndexedMemories &list
         const IndexedMemory *memory;
     };
     std::vector<Ranked> ranked;
+    ranked.reserve(listing.size());
+    prefault_for_writing(ranked.data(), ranked.capacity() * sizeof(Ranked));
     for (const IndexedMemory &memory : listing) {
         const auto rank = standing_type_rank(memory.type);
         if ((memory.pinned || rank < standing_types.size()) && !is_superseded(memory)) {
