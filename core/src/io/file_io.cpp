@@ -3,8 +3,8 @@
 
 #include "io/posix_io.hpp"
 
-#include <starling/core/io/prefault.hpp>
 #include <starling/core/io/store_error.hpp>
+#include <starling/sdk/kit/prefault.hpp>
 
 #include <fcntl.h>
 #include <grp.h>
@@ -60,7 +60,7 @@ std::optional<StampedContent> read_existing(const std::filesystem::path &path, s
     // fstat; the limit is checked on what was actually read.
     std::string content;
     content.reserve(static_cast<std::size_t>(status.st_size) + 1);
-    prefault_for_writing(content.data(), content.capacity());
+    sdk::kit::prefault_for_writing(content.data(), content.capacity());
     content.resize(static_cast<std::size_t>(status.st_size) + 1);
     std::size_t used = 0;
     while (true) {

@@ -2,12 +2,12 @@
 #include <starling/core/lifecycle/injection.hpp>
 
 #include <starling/core/io/file_io.hpp>
-#include <starling/core/io/prefault.hpp>
 #include <starling/core/store/index/index_markdown.hpp>
 #include <starling/core/lifecycle/prompt_kind.hpp>
 #include <starling/core/lifecycle/relevance_index.hpp>
 #include <starling/core/store/memory_view_batch.hpp>
 #include <starling/core/io/store_error.hpp>
+#include <starling/sdk/kit/prefault.hpp>
 
 #include <algorithm>
 #include <array>
@@ -303,7 +303,7 @@ std::vector<const IndexedMemory *> standing_memories(const IndexedMemories &list
     };
     std::vector<Ranked> ranked;
     ranked.reserve(listing.size());
-    prefault_for_writing(ranked.data(), ranked.capacity() * sizeof(Ranked));
+    sdk::kit::prefault_for_writing(ranked.data(), ranked.capacity() * sizeof(Ranked));
     for (const IndexedMemory &memory : listing) {
         const auto rank = standing_type_rank(memory.type);
         if ((memory.pinned || rank < standing_types.size()) && !is_superseded(memory)) {

@@ -13,12 +13,13 @@
 
 #include "background_terms.hpp"
 #include "batch_terms.hpp"
-#include "prefaulted_allocator.hpp"
 #include "bm25_settings.hpp"
 #include "relevance_model.hpp"
 #include "scoring_formula.hpp"
 #include "term_source.hpp"
 #include "tokenizer.hpp"
+
+#include <starling/sdk/kit/prefault.hpp>
 
 #include <cstdint>
 #include <optional>
@@ -26,6 +27,8 @@
 #include <vector>
 
 namespace starling::bm25 {
+
+using sdk::kit::PrefaultedAllocator;
 
 /// A memory, by its number in the TermSource, and its score.
 struct ScoredMemory {

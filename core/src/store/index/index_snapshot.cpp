@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "store/index/index_snapshot.hpp"
 
-#include <starling/core/io/prefault.hpp>
 #include <starling/core/store/record/memory_key.hpp>
+#include <starling/sdk/kit/prefault.hpp>
 
 #include <algorithm>
 #include <array>
@@ -184,7 +184,7 @@ std::optional<std::vector<IndexRecordView>> decode_index_snapshot(std::string_vi
     }
     std::vector<IndexRecordView> records;
     records.reserve(header.record_count);
-    prefault_for_writing(records.data(), records.capacity() * sizeof(IndexRecordView));
+    sdk::kit::prefault_for_writing(records.data(), records.capacity() * sizeof(IndexRecordView));
     std::size_t position = 0;
     for (std::uint32_t index = 0; index < header.record_count; ++index) {
         if (payload.size() - position < fixed_size) {
