@@ -15,6 +15,7 @@
 #include <starling/core/config/closest_name.hpp>
 #include <starling/core/config/config_error.hpp>
 #include <starling/core/io/atomic_file.hpp>
+#include <starling/core/io/file_lock.hpp>
 #include <starling/plugins/load_error.hpp>
 #include <starling/sdk/abi.h>
 
@@ -22,6 +23,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <filesystem>
 #include <iostream>
 #include <optional>
 #include <span>
@@ -215,6 +217,11 @@ int main(int argc, char **argv) {
     // What the store holds is the user's alone, whatever the umask; files that `install` replaces
     // keep their own permissions.
     ::umask(077);
+    starling::core::set_lock_wait_notice([](const std::filesystem::path &lock_file) {
+        std::cerr << "starling: waiting for " << lock_file.string()
+                  << ", which another Starling process holds (a hook's work after its reply, a consolidation, "
+                     "another command)\n";
+    });
     const std::vector<std::string> words(argv + 1, argv + argc);
     try {
         return run(words);

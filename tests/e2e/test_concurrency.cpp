@@ -10,6 +10,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
@@ -179,4 +183,31 @@ TEST_CASE("4 agents x 4 sessions for a minute with consolidation running lose no
     CHECK(doubled.empty());
     // Capture never fails for a memory that another process moved or merged meanwhile.
     CHECK_THAT(log, !Catch::Contains("'capture-on-stop' failed"));
+}
+
+TEST_CASE("a command that waits for the store's lock says so, and goes on once it is free", "[e2e][concurrency][lock]") {
+    const ScratchHome home{"lock-wait"};
+    fs::create_directories(home.path());
+    // What a consolidation does with the store's lock, for two seconds.
+    const int lock = ::open((home.path() / ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    REQUIRE(lock >= 0);
+    REQUIRE(::flock(lock, LOCK_EX) == 0);
+    std::thread holder{[lock] {
+        std::this_thread::sleep_for(std::chrono::milliseconds{2000});
+        ::close(lock);
+    }};
+    const auto stored = run_process(kBinaries / "starling",
+                                    {"remember", "--force", "--type", "user", "--scope", "user", "I review pull requests in the morning."},
+                                    home.options());
+    holder.join();
+    INFO(stored.stdout_text << stored.stderr_text);
+    CHECK(stored.exit_code == 0);
+    CHECK_THAT(stored.stdout_text, Catch::StartsWith("created"));
+    CHECK_THAT(stored.stderr_text, Catch::Contains("starling: waiting for " + (home.path() / ".lock").string() +
+                                                   ", which another Starling process holds"));
+
+    // Uncontended, nothing is said.
+    const auto quiet = run_process(kBinaries / "starling", {"list"}, home.options());
+    CHECK(quiet.exit_code == 0);
+    CHECK(quiet.stderr_text.empty());
 }

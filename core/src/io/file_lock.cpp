@@ -10,9 +10,41 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <thread>
 #include <utility>
 
 namespace starling::core {
+
+namespace {
+
+LockWaitNotice &lock_wait_notice() {
+    static LockWaitNotice notice;
+    return notice;
+}
+
+/// [a notice is set] Takes the lock without blocking while lock_wait_notice_after lasts, then tells
+/// the notice and leaves the rest of the wait to the caller. Whether the lock is ours.
+bool took_lock_before_notice(int descriptor, int operation, const std::filesystem::path &lock_file) {
+    constexpr std::chrono::milliseconds poll_interval{10};
+    const auto notice_at = std::chrono::steady_clock::now() + lock_wait_notice_after;
+    while (true) {
+        if (::flock(descriptor, operation | LOCK_NB) == 0) {
+            return true;
+        }
+        if (errno != EWOULDBLOCK && errno != EINTR) {
+            return false; // the blocking call reports it
+        }
+        if (std::chrono::steady_clock::now() >= notice_at) {
+            lock_wait_notice()(lock_file);
+            return false;
+        }
+        std::this_thread::sleep_for(poll_interval);
+    }
+}
+
+} // namespace
+
+void set_lock_wait_notice(LockWaitNotice notice) { lock_wait_notice() = std::move(notice); }
 
 FileLock::FileLock(const std::filesystem::path &lock_file, LockMode mode) {
     int descriptor = -1;
@@ -22,7 +54,9 @@ FileLock::FileLock(const std::filesystem::path &lock_file, LockMode mode) {
     if (descriptor < 0) {
         throw_system_error(lock_file, "cannot open lock file", errno);
     }
-    while (::flock(descriptor, mode == LockMode::shared ? LOCK_SH : LOCK_EX) != 0) {
+    const int operation = mode == LockMode::shared ? LOCK_SH : LOCK_EX;
+    const bool taken = lock_wait_notice() && took_lock_before_notice(descriptor, operation, lock_file);
+    while (!taken && ::flock(descriptor, operation) != 0) {
         if (errno != EINTR) {
             const int error = errno;
             ::close(descriptor);

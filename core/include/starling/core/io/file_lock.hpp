@@ -1,9 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <chrono>
 #include <filesystem>
+#include <functional>
 
 namespace starling::core {
+
+/// What a person at a terminal is told when a lock is still held by someone else after
+/// `lock_wait_notice_after`: a command that waits in silence looks hung. Called once per wait,
+/// before waiting on. The CLI sets it; hooks leave it unset and wait without polling. Set it before
+/// any lock is taken, not while other threads take locks.
+using LockWaitNotice = std::function<void(const std::filesystem::path &lock_file)>;
+void set_lock_wait_notice(LockWaitNotice notice);
+inline constexpr std::chrono::milliseconds lock_wait_notice_after{1000};
 
 /// Whether a FileLock excludes every other holder or only exclusive ones.
 enum class LockMode { exclusive, shared };
@@ -18,7 +28,8 @@ enum class LockMode { exclusive, shared };
 /// the store.
 class FileLock {
 public:
-    /// Creates `lock_file` if needed (its directory must exist) and blocks until the lock is ours.
+    /// Creates `lock_file` if needed (its directory must exist) and blocks until the lock is ours,
+    /// telling the LockWaitNotice, if one is set, when that takes longer than lock_wait_notice_after.
     /// Throws StoreError naming the file if it cannot be opened or locked.
     explicit FileLock(const std::filesystem::path &lock_file, LockMode mode = LockMode::exclusive);
 
