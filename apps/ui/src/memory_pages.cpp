@@ -383,13 +383,18 @@ HttpResponse memories_page(ViewerContext &context, const FormFields &query) {
                  [&](const core::IndexEntry &entry) { return filter.keeps(entry); });
     std::vector<double> scores;
     if (!filter.query.empty()) {
-        auto bodies = context.texts.of(context.application.store(), kept);
-        const auto hits = search_memories(context.application, filter.query, std::move(kept), std::move(bodies));
-        kept.clear();
-        for (const auto &hit : hits) {
-            kept.push_back(hit.entry);
-            scores.push_back(hit.score);
+        auto &last = context.caches.last_search;
+        const std::string version = context.application.store().index_version().value_or("");
+        if (last.asked != filter.query_string() || last.index_version != version || version.empty()) {
+            auto bodies = context.caches.texts.of(context.application.store(), kept);
+            last = LastSearch{filter.query_string(), version, {}, {}};
+            for (auto &hit : search_memories(context.application, filter.query, std::move(kept), std::move(bodies))) {
+                last.entries.push_back(std::move(hit.entry));
+                last.scores.push_back(hit.score);
+            }
         }
+        kept = last.entries;
+        scores = last.scores;
     } else {
         std::sort(kept.begin(), kept.end(), [](const auto &left, const auto &right) {
             return left.last_accessed != right.last_accessed ? left.last_accessed > right.last_accessed : left.key < right.key;

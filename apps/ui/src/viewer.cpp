@@ -107,7 +107,7 @@ std::vector<std::string> MemoryTexts::of(const core::MemoryStore &store, const s
 
 MemoryViewer::MemoryViewer(Application &application, ViewerServices services, ViewerSettings settings)
     : application_(application), services_(std::move(services)), settings_(std::move(settings)),
-      texts_(std::make_unique<MemoryTexts>()) {}
+      caches_(std::make_unique<ViewerCaches>()) {}
 
 MemoryViewer::~MemoryViewer() = default;
 
@@ -135,7 +135,7 @@ HttpResponse MemoryViewer::handle(const HttpRequest &request) {
         }
         return error_page(404, "No page at " + path + ".");
     }
-    ViewerContext context{application_, services_, settings_, *texts_};
+    ViewerContext context{application_, services_, settings_, *caches_};
     try {
         return handler(context, posting ? parse_form(request.body) : query);
     } catch (const PageError &failure) {

@@ -29,11 +29,26 @@ private:
     std::unordered_map<std::string, std::pair<core::FileStamp, std::string>> texts_;
 };
 
+/// The ranked answer to the last search, for the same search asked again (its next page, a reload)
+/// while the store's index is at the same version.
+struct LastSearch {
+    std::string asked;         ///< the search and its filters, as the page's query string
+    std::string index_version; ///< MemoryStore::index_version() when it was ranked
+    std::vector<core::IndexEntry> entries;
+    std::vector<double> scores;
+};
+
+/// What the viewer keeps between requests.
+struct ViewerCaches {
+    MemoryTexts texts;
+    LastSearch last_search;
+};
+
 struct ViewerContext {
     Application &application;
     const ViewerServices &services;
     const ViewerSettings &settings;
-    MemoryTexts &texts;
+    ViewerCaches &caches;
 };
 
 /// A request that names what does not exist or asks what cannot be done: its page says why.

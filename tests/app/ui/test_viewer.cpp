@@ -202,3 +202,16 @@ TEST_CASE("update_if_unchanged writes at the shown version and refuses at anothe
                     starling::app::ui::EditConflict);
     CHECK(store.read(key).body == "next");
 }
+
+TEST_CASE("a search asked again ranks the store as it is now, not as it was", "[ui][viewer]") {
+    ViewerFixture fixture;
+    static_cast<void>(fixture.add_memory("Deploy with the staging cluster", "deploy staging"));
+    const auto other = fixture.add_memory("Commit messages in English", "write commit messages in English");
+    CHECK(contains(fixture.handle(ViewerFixture::get("/memories?q=staging")).body, "1 of 2 memories"));
+    CHECK(contains(fixture.handle(ViewerFixture::get("/memories?q=staging")).body, "1 of 2 memories"));
+    fixture.application().store().update(other, [](starling::core::Memory &memory) {
+        memory.summary = "Staging commits are squashed";
+        memory.body = "squash staging commits";
+    });
+    CHECK(contains(fixture.handle(ViewerFixture::get("/memories?q=staging")).body, "2 of 2 memories"));
+}

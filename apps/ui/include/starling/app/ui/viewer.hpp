@@ -48,7 +48,7 @@ struct ViewerSettings {
     std::filesystem::path project_directory;
 };
 
-class MemoryTexts;
+struct ViewerCaches;
 
 class MemoryViewer {
 public:
@@ -64,7 +64,7 @@ private:
     Application &application_;
     ViewerServices services_;
     ViewerSettings settings_;
-    std::unique_ptr<MemoryTexts> texts_;
+    std::unique_ptr<ViewerCaches> caches_;
 };
 
 } // namespace starling::app::ui
