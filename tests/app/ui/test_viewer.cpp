@@ -215,3 +215,20 @@ TEST_CASE("a search asked again ranks the store as it is now, not as it was", "[
     });
     CHECK(contains(fixture.handle(ViewerFixture::get("/memories?q=staging")).body, "2 of 2 memories"));
 }
+
+TEST_CASE("a superseded memory is restored from its page: both are injected again", "[ui][viewer]") {
+    ViewerFixture fixture;
+    const auto newer = fixture.add_memory("Deploy from main", "deploy from the main branch");
+    const auto older = fixture.add_memory("Deploy from release branches", "deploy from release branches");
+    fixture.application().store().update(older, [&](starling::core::Memory &memory) {
+        starling::core::supersede(memory, fixture.id_of(newer));
+    });
+    const auto id = fixture.id_of(older);
+    const auto page = fixture.handle(ViewerFixture::get("/memory?id=" + id)).body;
+    CHECK(contains(page, "superseded by"));
+    CHECK(contains(page, "Restore (no longer superseded)"));
+    const auto lifted = fixture.handle(ViewerFixture::post("/memory/restore", "id=" + id + "&version=" + version_on(page)));
+    CHECK(lifted.status == 303);
+    CHECK(fixture.application().store().read(older).superseded_by.empty());
+    CHECK(contains(fixture.handle(ViewerFixture::get(location_of(lifted))).body, "No longer superseded"));
+}
