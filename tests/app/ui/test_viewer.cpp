@@ -72,7 +72,7 @@ TEST_CASE("the overview counts the memories and shows the health findings with t
     CHECK(contains(body, "<svg class=\"chart\""));
 }
 
-TEST_CASE("unknown paths are 404; a form's address read, or a page posted to, is 405", "[ui][viewer]") {
+TEST_CASE("unknown paths are 404, and a form's address read or a page posted to is 405", "[ui][viewer]") {
     ViewerFixture fixture;
     CHECK(fixture.handle(ViewerFixture::get("/nowhere")).status == 404);
     CHECK(fixture.handle(ViewerFixture::get("/memory/forget?id=x")).status == 405);
