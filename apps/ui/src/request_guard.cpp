@@ -55,6 +55,10 @@ std::string random_hex(std::size_t bytes) {
     return hex;
 }
 
+std::string session_cookie(unsigned short port) {
+    return "starling_ui_" + std::to_string(port);
+}
+
 RunSecrets make_run_secrets() {
     return {random_hex(32), random_hex(32)};
 }
@@ -122,11 +126,11 @@ GuardVerdict guard_request(const HttpRequest &request, const RunSecrets &secrets
         verdict.response.status = 303;
         verdict.response.body.clear();
         verdict.response.headers.emplace_back("Location", "/");
-        verdict.response.headers.emplace_back("Set-Cookie", std::string(session_cookie) + "=" + secrets.access_token +
+        verdict.response.headers.emplace_back("Set-Cookie", session_cookie(port) + "=" + secrets.access_token +
                                                                 "; Path=/; HttpOnly; SameSite=Strict");
         return verdict;
     }
-    const auto cookie = cookie_value(request.cookie, session_cookie);
+    const auto cookie = cookie_value(request.cookie, session_cookie(port));
     if (!cookie || !same_secret(*cookie, secrets.access_token)) {
         verdict.outcome = GuardVerdict::Outcome::refuse;
         verdict.response = refusal(403, "forbidden");

@@ -15,7 +15,7 @@ HttpRequest browser_get(const std::string &target) {
     request.method = "GET";
     request.target = target;
     request.host = "127.0.0.1:40001";
-    request.cookie = "theme=dark; starling_ui=the-access-token";
+    request.cookie = "theme=dark; starling_ui_40002=another-run; starling_ui_40001=the-access-token";
     return request;
 }
 
@@ -99,7 +99,7 @@ TEST_CASE("the token in the URL becomes an HttpOnly SameSite=Strict cookie and l
     CHECK(verdict.response.status == 303);
     CHECK(header(verdict.response, "Location") == "/");
     const auto cookie = header(verdict.response, "Set-Cookie");
-    CHECK(cookie.starts_with("starling_ui=the-access-token;"));
+    CHECK(cookie.starts_with("starling_ui_40001=the-access-token;"));
     CHECK(cookie.find("HttpOnly") != std::string::npos);
     CHECK(cookie.find("SameSite=Strict") != std::string::npos);
 }
@@ -110,8 +110,10 @@ TEST_CASE("refused: a request without the token, with a wrong one, or a wrong co
     auto wrong_token = browser_get("/?token=guess");
     wrong_token.cookie.clear();
     auto wrong_cookie = browser_get("/");
-    wrong_cookie.cookie = "starling_ui=the-access-tokeN";
-    for (const auto &request : {without, wrong_token, wrong_cookie}) {
+    wrong_cookie.cookie = "starling_ui_40001=the-access-tokeN";
+    auto other_port = browser_get("/");
+    other_port.cookie = "starling_ui_40002=the-access-token"; // another run's cookie name
+    for (const auto &request : {without, wrong_token, wrong_cookie, other_port}) {
         const auto verdict = guard_request(request, secrets, port);
         CHECK(verdict.outcome == GuardVerdict::Outcome::refuse);
         CHECK(verdict.response.status == 403);

@@ -73,7 +73,7 @@ public:
         request.method = "GET";
         request.target = target;
         request.host = "127.0.0.1:" + std::to_string(port);
-        request.cookie = "starling_ui=access-token-for-tests";
+        request.cookie = "starling_ui_" + std::to_string(port) + "=access-token-for-tests";
         return request;
     }
 

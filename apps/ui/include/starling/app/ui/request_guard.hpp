@@ -27,8 +27,10 @@ struct RunSecrets {
 /// Fresh secrets of 32 random bytes each.
 [[nodiscard]] RunSecrets make_run_secrets();
 
-/// The name of the cookie that carries the access token.
-inline constexpr std::string_view session_cookie = "starling_ui";
+/// The name of the cookie that carries the access token of the server on `port`: a browser sends
+/// the cookies of 127.0.0.1 to every port of it, and two runs on two ports must not overwrite each
+/// other's.
+[[nodiscard]] std::string session_cookie(unsigned short port);
 
 /// Whether a Host header names this server: `127.0.0.1:PORT` or `localhost:PORT`, nothing else.
 [[nodiscard]] bool is_local_host(std::string_view host, unsigned short port) noexcept;
