@@ -154,6 +154,19 @@ async function main() {
   const browser = await puppeteer.launch({ executablePath: chromium, headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-dev-shm-usage'] });
   try {
+    // Bad input gets a clear error naming what was wrong, and a non-zero exit.
+    const run = (...words) => spawnSync(starling, ['ui', '--no-browser', ...words], { cwd: project, env: environment, encoding: 'utf8' });
+    const taken = run('--port', String(port));
+    assert.equal(taken.status, 1, 'a taken port');
+    assert.match(taken.stderr, new RegExp(`127\\.0\\.0\\.1:${port}: the port is taken`));
+    for (const [words, said] of [[['--port', '0'], /--port must be between 1 and 65535, not '0'/],
+      [['--port', 'eighty'], /--port needs a whole number, not 'eighty'/],
+      [['--idle-minutes', '0'], /--idle-minutes must be at least 1/]]) {
+      const refused = run(...words);
+      assert.equal(refused.status, 64, words.join(' '));
+      assert.match(refused.stderr, said);
+    }
+    console.log('ok - a taken port and a bad --port or --idle-minutes are refused, naming them');
     await checkRefusals(port, token);
     const page = await browser.newPage();
     await page.setViewport({ width: 1200, height: 900 });
