@@ -3,7 +3,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <csignal>
 #include <chrono>
+#include <thread>
 #include <stdexcept>
 #include <string>
 
@@ -36,4 +38,16 @@ TEST_CASE("the server stops by itself after the idle time", "[ui][server]") {
     CHECK(stopped == "idle");
     CHECK(waited >= std::chrono::seconds{1});
     CHECK(waited < std::chrono::seconds{10});
+}
+
+TEST_CASE("the server stops cleanly on SIGTERM, as on Ctrl-C", "[ui][server]") {
+    LocalServer server{std::nullopt};
+    // Sent once the server waits for requests, as a terminal or a service manager would.
+    std::thread sender{[] {
+        std::this_thread::sleep_for(std::chrono::milliseconds{300});
+        std::raise(SIGTERM);
+    }};
+    const auto stopped = server.serve([](const HttpRequest &) { return HttpResponse{}; }, std::chrono::seconds{60});
+    sender.join();
+    CHECK(stopped == "terminated");
 }
