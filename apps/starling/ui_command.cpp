@@ -1,23 +1,26 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // `starling ui`: the local memory viewer (apps/ui, docs/ui.md), composed with what only the
-// `starling` command has: the health report.
+// `starling` command has: the health report, which it runs as `starling health --json`.
 #include "command_reference.hpp"
 #include "commands.hpp"
-#include "health_report.hpp"
-#include "store_survey.hpp"
 
 #include <starling/app/arguments.hpp>
+#include <starling/app/child_process.hpp>
 #include <starling/app/output.hpp>
 #include <starling/app/ui/html.hpp>
 #include <starling/app/ui/ui_server.hpp>
 #include <starling/app/ui/viewer.hpp>
 #include <starling/core/io/atomic_file.hpp>
 
+#include <nlohmann/json.hpp>
+
 #include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -36,10 +39,51 @@ unsigned short port_of(const std::string &text) {
     return static_cast<unsigned short>(port);
 }
 
-/// `starling health`'s report for the overview, made in a thread of its own with an Application of
-/// its own (its own store handle and policies: the pages' are never shared between threads), at
-/// the first ask and again whenever the store's index version moved since the last report. It
-/// takes about a second on 10,000 memories, which no page waits for.
+/// A section name of `starling health --json` as a heading: "near_duplicates" -> "Near duplicates".
+std::string heading_of(std::string name) {
+    std::replace(name.begin(), name.end(), '_', ' ');
+    if (!name.empty()) {
+        name.front() = static_cast<char>(std::toupper(static_cast<unsigned char>(name.front())));
+    }
+    return name;
+}
+
+/// `starling health --json`, run by this very binary in a child process, as the overview's notes.
+/// A process of its own, not a thread: plugin calls are recorded process-wide (for the watchdog and
+/// the crash report), and two threads calling plugins at once would garble that record.
+std::vector<ui::HealthNote> health_report_of_child(const std::optional<std::filesystem::path> &config_file) {
+    std::vector<std::string> arguments;
+    if (config_file) {
+        arguments = {"--config", config_file->string()};
+    }
+    arguments.insert(arguments.end(), {"health", "--json"});
+    const ProcessResult result = run_process("/proc/self/exe", arguments);
+    // Exit 1 says that a section needs attention: a report all the same.
+    if (result.exit_code != 0 && result.exit_code != 1) {
+        throw std::runtime_error("starling health ended with " +
+                                 (result.signal != 0 ? "signal " + std::to_string(result.signal)
+                                                     : "exit " + std::to_string(result.exit_code)) +
+                                 ": " + result.stderr_text.substr(0, result.stderr_text.find('\n')));
+    }
+    const auto report = nlohmann::ordered_json::parse(result.stdout_text, nullptr, false); // in the report's order
+    if (!report.is_object() || !report.contains("sections") || !report["sections"].is_object()) {
+        throw std::runtime_error("starling health --json printed no report");
+    }
+    std::vector<ui::HealthNote> notes;
+    for (const auto &[name, section] : report["sections"].items()) {
+        ui::HealthNote note;
+        note.title = heading_of(name);
+        note.needs_attention = section.value("status", "") == "attention";
+        note.verdict = section.value("verdict", "");
+        note.advice = section.value("advice", "");
+        notes.push_back(std::move(note));
+    }
+    return notes;
+}
+
+/// `starling health`'s report for the overview, made beside the pages (a background thread waits
+/// for the child that makes it) at the first ask and again whenever the store's index version moved
+/// since the last report. It takes about a second on 10,000 memories, which no page waits for.
 class HealthInBackground {
 public:
     explicit HealthInBackground(std::optional<std::filesystem::path> config_file) : config_file_(std::move(config_file)) {}
@@ -71,10 +115,7 @@ private:
         std::vector<ui::HealthNote> notes;
         std::string failure;
         try {
-            Application own{config_file_};
-            for (const auto &section : build_health_report(survey_store(own)).sections) {
-                notes.push_back({section.title, section.needs_attention, section.verdict, section.advice, section.details});
-            }
+            notes = health_report_of_child(config_file_);
         } catch (const std::exception &error) {
             failure = error.what();
         }
