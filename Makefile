@@ -5,6 +5,7 @@
 #   make bench  install dependencies, build in release mode, run every benchmark (bench-results/)
 #   make test-agents  build, then run Starling with the real Claude Code, Codex, Gemini CLI, Copilot CLI
 #                     and OpenCode clients (from npm), offline against a mock model
+#   make test-ui  build, then drive `starling ui` in Debian's headless chromium (puppeteer-core from npm)
 #   make test-asan    build with AddressSanitizer and UndefinedBehaviorSanitizer, run every test
 #   make fuzz   build the libFuzzer targets of fuzz/ with Clang, run each FUZZ_SECONDS from its seeds
 #   make install   build in release mode, install stripped binaries into PREFIX (make uninstall undoes it)
@@ -23,7 +24,7 @@ RELEASE_OPTIONS = -DCMAKE_BUILD_TYPE=Release -DSTARLING_BUILD_TESTS=OFF -DSTARLI
 # alone, not the test suite or the benchmarks, is what lets the demo start within minutes.
 DEMO_TARGETS = starling starling-claude starling-cursor starling-codex starling-codeflicker starling-hook
 
-.PHONY: all deps configure build test test-agents test-asan fuzz demo install clean bench release deb test-deb
+.PHONY: all deps configure build test test-agents test-ui test-asan fuzz demo install clean bench release deb test-deb
 
 all: build
 
@@ -44,6 +45,12 @@ test: build
 # Needs the npm registry (the clients are cached outside the repository); `make test` stays offline.
 test-agents: build
 	@tests/agents/run $(BUILD_DIR)
+
+# Needs the npm registry for puppeteer-core (cached outside the repository; it downloads no browser)
+# and Debian's chromium; screenshots of every page land in $(BUILD_DIR)/ui-screenshots/.
+test-ui: build
+	@scripts/install-deps --ui
+	@tests/ui/run $(BUILD_DIR)
 
 # The whole suite under ASan + UBSan, in its own build so that the sanitizers never reach `make test`
 # or an installed binary. GCC, like `make test`: the code under test is compiled as it ships. Any

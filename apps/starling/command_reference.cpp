@@ -122,6 +122,18 @@ std::vector<CommandReference> make_reference() {
          "with what to do. Exits 1 when something needs attention.",
          {json_option()},
          {"starling health", "starling health --json | jq .findings"}});
+    table.push_back(
+        {"ui", memories, "",
+         "see, search and edit the memories in a browser",
+         "Serves a local web page on 127.0.0.1 (a random port unless --port) and opens it in your browser: "
+         "counts, what session start injects now and the health findings; every memory, filtered and searched "
+         "as `search` ranks; one memory's fields, links and when decay will act on it, to edit, pin, forget or "
+         "restore; the sessions, the archive and what is shared. The URL it prints carries a secret token for "
+         "this run only. Stops on Ctrl-C, or after --idle-minutes without a request (docs/ui.md).",
+         {{"port", "N", "listen on port N of 127.0.0.1", "a free port"},
+          {"no-browser", "", "only print the URL; open no browser", ""},
+          {"idle-minutes", "M", "stop after M minutes without a request", "30"}},
+         {"starling ui", "starling ui --port 8765 --no-browser  # open the printed URL yourself"}});
     table.push_back({"consolidate", memories, "", "promote, merge and decay now",
                      "Runs promotion, merging and decay now, as the hooks run them after a session, and prints "
                      "what was done: counts, then each memory promoted, merged, archived and put under review.",

@@ -46,5 +46,7 @@ int run_share_command(Application &application, std::span<const std::string> wor
 void take_configured_team_folder(Application &application, const std::filesystem::path &directory);
 int run_private_command(Application &application, std::span<const std::string> words);
 int run_unprivate_command(Application &application, std::span<const std::string> words);
+/// `starling ui`: serves the memory viewer until Ctrl-C or the idle time.
+int run_ui_command(Application &application, std::span<const std::string> words);
 
 } // namespace starling::app

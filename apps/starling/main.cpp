@@ -54,6 +54,7 @@ const std::vector<std::pair<std::string_view, Command>> &command_runners() {
         {"unpin", &run_unpin_command},
         {"feedback", &run_feedback_command},
         {"health", &run_health_command},
+        {"ui", &run_ui_command},
         {"consolidate", &run_consolidate_command},
         {"index", &run_index_command},
         {"inject", &run_inject_command},

@@ -22,4 +22,10 @@ struct SearchHit {
 [[nodiscard]] std::vector<SearchHit> search_memories(Application &application, std::string_view query,
                                                      std::vector<core::IndexEntry> entries);
 
+/// As above, with the memories' texts given (`bodies[i]` is the body of `entries[i]`), for a caller
+/// that keeps them between searches (`starling ui`): the same ranking without a read per memory.
+[[nodiscard]] std::vector<SearchHit> search_memories(Application &application, std::string_view query,
+                                                     std::vector<core::IndexEntry> entries,
+                                                     std::vector<std::string> bodies);
+
 } // namespace starling::app

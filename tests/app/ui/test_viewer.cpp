@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: Apache-2.0
+// The viewer over a real store: routing, escaping of what memories say, and the writes its forms
+// make, refused when the file changed since the page showed it.
+#include <starling/app/ui/memory_version.hpp>
+#include <starling/app/ui/http_exchange.hpp>
+
+#include "viewer_fixture.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <regex>
+
+using starling::test::ViewerFixture;
+
+namespace {
+
+bool contains(const std::string &text, const std::string &part) { return text.find(part) != std::string::npos; }
+
+/// The value of the hidden `version` field of the page's first form.
+std::string version_on(const std::string &html) {
+    std::smatch match;
+    REQUIRE(std::regex_search(html, match, std::regex{"name=\"version\" value=\"([0-9a-f]{64})\""}));
+    return match[1];
+}
+
+std::string location_of(const starling::app::ui::HttpResponse &response) {
+    for (const auto &[name, value] : response.headers) {
+        if (name == "Location") {
+            return value;
+        }
+    }
+    return {};
+}
+
+void append_to(const std::filesystem::path &file, const std::string &text) {
+    std::ofstream stream(file, std::ios::app);
+    stream << text;
+}
+
+} // namespace
+
+TEST_CASE("every page answers, each in its place of the navigation", "[ui][viewer]") {
+    ViewerFixture fixture;
+    const auto key = fixture.add_memory("Deploys go through the staging cluster", "Use make deploy-staging first.");
+    const auto id = fixture.id_of(key);
+    for (const auto &[target, marker] : std::vector<std::pair<std::string, std::string>>{
+             {"/", "<h1>Overview</h1>"},
+             {"/memories", "<h1>Memories</h1>"},
+             {"/memory?id=" + id, "<h1>Memory " + id + "</h1>"},
+             {"/sessions", "<h1>Sessions</h1>"},
+             {"/archive", "<h1>Archive</h1>"},
+             {"/sharing", "<h1>Sharing</h1>"}}) {
+        const auto response = fixture.handle(ViewerFixture::get(target));
+        INFO(target);
+        CHECK(response.status == 200);
+        CHECK(contains(response.body, marker));
+    }
+    const auto css = fixture.handle(ViewerFixture::get("/assets/style.css"));
+    CHECK(css.content_type.starts_with("text/css"));
+    CHECK(contains(css.body, "svg.chart"));
+}
+
+TEST_CASE("the overview counts the memories and shows the health findings with their advice", "[ui][viewer]") {
+    ViewerFixture fixture;
+    static_cast<void>(fixture.add_memory("First", "one"));
+    static_cast<void>(fixture.add_memory("Second", "two"));
+    const auto body = fixture.handle(ViewerFixture::get("/")).body;
+    CHECK(contains(body, "<h2>2 memories</h2>"));
+    CHECK(contains(body, "Stale memories"));
+    CHECK(contains(body, "review them"));
+    CHECK(contains(body, "<svg class=\"chart\""));
+}
+
+TEST_CASE("unknown paths are 404, and a form's address read or a page posted to is 405", "[ui][viewer]") {
+    ViewerFixture fixture;
+    CHECK(fixture.handle(ViewerFixture::get("/nowhere")).status == 404);
+    CHECK(fixture.handle(ViewerFixture::get("/memory/forget?id=x")).status == 405);
+    CHECK(fixture.handle(ViewerFixture::post("/memories", "q=x")).status == 405);
+    CHECK(fixture.handle(ViewerFixture::get("/memory?id=zzzzzzz")).status == 404);
+    CHECK(fixture.handle(ViewerFixture::get("/memory?id=/etc/passwd")).status == 400);
+    CHECK(fixture.handle(ViewerFixture::get("/session?id=../../etc")).status == 400);
+}
+
+TEST_CASE("a request the guard refuses reaches no page", "[ui][viewer]") {
+    ViewerFixture fixture;
+    static_cast<void>(fixture.add_memory("Secret plans", "nothing to see"));
+    auto request = ViewerFixture::get("/memories");
+    request.cookie.clear();
+    const auto response = fixture.handle(request);
+    CHECK(response.status == 403);
+    CHECK_FALSE(contains(response.body, "Secret plans"));
+}
+
+TEST_CASE("a memory's HTML is shown as text everywhere", "[ui][viewer]") {
+    ViewerFixture fixture;
+    const auto key = fixture.add_memory("<script>alert(1)</script> summary", "<script>alert(1)</script><img src=x>");
+    const auto id = fixture.id_of(key);
+    for (const auto &target : {std::string{"/memory?id="} + id, std::string{"/memories"}, std::string{"/memories?q=alert"}}) {
+        const auto body = fixture.handle(ViewerFixture::get(target)).body;
+        INFO(target);
+        CHECK_FALSE(contains(body, "<script>"));
+        CHECK_FALSE(contains(body, "<img src=x>"));
+        CHECK(contains(body, "&lt;script&gt;alert(1)&lt;/script&gt;"));
+    }
+}
+
+TEST_CASE("the memories page filters and searches", "[ui][viewer]") {
+    ViewerFixture fixture;
+    static_cast<void>(fixture.add_memory("Deploy with the staging cluster", "deploy staging"));
+    const auto pinned = fixture.add_memory("Commit messages in English", "write commit messages in English");
+    fixture.application().store().update(pinned, [](starling::core::Memory &memory) { memory.pinned = true; });
+    const auto all = fixture.handle(ViewerFixture::get("/memories")).body;
+    CHECK(contains(all, "2 of 2 memories"));
+    const auto only_pinned = fixture.handle(ViewerFixture::get("/memories?pinned=yes")).body;
+    CHECK(contains(only_pinned, "1 of 2 memories"));
+    CHECK(contains(only_pinned, "Commit messages"));
+    const auto searched = fixture.handle(ViewerFixture::get("/memories?q=staging+deploy")).body;
+    CHECK(contains(searched, "Deploy with the staging cluster"));
+    CHECK_FALSE(contains(searched, "Commit messages in English"));
+    CHECK(contains(fixture.handle(ViewerFixture::get("/memories?tier=short")).body, "0 of 2 memories"));
+    CHECK(fixture.handle(ViewerFixture::get("/memories?page=x")).status == 400);
+}
+
+TEST_CASE("an edit is saved through the store, redacted, and the page says so", "[ui][viewer]") {
+    ViewerFixture fixture;
+    const auto key = fixture.add_memory("Old summary", "old text");
+    const auto id = fixture.id_of(key);
+    const auto version = version_on(fixture.handle(ViewerFixture::get("/memory?id=" + id)).body);
+    const auto response = fixture.handle(ViewerFixture::post(
+        "/memory/edit", "id=" + id + "&version=" + version +
+                            "&summary=New+summary&type=reference&tags=a%2C+b&body=new+text%0D%0Awith+key+"
+                            "ghp_1a2B3c4D5e6F7g8H9i0J1k2L3m4N5o6P7q8R"));
+    CHECK(response.status == 303);
+    CHECK(location_of(response) == "/memory?id=" + id + "&done=edited");
+    const auto memory = fixture.application().store().read(key);
+    CHECK(memory.summary == "New summary");
+    CHECK(memory.tags == std::vector<std::string>{"a", "b"});
+    CHECK(memory.body.starts_with("new text\nwith key "));
+    CHECK_FALSE(contains(memory.body, "ghp_1a2B3c4D5e6F7g8H9i0J1k2L3m4N5o6P7q8R")); // redacted as every write is
+    CHECK(contains(fixture.handle(ViewerFixture::get(location_of(response))).body, "Saved."));
+}
+
+TEST_CASE("an edit of a file changed since it was shown is refused, and the change on disk kept", "[ui][viewer]") {
+    ViewerFixture fixture;
+    const auto key = fixture.add_memory("Shown summary", "shown text");
+    const auto id = fixture.id_of(key);
+    const auto version = version_on(fixture.handle(ViewerFixture::get("/memory?id=" + id)).body);
+    const auto path = fixture.application().store().path_of(key);
+    append_to(path, "\nchanged by hand\n");
+    const auto on_disk = starling::core::read_file(path);
+    const auto response = fixture.handle(ViewerFixture::post(
+        "/memory/edit", "id=" + id + "&version=" + version + "&summary=Mine&type=reference&tags=&body=my+text"));
+    CHECK(response.status == 409);
+    CHECK(contains(response.body, "changed on disk since this page showed it"));
+    CHECK(contains(response.body, "my text")); // what was typed, to copy
+    CHECK(starling::core::read_file(path) == on_disk);
+    CHECK(version_on(response.body) == starling::app::ui::memory_version(on_disk)); // the page shows the new file
+}
+
+TEST_CASE("pin, forget and restore go through the store and check the version too", "[ui][viewer]") {
+    ViewerFixture fixture;
+    const auto key = fixture.add_memory("Keep me", "text");
+    const auto id = fixture.id_of(key);
+    auto version = version_on(fixture.handle(ViewerFixture::get("/memory?id=" + id)).body);
+    CHECK(fixture.handle(ViewerFixture::post("/memory/pin", "id=" + id + "&version=" + version + "&pinned=yes")).status == 303);
+    CHECK(fixture.application().store().read(key).pinned);
+    // The pin changed the file: the old version no longer forgets it.
+    const auto stale = fixture.handle(ViewerFixture::post("/memory/forget", "id=" + id + "&version=" + version));
+    CHECK(stale.status == 409);
+    CHECK(fixture.application().store().contains(key));
+    version = version_on(fixture.handle(ViewerFixture::get("/memory?id=" + id)).body);
+    const auto forgotten = fixture.handle(ViewerFixture::post("/memory/forget", "id=" + id + "&version=" + version));
+    CHECK(forgotten.status == 303);
+    CHECK_FALSE(fixture.application().store().contains(key));
+    const auto archived = fixture.application().store().archived();
+    REQUIRE(archived.size() == 1);
+    CHECK(archived.front().reason == "forgotten in starling ui");
+    CHECK(contains(fixture.handle(ViewerFixture::get(location_of(forgotten))).body, archived.front().id));
+    const auto restored = fixture.handle(ViewerFixture::post("/archive/restore", "archive=" + archived.front().id));
+    CHECK(restored.status == 303);
+    CHECK(fixture.application().store().contains(key));
+}
+
+TEST_CASE("a form without the version it was made from is refused", "[ui][viewer]") {
+    ViewerFixture fixture;
+    const auto key = fixture.add_memory("Summary", "text");
+    const auto response = fixture.handle(ViewerFixture::post("/memory/pin", "id=" + fixture.id_of(key) + "&pinned=yes"));
+    CHECK(response.status == 400);
+    CHECK_FALSE(fixture.application().store().read(key).pinned);
+}
+
+TEST_CASE("update_if_unchanged writes at the shown version and refuses at another", "[ui][viewer]") {
+    ViewerFixture fixture;
+    auto &store = fixture.application().store();
+    const auto key = fixture.add_memory("Summary", "text");
+    const auto shown = starling::app::ui::current_version(store, key);
+    starling::app::ui::update_if_unchanged(store, key, shown, [](starling::core::Memory &memory) { memory.body = "next"; });
+    CHECK(store.read(key).body == "next");
+    CHECK_THROWS_AS(starling::app::ui::update_if_unchanged(store, key, shown,
+                                                           [](starling::core::Memory &memory) { memory.body = "lost"; }),
+                    starling::app::ui::EditConflict);
+    CHECK(store.read(key).body == "next");
+}
+
+TEST_CASE("a search asked again ranks the store as it is now, not as it was", "[ui][viewer]") {
+    ViewerFixture fixture;
+    static_cast<void>(fixture.add_memory("Deploy with the staging cluster", "deploy staging"));
+    const auto other = fixture.add_memory("Commit messages in English", "write commit messages in English");
+    CHECK(contains(fixture.handle(ViewerFixture::get("/memories?q=staging")).body, "1 of 2 memories"));
+    CHECK(contains(fixture.handle(ViewerFixture::get("/memories?q=staging")).body, "1 of 2 memories"));
+    fixture.application().store().update(other, [](starling::core::Memory &memory) {
+        memory.summary = "Staging commits are squashed";
+        memory.body = "squash staging commits";
+    });
+    CHECK(contains(fixture.handle(ViewerFixture::get("/memories?q=staging")).body, "2 of 2 memories"));
+}
+
+TEST_CASE("a superseded memory is restored from its page: both are injected again", "[ui][viewer]") {
+    ViewerFixture fixture;
+    const auto newer = fixture.add_memory("Deploy from main", "deploy from the main branch");
+    const auto older = fixture.add_memory("Deploy from release branches", "deploy from release branches");
+    fixture.application().store().update(older, [&](starling::core::Memory &memory) {
+        starling::core::supersede(memory, fixture.id_of(newer));
+    });
+    const auto id = fixture.id_of(older);
+    const auto page = fixture.handle(ViewerFixture::get("/memory?id=" + id)).body;
+    CHECK(contains(page, "superseded by"));
+    CHECK(contains(page, "Restore (no longer superseded)"));
+    const auto lifted = fixture.handle(ViewerFixture::post("/memory/restore", "id=" + id + "&version=" + version_on(page)));
+    CHECK(lifted.status == 303);
+    CHECK(fixture.application().store().read(older).superseded_by.empty());
+    CHECK(contains(fixture.handle(ViewerFixture::get(location_of(lifted))).body, "No longer superseded"));
+}
