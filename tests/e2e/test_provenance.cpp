@@ -144,8 +144,8 @@ TEST_CASE("why shows a correction superseding the memory it corrects, on both si
 
 TEST_CASE("log lists sessions with their counts and shows each receipt with scores and reasons", "[e2e][receipts]") {
     const ScratchHome home{"receipts-log"};
-    REQUIRE(run_starling(home, {"remember", "--force", "I prefer pnpm over npm for every JavaScript project."}).exit_code ==
-            0);
+    const std::string preference = "I prefer pnpm over npm for every JavaScript project.";
+    REQUIRE(run_starling(home, {"remember", "--force", preference}).exit_code == 0);
     REQUIRE(run_starling(home, {"remember", "--force", "--type", "reference", "--summary",
                             "Kafka consumer lag alerts go to the billing channel", "Kafka lag alerts: #billing"})
                 .exit_code == 0);
@@ -249,4 +249,29 @@ TEST_CASE("a memory kept with starling remember records the cli as its agent", "
     CHECK(history["origin"]["text"] == "Always write commit messages in English.");
     CHECK_FALSE(history["origin"]["reason"].get<std::string>().empty());
     CHECK(history["origin_from_fields"] == false);
+}
+
+TEST_CASE("an imported memory's origin is its import source", "[e2e][provenance][import]") {
+    const ScratchHome home{"provenance-import"};
+    const fs::path app = home.path().parent_path() / "app";
+    fs::create_directories(app);
+    const fs::path seeds = fs::path{STARLING_SOURCE_DIR} / "tests/fixtures/seeds/collie/memory";
+    const auto imported = run_starling(
+        home, {"import", "collie", seeds.string(), "--project", "-tmp-starling-import-app=" + app.string()});
+    INFO(imported.stderr_text);
+    REQUIRE(imported.exit_code == 0);
+    const auto listed = run_starling(home, {"list", "--all", "--json"});
+    REQUIRE(listed.exit_code == 0);
+    const auto memories = Json::parse(listed.stdout_text);
+    REQUIRE_FALSE(memories.empty());
+    for (const auto &memory : memories) {
+        const auto why = run_starling(home, {"why", "--json", memory["id"].get<std::string>()});
+        REQUIRE(why.exit_code == 0);
+        const auto history = Json::parse(why.stdout_text);
+        INFO(why.stdout_text);
+        CHECK(history["origin"]["event"] == "imported");
+        CHECK(history["origin"]["agent"] == "import collie");
+        CHECK_THAT(history["origin"]["reason"].get<std::string>(), Catch::StartsWith("imported from collie:"));
+        CHECK(history["origin_from_fields"] == false);
+    }
 }

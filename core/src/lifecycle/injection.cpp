@@ -475,7 +475,8 @@ std::vector<std::string> add_standing(BudgetedText &out, Injection &injection, M
     }
     std::vector<std::string> named;
     for (const auto &[indexed, text] : shown) {
-        injection.memories.push_back({std::string{indexed->key}, 1.0, estimate_tokens(text), standing_reason(*indexed)});
+        injection.memories.push_back(
+            {std::string{indexed->key}, 1.0, estimate_tokens(text), standing_reason(*indexed)});
         named.emplace_back(indexed->key);
     }
     const bool heading_added = !shown.empty();
