@@ -228,3 +228,27 @@ TEST_CASE("a message reference names a session log and a message in it", "[store
     CHECK_FALSE(starling::core::parse_message_reference("#3"));
     CHECK_FALSE(starling::core::parse_message_reference("s-1#x"));
 }
+
+TEST_CASE("noted uses, once applied, are one reinforcement of each memory used, naming the sessions",
+          "[store][provenance]") {
+    starling::test::StoreFixture fixture{"provenance-uses"};
+    auto &store = fixture.store;
+    const auto key = store.create(starling::core::Scope::user(), starling::core::Tier::short_term,
+                                  starling::test::make_memory("Use pnpm, not npm"));
+    const auto id = starling::core::memory_id_of(store.read(key));
+    store.note_access(key, "s-1");
+    store.note_access(key, "s-2");
+    store.note_access(key, "s-1");
+    // Being shown is not being used: an injection reinforces nothing.
+    store.note_accesses(std::vector<std::string>{key}, "s-3", starling::core::AccessKind::injection);
+    REQUIRE(store.apply_noted_accesses() == 4);
+    auto history = starling::core::memory_history(store.root(), store.redactor(), id);
+    REQUIRE(history.events.size() == 1);
+    CHECK(history.events[0].kind == ProvenanceKind::reinforced);
+    CHECK(history.events[0].session == "s-1, s-2");
+    CHECK(history.events[0].reason == "3 uses (reads of its file, or requests for it)");
+
+    store.note_accesses(std::vector<std::string>{key}, "s-4", starling::core::AccessKind::injection);
+    REQUIRE(store.apply_noted_accesses() == 1);
+    CHECK(starling::core::memory_history(store.root(), store.redactor(), id).events.size() == 1);
+}
