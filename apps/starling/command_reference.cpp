@@ -80,8 +80,29 @@ std::vector<CommandReference> make_reference() {
     table.push_back({"show", memories, "MEMORY", "print a memory",
                      "Prints a memory file, control characters escaped. MEMORY is a memory's id (k3f9a2q), its "
                      "first four characters or more, its key or its file's path.",
-                     {json_option("the memory's fields as JSON")},
+                     {json_option("the memory's fields and its provenance (as `why --json` gives it) as JSON")},
                      {"starling show k3f9"}});
+    table.push_back({"why", memories, "MEMORY", "where a memory came from, and what happened to it",
+                     "Prints a memory's history: its origin (the agent, the session, the time, the message it was "
+                     "decided from as the session log still holds it, the decision and its reason), then each "
+                     "later event in time order: reinforced, merged, superseded, promoted, pinned, edited, shared, "
+                     "received, archived, restored. A forgotten memory keeps its history: MEMORY may also be the id or "
+                     "key it had.",
+                     {json_option("the history as JSON: origin, origin_message, events, dropped_events")},
+                     {"starling why k3f9", "starling why --json k3f9a2q  # for scripts"}});
+    table.push_back({"log", memories, "",
+                     "what each session captured and was given",
+                     "Lists the recent sessions, newest first, each with its agent, project, last activity and how "
+                     "many prompts were captured, decisions made and injections recorded. With --session, that "
+                     "session in full: each prompt captured, what the decision policy made of each message, and a "
+                     "receipt of every injection: the memories given with their scores and why each was chosen, "
+                     "the tokens used of the budget, and what the budget left out.",
+                     {{"session", "ID", "show this session in full (its id, as `log` lists it)",
+                       "the recent sessions, one line each"},
+                      {"limit", "N", "list at most N sessions", "20"},
+                      json_option()},
+                     {"starling log  # the recent sessions",
+                      "starling log --session 6f1c2a9e  # one session in full"}});
     table.push_back({"forget", memories, "MEMORY", "archive a memory",
                      "Moves a memory to the archive: nothing is deleted without an archive copy, and "
                      "`starling restore` puts it back.",

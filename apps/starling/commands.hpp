@@ -18,6 +18,8 @@ int run_search_command(Application &application, std::span<const std::string> wo
 int run_mcp_command(Application &application, std::span<const std::string> words);
 int run_list_command(Application &application, std::span<const std::string> words);
 int run_show_command(Application &application, std::span<const std::string> words);
+int run_why_command(Application &application, std::span<const std::string> words);
+int run_log_command(Application &application, std::span<const std::string> words);
 int run_forget_command(Application &application, std::span<const std::string> words);
 int run_pin_command(Application &application, std::span<const std::string> words);
 int run_feedback_command(Application &application, std::span<const std::string> words);

@@ -132,7 +132,8 @@ int run_inject_command(Application &application, std::span<const std::string> wo
     if (arguments.flag("json")) {
         nlohmann::json memories = nlohmann::json::array();
         for (const auto &memory : injection.memories) {
-            memories.push_back({{"key", memory.key}, {"score", memory.score}, {"tokens", memory.tokens}});
+            memories.push_back(
+                {{"key", memory.key}, {"score", memory.score}, {"tokens", memory.tokens}, {"reason", memory.reason}});
         }
         nlohmann::json below = nullptr;
         if (const auto &best = injection.best_below_threshold) {

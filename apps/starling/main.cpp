@@ -47,6 +47,8 @@ const std::vector<std::pair<std::string_view, Command>> &command_runners() {
         {"search", &run_search_command},
         {"list", &run_list_command},
         {"show", &run_show_command},
+        {"why", &run_why_command},
+        {"log", &run_log_command},
         {"forget", &run_forget_command},
         {"restore", &run_restore_command},
         {"archive", &run_archive_command},

@@ -4,6 +4,7 @@
 #include "agent_integration.hpp"
 #include "command_reference.hpp"
 #include "commands.hpp"
+#include "provenance_json.hpp"
 #include "skipped_memories.hpp"
 
 #include <starling/app/arguments.hpp>
@@ -13,6 +14,7 @@
 #include <starling/core/io/file_io.hpp>
 #include <starling/core/redaction/redaction.hpp>
 #include <starling/core/store/injection_record.hpp>
+#include <starling/core/store/provenance.hpp>
 #include <starling/core/store/record/memory_file.hpp>
 #include <starling/core/io/store_error.hpp>
 #include <starling/core/io/time_format.hpp>
@@ -397,7 +399,10 @@ int run_show_command(Application &application, std::span<const std::string> word
     static_cast<void>(store.apply_noted_accesses());
     const auto key = store.find_memory(arguments.operands().front());
     if (arguments.flag("json")) {
-        print_json(memory_json(key, store.path_of(key), store.read(key)));
+        const auto memory = store.read(key);
+        auto json = memory_json(key, store.path_of(key), memory);
+        json["provenance"] = provenance_json(core::provenance_of(store, memory));
+        print_json(json);
         return 0;
     }
     // The file as it is, even when it does not parse: that is how a broken one gets fixed.
@@ -489,7 +494,15 @@ int run_restore_command(Application &application, std::span<const std::string> w
     // A memory a correction superseded is still in the store: restoring it lifts the mark.
     if (const auto superseded = superseded_memory(store, arguments.operands().front())) {
         std::string replaced_by;
-        store.update(*superseded, [&](core::Memory &memory) { replaced_by = core::lift_supersession(memory); });
+        const auto lifted =
+            store.update(*superseded, [&](core::Memory &memory) { replaced_by = core::lift_supersession(memory); });
+        core::ProvenanceEvent event;
+        event.time = store.clock().now();
+        event.kind = core::ProvenanceKind::restored;
+        event.agent = "cli";
+        event.reason = "no longer superseded";
+        event.other = replaced_by;
+        core::record_provenance(store.root(), store.redactor(), core::memory_id_of(lifted), std::move(event));
         if (arguments.flag("json")) {
             print_json({{"key", *superseded},
                         {"path", store.path_of(*superseded).string()},
@@ -521,6 +534,11 @@ int set_pinned(Application &application, std::span<const std::string> words, boo
         updated.erase_extra_field("pinned_by");
     });
     const auto id = core::memory_id_of(memory);
+    core::ProvenanceEvent event;
+    event.time = store.clock().now();
+    event.kind = pinned ? core::ProvenanceKind::pinned : core::ProvenanceKind::unpinned;
+    event.agent = "cli";
+    core::record_provenance(store.root(), store.redactor(), id, std::move(event));
     if (arguments.flag("json")) {
         print_json({{"id", id}, {"key", key}, {"pinned", pinned}});
     } else if (pinned) {

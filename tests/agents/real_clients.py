@@ -10,6 +10,8 @@ read reinforced the memory read; the standing instruction was captured; what the
 to keep, unrelated to the prompt, reached the model from session start. Then a turn in which the
 model calls Starling's MCP tools, as `starling install` registered the server: memory_search, then
 memory_get of what it found, whose results must reach the model and whose read must count as a use.
+For Claude Code, `starling why` of the memory the standing instruction became must name the agent,
+the session and the message it came from, and a later pin.
 Starling's log must hold no error (a hook that crashed still answers, with its safe reply). Codex runs
 in its default sandbox. No hook is trusted by hand and no bypass flag is used: what Starling wrote at
 install is all the clients get, beside what running offline against the mock needs (a provider, no
@@ -217,6 +219,31 @@ def check_store_effects(checks, client, scratch, uses_before_mcp):
                  "no session log holds it")
 
 
+def check_why_names_origin(checks, client, scratch, agent, session):
+    """`starling why` of the memory the standing instruction became names the agent, the session and
+    the message it was captured from, and a later event (a pin) after them."""
+    scratch.starling("wait")
+    listed = json.loads(scratch.starling("list", "--all", "--json").stdout)
+    memory = next((entry for entry in listed if "linter" in entry["summary"]), None)
+    if memory is None:
+        checks.check(client, "starling why names the agent, session and message of a captured memory", False,
+                     f"no memory holds the standing instruction: {json.dumps(listed)[:1500]}")
+        return
+    scratch.starling("pin", memory["id"])
+    why = json.loads(scratch.starling("why", "--json", memory["id"]).stdout)
+    origin = why.get("origin") or {}
+    message = (why.get("origin_message") or {}).get("text", "")
+    events = [event["event"] for event in why.get("events", [])]
+    checks.check(client, "starling why names the agent, session and message of a captured memory",
+                 origin.get("agent") == agent and origin.get("session") == session and session != "" and
+                 STANDING_INSTRUCTION in message, json.dumps(why)[:1500])
+    checks.check(client, "starling why lists the later events, the pin last", events[-1:] == ["pinned"], events)
+    printed = scratch.starling("why", memory["id"]).stdout
+    checks.check(client, "starling why prints the origin readably",
+                 f"created by {agent} in session {session}" in printed and STANDING_INSTRUCTION in printed,
+                 printed[:1500])
+
+
 def run_claude(scratch, clients, checks):
     scratch.starling("install", "claude-code")
     settings = json.loads((scratch.home / ".claude" / "settings.json").read_text())
@@ -258,6 +285,7 @@ def run_claude(scratch, clients, checks):
         checks.check("claude", "the MCP turn completed", run.returncode == 0, run.stderr[-2000:])
         check_mcp_reached(checks, "claude", model, "/messages", scratch.read_id)
     check_store_effects(checks, "claude", scratch, uses_before_mcp)
+    check_why_names_origin(checks, "claude", scratch, "claude-code", session)
     checks.check("claude", "the Read of a memory file reinforced it",
                  f"read of {scratch.read_key} in session {session}" in scratch.log() and after > before,
                  f"access count {before} -> {after}; log: {scratch.log()[-1500:]}")

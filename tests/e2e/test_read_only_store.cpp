@@ -57,7 +57,7 @@ std::string section_of(const std::string &out, const std::string &name) {
 
 } // namespace
 
-TEST_CASE("search, list, show, inject and the MCP tools that read work on a read-only store", "[e2e][mcp][read-only]") {
+TEST_CASE("search, list, show, inject, why, log and the MCP tools that read work on a read-only store", "[e2e][mcp][read-only]") {
     const ScratchHome home{"read-only"};
     const fs::path project = home.path().parent_path() / "work" / "app";
     fs::create_directories(project / ".git");
@@ -92,6 +92,7 @@ TEST_CASE("search, list, show, inject and the MCP tools that read work on a read
         "echo '== list'; " + starling + " list; echo '== show'; " + starling + " show " + id + "; "
         "echo '== inject'; " + starling + " inject --event prompt --prompt 'install the pnpm packages'; "
         "echo '== start'; " + starling + " inject --event session-start; "
+        "echo '== why'; " + starling + " why " + id + "; echo '== log'; " + starling + " log --session s-read-only; "
         "echo '== mcp'; " + starling + " mcp < " + shell_quote((home.path().parent_path() / "mcp-input.jsonl").string());
     const auto result = run_read_only(home, home.path(), script);
     if (!result) {
@@ -103,6 +104,10 @@ TEST_CASE("search, list, show, inject and the MCP tools that read work on a read
     for (const std::string name : {"search", "list", "show", "inject", "start"}) {
         CHECK_THAT(section_of(out, name), Catch::Contains("I prefer pnpm over npm"));
     }
+    // A memory's history and a session's receipts are read without a lock or a write.
+    CHECK_THAT(section_of(out, "why"), Catch::Contains("created by cli"));
+    CHECK_THAT(section_of(out, "log"), Catch::Contains("install the packages with pnpm"));
+    CHECK_THAT(section_of(out, "log"), Catch::Contains("receipts (1)"));
     std::istringstream replies(section_of(out, "mcp").substr(std::string{"== mcp\n"}.size()));
     std::vector<Json> parsed;
     for (std::string line; std::getline(replies, line);) {

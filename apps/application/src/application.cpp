@@ -7,6 +7,7 @@
 #include <starling/core/config/plugin_settings.hpp>
 #include <starling/core/redaction/redaction.hpp>
 #include <starling/core/io/file_io.hpp>
+#include <starling/core/store/provenance.hpp>
 #include <starling/plugins/crash_report.hpp>
 #include <starling/plugins/static_plugins.hpp>
 
@@ -153,6 +154,10 @@ core::MemoryStore &Application::store() {
         // Patterns were checked when the configuration was read, so this compiles.
         options.redactor = std::make_shared<const core::Redactor>(config().redaction.extra_patterns);
         store_ = std::make_unique<core::MemoryStore>(config().store.root, clock(), std::move(options));
+        // A memory's history that cannot be written goes to the log and stderr, failing nothing; the
+        // reporter keeps a copy of the logger, so it outlives this application.
+        core::set_provenance_problem_reporter(
+            [problems_log = logger()](std::string_view problem) { problems_log.warning("provenance", problem); });
     }
     return *store_;
 }

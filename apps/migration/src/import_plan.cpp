@@ -7,6 +7,7 @@
 #include <starling/core/store/record/memory_file.hpp>
 #include <starling/core/store/record/memory_key.hpp>
 #include <starling/core/store/record/memory_id.hpp>
+#include <starling/core/store/provenance.hpp>
 #include <starling/core/store/record/memory_redaction.hpp>
 #include <starling/core/io/store_error.hpp>
 
@@ -184,6 +185,27 @@ std::vector<std::string> link_relations(core::Memory &memory, const std::vector<
     return unresolved;
 }
 
+namespace {
+
+/// The origin of an imported memory in its history: the import source it names in `imported_from`.
+void note_import(core::MemoryStore &store, const std::string &key) {
+    core::Memory memory;
+    try {
+        memory = store.read(key);
+    } catch (const core::StoreError &) {
+        return; // the import is done; only its history, which is bookkeeping, goes without an origin
+    }
+    const std::string source = imported_from(memory);
+    core::ProvenanceEvent origin;
+    origin.time = store.clock().now();
+    origin.kind = core::ProvenanceKind::imported;
+    origin.agent = "import " + source.substr(0, source.find(':'));
+    origin.reason = "imported from " + source;
+    core::record_provenance(store.root(), store.redactor(), core::memory_id_of(memory), std::move(origin));
+}
+
+} // namespace
+
 void apply_import(core::MemoryStore &store, ImportPlan &plan,
                   const std::function<void(std::size_t done, std::size_t total)> &progress) {
     std::vector<core::Scope> indexed_scopes;
@@ -195,6 +217,7 @@ void apply_import(core::MemoryStore &store, ImportPlan &plan,
                     planned.scope = core::Scope::project(store.resolve_project(*planned.project_directory));
                 }
                 planned.key = store.create(planned.scope, planned.tier, planned.memory);
+                note_import(store, planned.key);
                 if (planned.archive_reason) {
                     planned.archive_id = store.archive(planned.key, *planned.archive_reason).id;
                 } else if (planned.tier == core::Tier::long_term &&

@@ -5,6 +5,7 @@
 #include <starling/app/sharing/wire_memory.hpp>
 
 #include <starling/core/io/atomic_file.hpp>
+#include <starling/core/store/provenance.hpp>
 #include <starling/core/store/record/memory_key.hpp>
 #include <starling/core/io/store_error.hpp>
 
@@ -248,6 +249,12 @@ private:
                 continue;
             }
             keys_by_id_.insert_or_assign(memory.id, created[index].key);
+            core::ProvenanceEvent received;
+            received.time = context_.store.clock().now();
+            received.kind = core::ProvenanceKind::received;
+            received.agent = "sync";
+            received.reason = "from the sync repository, as " + wire_path_of(name);
+            core::record_provenance(context_.store.root(), context_.store.redactor(), memory.id, std::move(received));
             created_.insert(name);
             ++context_.report.created;
             note_scope(scope);

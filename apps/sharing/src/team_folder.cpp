@@ -9,6 +9,7 @@
 
 #include <starling/core/io/atomic_file.hpp>
 #include <starling/core/io/file_lock.hpp>
+#include <starling/core/store/provenance.hpp>
 #include <starling/core/store/record/memory_id.hpp>
 #include <starling/core/store/record/memory_key.hpp>
 #include <starling/core/store/record/project_id.hpp>
@@ -130,6 +131,17 @@ private:
         refuse_secrets(text, source, folder_.string(), store_.redactor());
         std::filesystem::create_directories(folder_);
         core::write_file_atomically(file_of(id), text);
+        note(id, core::ProvenanceKind::shared, "written to the team folder " + folder_.string());
+    }
+
+    /// Records a share or a take in the memory's history, failing open.
+    void note(const std::string &id, core::ProvenanceKind kind, std::string reason) const {
+        core::ProvenanceEvent event;
+        event.time = store_.clock().now();
+        event.kind = kind;
+        event.agent = "team folder";
+        event.reason = std::move(reason);
+        core::record_provenance(store_.root(), store_.redactor(), id, std::move(event));
     }
 
     void take(const std::string &key, core::Tier tier, const std::string &text, const std::string &id) {
@@ -138,6 +150,7 @@ private:
         if (wire.tier != tier) {
             static_cast<void>(store_.move_to_tier(key, wire.tier));
         }
+        note(id, core::ProvenanceKind::received, "updated from the team folder " + folder_.string());
         ++report_.updated;
     }
 
@@ -213,6 +226,7 @@ private:
         wire.memory.access_count = 0;
         wire.memory.last_accessed = wire.memory.created;
         static_cast<void>(store_.create(scope_, wire.tier, std::move(wire.memory)));
+        note(id, core::ProvenanceKind::received, "taken from the team folder " + folder_.string());
         hashes_[id] = hash_of(text);
         ++report_.taken;
     }

@@ -11,6 +11,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
+#include <cstdio>
 #include <iterator>
 #include <numeric>
 #include <tuple>
@@ -163,21 +165,95 @@ struct Candidate {
     double score;
 };
 
+/// The words of `text`, lower-cased: runs of ASCII letters and digits, and of other characters
+/// (a word of a language written without spaces stays one run).
+std::vector<std::string> words_of(std::string_view text) {
+    std::vector<std::string> words;
+    std::string word;
+    const auto flush = [&] {
+        if (!word.empty()) {
+            words.push_back(std::move(word));
+            word.clear();
+        }
+    };
+    for (const char c : text) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (std::isalnum(byte) != 0 || byte >= 0x80) {
+            word += static_cast<char>(std::tolower(byte));
+        } else {
+            flush();
+        }
+    }
+    flush();
+    return words;
+}
+
+/// Words too common to say why a memory was chosen.
+bool is_common_word(std::string_view word) {
+    static const std::unordered_set<std::string_view> common{
+        "the", "and", "for", "with", "that", "this", "you", "are", "was", "were", "not", "but", "have", "has",
+        "from", "what", "how", "why", "when", "which", "who", "can", "will", "would", "should", "could", "our",
+        "your", "its", "all", "any", "use", "using", "into", "about", "there", "their", "then", "than", "also"};
+    return common.contains(word);
+}
+
+/// The prompt's words that the memory's summary or body says too, in the prompt's order, each once:
+/// what a receipt shows as the reason a memory was found.
+std::vector<std::string> shared_words(std::string_view prompt, const Memory &memory) {
+    const auto memory_words = words_of(memory.summary + "\n" + memory.body);
+    const std::unordered_set<std::string> known{memory_words.begin(), memory_words.end()};
+    std::vector<std::string> shared;
+    for (auto &word : words_of(prompt)) {
+        constexpr std::size_t most_shown = 8;
+        if (word.size() >= 3 && !is_common_word(word) && known.contains(word) &&
+            std::find(shared.begin(), shared.end(), word) == shared.end() && shared.size() < most_shown) {
+            shared.push_back(std::move(word));
+        }
+    }
+    return shared;
+}
+
+std::string score_text(double score) {
+    char text[16];
+    std::snprintf(text, sizeof text, "%.2f", score);
+    return text;
+}
+
+/// Why a memory was found relevant to `query`: its score, and the words they share.
+std::string relevance_reason(std::string_view query, const Memory &memory, double score, std::string_view against) {
+    std::string reason = "relevant to the " + std::string{against} + " (score " + score_text(score) + ")";
+    const auto shared = shared_words(query, memory);
+    if (shared.empty()) {
+        return reason + "; no word in common: related words (the relevance policy's lexicon or synonyms)";
+    }
+    reason += "; matched:";
+    for (const auto &word : shared) {
+        reason += " " + word;
+    }
+    return reason;
+}
+
 /// Adds memories, in the order offered, while they fit and fewer than `max_memories` are in, under
 /// a heading that is written with the first of them.
 class MemorySections {
 public:
+    /// `query` is what the memories were found relevant to, and `against` names it in their reasons
+    /// ("prompt", "project").
     MemorySections(BudgetedText &out, Injection &injection, MemoryStore &store, std::size_t max_memories,
-                   std::string heading)
+                   std::string heading, std::string_view query, std::string_view against)
         : out_(&out), injection_(&injection), store_(&store), max_memories_(max_memories),
-          heading_(std::move(heading)) {}
+          heading_(std::move(heading)), query_(query), against_(against) {}
 
     [[nodiscard]] bool full() const noexcept { return injection_->memories.size() >= max_memories_; }
 
     /// Offers one memory; `indexed`, when known, lets a memory that cannot fit be skipped without
     /// reading its file (once the budget is nearly spent, most cannot fit even without their body).
     void offer(std::string_view key, double score, const IndexedMemory *indexed) {
-        if (full() || (indexed != nullptr && !out_->fits(section_head(indexed->key, indexed->summary, indexed->type)))) {
+        if (full()) {
+            return;
+        }
+        if (indexed != nullptr && !out_->fits(section_head(indexed->key, indexed->summary, indexed->type))) {
+            left_out(key, score);
             return;
         }
         std::optional<Memory> memory;
@@ -194,16 +270,25 @@ public:
         const std::string text = heading_added_ ? section : heading_ + section;
         if (out_->try_add(text)) {
             heading_added_ = true;
-            injection_->memories.push_back({owned_key, score, estimate_tokens(section)});
+            injection_->memories.push_back({owned_key, score, estimate_tokens(section),
+                                            relevance_reason(query_, *memory, score, against_)});
+        } else {
+            left_out(key, score);
         }
     }
 
 private:
+    void left_out(std::string_view key, double score) {
+        injection_->left_out.push_back({std::string{key}, score, 0, "relevant, but its text did not fit the budget"});
+    }
+
     BudgetedText *out_;
     Injection *injection_;
     MemoryStore *store_;
     std::size_t max_memories_;
     std::string heading_;
+    std::string_view query_;
+    std::string_view against_;
     bool heading_added_ = false;
 };
 
@@ -282,6 +367,12 @@ std::string standing_entry(const IndexedMemory &indexed, const Memory &memory) {
         }
     }
     return entry + standing_entry_tail(indexed);
+}
+
+/// Why a memory is shown at every session start, for a receipt.
+std::string standing_reason(const IndexedMemory &indexed) {
+    return indexed.pinned ? std::string{"standing memory: pinned"}
+                          : "standing memory: of type " + std::string{indexed.type};
 }
 
 /// A standing memory whose body says nothing beyond its summary (the index's body excerpt is
@@ -401,7 +492,8 @@ std::vector<std::string> add_standing(BudgetedText &out, Injection &injection, M
     }
     std::vector<std::string> named;
     for (const auto &[indexed, text] : shown) {
-        injection.memories.push_back({std::string{indexed->key}, 1.0, estimate_tokens(text)});
+        injection.memories.push_back(
+            {std::string{indexed->key}, 1.0, estimate_tokens(text), standing_reason(*indexed)});
         named.emplace_back(indexed->key);
     }
     const bool heading_added = !shown.empty();
@@ -433,6 +525,10 @@ std::vector<std::string> add_standing(BudgetedText &out, Injection &injection, M
     }
     if (listed < not_shown.size()) {
         section += "(" + std::to_string(not_shown.size() - listed) + " more: `starling list`)\n";
+        for (auto left = not_shown.begin() + static_cast<std::ptrdiff_t>(listed); left != not_shown.end(); ++left) {
+            injection.left_out.push_back({std::string{(*left)->key}, 1.0, 0,
+                                          standing_reason(**left) + ": not even its line fit the budget"});
+        }
     }
     out.try_add(section + "\n");
     return named;
@@ -532,8 +628,13 @@ Injection session_start_injection(MemoryStore &store, const RelevanceScorer *sco
             }
             return left.last_accessed > right.last_accessed;
         });
-        MemorySections sections{out, injection, store, settings.max_memories,
-                                "## Starling memory: details for this project\n"};
+        MemorySections sections{out,
+                                injection,
+                                store,
+                                settings.max_memories,
+                                "## Starling memory: details for this project\n",
+                                project_query,
+                                "project"};
         add_memories(sections, memories, candidates);
     }
     set_context(injection, out);
@@ -562,7 +663,8 @@ std::optional<Injection> ranked_prompt_injection(MemoryStore &store, const Relev
     }
     Injection injection;
     BudgetedText out{settings.budget_tokens};
-    MemorySections sections{out, injection, store, settings.max_memories, std::string{prompt_heading}};
+    MemorySections sections{out, injection, store, settings.max_memories, std::string{prompt_heading},
+                            prompt, "prompt"};
     constexpr std::size_t spare = 8;
     std::size_t limit = settings.max_memories + already_injected.size() + spare;
     std::size_t offered = 0;
@@ -651,7 +753,8 @@ Injection ranked_or_scored_prompt_injection(MemoryStore &store, const RelevanceS
     std::stable_sort(candidates.begin(), candidates.end(),
                      [](const Candidate &a, const Candidate &b) { return a.score > b.score; });
     BudgetedText out{settings.budget_tokens};
-    MemorySections sections{out, injection, store, settings.max_memories, std::string{prompt_heading}};
+    MemorySections sections{out, injection, store, settings.max_memories, std::string{prompt_heading},
+                            prompt, "prompt"};
     add_memories(sections, memories, candidates);
     set_context(injection, out);
     return injection;

@@ -4,6 +4,7 @@
 #include <starling/core/io/store_error.hpp>
 #include <starling/core/lifecycle/consolidation.hpp>
 #include <starling/core/redaction/redaction.hpp>
+#include <starling/core/lifecycle/receipts.hpp>
 #include <starling/core/lifecycle/relevance_index.hpp>
 #include <starling/core/lifecycle/session_log.hpp>
 
@@ -28,6 +29,45 @@ constexpr std::chrono::milliseconds kJudgePollInterval{50};
 
 SessionLog session_log_for(const MemoryStore &store, const Event &event) {
     return SessionLog{store.root() / "sessions", event.session_id.empty() ? "no-session" : event.session_id};
+}
+
+ReceiptLog receipt_log_for(const MemoryStore &store, const Event &event) {
+    return ReceiptLog{store.root() / "sessions",
+                      SessionLog::file_stem(event.session_id.empty() ? "no-session" : event.session_id),
+                      store.redactor()};
+}
+
+ReceiptMemory receipt_memory(const InjectedMemory &memory) {
+    return {memory.key, memory.score, memory.tokens, memory.reason};
+}
+
+/// The receipt of an injection: what went in, why, what it cost and what the budget left out.
+InjectionReceipt receipt_of(const Injection &injection, const Event &event, std::chrono::sys_seconds now,
+                            std::size_t budget_tokens, std::optional<std::size_t> message_count) {
+    InjectionReceipt receipt;
+    receipt.time = now;
+    receipt.event = event.kind == EventKind::session_started ? "session-start" : "prompt";
+    receipt.session = event.session_id;
+    receipt.agent = event.agent;
+    receipt.project = event.project;
+    if (event.kind == EventKind::prompt_submitted && message_count && *message_count > 0) {
+        receipt.message = *message_count - 1;
+    }
+    receipt.budget_tokens = budget_tokens;
+    receipt.tokens = injection.tokens;
+    receipt.threshold = injection.threshold;
+    for (const auto &memory : injection.memories) {
+        receipt.injected.push_back(receipt_memory(memory));
+    }
+    receipt.listed = injection.listed;
+    for (const auto &memory : injection.left_out) {
+        receipt.left_out.push_back(receipt_memory(memory));
+    }
+    if (injection.best_below_threshold) {
+        receipt.best_below_threshold = receipt_memory(*injection.best_below_threshold);
+        receipt.best_below_threshold->reason = "the best memory, below the threshold: nothing was injected";
+    }
+    return receipt;
 }
 
 std::string project_query_for(const Event &event) {
@@ -169,17 +209,19 @@ void Lifecycle::inject(const Event &event, ReplyBuilder &reply) {
     std::vector<InjectedMemory> injected;
     auto log = session_log_for(*store_, event);
     const auto state = log.state();
+    std::optional<Injection> injection;
     if (event.kind == EventKind::session_started) {
-        const auto injection = session_start_injection(*store_, policies_.relevance, event.project,
-                                                       project_query_for(event), state.injected, settings_.injection);
-        text = injection.context;
-        injected = injection.memories;
+        injection = session_start_injection(*store_, policies_.relevance, event.project, project_query_for(event),
+                                            state.injected, settings_.injection);
     } else if (event.kind == EventKind::prompt_submitted && policies_.relevance != nullptr) {
-        const auto injection = prompt_injection(*store_, *policies_.relevance, event.prompt, event.project,
-                                                state.injected, settings_.injection);
-        text = injection.context;
-        injected = injection.memories;
-        relevance_index_stale_ = injection.index_stale;
+        injection = prompt_injection(*store_, *policies_.relevance, event.prompt, event.project, state.injected,
+                                     settings_.injection);
+        relevance_index_stale_ = injection->index_stale;
+    }
+    if (injection) {
+        text = injection->context;
+        injected = injection->memories;
+        record_receipt(event, *injection);
     }
     if (text.empty() && (state.pending_context.empty() || !channel)) {
         return;
@@ -274,6 +316,20 @@ ClaimedMessages Lifecycle::claim_when_free(SessionLog &log) const {
     }
 }
 
+void Lifecycle::record_receipt(const Event &event, const Injection &injection) {
+    if (store_unwritable_) {
+        return;
+    }
+    // The agent's reply never waits on a receipt: one that cannot be written is logged and skipped.
+    try {
+        receipt_log_for(*store_, event)
+            .append(receipt_of(injection, event, store_->clock().now(), settings_.injection.budget_tokens,
+                               prompt_logged_count_));
+    } catch (const std::exception &error) {
+        logger_->warning("receipts", std::string{"could not record what was injected: "} + error.what());
+    }
+}
+
 void Lifecycle::judge(SessionLog &log, const ClaimedMessages &claimed, const std::string &session_id,
                       const std::string &project) {
     if (claimed.messages.empty()) {
@@ -290,6 +346,7 @@ void Lifecycle::judge(SessionLog &log, const ClaimedMessages &claimed, const std
                             SessionLog::file_stem(session_id) + "#" + std::to_string(index)});
     }
     Rememberer rememberer{*store_, policies_, settings_.remember};
+    const ReceiptLog receipts{store_->root() / "sessions", SessionLog::file_stem(session_id), store_->redactor()};
     try {
         static_cast<void>(rememberer.remember_all(requests, [&](std::size_t index, const RememberOutcome &outcome) {
             log.mark_judged_before(claimed.first + index + 1);
@@ -297,10 +354,28 @@ void Lifecycle::judge(SessionLog &log, const ClaimedMessages &claimed, const std
                 logger_->info("capture",
                               std::string{to_string(outcome.action)} + " " + outcome.key + ": " + outcome.reason);
             }
+            record_decision(receipts, claimed.first + index, outcome);
         }));
     } catch (...) {
         log.release_claim();
         throw;
+    }
+}
+
+void Lifecycle::record_decision(const ReceiptLog &receipts, std::size_t message, const RememberOutcome &outcome) {
+    DecisionReceipt receipt;
+    receipt.time = store_->clock().now();
+    receipt.message = message;
+    receipt.action = std::string{to_string(outcome.action)};
+    receipt.key = outcome.key;
+    if (outcome.action != RememberOutcome::Action::discarded) {
+        receipt.decision = outcome.decision.type + ", " + outcome.decision.scope;
+    }
+    receipt.reason = outcome.reason;
+    try {
+        receipts.append(receipt);
+    } catch (const std::exception &error) {
+        logger_->warning("receipts", std::string{"could not record a decision: "} + error.what());
     }
 }
 

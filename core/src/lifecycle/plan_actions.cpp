@@ -2,6 +2,7 @@
 #include <starling/core/lifecycle/plan_actions.hpp>
 
 #include <starling/core/redaction/redaction.hpp>
+#include <starling/core/store/provenance.hpp>
 #include <starling/core/store/record/memory_id.hpp>
 #include <starling/core/io/store_error.hpp>
 #include <starling/core/io/time_format.hpp>
@@ -182,7 +183,7 @@ std::string apply_append(MemoryStore &store, const LifecycleAction &action) {
 
 std::string apply_pin(MemoryStore &store, const LifecycleAction &action, bool pin) {
     std::string result;
-    store.update(action.key, [&](Memory &memory) {
+    const Memory written = store.update(action.key, [&](Memory &memory) {
         const FrontmatterEntry *by = memory.extra_field("pinned_by");
         const bool pinned_by_plan = by != nullptr && by->value == pinned_by_decay;
         if (pin) {
@@ -205,6 +206,14 @@ std::string apply_pin(MemoryStore &store, const LifecycleAction &action, bool pi
             result = "unpinned";
         }
     });
+    if (result == "pinned" || result == "unpinned") {
+        ProvenanceEvent event;
+        event.time = store.clock().now();
+        event.kind = pin ? ProvenanceKind::pinned : ProvenanceKind::unpinned;
+        event.agent = pinned_by_decay;
+        event.reason = action.reason;
+        record_provenance(store.root(), store.redactor(), memory_id_of(written), std::move(event));
+    }
     return result;
 }
 

@@ -5,6 +5,7 @@
 #include <starling/core/lifecycle/episode_links.hpp>
 #include <starling/core/lifecycle/plan_actions.hpp>
 #include <starling/core/redaction/redaction.hpp>
+#include <starling/core/store/provenance.hpp>
 #include <starling/core/store/record/memory_id.hpp>
 #include <starling/core/io/store_error.hpp>
 
@@ -148,6 +149,29 @@ void add_capture(Memory &memory, const std::string &message_ref) {
     memory.set_extra_list(captured_field, refs);
 }
 
+/// An event of the memory's history as the request that caused it tells it: who said what, where.
+ProvenanceEvent said_event(ProvenanceKind kind, const RememberRequest &request, const std::string &redacted_text,
+                           const MemoryStore &store) {
+    ProvenanceEvent event;
+    event.time = store.clock().now();
+    event.kind = kind;
+    event.agent = request.agent;
+    event.session = request.session_id;
+    event.message = request.message_ref;
+    event.text = redacted_text;
+    return event;
+}
+
+/// A supersession, from the side of the memory `memory_id`: it supersedes `other`, or is superseded by it.
+void note_supersession(const MemoryStore &store, ProvenanceKind kind, const std::string &memory_id,
+                       const std::string &other) {
+    ProvenanceEvent event;
+    event.time = store.clock().now();
+    event.kind = kind;
+    event.other = other;
+    record_provenance(store.root(), store.redactor(), memory_id, std::move(event));
+}
+
 } // namespace
 
 Rememberer::Rememberer(MemoryStore &store, ActivePolicies policies, RememberSettings settings)
@@ -274,6 +298,11 @@ RememberOutcome Rememberer::apply(const RememberRequest &request, const std::str
                                                          : find_by_dedupe_key(scope, decision.dedupe_key);
     if (duplicate) {
         if (auto key = restate(*duplicate, request, text, decision)) {
+            ProvenanceEvent event = said_event(ProvenanceKind::reinforced, request, text, *store_);
+            event.reason = decision.dedupe_key.empty() ? "restated (similarity " +
+                                                             std::to_string(duplicate->similarity).substr(0, 4) + ")"
+                                                       : "restated (dedupe key '" + decision.dedupe_key + "')";
+            record_provenance(store_->root(), store_->redactor(), duplicate->id, std::move(event));
             outcome.action = RememberOutcome::Action::updated;
             outcome.key = std::move(*key);
             outcome.similarity = duplicate->similarity;
@@ -319,18 +348,31 @@ RememberOutcome Rememberer::apply(const RememberRequest &request, const std::str
     std::string new_id = memory.id; // known before it is written when derived from message_ref
     outcome.key = store_->create(scope, Tier::short_term, std::move(memory));
     outcome.action = RememberOutcome::Action::created;
-    if (corrected) {
+    try {
+        // Read by key only when the store chose the id: a consolidation running beside this one
+        // may merge the new memory away the moment it exists.
+        if (new_id.empty()) {
+            new_id = memory_id_of(store_->read(outcome.key));
+        }
+    } catch (const StoreError &) {
+        // Merged or archived meanwhile: there is no memory left to give a history or to supersede with.
+    }
+    if (!new_id.empty()) {
+        ProvenanceEvent origin = said_event(ProvenanceKind::created, request, text, *store_);
+        origin.decision = (decision.type.empty() ? std::string{"feedback"} : decision.type) + ", " +
+                          (scope.is_user() ? "user" : "project " + request.project_id);
+        origin.reason = outcome.reason;
+        record_provenance(store_->root(), store_->redactor(), new_id, std::move(origin));
+    }
+    if (corrected && !new_id.empty()) {
         try {
-            // Read by key only when the store chose the id: a consolidation running beside this one
-            // may merge the new memory away the moment it exists.
-            if (new_id.empty()) {
-                new_id = memory_id_of(store_->read(outcome.key));
-            }
             store_->update(corrected->key, [&](Memory &old) { supersede(old, new_id); });
             outcome.superseded = corrected->key;
             outcome.reason += "; supersedes " + corrected->id + ", which it corrects";
+            note_supersession(*store_, ProvenanceKind::supersedes, new_id, corrected->id);
+            note_supersession(*store_, ProvenanceKind::superseded_by, corrected->id, new_id);
         } catch (const StoreError &) {
-            // The new memory or the corrected one was merged or archived meanwhile: nothing to mark.
+            // The corrected memory was merged or archived meanwhile: nothing to mark.
         }
     }
     outcome.decision = std::move(decision);

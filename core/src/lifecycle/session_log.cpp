@@ -99,9 +99,11 @@ std::size_t SessionLog::append(const LoggedMessage &message) {
     return count_lines(read_file_if_exists(log_path_).value_or(std::string{}));
 }
 
-std::vector<LoggedMessage> SessionLog::messages() const {
+std::vector<LoggedMessage> SessionLog::messages() const { return read_logged_messages(log_path_); }
+
+std::vector<LoggedMessage> read_logged_messages(const std::filesystem::path &log_file) {
     std::vector<LoggedMessage> messages;
-    const auto content = read_file_if_exists(log_path_);
+    const auto content = read_file_if_exists(log_file);
     if (!content) {
         return messages;
     }

@@ -149,6 +149,21 @@ const std::filesystem::path &MemoryStore::root() const noexcept { return interna
 
 const Clock &MemoryStore::clock() const noexcept { return *internals_->clock; }
 
+void MemoryStore::Internals::note_provenance(std::string_view memory_id, ProvenanceEvent event) const noexcept {
+    event.time = clock->now();
+    record_provenance(root, *options.redactor, memory_id, std::move(event));
+}
+
+void MemoryStore::Internals::note_provenance_of_file(std::string_view file_content, ProvenanceEvent event) const noexcept {
+    std::string memory_id;
+    try {
+        memory_id = memory_id_of(parse_memory(file_content, "memory"));
+    } catch (const std::exception &) {
+        return; // a file that does not parse is reported by every listing; it has no history of its own
+    }
+    note_provenance(memory_id, std::move(event));
+}
+
 const Redactor &MemoryStore::redactor() const noexcept { return *internals_->options.redactor; }
 
 std::filesystem::path plugin_cache_root(const std::filesystem::path &store_root) {
@@ -247,6 +262,12 @@ std::string MemoryStore::move_to_tier(std::string_view key, Tier tier) {
     const MemoryLocation new_location{location.scope, tier, name};
     internals_->record(
         {detail::IndexRemoval{std::string(key)}, internals_->describe_file(new_key, new_location)});
+    if (const auto moved = read_file_if_exists(directory / name)) {
+        ProvenanceEvent event;
+        event.kind = tier == Tier::long_term ? ProvenanceKind::promoted : ProvenanceKind::demoted;
+        event.reason = "moved to " + new_key;
+        internals_->note_provenance_of_file(*moved, std::move(event));
+    }
     return new_key;
 }
 

@@ -42,6 +42,29 @@ struct Uses {
     std::chrono::sys_seconds latest_injection{};
 };
 
+/// Records the uses of a batch in the memory's history as one reinforcement, dated by the latest, with
+/// the sessions that made them: a batch applied again after its applier died is skipped before this.
+void note_reads(const std::filesystem::path &root, const Redactor &redactor, const Memory &memory,
+                const Uses &uses) noexcept {
+    try {
+        ProvenanceEvent event;
+        event.time = uses.latest;
+        event.kind = ProvenanceKind::reinforced;
+        std::vector<std::string> sessions;
+        for (const auto &session : uses.sessions) {
+            if (!session.empty() && std::find(sessions.begin(), sessions.end(), session) == sessions.end()) {
+                sessions.push_back(session);
+                event.session += (event.session.empty() ? "" : ", ") + session;
+            }
+        }
+        event.reason = std::to_string(uses.count) + (uses.count == 1 ? " use" : " uses") +
+                       " (reads of its file, or requests for it)";
+        record_provenance(root, redactor, memory_id_of(memory), std::move(event));
+    } catch (...) {
+        // bookkeeping that could not even be put together: the uses themselves are applied
+    }
+}
+
 std::uint32_t saturating_sum(std::uint32_t left, std::uint32_t right) {
     return left + std::min(std::numeric_limits<std::uint32_t>::max() - left, right);
 }
@@ -126,14 +149,19 @@ std::size_t MemoryStore::apply_noted_accesses() {
                 continue;
             }
             // Captured by name: Clang 14, which builds `make fuzz`, cannot capture a structured binding.
-            static_cast<void>(internals_->update_locked(key, [&, &uses = uses](Memory &memory) {
+            bool newly_applied = false;
+            const Memory used = internals_->update_locked(key, [&, &uses = uses](Memory &memory) {
                 if (carries_batch(memory, batch.id)) {
                     return;
                 }
                 add_uses(memory, uses);
                 memory.set_extra_field(applied_batch_field, batch.id);
                 applied += uses.count + uses.injections;
-            }));
+                newly_applied = true;
+            });
+            if (newly_applied && uses.count > 0) {
+                note_reads(internals_->root, redactor(), used, uses);
+            }
         }
         internals_->accesses.finish_taking();
     }

@@ -60,6 +60,11 @@ ArchiveEntry MemoryStore::Internals::archive_locked(std::string_view key, std::s
     }
     manifest.record_archive(entry);
     remove_archived_original(entry);
+    ProvenanceEvent event;
+    event.kind = ProvenanceKind::archived;
+    event.reason = entry.reason;
+    event.other = entry.id;
+    note_provenance_of_file(*content, std::move(event));
     return entry;
 }
 
@@ -139,6 +144,11 @@ std::string MemoryStore::restore(std::string_view archive_id) {
     }
     internals_->manifest.record_restore(found->id, key, internals_->clock->now());
     internals_->record({internals_->describe_file(key, MemoryLocation{location.scope, location.tier, name})});
+    ProvenanceEvent event;
+    event.kind = ProvenanceKind::restored;
+    event.reason = "restored to " + key;
+    event.other = found->id;
+    internals_->note_provenance_of_file(content, std::move(event));
     return key;
 }
 

@@ -72,11 +72,22 @@ ArchiveEntry MemoryStore::merge(std::string_view absorbed_key, std::string_view 
     detail::MergeIntent intent{{}, std::string{kept_key}, std::string{absorbed_key}, memory_id_of(absorbed),
                                std::string{reason}};
     internals_->merges.write(intent);
-    static_cast<void>(internals_->update_locked(kept_key, [&](Memory &kept) {
-        fold_into(kept, absorbed, intent.absorbed, intent.absorbed_id);
-    }));
+    const Memory kept = internals_->update_locked(kept_key, [&](Memory &kept_memory) {
+        fold_into(kept_memory, absorbed, intent.absorbed, intent.absorbed_id);
+    });
     ArchiveEntry entry = internals_->archive_locked(absorbed_key, reason);
     internals_->merges.remove(intent);
+    const std::string kept_id = memory_id_of(kept);
+    ProvenanceEvent absorbed_event;
+    absorbed_event.kind = ProvenanceKind::merged_into;
+    absorbed_event.other = kept_id;
+    absorbed_event.reason = std::string{reason};
+    internals_->note_provenance(intent.absorbed_id, std::move(absorbed_event));
+    ProvenanceEvent kept_event;
+    kept_event.kind = ProvenanceKind::merged_from;
+    kept_event.other = intent.absorbed_id;
+    kept_event.reason = std::string{reason};
+    internals_->note_provenance(kept_id, std::move(kept_event));
     return entry;
 }
 

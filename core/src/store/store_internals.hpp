@@ -10,6 +10,7 @@
 #include <starling/core/io/file_lock.hpp>
 #include <starling/core/store/record/memory_key.hpp>
 #include <starling/core/store/memory_store.hpp>
+#include <starling/core/store/provenance.hpp>
 
 #include <filesystem>
 #include <string>
@@ -66,6 +67,13 @@ struct MemoryStore::Internals {
 
     /// [locked] Appends records to the index journal, compacting it when it has grown enough.
     void record(const std::vector<detail::IndexRecord> &records);
+
+    /// Records `event`, dated now, in the history of the memory with id `memory_id` (provenance.hpp),
+    /// failing open: a history that cannot be written never fails what it describes.
+    void note_provenance(std::string_view memory_id, ProvenanceEvent event) const noexcept;
+    /// As note_provenance, for the memory whose file holds `file_content`; nothing for a file that
+    /// does not parse, which has no id to record it under.
+    void note_provenance_of_file(std::string_view file_content, ProvenanceEvent event) const noexcept;
 
     /// [locked] MemoryStore::archive.
     ArchiveEntry archive_locked(std::string_view key, std::string_view reason);

@@ -308,3 +308,44 @@ TEST_CASE("a general question is held to injection.question_relevance, a questio
     CHECK(core::prompt_injection(fixture.store, fixture.scorer, "how does kafka guarantee ordering", {}, {}, settings)
               .memories.size() == 1);
 }
+
+TEST_CASE("each memory injected says why it was chosen: the prompt's words it shares, or being a standing one",
+          "[lifecycle][injection][receipts]") {
+    InjectionFixture fixture;
+    const auto bun = fixture.add(core::Scope::user(), core::Tier::long_term, "use bun for javascript", "Use bun.");
+    core::InjectionSettings settings;
+    settings.min_relevance = 1.0;
+    const auto at_prompt =
+        core::prompt_injection(fixture.store, fixture.scorer, "how do I run javascript with bun", {}, {}, settings);
+    REQUIRE(at_prompt.memories.size() == 1);
+    CHECK(at_prompt.memories[0].key == bun);
+    CHECK_THAT(at_prompt.memories[0].reason,
+               Catch::StartsWith("relevant to the prompt (score ") && Catch::EndsWith("matched: javascript bun"));
+
+    const auto at_start = core::session_start_injection(fixture.store, nullptr, {}, "x", {}, settings);
+    REQUIRE(at_start.memories.size() == 1);
+    CHECK(at_start.memories[0].reason == "standing memory: of type feedback");
+}
+
+TEST_CASE("what qualified but did not fit the budget is named as left out", "[lifecycle][injection][receipts]") {
+    InjectionFixture fixture;
+    for (int index = 0; index < 6; ++index) {
+        fixture.add(core::Scope::user(), core::Tier::long_term, "deploy rule " + std::to_string(index),
+                    std::string(400, 'x') + " deploy\n");
+    }
+    core::InjectionSettings settings;
+    settings.budget_tokens = 200;
+    settings.max_memories = 6;
+    settings.min_relevance = 1.0;
+    const auto at_prompt = core::prompt_injection(fixture.store, fixture.scorer, "deploy rule", {}, {}, settings);
+    CHECK_FALSE(at_prompt.memories.empty());
+    REQUIRE_FALSE(at_prompt.left_out.empty());
+    CHECK(at_prompt.memories.size() + at_prompt.left_out.size() == 6);
+    CHECK(at_prompt.left_out[0].reason == "relevant, but its text did not fit the budget");
+
+    settings.budget_tokens = 40;
+    const auto at_start = core::session_start_injection(fixture.store, nullptr, {}, "x", {}, settings);
+    REQUIRE_FALSE(at_start.left_out.empty());
+    CHECK(at_start.memories.size() + at_start.listed.size() + at_start.left_out.size() == 6);
+    CHECK_THAT(at_start.left_out[0].reason, Catch::Contains("not even its line fit the budget"));
+}

@@ -33,6 +33,9 @@ struct InjectedMemory {
     std::string key;
     double score = 0.0;
     std::size_t tokens = 0;
+    /// Why it was chosen, for people: a standing memory and what makes it one, or its relevance and
+    /// the words of the prompt it shares.
+    std::string reason{};
 };
 
 /// What one injection adds to the agent's context, and why.
@@ -41,6 +44,9 @@ struct Injection {
     std::vector<InjectedMemory> memories; ///< memories whose text was included, best first
     /// Session start: the standing memories that did not fit in full, named by a line each (keys).
     std::vector<std::string> listed;
+    /// Memories that qualified but were left out because the budget (or `max_memories`) was spent:
+    /// a standing memory not even named, or a relevant one whose text did not fit.
+    std::vector<InjectedMemory> left_out;
     std::size_t tokens = 0;               ///< estimate_tokens(context), never above the budget
     /// A prompt's best memory when it scored above 0 but below `min_relevance`, so that nothing was
     /// injected: what `starling inject` shows to say why (its `tokens` are 0: its text was not read).

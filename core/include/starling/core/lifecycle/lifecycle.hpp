@@ -4,6 +4,7 @@
 #include <starling/core/bus/event_bus.hpp>
 #include <starling/core/lifecycle/injection.hpp>
 #include <starling/core/lifecycle/policies.hpp>
+#include <starling/core/lifecycle/receipts.hpp>
 #include <starling/core/lifecycle/relevance_index.hpp>
 #include <starling/core/lifecycle/session_log.hpp>
 #include <starling/core/lifecycle/remember.hpp>
@@ -88,6 +89,11 @@ private:
     /// without a project of their own take `project`.
     void judge(SessionLog &log, const ClaimedMessages &claimed, const std::string &session_id,
                const std::string &project);
+
+    /// Records what an injection gave the session and why (receipts.hpp), failing open.
+    void record_receipt(const Event &event, const Injection &injection);
+    /// Records what the decision policy made of the session's message `message`, failing open.
+    void record_decision(const ReceiptLog &receipts, std::size_t message, const RememberOutcome &outcome);
 
     /// Says, once in this process, that the store cannot be written and what that costs.
     void report_unwritable(const std::exception &cause);

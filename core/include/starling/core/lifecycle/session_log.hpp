@@ -47,6 +47,10 @@ struct SessionState {
     std::vector<std::string> warned;        ///< problems already reported in this session, each once
 };
 
+/// The messages of a session log file (`sessions/<stem>.jsonl`), in order; nothing when there is no
+/// such file. Lines that do not parse (a writer killed mid-line) are skipped.
+[[nodiscard]] std::vector<LoggedMessage> read_logged_messages(const std::filesystem::path &log_file);
+
 /// The log of one agent session: `sessions/<stem>.jsonl`, one JSON line per user message, keyed by
 /// the agent's own session id, never shared between sessions. `sessions/<stem>.state.jsonl` keeps
 /// what the lifecycle must remember between hook processes of the session, as a journal of changes
