@@ -75,21 +75,6 @@ std::string who_and_where(const core::ProvenanceEvent &event) {
     return text;
 }
 
-/// What an event did, in words: the verb and the memory or archive it names.
-std::string event_words(const core::ProvenanceEvent &event) {
-    using enum core::ProvenanceKind;
-    const std::string other = excerpt(event.other);
-    switch (event.kind) {
-    case merged_from: return "merged in " + other;
-    case merged_into: return "merged into " + other;
-    case supersedes: return "supersedes " + other + ", which it corrects";
-    case superseded_by: return "superseded by " + other + ", which corrects it";
-    case archived: return "archived" + (other.empty() ? std::string{} : " as " + other);
-    case restored: return "restored" + (other.empty() ? std::string{} : " from " + other);
-    default: return std::string{core::to_string(event.kind)};
-    }
-}
-
 void print_history(std::string_view heading, const core::MemoryProvenance &provenance) {
     const auto &history = provenance.history;
     std::cout << heading << "\n\norigin";
@@ -122,7 +107,7 @@ void print_history(std::string_view heading, const core::MemoryProvenance &prove
         std::cout << "  none since\n";
     }
     for (const auto &event : history.events) {
-        std::cout << "  " << core::format_timestamp(event.time) << "  " << event_words(event) << who_and_where(event);
+        std::cout << "  " << core::format_timestamp(event.time) << "  " << excerpt(core::event_words(event)) << who_and_where(event);
         if (!event.reason.empty()) {
             std::cout << ": " << excerpt(event.reason);
         }

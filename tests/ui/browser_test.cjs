@@ -66,6 +66,16 @@ function makeStore() {
   fs.writeFileSync(path.join(sessions, 'session-one.jsonl'), prompts.join('\n') + '\n', { mode: 0o600 });
   fs.writeFileSync(path.join(sessions, 'session-one.state.jsonl'),
     JSON.stringify({ evaluated: 1 }) + '\n' + JSON.stringify({ injected: keys }) + '\n', { mode: 0o600 });
+  // And a real one, through Claude Code's hook binary: its receipts say what each injection gave.
+  const hook = (event, fields) => {
+    const payload = { session_id: 'session-two', transcript_path: '/t', cwd: project, hook_event_name: event, ...fields };
+    const result = spawnSync(path.join(path.dirname(starling), 'starling-claude'), [event],
+      { cwd: project, env: environment, encoding: 'utf8', input: JSON.stringify(payload) });
+    if (result.status !== 0) throw new Error(`starling-claude ${event} failed: ${result.stderr}`);
+  };
+  hook('SessionStart', { source: 'startup' });
+  hook('UserPromptSubmit', { prompt: 'Which postgres container do the integration tests need?' });
+  cli('wait');
 }
 
 /// Starts `starling ui` and returns the process and the URL it printed.
@@ -260,6 +270,12 @@ async function main() {
     assert.equal(memoryNamed('Integration tests need postgres').pinned, true);
     await submit('#pin');
     assert.equal(memoryNamed('Integration tests need postgres').pinned, false);
+    // Each of them is in the memory's history, by the viewer.
+    const events = await page.$eval('#history-events', (element) => element.textContent);
+    assert.match(events, /edited by ui/);
+    assert.match(events, /changed its summary/);
+    assert.match(events, /pinned by ui/);
+    assert.match(events, /unpinned by ui/);
     console.log('ok - pin and unpin');
 
     await submit('#forget');
@@ -282,7 +298,25 @@ async function main() {
     assert.match(await page.$eval('#prompts', (element) => element.textContent), /Write the <b>release<\/b> notes/);
     assert.equal((await page.$$('#injected li')).length, 3);
     await shoot('session');
-    console.log('ok - sessions, and a session: prompts and the memories injected');
+    // The real session's receipts: each injection, its memories with their scores and why.
+    await go('/session?id=session-two');
+    const receipts = await page.$eval('#receipts', (element) => element.textContent);
+    assert.match(receipts, /session-start/);
+    assert.match(receipts, /standing memory: pinned/);
+    // Session start showed every memory the prompt is about already: the prompt's receipt says so.
+    assert.match(receipts, /prompt, .*prompt 1.*threshold 0\.28.*Nothing injected/);
+    assert.ok((await page.$$('#receipts table.injected a')).length >= 2, 'the injected memories link to their pages');
+    await shoot('receipts');
+    console.log('ok - sessions, and a session: prompts, the memories injected, and the receipts of a real session');
+
+    // A memory's history: where it came from (remember, at the command line) and what happened since.
+    const kept = memoryNamed('staging cluster');
+    await go(`/memory?id=${kept.id}`);
+    const history = await page.$eval('#history', (element) => element.textContent);
+    assert.match(history, /created/);
+    assert.match(history, /by cli/);
+    await shoot('history');
+    console.log('ok - a memory\'s history');
 
     await go('/sharing');
     assert.match(await page.$eval('#sync', (element) => element.textContent), /A sync would carry \d+ memories/);

@@ -8,6 +8,8 @@
 #include <starling/app/ui/memory_version.hpp>
 #include <starling/core/io/file_io.hpp>
 #include <starling/core/io/store_error.hpp>
+#include <starling/core/lifecycle/memory_provenance.hpp>
+#include <starling/core/store/provenance.hpp>
 #include <starling/core/store/index/indexed_memory.hpp>
 #include <starling/core/store/injection_record.hpp>
 #include <starling/core/store/record/memory_file.hpp>
@@ -243,6 +245,63 @@ std::string links_section(ViewerContext &, const ShownMemory &shown) {
     return html + "</table>";
 }
 
+/// "by AGENT in session S", as far as the event says; the session links to its page.
+std::string who_and_where(const core::ProvenanceEvent &event) {
+    std::string html;
+    if (!event.agent.empty()) {
+        html += " by " + escape_html(event.agent);
+    }
+    if (const auto message = core::parse_message_reference(event.message)) {
+        html += " in session <a href=\"/session?id=" + escape_html(url_encode(message->session_stem)) + "\">" +
+                escape_html(event.session.empty() ? message->session_stem : event.session) + "</a>, message " +
+                std::to_string(message->index + 1);
+    } else if (!event.session.empty()) {
+        html += " in session " + escape_html(event.session);
+    }
+    return html;
+}
+
+/// Where the memory came from and what happened to it since (`starling why`).
+std::string history_section(ViewerContext &context, const ShownMemory &shown) {
+    std::string html = "<h2>History</h2><div id=\"history\">";
+    core::MemoryProvenance provenance;
+    try {
+        provenance = core::provenance_of(context.application.store(), shown.memory);
+    } catch (const core::StoreError &failure) {
+        return html + "<p class=\"notice error\">Its history cannot be read: " + escape_html(failure.what()) + "</p></div>";
+    }
+    const auto &history = provenance.history;
+    if (const auto &origin = history.origin) {
+        html += "<p><strong>" + escape_html(std::string{core::to_string(origin->kind)}) + "</strong> " +
+                escape_html(readable_time(origin->time)) + who_and_where(*origin) +
+                (provenance.origin_from_fields ? " <span class=\"muted\">(from the memory's fields)</span>" : "") + "</p>";
+        if (provenance.origin_message) {
+            html += "<blockquote class=\"memory-text\">" + escape_html(provenance.origin_message->text) + "</blockquote>";
+        } else if (!origin->text.empty()) {
+            html += "<blockquote class=\"memory-text\">" + escape_html(origin->text) + "</blockquote>" +
+                    (origin->message.empty() ? "" : "<p class=\"muted\">Its session log is gone; this is what was kept of it.</p>");
+        }
+        if (!origin->decision.empty() || !origin->reason.empty()) {
+            html += "<p>Decided: " + escape_html(origin->decision) +
+                    (origin->reason.empty() ? "" : " — " + escape_html(origin->reason)) + "</p>";
+        }
+    } else {
+        html += "<p class=\"muted\">Where it came from was not recorded (written by hand, or before Starling kept histories).</p>";
+    }
+    if (history.events.empty()) {
+        return html + "<p class=\"muted\">Nothing happened to it since.</p></div>";
+    }
+    html += "<table id=\"history-events\"><tr><th>when</th><th>what</th><th>why</th></tr>";
+    if (history.dropped > 0) {
+        html += "<tr><td colspan=\"3\" class=\"muted\">" + std::to_string(history.dropped) + " older events not kept</td></tr>";
+    }
+    for (const auto &event : history.events) {
+        html += "<tr><td>" + escape_html(readable_time(event.time)) + "</td><td>" + escape_html(core::event_words(event)) +
+                who_and_where(event) + "</td><td>" + escape_html(event.reason) + "</td></tr>";
+    }
+    return html + "</table></div>";
+}
+
 std::string decay_section(ViewerContext &context, const ShownMemory &shown) {
     std::string html = "<h2>Decay</h2>";
     const auto *planner = context.application.active_policies().decay;
@@ -319,11 +378,10 @@ std::string actions_section(ViewerContext &context, const ShownMemory &shown) {
     return html;
 }
 
-/// The sections of a memory's page, in order. A new section (the provenance history) is one more
-/// entry here.
+/// The sections of a memory's page, in order. A new section is one more entry here.
 using MemorySection = std::string (*)(ViewerContext &, const ShownMemory &);
-constexpr MemorySection memory_sections[] = {&text_section,  &fields_section, &links_section,
-                                             &decay_section, &edit_section,   &actions_section};
+constexpr MemorySection memory_sections[] = {&text_section, &fields_section, &links_section, &history_section,
+                                             &decay_section, &edit_section,  &actions_section};
 
 /// What a `done` parameter of a memory's page says: the outcome of the form that led there.
 std::string done_message(std::string_view done) {
@@ -444,6 +502,19 @@ HttpResponse memories_page(ViewerContext &context, const FormFields &query) {
     return page_response(page);
 }
 
+/// Records in the memory's history what a form of the viewer did to it (agent `ui`).
+void record_ui_event(ViewerContext &context, const std::string &key, core::ProvenanceKind kind, std::string reason,
+                     std::string other = {}) {
+    auto &store = context.application.store();
+    core::ProvenanceEvent event;
+    event.time = store.clock().now();
+    event.kind = kind;
+    event.agent = "ui";
+    event.reason = std::move(reason);
+    event.other = std::move(other);
+    core::record_provenance(store.root(), store.redactor(), core::memory_id_of(store.read(key)), std::move(event));
+}
+
 HttpResponse memory_page(ViewerContext &context, const FormFields &query) {
     const std::string key = memory_named(context, query);
     const std::string message = done_message(field(query, "done").value_or(""));
@@ -461,18 +532,35 @@ HttpResponse edit_memory(ViewerContext &context, const FormFields &form) {
     for (const auto &tag : list_items(field(form, "tags").value_or(""))) {
         tags.push_back(tag);
     }
+    std::vector<std::string> changed;
     try {
         update_if_unchanged(context.application.store(), key, version, [&](core::Memory &memory) {
-            memory.summary = summary;
-            memory.type = type;
-            memory.tags = tags;
             // Browsers send a textarea's line ends as CRLF; the file keeps its own.
             std::string body = field(form, "body").value_or("");
             std::erase(body, '\r');
+            const auto note = [&](bool differs, const char *name) {
+                if (differs) {
+                    changed.emplace_back(name);
+                }
+            };
+            note(memory.summary != summary, "summary");
+            note(memory.type != type, "type");
+            note(memory.tags != tags, "tags");
+            note(memory.body != body, "text");
+            memory.summary = summary;
+            memory.type = type;
+            memory.tags = tags;
             memory.body = body;
         });
     } catch (const EditConflict &conflict) {
         return conflict_page(context, key, conflict, form);
+    }
+    if (!changed.empty()) {
+        std::string what = "changed its " + changed.front();
+        for (std::size_t index = 1; index < changed.size(); ++index) {
+            what += (index + 1 == changed.size() ? " and " : ", ") + changed[index];
+        }
+        record_ui_event(context, key, core::ProvenanceKind::edited, what);
     }
     return redirect_to(memory_location(context, key, "edited"));
 }
@@ -489,6 +577,7 @@ HttpResponse pin_memory(ViewerContext &context, const FormFields &form) {
     } catch (const EditConflict &conflict) {
         return conflict_page(context, key, conflict, form);
     }
+    record_ui_event(context, key, pinned ? core::ProvenanceKind::pinned : core::ProvenanceKind::unpinned, {});
     return redirect_to(memory_location(context, key, pinned ? "pinned" : "unpinned"));
 }
 
@@ -507,12 +596,14 @@ HttpResponse forget_memory(ViewerContext &context, const FormFields &form) {
 
 HttpResponse lift_supersession(ViewerContext &context, const FormFields &form) {
     const auto [key, version] = form_target(context, form);
+    std::string replaced_by;
     try {
         update_if_unchanged(context.application.store(), key, version,
-                            [](core::Memory &memory) { static_cast<void>(core::lift_supersession(memory)); });
+                            [&](core::Memory &memory) { replaced_by = core::lift_supersession(memory); });
     } catch (const EditConflict &conflict) {
         return conflict_page(context, key, conflict, form);
     }
+    record_ui_event(context, key, core::ProvenanceKind::restored, "no longer superseded", replaced_by);
     return redirect_to(memory_location(context, key, "lifted"));
 }
 

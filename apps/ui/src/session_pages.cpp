@@ -3,7 +3,10 @@
 // redacted) and state (how many were judged, which memories were put into its context).
 #include "viewer_pages.hpp"
 
+#include <starling/app/output.hpp>
 #include <starling/app/ui/svg_charts.hpp>
+#include <starling/core/io/store_error.hpp>
+#include <starling/core/lifecycle/receipts.hpp>
 #include <starling/core/lifecycle/session_log.hpp>
 
 #include <algorithm>
@@ -56,6 +59,8 @@ struct SessionDetail {
     std::string id;
     std::vector<core::LoggedMessage> messages;
     core::SessionState state;
+    core::SessionReceipts receipts;
+    std::string receipts_problem; ///< why its receipts could not be read, when they could not
 };
 
 std::string prompts_section(ViewerContext &, const SessionDetail &session) {
@@ -72,11 +77,84 @@ std::string prompts_section(ViewerContext &, const SessionDetail &session) {
     return html + "</table>";
 }
 
-std::string decisions_section(ViewerContext &, const SessionDetail &session) {
-    return "<h2>Decisions</h2><p>The decision policy has judged " + std::to_string(session.state.evaluated) + " of its " +
-           std::to_string(session.messages.size()) + " prompts" +
-           (session.state.claim ? "; a judge is at work on the rest" : "") +
-           ". What it stored is in the memories; a later decision is judged at the session's next stop.</p>";
+/// A memory a receipt names, linked to its page; its key alone once it has left the store.
+std::string memory_cell(ViewerContext &context, const std::string &key) {
+    auto &store = context.application.store();
+    if (!store.contains(key)) {
+        return escape_html(key) + " <span class=\"muted\">(no longer in the store)</span>";
+    }
+    const auto id = core::memory_id_of(store.read(key));
+    return memory_link(id, id);
+}
+
+std::string decisions_section(ViewerContext &context, const SessionDetail &session) {
+    std::string html = "<h2>Decisions</h2><p>The decision policy has judged " + std::to_string(session.state.evaluated) +
+                       " of its " + std::to_string(session.messages.size()) + " prompts" +
+                       (session.state.claim ? "; a judge is at work on the rest" : "") +
+                       "; the others are judged at the session's next stop.</p>";
+    if (session.receipts.decisions.empty()) {
+        return html;
+    }
+    html += "<table id=\"decisions\"><tr><th>prompt</th><th>outcome</th><th>memory</th><th>why</th></tr>";
+    for (const auto &decision : session.receipts.decisions) {
+        html += "<tr><td>" + std::to_string(decision.message + 1) + "</td><td>" + escape_html(decision.action) +
+                (decision.decision.empty() ? "" : " (" + escape_html(decision.decision) + ")") + "</td><td>" +
+                (decision.key.empty() ? std::string{"—"} : memory_cell(context, decision.key)) + "</td><td>" +
+                escape_html(decision.reason) + "</td></tr>";
+    }
+    return html + "</table>";
+}
+
+/// One memory of a receipt: its link (or its key, once it is gone), score, tokens and why.
+std::string receipt_row(ViewerContext &context, const core::ReceiptMemory &memory) {
+    return "<tr><td>" + memory_cell(context, memory.key) + "</td><td>" + score_in_text(memory.score) + "</td><td>" +
+           std::to_string(memory.tokens) + "</td><td>" + escape_html(memory.reason) + "</td></tr>";
+}
+
+/// What each injection gave the agent and why (`starling log --session`).
+std::string receipts_section(ViewerContext &context, const SessionDetail &session) {
+    std::string html = "<h2>Receipts</h2><div id=\"receipts\">";
+    if (!session.receipts_problem.empty()) {
+        return html + "<p class=\"notice error\">Its receipts cannot be read: " + escape_html(session.receipts_problem) +
+               "</p></div>";
+    }
+    if (session.receipts.injections.empty()) {
+        return html + "<p class=\"muted\">No injection was recorded for this session.</p></div>";
+    }
+    if (session.receipts.dropped > 0) {
+        html += "<p class=\"muted\">" + std::to_string(session.receipts.dropped) + " older receipts not kept.</p>";
+    }
+    for (const auto &receipt : session.receipts.injections) {
+        html += "<section class=\"receipt\"><h3>" + escape_html(receipt.event) + ", " + escape_html(readable_time(receipt.time)) +
+                (receipt.message ? ", prompt " + std::to_string(*receipt.message + 1) : std::string{}) + "</h3><p>" +
+                std::to_string(receipt.tokens) + " of " + std::to_string(receipt.budget_tokens) + " tokens" +
+                (receipt.threshold > 0.0 ? "; threshold " + score_in_text(receipt.threshold) : std::string{}) +
+                (receipt.listed.empty() ? std::string{} : "; " + std::to_string(receipt.listed.size()) + " more named by a line") +
+                "</p>";
+        if (receipt.injected.empty()) {
+            html += "<p class=\"muted\">Nothing injected" +
+                    (receipt.best_below_threshold
+                         ? "; closest: " + escape_html(receipt.best_below_threshold->key) + " at " +
+                               score_in_text(receipt.best_below_threshold->score)
+                         : std::string{}) +
+                    ".</p>";
+        } else {
+            html += "<table class=\"injected\"><tr><th>memory</th><th>score</th><th>tokens</th><th>why</th></tr>";
+            for (const auto &memory : receipt.injected) {
+                html += receipt_row(context, memory);
+            }
+            html += "</table>";
+        }
+        if (!receipt.left_out.empty()) {
+            html += "<p>Left out for the budget:</p><table class=\"left-out\"><tr><th>memory</th><th>score</th><th>tokens</th><th>why</th></tr>";
+            for (const auto &memory : receipt.left_out) {
+                html += receipt_row(context, memory);
+            }
+            html += "</table>";
+        }
+        html += "</section>";
+    }
+    return html + "</div>";
 }
 
 std::string injected_section(ViewerContext &context, const SessionDetail &session) {
@@ -98,10 +176,10 @@ std::string injected_section(ViewerContext &context, const SessionDetail &sessio
     return html + "</ul>";
 }
 
-/// The sections of a session's page, in order. A new section (the receipts of its injections) is
-/// one more entry here.
+/// The sections of a session's page, in order. A new section is one more entry here.
 using SessionSection = std::string (*)(ViewerContext &, const SessionDetail &);
-constexpr SessionSection session_sections[] = {&prompts_section, &decisions_section, &injected_section};
+constexpr SessionSection session_sections[] = {&prompts_section, &decisions_section, &receipts_section,
+                                               &injected_section};
 
 } // namespace
 
@@ -189,7 +267,12 @@ HttpResponse session_page(ViewerContext &context, const FormFields &query) {
         throw PageError(404, "No session " + id + " in " + directory.string() + ".");
     }
     const core::SessionLog log{directory, id};
-    const SessionDetail session{id, log.messages(), log.state()};
+    SessionDetail session{id, log.messages(), log.state(), {}, {}};
+    try {
+        session.receipts = core::ReceiptLog{directory, id, context.application.store().redactor()}.read();
+    } catch (const core::StoreError &failure) {
+        session.receipts_problem = failure.what();
+    }
     Page page;
     page.section = Section::sessions;
     page.title = "Session " + id;

@@ -87,6 +87,19 @@ MemoryProvenance provenance_of(const MemoryStore &store, const Memory &memory) {
     return provenance;
 }
 
+std::string event_words(const ProvenanceEvent &event) {
+    using enum ProvenanceKind;
+    switch (event.kind) {
+    case merged_from: return "merged in " + event.other;
+    case merged_into: return "merged into " + event.other;
+    case supersedes: return "supersedes " + event.other + ", which it corrects";
+    case superseded_by: return "superseded by " + event.other + ", which corrects it";
+    case archived: return "archived" + (event.other.empty() ? std::string{} : " as " + event.other);
+    case restored: return "restored" + (event.other.empty() ? std::string{} : " from " + event.other);
+    default: return std::string{to_string(event.kind)};
+    }
+}
+
 MemoryProvenance provenance_of(const MemoryStore &store, std::string_view memory_id) {
     return provenance_with_message(store, memory_history(store.root(), store.redactor(), memory_id));
 }

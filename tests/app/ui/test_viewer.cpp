@@ -6,8 +6,13 @@
 
 #include "viewer_fixture.hpp"
 
+#include <starling/core/lifecycle/receipts.hpp>
+#include <starling/core/lifecycle/session_log.hpp>
+#include <starling/core/store/provenance.hpp>
+
 #include <catch2/catch.hpp>
 
+#include <filesystem>
 #include <fstream>
 #include <regex>
 
@@ -231,4 +236,75 @@ TEST_CASE("a superseded memory is restored from its page: both are injected agai
     CHECK(lifted.status == 303);
     CHECK(fixture.application().store().read(older).superseded_by.empty());
     CHECK(contains(fixture.handle(ViewerFixture::get(location_of(lifted))).body, "No longer superseded"));
+}
+
+TEST_CASE("a memory's page shows its history, and the viewer's own changes join it", "[ui][viewer][provenance]") {
+    ViewerFixture fixture;
+    const auto key = fixture.add_memory("Deploys go through staging", "Deploys go through staging first.");
+    const auto id = fixture.id_of(key);
+    auto &store = fixture.application().store();
+    starling::core::ProvenanceEvent origin;
+    origin.time = store.clock().now();
+    origin.kind = starling::core::ProvenanceKind::created;
+    origin.agent = "claude-code";
+    origin.session = "s-1";
+    origin.message = "s-1#0";
+    origin.text = "remember: deploys go through <b>staging</b> first";
+    origin.decision = "reference, user";
+    origin.reason = "STEP 3d: where an external system lives";
+    starling::core::record_provenance(store.root(), store.redactor(), id, origin);
+
+    const auto page = fixture.handle(ViewerFixture::get("/memory?id=" + id)).body;
+    CHECK(contains(page, "id=\"history\""));
+    CHECK(contains(page, "by claude-code in session <a href=\"/session?id=s-1\">s-1</a>, message 1"));
+    CHECK(contains(page, "remember: deploys go through &lt;b&gt;staging&lt;/b&gt; first")); // escaped, its log gone
+    CHECK(contains(page, "reference, user — STEP 3d: where an external system lives"));
+
+    const auto version = version_on(page);
+    REQUIRE(fixture.handle(ViewerFixture::post("/memory/edit", "id=" + id + "&version=" + version +
+                                                                   "&summary=Deploys+go+through+staging+first&type=reference&tags=&body=Deploys+go+through+staging+first%2C+always."))
+                .status == 303);
+    const auto edited = fixture.handle(ViewerFixture::get("/memory?id=" + id)).body;
+    CHECK(contains(edited, "edited by ui"));
+    CHECK(contains(edited, "changed its summary and text"));
+}
+
+TEST_CASE("a session's page shows the receipts of its injections and its decisions", "[ui][viewer][receipts]") {
+    ViewerFixture fixture;
+    const auto key = fixture.add_memory("Use pnpm", "I prefer pnpm over npm.");
+    const auto id = fixture.id_of(key);
+    auto &store = fixture.application().store();
+    const auto sessions = store.root() / "sessions";
+    std::filesystem::create_directories(sessions);
+    starling::core::SessionLog log{sessions, "s-2"};
+    log.append({store.clock().now(), "install the <pnpm> packages", "/work/app", "claude-code"});
+    const starling::core::ReceiptLog receipts{sessions, "s-2", store.redactor()};
+    starling::core::InjectionReceipt receipt;
+    receipt.time = store.clock().now();
+    receipt.event = "prompt";
+    receipt.session = "s-2";
+    receipt.message = 0;
+    receipt.budget_tokens = 1500;
+    receipt.tokens = 40;
+    receipt.threshold = 0.28;
+    receipt.injected.push_back({key, 0.61, 40, "relevant to the prompt (score 0.61; matched: pnpm)"});
+    receipt.left_out.push_back({"memory/user/long/gone.md", 0.3, 900, "left out: over the budget"});
+    receipts.append(receipt);
+    starling::core::DecisionReceipt decision;
+    decision.time = store.clock().now();
+    decision.message = 0;
+    decision.action = "discarded";
+    decision.reason = "STEP 1: an instruction for now";
+    receipts.append(decision);
+
+    const auto page = fixture.handle(ViewerFixture::get("/session?id=s-2")).body;
+    CHECK(contains(page, "id=\"receipts\""));
+    CHECK(contains(page, "prompt, "));
+    CHECK(contains(page, "40 of 1500 tokens; threshold 0.28"));
+    CHECK(contains(page, "/memory?id=" + id));
+    CHECK(contains(page, "relevant to the prompt (score 0.61; matched: pnpm)"));
+    CHECK(contains(page, "memory/user/long/gone.md <span class=\"muted\">(no longer in the store)</span>"));
+    CHECK(contains(page, "discarded"));
+    CHECK(contains(page, "STEP 1: an instruction for now"));
+    CHECK(contains(page, "install the &lt;pnpm&gt; packages"));
 }

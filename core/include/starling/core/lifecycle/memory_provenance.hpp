@@ -6,6 +6,7 @@
 #include <starling/core/store/provenance.hpp>
 
 #include <optional>
+#include <string>
 
 namespace starling::core {
 
@@ -30,5 +31,9 @@ struct MemoryProvenance {
 /// The same for a memory known only by its id (an archived or merged-away one): no origin from
 /// fields.
 [[nodiscard]] MemoryProvenance provenance_of(const MemoryStore &store, std::string_view memory_id);
+
+/// What an event did, in words, with the memory or archive it names: "merged into k3f9a2q",
+/// "superseded by m2x8p1r, which corrects it", "promoted". The CLI and the UI say it alike.
+[[nodiscard]] std::string event_words(const ProvenanceEvent &event);
 
 } // namespace starling::core
