@@ -221,6 +221,7 @@ nlohmann::json receipt_json(const core::InjectionReceipt &receipt) {
                         {"injected", nlohmann::json::array()},
                         {"listed", receipt.listed},
                         {"left_out", nlohmann::json::array()},
+                        {"more_left_out", receipt.more_left_out},
                         {"best_below_threshold", nullptr}};
     for (const auto &memory : receipt.injected) {
         json["injected"].push_back(receipt_memory_json(memory));
@@ -264,6 +265,9 @@ void print_receipt(const core::InjectionReceipt &receipt) {
     for (const auto &memory : receipt.left_out) {
         std::cout << "    - " << memory.key << "  score " << score_text(memory.score) << ": "
                   << excerpt(memory.reason, 240) << '\n';
+    }
+    if (receipt.more_left_out > 0) {
+        std::cout << "    - " << receipt.more_left_out << " more left out, not named here\n";
     }
     if (const auto &best = receipt.best_below_threshold) {
         std::cout << "    nothing injected: the best, " << best->key << ", scored " << score_text(best->score)

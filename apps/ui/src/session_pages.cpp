@@ -151,6 +151,9 @@ std::string receipts_section(ViewerContext &context, const SessionDetail &sessio
                 html += receipt_row(context, memory);
             }
             html += "</table>";
+            if (receipt.more_left_out > 0) {
+                html += "<p class=\"muted\">" + std::to_string(receipt.more_left_out) + " more left out, not named here.</p>";
+            }
         }
         html += "</section>";
     }

@@ -525,7 +525,13 @@ std::vector<std::string> add_standing(BudgetedText &out, Injection &injection, M
     }
     if (listed < not_shown.size()) {
         section += "(" + std::to_string(not_shown.size() - listed) + " more: `starling list`)\n";
+        // The first few by name, the rest counted: each one named is a line of the session's receipt.
+        constexpr std::size_t named_left_out = 20;
         for (auto left = not_shown.begin() + static_cast<std::ptrdiff_t>(listed); left != not_shown.end(); ++left) {
+            if (injection.left_out.size() == named_left_out) {
+                injection.more_left_out = static_cast<std::size_t>(not_shown.end() - left);
+                break;
+            }
             injection.left_out.push_back({std::string{(*left)->key}, 1.0, 0,
                                           standing_reason(**left) + ": not even its line fit the budget"});
         }

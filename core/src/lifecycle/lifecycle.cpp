@@ -63,6 +63,7 @@ InjectionReceipt receipt_of(const Injection &injection, const Event &event, std:
     for (const auto &memory : injection.left_out) {
         receipt.left_out.push_back(receipt_memory(memory));
     }
+    receipt.more_left_out = injection.more_left_out;
     if (injection.best_below_threshold) {
         receipt.best_below_threshold = receipt_memory(*injection.best_below_threshold);
         receipt.best_below_threshold->reason = "the best memory, below the threshold: nothing was injected";

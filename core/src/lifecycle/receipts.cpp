@@ -89,6 +89,7 @@ std::optional<InjectionReceipt> injection_from(const nlohmann::json &line) {
     receipt.threshold = number_member(line, "threshold");
     receipt.injected = memories_from(line, "injected");
     receipt.left_out = memories_from(line, "left_out");
+    receipt.more_left_out = size_member(line, "more_left_out");
     if (const auto listed = line.find("listed"); listed != line.end() && listed->is_array()) {
         for (const auto &key : *listed) {
             if (key.is_string()) {
@@ -167,7 +168,8 @@ std::string injection_line(const InjectionReceipt &receipt, const Redactor &reda
                         {"threshold", receipt.threshold},
                         {"injected", nlohmann::json::array()},
                         {"listed", receipt.listed},
-                        {"left_out", nlohmann::json::array()}};
+                        {"left_out", nlohmann::json::array()},
+                        {"more_left_out", receipt.more_left_out}};
     if (receipt.message) {
         line["message"] = *receipt.message;
     }

@@ -348,4 +348,20 @@ TEST_CASE("what qualified but did not fit the budget is named as left out", "[li
     REQUIRE_FALSE(at_start.left_out.empty());
     CHECK(at_start.memories.size() + at_start.listed.size() + at_start.left_out.size() == 6);
     CHECK_THAT(at_start.left_out[0].reason, Catch::Contains("not even its line fit the budget"));
+    CHECK(at_start.more_left_out == 0);
+}
+
+TEST_CASE("session start names the first twenty standing memories it leaves out and counts the rest",
+          "[lifecycle][injection][receipts]") {
+    InjectionFixture fixture;
+    for (int index = 0; index < 60; ++index) {
+        fixture.add(core::Scope::user(), core::Tier::long_term, "standing rule number " + std::to_string(index),
+                    std::string(200, 'x') + "\n");
+    }
+    core::InjectionSettings settings;
+    settings.budget_tokens = 60;
+    const auto at_start = core::session_start_injection(fixture.store, nullptr, {}, "x", {}, settings);
+    CHECK(at_start.left_out.size() == 20);
+    CHECK(at_start.memories.size() + at_start.listed.size() + at_start.left_out.size() + at_start.more_left_out == 60);
+    CHECK(at_start.more_left_out > 0);
 }

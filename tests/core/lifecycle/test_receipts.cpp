@@ -58,6 +58,7 @@ TEST_CASE("a session's receipts read back as written, beside its log", "[lifecyc
     start.tokens = 40;
     start.injected = {ReceiptMemory{"memory/user/long/2026-11-20_english.md", 1.0, 40, "standing memory: pinned"}};
     start.listed = {"memory/user/long/2026-11-21_tabs.md"};
+    start.more_left_out = 4321;
     log.append(start);
     log.append(prompt_receipt(0));
     log.append(DecisionReceipt{at("2026-11-22T10:05:00Z"), 0, "created", "memory/user/short/2026-11-22_pnpm.md",

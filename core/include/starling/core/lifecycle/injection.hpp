@@ -47,6 +47,9 @@ struct Injection {
     /// Memories that qualified but were left out because the budget (or `max_memories`) was spent:
     /// a standing memory not even named, or a relevant one whose text did not fit.
     std::vector<InjectedMemory> left_out;
+    /// How many more than `left_out` names were left out: at 10,000 memories session start leaves
+    /// thousands of standing memories unnamed, and what it records of them stays small.
+    std::size_t more_left_out = 0;
     std::size_t tokens = 0;               ///< estimate_tokens(context), never above the budget
     /// A prompt's best memory when it scored above 0 but below `min_relevance`, so that nothing was
     /// injected: what `starling inject` shows to say why (its `tokens` are 0: its text was not read).

@@ -38,6 +38,7 @@ struct InjectionReceipt {
     std::vector<ReceiptMemory> injected;
     std::vector<std::string> listed;       ///< session start: standing memories named by a line (keys)
     std::vector<ReceiptMemory> left_out;   ///< qualified, but the budget was spent
+    std::size_t more_left_out = 0;         ///< left out beyond those `left_out` names
     std::optional<ReceiptMemory> best_below_threshold; ///< nothing injected: what came closest
     friend bool operator==(const InjectionReceipt &, const InjectionReceipt &) = default;
 };
