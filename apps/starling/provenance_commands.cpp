@@ -47,15 +47,8 @@ std::string excerpt(std::string_view text, std::size_t most = 160) {
 
 nlohmann::json event_json(const core::ProvenanceEvent &event) {
     nlohmann::json json{{"at", core::format_timestamp(event.time)}, {"event", core::to_string(event.kind)}};
-    const std::array<std::pair<const char *, const std::string *>, 7> texts{{{"agent", &event.agent},
-                                                                            {"session", &event.session},
-                                                                            {"message", &event.message},
-                                                                            {"text", &event.text},
-                                                                            {"decision", &event.decision},
-                                                                            {"reason", &event.reason},
-                                                                            {"other", &event.other}}};
-    for (const auto &[name, value] : texts) {
-        json[name] = *value;
+    for (const auto &[name, value] : core::named_texts(event)) {
+        json[std::string{name}] = *value;
     }
     return json;
 }

@@ -68,16 +68,9 @@ std::string dump(const nlohmann::json &json) {
 
 nlohmann::json to_json(const ProvenanceEvent &event) {
     nlohmann::json line{{"at", format_timestamp(event.time)}, {"event", to_string(event.kind)}};
-    const std::array<std::pair<const char *, const std::string *>, 7> texts{{{"agent", &event.agent},
-                                                                            {"session", &event.session},
-                                                                            {"message", &event.message},
-                                                                            {"text", &event.text},
-                                                                            {"decision", &event.decision},
-                                                                            {"reason", &event.reason},
-                                                                            {"other", &event.other}}};
-    for (const auto &[name, value] : texts) {
+    for (const auto &[name, value] : named_texts(event)) {
         if (!value->empty()) {
-            line[name] = *value;
+            line[std::string{name}] = *value;
         }
     }
     return line;
@@ -180,6 +173,16 @@ void report(std::string_view problem) noexcept {
 }
 
 } // namespace
+
+std::array<std::pair<std::string_view, const std::string *>, 7> named_texts(const ProvenanceEvent &event) {
+    return {{{"agent", &event.agent},
+             {"session", &event.session},
+             {"message", &event.message},
+             {"text", &event.text},
+             {"decision", &event.decision},
+             {"reason", &event.reason},
+             {"other", &event.other}}};
+}
 
 std::string_view to_string(ProvenanceKind kind) noexcept {
     for (const auto &[value, name] : kKindNames) {

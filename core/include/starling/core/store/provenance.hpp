@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <array>
 #include <chrono>
 #include <cstddef>
 #include <filesystem>
@@ -8,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace starling::core {
@@ -51,6 +53,9 @@ struct ProvenanceEvent {
     std::string other;    ///< the other memory's id (merges, supersessions) or the archive id
     friend bool operator==(const ProvenanceEvent &, const ProvenanceEvent &) = default;
 };
+
+/// An event's texts by the names its journal line and `starling why --json` give them, in that order.
+[[nodiscard]] std::array<std::pair<std::string_view, const std::string *>, 7> named_texts(const ProvenanceEvent &event);
 
 /// One memory's history, as `starling why` and the UI show it.
 struct MemoryHistory {
