@@ -210,12 +210,15 @@ std::string fields_section(ViewerContext &context, const ShownMemory &shown) {
     html += row("last used", readable_time(memory.last_accessed));
     html += row("uses", std::to_string(memory.access_count));
     html += row("sessions", std::to_string(memory.session_count()));
-    html += row("injected", std::to_string(core::injection_count(memory)) + " times" +
+    const auto injections = core::injection_count(memory);
+    html += row("injected", std::to_string(injections) + (injections == 1 ? " time" : " times") +
                                 (last_injected ? ", last " + readable_time(*last_injected) : std::string{}));
     html += row("pinned", memory.pinned ? "yes: never archived, reviewed or merged away" : "no");
     html += row("under review", memory.review ? "yes" : "no");
     for (const auto &entry : memory.frontmatter) {
-        if (entry.is_field() && !core::is_typed_memory_field(entry.key) && entry.key != "links") {
+        // links have a section of their own; the injection fields are the "injected" row above.
+        const bool shown_elsewhere = entry.key == "links" || entry.key == "injection_count" || entry.key == "last_injected";
+        if (entry.is_field() && !core::is_typed_memory_field(entry.key) && !shown_elsewhere) {
             html += row(entry.key, entry.value);
         }
     }

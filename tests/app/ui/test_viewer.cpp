@@ -8,6 +8,7 @@
 
 #include <starling/core/lifecycle/receipts.hpp>
 #include <starling/core/lifecycle/session_log.hpp>
+#include <starling/core/store/injection_record.hpp>
 #include <starling/core/store/provenance.hpp>
 
 #include <catch2/catch.hpp>
@@ -307,4 +308,17 @@ TEST_CASE("a session's page shows the receipts of its injections and its decisio
     CHECK(contains(page, "discarded"));
     CHECK(contains(page, "STEP 1: an instruction for now"));
     CHECK(contains(page, "install the &lt;pnpm&gt; packages"));
+}
+
+TEST_CASE("a memory's injections are one row of its fields, in words", "[ui][viewer]") {
+    ViewerFixture fixture;
+    const auto key = fixture.add_memory("Injected once", "text");
+    auto &store = fixture.application().store();
+    store.update(key, [&](starling::core::Memory &memory) {
+        starling::core::record_injections(memory, 1, store.clock().now());
+    });
+    const auto page = fixture.handle(ViewerFixture::get("/memory?id=" + fixture.id_of(key))).body;
+    CHECK(contains(page, "<tr><th>injected</th><td>1 time, last "));
+    CHECK_FALSE(contains(page, "<th>injection_count</th>"));
+    CHECK_FALSE(contains(page, "<th>last_injected</th>"));
 }
