@@ -3,19 +3,9 @@
 #include "health_sections.hpp"
 #include "memory_links.hpp"
 
-#include <cstdio>
+#include <starling/app/output.hpp>
 
 namespace starling::app {
-
-namespace {
-
-std::string two_decimals(double value) {
-    char text[16];
-    std::snprintf(text, sizeof text, "%.2f", value);
-    return text;
-}
-
-} // namespace
 
 HealthSection duplicates_section(const StoreSurvey &survey) {
     const auto &search = survey.duplicates;

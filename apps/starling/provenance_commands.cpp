@@ -14,18 +14,11 @@
 #include <starling/core/store/record/memory_file.hpp>
 
 #include <array>
-#include <cstdio>
 #include <iostream>
 
 namespace starling::app {
 
 namespace {
-
-std::string score_text(double score) {
-    char text[16];
-    std::snprintf(text, sizeof text, "%.2f", score);
-    return text;
-}
 
 /// At most `most` bytes of `text` on one line, control characters escaped, cut at a character.
 std::string excerpt(std::string_view text, std::size_t most = 160) {
@@ -245,26 +238,26 @@ void print_receipt(const core::InjectionReceipt &receipt) {
               << (receipt.injected.size() == 1 ? " memory, " : " memories, ") << receipt.tokens << " of "
               << receipt.budget_tokens << " tokens";
     if (receipt.event == "prompt") {
-        std::cout << ", threshold " << score_text(receipt.threshold);
+        std::cout << ", threshold " << two_decimals(receipt.threshold);
     }
     std::cout << '\n';
     for (const auto &memory : receipt.injected) {
-        std::cout << "    + " << memory.key << "  score " << score_text(memory.score) << ", " << memory.tokens
+        std::cout << "    + " << memory.key << "  score " << two_decimals(memory.score) << ", " << memory.tokens
                   << " tokens: " << excerpt(memory.reason, 240) << '\n';
     }
     for (const auto &key : receipt.listed) {
         std::cout << "    = " << key << ": named by a line (the budget left no room for its text)\n";
     }
     for (const auto &memory : receipt.left_out) {
-        std::cout << "    - " << memory.key << "  score " << score_text(memory.score) << ": "
+        std::cout << "    - " << memory.key << "  score " << two_decimals(memory.score) << ": "
                   << excerpt(memory.reason, 240) << '\n';
     }
     if (receipt.more_left_out > 0) {
         std::cout << "    - " << receipt.more_left_out << " more left out, not named here\n";
     }
     if (const auto &best = receipt.best_below_threshold) {
-        std::cout << "    nothing injected: the best, " << best->key << ", scored " << score_text(best->score)
-                  << ", below " << score_text(receipt.threshold) << '\n';
+        std::cout << "    nothing injected: the best, " << best->key << ", scored " << two_decimals(best->score)
+                  << ", below " << two_decimals(receipt.threshold) << '\n';
     }
 }
 

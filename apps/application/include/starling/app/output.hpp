@@ -50,6 +50,13 @@ inline std::string score_in_text(double score) {
     return padded.substr(padded.find_first_not_of(' '));
 }
 
+/// A measure (a similarity, a threshold, a score in a receipt) with two decimals: "0.61".
+inline std::string two_decimals(double value) {
+    char text[16];
+    std::snprintf(text, sizeof text, "%.2f", value);
+    return text;
+}
+
 /// "1 memory", "3 memories".
 inline std::string count_of(std::size_t count, const std::string &singular, const std::string &plural) {
     return std::to_string(count) + " " + (count == 1 ? singular : plural);
