@@ -217,7 +217,7 @@ int run_ui_command(Application &application, std::span<const std::string> words)
         open_browser(launch_page->string());
     }
     const std::string stopped = server.serve([&](const ui::HttpRequest &request) { return viewer.handle(request); },
-                                             std::chrono::minutes{idle_minutes});
+                                             std::chrono::minutes{idle_minutes}, [&] { viewer.prepare_search(); });
     if (launch_page) {
         std::error_code ignored;
         std::filesystem::remove_all(launch_page->parent_path(), ignored);

@@ -19,37 +19,32 @@ const plugins::RelevancePolicyInstance &active_relevance(Application &applicatio
     return *relevance;
 }
 
-/// The memories of `entries` that score above 0 in `batch` (made from them, in their order), best first.
-std::vector<SearchHit> ranked(const plugins::RelevancePolicyInstance &relevance, std::string_view query,
-                              const core::MemoryViewBatch &batch, std::vector<core::IndexEntry> entries) {
-    const auto scores = relevance.score(query, batch.batch());
-    std::vector<std::size_t> order(entries.size());
+} // namespace
+
+std::vector<BatchHit> rank_batch(Application &application, std::string_view query, const core::MemoryViewBatch &batch) {
+    const auto scores = active_relevance(application).score(query, batch.batch());
+    std::vector<std::size_t> order(scores.size());
     std::iota(order.begin(), order.end(), std::size_t{0});
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return scores[a] > scores[b]; });
-    std::vector<SearchHit> hits;
+    std::vector<BatchHit> hits;
     for (const auto index : order) {
         if (scores[index] <= 0.0) {
             break;
         }
-        hits.push_back({std::move(entries[index]), scores[index]});
+        hits.push_back({index, scores[index]});
     }
     return hits;
 }
 
-} // namespace
-
 std::vector<SearchHit> search_memories(Application &application, std::string_view query,
                                        std::vector<core::IndexEntry> entries) {
-    const auto &relevance = active_relevance(application);
+    static_cast<void>(active_relevance(application)); // before any file is read
     const auto batch = core::MemoryViewBatch::with_bodies(application.store(), entries);
-    return ranked(relevance, query, batch, std::move(entries));
-}
-
-std::vector<SearchHit> search_memories(Application &application, std::string_view query,
-                                       std::vector<core::IndexEntry> entries, std::vector<std::string> bodies) {
-    const auto &relevance = active_relevance(application);
-    const core::MemoryViewBatch batch{entries, std::move(bodies), application.store().clock().now()};
-    return ranked(relevance, query, batch, std::move(entries));
+    std::vector<SearchHit> hits;
+    for (const auto &hit : rank_batch(application, query, batch)) {
+        hits.push_back({std::move(entries[hit.index]), hit.score});
+    }
+    return hits;
 }
 
 } // namespace starling::app

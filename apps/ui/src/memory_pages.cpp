@@ -18,7 +18,6 @@
 
 #include <algorithm>
 #include <functional>
-#include <iterator>
 #include <set>
 
 namespace starling::app::ui {
@@ -438,27 +437,39 @@ std::string memory_location(ViewerContext &context, const std::string &key, std:
 
 HttpResponse memories_page(ViewerContext &context, const FormFields &query) {
     const MemoryFilter filter = MemoryFilter::from(query);
-    const auto entries = all_memories(context.application);
-    std::vector<core::IndexEntry> kept;
-    std::copy_if(entries.begin(), entries.end(), std::back_inserter(kept),
-                 [&](const core::IndexEntry &entry) { return filter.keeps(entry); });
+    std::vector<core::IndexEntry> listed;
+    const std::vector<core::IndexEntry> *entries = &listed;
+    std::vector<const core::IndexEntry *> kept;
     std::vector<double> scores;
     if (!filter.query.empty()) {
+        // Every memory is ranked, whatever the filters show: a memory's score does not depend on
+        // which others are shown, and one batch (prepared when the viewer started) serves all.
+        auto &search = context.caches.search;
+        search.refresh(context.application);
+        entries = &search.entries();
         auto &last = context.caches.last_search;
-        const std::string version = context.application.store().index_version().value_or("");
-        if (last.asked != filter.query_string() || last.index_version != version || version.empty()) {
-            auto bodies = context.caches.texts.of(context.application.store(), kept);
-            last = LastSearch{filter.query_string(), version, {}, {}};
-            for (auto &hit : search_memories(context.application, filter.query, std::move(kept), std::move(bodies))) {
-                last.entries.push_back(std::move(hit.entry));
-                last.scores.push_back(hit.score);
+        if (last.asked != filter.query || last.index_version != search.index_version() ||
+            search.index_version().empty()) {
+            last = LastSearch{filter.query, search.index_version(),
+                              rank_batch(context.application, filter.query, search.batch(context.application))};
+        }
+        for (const auto &hit : last.hits) {
+            const auto &entry = (*entries)[hit.index];
+            if (filter.keeps(entry)) {
+                kept.push_back(&entry);
+                scores.push_back(hit.score);
             }
         }
-        kept = last.entries;
-        scores = last.scores;
     } else {
-        std::sort(kept.begin(), kept.end(), [](const auto &left, const auto &right) {
-            return left.last_accessed != right.last_accessed ? left.last_accessed > right.last_accessed : left.key < right.key;
+        listed = all_memories(context.application);
+        for (const auto &entry : listed) {
+            if (filter.keeps(entry)) {
+                kept.push_back(&entry);
+            }
+        }
+        std::sort(kept.begin(), kept.end(), [](const auto *left, const auto *right) {
+            return left->last_accessed != right->last_accessed ? left->last_accessed > right->last_accessed
+                                                               : left->key < right->key;
         });
     }
     const std::size_t pages = std::max<std::size_t>(1, (kept.size() + memories_per_page - 1) / memories_per_page);
@@ -473,9 +484,9 @@ HttpResponse memories_page(ViewerContext &context, const FormFields &query) {
     Page page;
     page.section = Section::memories;
     page.title = "Memories";
-    page.content = filter_form(filter, entries);
+    page.content = filter_form(filter, *entries);
     page.content += "<p class=\"muted\" id=\"memory-count\">" + std::to_string(kept.size()) + " of " +
-                    std::to_string(entries.size()) + " memories" +
+                    std::to_string(entries->size()) + " memories" +
                     (filter.query.empty() ? ", most recently used first" : ", best match first (as starling search ranks)") +
                     ".</p>";
     page.content += "<table id=\"memories\"><tr><th>id</th><th>summary</th><th>type</th><th>tier</th><th>scope</th>"
@@ -483,7 +494,7 @@ HttpResponse memories_page(ViewerContext &context, const FormFields &query) {
                     std::string(scores.empty() ? "" : "<th class=\"number\">score</th>") + "</tr>";
     const std::size_t first = (page_number - 1) * memories_per_page;
     for (std::size_t index = first; index < std::min(kept.size(), first + memories_per_page); ++index) {
-        const auto &entry = kept[index];
+        const auto &entry = *kept[index];
         page.content += "<tr><td>" + memory_link(entry.id, entry.id) + "</td><td>" + escape_html(entry.summary) + " " +
                         flags_of(entry) + "</td><td>" + escape_html(entry.type) + "</td><td>" +
                         escape_html(core::to_string(entry.tier)) + "</td><td>" + escape_html(scope_text(entry)) +

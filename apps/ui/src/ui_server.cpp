@@ -129,7 +129,8 @@ unsigned short LocalServer::port() const noexcept {
 }
 
 std::string LocalServer::serve(const std::function<HttpResponse(const HttpRequest &)> &handle,
-                               std::chrono::seconds idle_timeout) {
+                               std::chrono::seconds idle_timeout, const std::function<void()> &when_quiet,
+                               std::chrono::milliseconds quiet_time) {
     std::string stopped_by;
     auto last_request = std::chrono::steady_clock::now();
     asio::signal_set signals{state_->context, SIGINT, SIGTERM};
@@ -155,7 +156,27 @@ std::string LocalServer::serve(const std::function<HttpResponse(const HttpReques
         });
     };
     watch_idle();
-    const auto note_request = [&] { last_request = std::chrono::steady_clock::now(); };
+    // when_quiet runs in the first gap of quiet_time without a request: after a page and what it
+    // loads, not in their way. Each request moves the timer on.
+    asio::steady_timer quiet{state_->context};
+    bool quiet_done = !when_quiet;
+    const auto wait_for_quiet = [&] {
+        if (quiet_done) {
+            return;
+        }
+        quiet.expires_after(quiet_time);
+        quiet.async_wait([&](beast::error_code error) {
+            if (!error && !quiet_done) {
+                quiet_done = true;
+                when_quiet();
+            }
+        });
+    };
+    wait_for_quiet();
+    const auto note_request = [&] {
+        last_request = std::chrono::steady_clock::now();
+        wait_for_quiet();
+    };
     std::function<void()> accept = [&] {
         state_->acceptor.async_accept([&](beast::error_code error, tcp::socket socket) {
             if (!error) {

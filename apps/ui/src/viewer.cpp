@@ -3,6 +3,7 @@
 
 #include "viewer_pages.hpp"
 
+#include <starling/app/memory_search.hpp>
 #include <starling/app/ui/ui_assets.hpp>
 #include <starling/core/io/store_error.hpp>
 #include <starling/core/io/time_format.hpp>
@@ -105,11 +106,45 @@ std::vector<std::string> MemoryTexts::of(const core::MemoryStore &store, const s
     return bodies;
 }
 
+void SearchBatch::refresh(Application &application) {
+    auto &store = application.store();
+    const std::string version = store.index_version().value_or("");
+    if (built_ && !version.empty() && version == index_version_) {
+        return;
+    }
+    listing_ = store.list_indexed();
+    entries_.clear();
+    entries_.reserve(listing_.size());
+    for (const auto &memory : listing_) {
+        entries_.push_back(core::to_index_entry(memory));
+    }
+    bodies_ = texts_.of(store, entries_);
+    index_version_ = version;
+    built_ = true;
+}
+
+core::MemoryViewBatch SearchBatch::batch(Application &application) const {
+    return core::MemoryViewBatch{listing_, bodies_, application.store().clock().now()};
+}
+
 MemoryViewer::MemoryViewer(Application &application, ViewerServices services, ViewerSettings settings)
     : application_(application), services_(std::move(services)), settings_(std::move(settings)),
       caches_(std::make_unique<ViewerCaches>()) {}
 
 MemoryViewer::~MemoryViewer() = default;
+
+void MemoryViewer::prepare_search() noexcept {
+    try {
+        caches_->search.refresh(application_);
+        static_cast<void>(rank_batch(application_, "", caches_->search.batch(application_)));
+    } catch (const std::exception &failure) {
+        try {
+            application_.logger().warning("ui", std::string{"searches were not prepared: "} + failure.what());
+        } catch (const std::exception &) {
+            // No log to write to: the first search meets the same failure and shows it.
+        }
+    }
+}
 
 HttpResponse MemoryViewer::handle(const HttpRequest &request) {
     const GuardVerdict verdict = guard_request(request, settings_.secrets, settings_.port);

@@ -4,11 +4,14 @@
 #pragma once
 
 #include <starling/app/application.hpp>
+#include <starling/app/memory_search.hpp>
 #include <starling/app/ui/html.hpp>
 #include <starling/app/ui/http_exchange.hpp>
 #include <starling/app/ui/viewer.hpp>
 #include <starling/core/store/index/index_entry.hpp>
+#include <starling/core/store/index/indexed_memory.hpp>
 #include <starling/core/store/memory_store.hpp>
+#include <starling/core/store/memory_view_batch.hpp>
 
 #include <chrono>
 #include <string>
@@ -29,18 +32,42 @@ private:
     std::unordered_map<std::string, std::pair<core::FileStamp, std::string>> texts_;
 };
 
-/// The ranked answer to the last search, for the same search asked again (its next page, a reload)
-/// while the store's index is at the same version.
+/// Every memory of the store with its text, as searches rank them, kept while the store's index
+/// stays at one version: a search then reads no file and converts no memory, and the relevance
+/// policy meets the batch it kept (bm25 tokenises it once).
+class SearchBatch {
+public:
+    /// Brings the batch up to the store's index: built again when its version changed (reading
+    /// only the texts whose files changed), or at every call when the store has no index.
+    void refresh(Application &application);
+    /// The memories, in the batch's order, as of the last refresh().
+    [[nodiscard]] const std::vector<core::IndexEntry> &entries() const noexcept { return entries_; }
+    /// The batch to score, its recency reckoned from now.
+    [[nodiscard]] core::MemoryViewBatch batch(Application &application) const;
+    /// The index version of the last refresh(); empty when the store has no index.
+    [[nodiscard]] const std::string &index_version() const noexcept { return index_version_; }
+
+private:
+    bool built_ = false;
+    std::string index_version_;
+    core::IndexedMemories listing_;
+    std::vector<core::IndexEntry> entries_;
+    std::vector<std::string> bodies_;
+    MemoryTexts texts_;
+};
+
+/// The ranked answer to the last search, every memory ranked (places in SearchBatch::entries()),
+/// for the same search asked again (its next page, a reload, other filters) while the store's index
+/// is at the same version.
 struct LastSearch {
-    std::string asked;         ///< the search and its filters, as the page's query string
+    std::string asked;         ///< the search's words
     std::string index_version; ///< MemoryStore::index_version() when it was ranked
-    std::vector<core::IndexEntry> entries;
-    std::vector<double> scores;
+    std::vector<BatchHit> hits;
 };
 
 /// What the viewer keeps between requests.
 struct ViewerCaches {
-    MemoryTexts texts;
+    SearchBatch search;
     LastSearch last_search;
 };
 

@@ -24,7 +24,11 @@ void BatchTermSource::match(std::span<const TermId> terms) {
         return;
     }
     matched_terms_.assign(terms.begin(), terms.end());
-    matcher_.match(matched_terms_, *terms_);
+    if (postings_ != nullptr) {
+        matcher_.match(matched_terms_, *postings_);
+    } else {
+        matcher_.match(matched_terms_, *terms_);
+    }
 }
 
 void BatchTermSource::count_containing(std::span<const TermId> terms, std::span<std::uint32_t> containing) {

@@ -16,9 +16,10 @@ namespace starling::bm25 {
 
 class BatchTermSource final : public TermSource {
 public:
-    /// `terms` holds the batch as ids of `dictionary`; both must outlive this object.
-    BatchTermSource(const BatchTerms &terms, TermDictionary &dictionary) noexcept
-        : terms_(&terms), dictionary_(&dictionary) {}
+    /// `terms` holds the batch as ids of `dictionary`; both must outlive this object, and so must
+    /// `postings`, the batch's postings if it has them (then matching reads them).
+    BatchTermSource(const BatchTerms &terms, TermDictionary &dictionary, const BatchPostings *postings = nullptr) noexcept
+        : terms_(&terms), dictionary_(&dictionary), postings_(postings) {}
 
     [[nodiscard]] TermDictionary &dictionary() override { return *dictionary_; }
     [[nodiscard]] std::size_t memory_count() const override { return terms_->memory_count(); }
@@ -34,6 +35,7 @@ private:
 
     const BatchTerms *terms_;
     TermDictionary *dictionary_;
+    const BatchPostings *postings_;
     TermMatcher matcher_;
     std::vector<TermId> matched_terms_; ///< what matcher_.matches() are of
     std::vector<std::size_t> term_starts_;

@@ -10,20 +10,31 @@
 // passes and the relevance model read those ids, so tokenising is paid once, not three times.
 // With a token cache, summaries and tags tokenised by an earlier call or process are not
 // tokenised again; scores are the same to the last bit either way.
+//
+// A batch with bodies (a search's, or a prompt's while the index is stale) is kept after it is
+// tokenised, apart from the batches without: the next call over the same memories, same texts,
+// reuses its terms, and from then on its postings, so that a long-running caller's new query (a
+// viewer's search) costs its evaluation only. A hook scores once per process and gains nothing;
+// it pays a hash of the batch and a copy of its dictionary.
 #pragma once
 
+#include "batch_term_source.hpp"
 #include "batch_terms.hpp"
 #include "batch_tokenizer.hpp"
 #include "bm25_settings.hpp"
 #include "query_evaluator.hpp"
 #include "term_dictionary.hpp"
+#include "term_matcher.hpp"
 #include "token_cache.hpp"
 #include "tokenizer.hpp"
 
 #include <starling/sdk/memory_view.hpp>
 
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -38,7 +49,9 @@ public:
     Bm25Scorer(const Bm25Scorer &) = delete;
     Bm25Scorer &operator=(const Bm25Scorer &) = delete;
 
-    /// Writes one score per memory of `batch` into `scores` (batch.size() entries).
+    /// Writes one score per memory of `batch` into `scores` (batch.size() entries). A batch with
+    /// bodies is tokenised and kept even when the query has no terms (all scores 0); an empty
+    /// query also makes its postings at once: a caller prepares the searches to come so.
     void score(std::string_view query, const sdk::MemoryBatch &batch, std::span<double> scores);
 
     /// Tokenises `batch` as score() does, through the token cache, and hands the terms to `use`
@@ -57,6 +70,22 @@ public:
     [[nodiscard]] Tokenizer &tokenizer() noexcept { return tokenizer_; }
 
 private:
+    /// The last batch with bodies: what its memories held, its terms, and its dictionary's terms
+    /// in id order, to give them the same ids again.
+    struct KeptBatch {
+        std::uint64_t fingerprint = 0;
+        BatchTerms terms;
+        std::vector<std::string> dictionary;
+        /// Made when the batch is met again: a batch scored once is better matched token by token.
+        std::optional<BatchPostings> postings;
+    };
+
+    /// Makes kept_ and dictionary_ those of `batch`: kept_ as it is when it holds the same batch,
+    /// else by tokenising it through the token cache (the call must then end with end_call()).
+    /// Its postings are made when it is met again, or at once when `preparing`. Returns whether
+    /// it tokenised.
+    bool prepare_kept(const sdk::MemoryBatch &batch, bool preparing);
+    void evaluate(BatchTermSource &source, const sdk::MemoryBatch &batch, std::span<double> scores);
     void apply_boosts(const sdk::MemoryBatch &batch, std::span<double> scores) const;
     /// Ends a call on the token cache: last, since a rewrite may invalidate the dictionary's terms.
     void end_call();
@@ -69,6 +98,7 @@ private:
     BatchTerms batch_terms_;
     QueryEvaluator evaluator_{settings_, tokenizer_};
     ScoredMemories scored_;
+    std::optional<KeptBatch> kept_;
 };
 
 } // namespace starling::bm25

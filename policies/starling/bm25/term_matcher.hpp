@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // One pass over a tokenised batch that counts, per memory and field, how often each query term
-// occurs. Terms are ids of the call's dictionary, so a memory token costs one array lookup.
+// occurs. Terms are ids of the call's dictionary, so a memory token costs one array lookup. A batch
+// matched again and again (one that bm25 keeps between calls) is better read through its postings:
+// then a match costs the query terms' occurrences, not the batch's every token.
 #pragma once
 
 #include "batch_terms.hpp"
@@ -10,6 +12,7 @@
 
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <vector>
 
 namespace starling::bm25 {
@@ -23,10 +26,34 @@ struct TermMatch {
     friend bool operator==(const TermMatch &, const TermMatch &) = default;
 };
 
+/// Each term of a tokenised batch with the memories it occurs in and its counts there, for
+/// TermMatcher. Independent of the batch once built.
+class BatchPostings {
+public:
+    /// The postings of `batch`, whose ids are below `term_count`.
+    BatchPostings(const BatchTerms &batch, std::size_t term_count);
+
+private:
+    friend class TermMatcher;
+    struct Posting {
+        std::uint32_t memory = 0;
+        /// The place of the term's first occurrence in the memory, counted over the whole batch
+        /// in TermMatcher's reading order: the order of the matches it makes.
+        std::uint32_t first = 0;
+        FieldCounts counts{};
+    };
+
+    std::uint32_t memory_count_ = 0;
+    std::vector<std::uint32_t> starts_; ///< by term id: its postings are [starts_[id], starts_[id + 1])
+    std::vector<Posting> postings_;
+};
+
 class TermMatcher {
 public:
     /// Counts `terms` (distinct ids) in every memory of `batch`.
     void match(std::span<const TermId> terms, const BatchTerms &batch);
+    /// The same matches, read from the postings of the batch.
+    void match(std::span<const TermId> terms, const BatchPostings &postings);
 
     /// Every (memory, term) pair that occurs, ordered by memory and, within a memory, by the
     /// term's first occurrence: the order in which the scorer sums a memory's terms.
@@ -38,6 +65,8 @@ private:
     std::vector<std::uint32_t> term_of_id_; // TermId → index into the matched terms
     std::vector<TermMatch> matches_;
     std::vector<TermMatch> memory_matches_;
+    std::vector<std::uint32_t> memory_starts_;
+    std::vector<std::pair<std::uint32_t, TermMatch>> placed_; // with their first occurrence, by memory
 };
 
 } // namespace starling::bm25

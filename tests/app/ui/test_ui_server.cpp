@@ -51,3 +51,19 @@ TEST_CASE("the server stops cleanly on SIGTERM, as on Ctrl-C", "[ui][server]") {
     sender.join();
     CHECK(stopped == "terminated");
 }
+
+TEST_CASE("the server runs its task for a quiet moment once, on its own thread, when no request came",
+          "[ui][server]") {
+    LocalServer server{std::nullopt};
+    int runs = 0;
+    std::thread::id ran_on;
+    const auto stopped = server.serve([](const HttpRequest &) { return HttpResponse{}; }, std::chrono::seconds{1},
+                                      [&] {
+                                          ++runs;
+                                          ran_on = std::this_thread::get_id();
+                                      },
+                                      std::chrono::milliseconds{100});
+    CHECK(stopped == "idle");
+    CHECK(runs == 1);
+    CHECK(ran_on == std::this_thread::get_id());
+}

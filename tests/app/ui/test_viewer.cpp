@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <fstream>
 #include <regex>
+#include <vector>
 
 using starling::test::ViewerFixture;
 
@@ -220,6 +221,37 @@ TEST_CASE("a search asked again ranks the store as it is now, not as it was", "[
         memory.body = "squash staging commits";
     });
     CHECK(contains(fixture.handle(ViewerFixture::get("/memories?q=staging")).body, "2 of 2 memories"));
+}
+
+// What `starling ui` does once it serves: the searches after it rank as if it had not, and follow
+// the store's edits.
+TEST_CASE("searches prepared at start rank as unprepared ones, and follow edits", "[ui][viewer]") {
+    ViewerFixture fixture;
+    static_cast<void>(fixture.add_memory("Deploy with the staging cluster", "deploy staging"));
+    static_cast<void>(fixture.add_memory("Commit messages in English", "write commit messages in English"));
+    const auto unprepared = fixture.handle(ViewerFixture::get("/memories?q=staging+commit")).body;
+    ViewerFixture prepared_fixture;
+    static_cast<void>(prepared_fixture.add_memory("Deploy with the staging cluster", "deploy staging"));
+    const auto prepared_other = prepared_fixture.add_memory("Commit messages in English", "write commit messages in English");
+    prepared_fixture.viewer().prepare_search();
+    const auto prepared = prepared_fixture.handle(ViewerFixture::get("/memories?q=staging+commit")).body;
+    CHECK(contains(prepared, "2 of 2 memories"));
+    const auto scores = [](const std::string &page) {
+        std::vector<std::string> found;
+        const std::regex score{"<td class=\"number\">([0-9.]+)</td>"};
+        for (auto match = std::sregex_iterator(page.begin(), page.end(), score); match != std::sregex_iterator(); ++match) {
+            found.push_back((*match)[1]);
+        }
+        return found;
+    };
+    CHECK(scores(prepared) == scores(unprepared));
+    CHECK(scores(prepared).size() == 2);
+
+    prepared_fixture.application().store().update(prepared_other, [](starling::core::Memory &memory) {
+        memory.summary = "Review rules";
+        memory.body = "sort findings into blockers and nits";
+    });
+    CHECK(contains(prepared_fixture.handle(ViewerFixture::get("/memories?q=staging+commit")).body, "1 of 2 memories"));
 }
 
 TEST_CASE("a superseded memory is restored from its page: both are injected again", "[ui][viewer]") {

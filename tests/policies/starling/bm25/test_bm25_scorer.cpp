@@ -155,6 +155,41 @@ TEST_CASE("bm25 scores alike when its cache cannot be written", "[policy][bm25][
     }
 }
 
+// A scorer keeps the last batch with bodies it tokenised and reuses its terms (then its postings)
+// for the next query over the same memories; an edit, a new memory or other fields make it
+// tokenise again, and a batch without bodies scored in between leaves it be. Either way a score is
+// what a new scorer gives, to the last bit.
+TEST_CASE("bm25 scores a batch it kept as a new scorer scores it", "[policy][bm25][reference][cache]") {
+    starling::test::TempDir scratch{"bm25-kept"};
+    for (const bool with_cache : {false, true}) {
+        INFO("cache " << with_cache);
+        const Bm25 kept = with_cache ? Bm25{scratch / "cache"} : Bm25{};
+        if (with_cache) { // prepared, as `starling ui` prepares its searches
+            CHECK(kept.score(reference_memories(), "", true) == std::vector<double>(reference_memories().size()));
+        }
+        for (int round = 0; round < 3; ++round) {
+            for (const auto &query : queries) {
+                INFO("query '" << query << "', round " << round);
+                CHECK(kept.score(reference_memories(), query, true) == Bm25{}.score(reference_memories(), query, true));
+                CHECK(kept.score(reference_memories(), query, false) == Bm25{}.score(reference_memories(), query, false));
+            }
+        }
+        CHECK(kept.score(reference_memories(), "", true) == std::vector<double>(reference_memories().size()));
+
+        auto edited = reference_memories();
+        edited[2].summary = "Use pnpm, never npm; kafka clients pin their versions";
+        const auto before = kept.score(reference_memories(), "kafka", true);
+        const auto after = kept.score(edited, "kafka", true);
+        CHECK(after == Bm25{}.score(edited, "kafka", true));
+        CHECK(before[2] == 0.0);
+        CHECK(after[2] > 0.0);
+
+        edited.push_back({"Kafka retention is seven days", "kafka", "", now, 0, 0});
+        CHECK(kept.score(edited, "kafka", true) == Bm25{}.score(edited, "kafka", true));
+        CHECK(kept.score(reference_memories(), "kafka", true) == before);
+    }
+}
+
 TEST_CASE("bm25 refuses a setting it cannot use, naming it and the value", "[policy][bm25][settings]") {
     PluginRegistry registry{quiet_logger()};
     registry.add_static_plugins(starling::plugins::linked_static_plugins(), std::vector<std::string>{"bm25"});

@@ -4,8 +4,10 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <random>
 #include <vector>
 
+using starling::bm25::BatchPostings;
 using starling::bm25::BatchTerms;
 using starling::bm25::Field;
 using starling::bm25::FieldCounts;
@@ -73,4 +75,30 @@ TEST_CASE("matching again replaces the previous matches", "[policy][bm25][matche
 
     matcher.match(std::vector<TermId>{}, batch);
     CHECK(matcher.matches().empty());
+}
+
+TEST_CASE("a batch's postings give the matches a pass over its tokens gives", "[policy][bm25][matcher]") {
+    // Memories of random terms in every field, some empty, with repeats within and across texts.
+    std::mt19937 random{20261129};
+    std::uniform_int_distribution<TermId> term{0, 40};
+    std::uniform_int_distribution<int> length{0, 9};
+    BatchTerms batch;
+    for (int memory = 0; memory < 60; ++memory) {
+        batch.start_memory();
+        for (const Field field : {Field::summary, Field::tags, Field::body, Field::context, Field::body}) {
+            std::vector<TermId> ids(static_cast<std::size_t>(length(random)));
+            std::generate(ids.begin(), ids.end(), [&] { return term(random); });
+            add(batch, field, ids);
+        }
+    }
+    const BatchPostings postings{batch, 41};
+    TermMatcher by_tokens;
+    TermMatcher by_postings;
+    for (const std::vector<TermId> &terms : std::vector<std::vector<TermId>>{
+             {3}, {12, 10}, {40, 0, 7, 21}, {}, {41, 99}, {5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}}) {
+        by_tokens.match(terms, batch);
+        by_postings.match(terms, postings);
+        CHECK(by_postings.matches() == by_tokens.matches());
+    }
+    CHECK_FALSE(by_tokens.matches().empty());
 }

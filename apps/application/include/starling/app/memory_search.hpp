@@ -3,7 +3,9 @@
 
 #include <starling/app/application.hpp>
 #include <starling/core/store/index/index_entry.hpp>
+#include <starling/core/store/memory_view_batch.hpp>
 
+#include <cstddef>
 #include <string_view>
 #include <vector>
 
@@ -22,10 +24,17 @@ struct SearchHit {
 [[nodiscard]] std::vector<SearchHit> search_memories(Application &application, std::string_view query,
                                                      std::vector<core::IndexEntry> entries);
 
-/// As above, with the memories' texts given (`bodies[i]` is the body of `entries[i]`), for a caller
-/// that keeps them between searches (`starling ui`): the same ranking without a read per memory.
-[[nodiscard]] std::vector<SearchHit> search_memories(Application &application, std::string_view query,
-                                                     std::vector<core::IndexEntry> entries,
-                                                     std::vector<std::string> bodies);
+/// A memory of a batch that answers a search: its place in the batch and its score.
+struct BatchHit {
+    std::size_t index = 0;
+    double score = 0.0;
+};
+
+/// As search_memories, over a batch with bodies that the caller keeps between searches (`starling
+/// ui`): no file read and no memory copied per search, and a policy that keeps its last batch's
+/// terms (bm25) tokenises it once. A query of no terms answers nothing and has the policy read the
+/// batch ahead of the searches to come.
+[[nodiscard]] std::vector<BatchHit> rank_batch(Application &application, std::string_view query,
+                                               const core::MemoryViewBatch &batch);
 
 } // namespace starling::app

@@ -25,9 +25,12 @@ public:
     [[nodiscard]] unsigned short port() const noexcept;
 
     /// Answers requests with `handle` until SIGINT or SIGTERM, or until no request came for
-    /// `idle_timeout`; returns which ("interrupted", "terminated", "idle").
+    /// `idle_timeout`; returns which ("interrupted", "terminated", "idle"). `when_quiet`, if given,
+    /// runs once on the server's thread, when it has gone `quiet_time` without a request (from the
+    /// start, or from the last request): a request that comes meanwhile waits for it.
     std::string serve(const std::function<HttpResponse(const HttpRequest &)> &handle,
-                      std::chrono::seconds idle_timeout);
+                      std::chrono::seconds idle_timeout, const std::function<void()> &when_quiet = {},
+                      std::chrono::milliseconds quiet_time = std::chrono::milliseconds{250});
 
 private:
     struct State;
