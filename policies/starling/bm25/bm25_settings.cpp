@@ -172,7 +172,7 @@ Bm25Settings read_bm25_settings(const sdk::Settings &settings) {
     lexicon_weights.broader = read_number(settings, "lexicon.broader", lexicon_weights.broader, 0.0, 1.0);
     lexicon_weights.narrower = read_number(settings, "lexicon.narrower", lexicon_weights.narrower, 0.0, 1.0);
     if (lexicon_weights.any()) {
-        read.lexicon = std::make_shared<Lexicon>(built_in_lexicon_text(), "lexicon/software.txt", lexicon_weights);
+        read.lexicon = std::make_shared<Lexicon>(built_in_lexicon(), lexicon_weights);
     }
     return read;
 }

@@ -7,16 +7,18 @@
 // the synonyms a user declares, only the query grows: a query term or phrase that is a member of a
 // group also looks for the group's other one-term members, at a weight by how they are related.
 //
-// Every hook process reads the settings, and making the lexicon's 1,500 members terms (tokenising
-// and stemming each) cost 0.8 ms, a quarter of a prompt hook. So the lexicon keeps its members as
-// written and makes terms only of those a query may name: a member is looked at only when the start
-// of its first word (member_key) is the start of one of the query's terms, which a stem keeps.
+// Every hook process makes the lexicon when it reads the settings. Reading its text there cost 1.8 M
+// instructions, a seventh of a prompt hook's, so the build reads it (lexicon_tables.hpp) and the
+// plugin holds the tables it makes, which a lexicon only views. Making all 1,500 members terms up
+// front (tokenising and stemming each) cost 0.8 ms, so the lexicon makes terms only of those a
+// query may name: a member is looked at only when the start of its first word (member_key) is the
+// start of one of the query's terms, which a stem keeps.
 #pragma once
 
+#include "lexicon_tables.hpp"
 #include "tokenizer.hpp"
 
-#include <cstddef>
-#include <stdexcept>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,37 +36,26 @@ struct LexiconWeights {
     [[nodiscard]] bool any() const noexcept { return same > 0.0 || sibling > 0.0 || broader > 0.0 || narrower > 0.0; }
 };
 
-/// A line of the lexicon that does not parse; the message names the line.
-class LexiconError : public std::runtime_error {
-public:
-    using std::runtime_error::runtime_error;
-};
-
 /// One term a query expands to, and the share of the triggering term's weight it gets.
 struct LexiconExpansion {
     std::string term;
     double weight = 0.0;
 };
 
-/// The start of a word or term by which a member is found: the first two bytes of its first run of
-/// letters, digits and non-ASCII bytes, ASCII and Latin-1 capitals folded to lower case (a character
-/// of two bytes is kept whole). A term the tokenizer makes of a member starts the same way — a stem
-/// keeps its word's first two letters ("aws" is "aw", "fly" "fli") — and the lexicon's test holds
-/// every member to it.
-[[nodiscard]] std::string member_key(std::string_view word);
-
 class Lexicon {
 public:
     /// An empty lexicon: expands nothing.
     Lexicon() = default;
 
-    /// Reads `text` (the format of lexicon/software.txt), which must outlive the lexicon. Throws
-    /// LexiconError naming `source` and the line of a malformed line, an empty member, an unknown or
-    /// wrong `broader`, or a duplicate id.
+    /// Reads `text` (read_lexicon). Throws LexiconError naming `source` and the line of a
+    /// malformed line.
     Lexicon(std::string_view text, std::string_view source, const LexiconWeights &weights);
 
-    [[nodiscard]] bool empty() const noexcept { return groups_.empty(); }
-    [[nodiscard]] std::size_t group_count() const noexcept { return groups_.size(); }
+    /// Views `tables`, which must outlive the lexicon: built_in_lexicon()'s, as a hook does.
+    Lexicon(const LexiconTables &tables, const LexiconWeights &weights) noexcept;
+
+    [[nodiscard]] bool empty() const noexcept { return tables_.groups.empty(); }
+    [[nodiscard]] std::size_t group_count() const noexcept { return tables_.groups.size(); }
 
     /// The terms `query` (a query's terms, in order) expands to, its members made terms by
     /// `tokenizer`: for each group one of whose members occurs in it — a one-term member as a
@@ -74,32 +65,18 @@ public:
     void expand(const std::vector<std::string_view> &query, Tokenizer &tokenizer,
                 std::vector<LexiconExpansion> &out) const;
 
-    /// Every member as written, for tests that hold the data to member_key's rule.
-    [[nodiscard]] std::vector<std::string_view> members() const;
+    [[nodiscard]] const LexiconTables &tables() const noexcept { return tables_; }
 
 private:
-    enum class Kind : unsigned char { same, kind };
-    struct Member {
-        std::string_view text; ///< as written, trimmed
-        std::string key;       ///< member_key(text)
-    };
-    struct Group {
-        Kind kind = Kind::same;
-        std::string_view id;
-        std::size_t broader = npos;
-        std::vector<std::size_t> narrower;
-        std::vector<Member> members;
-    };
-    static constexpr std::size_t npos = static_cast<std::size_t>(-1);
-
-    void add_members_of(std::size_t group, double weight, const std::vector<std::string_view> &query,
+    void add_members_of(const LexiconGroup &group, double weight, const std::vector<std::string_view> &query,
                         Tokenizer &tokenizer, std::vector<LexiconExpansion> &out) const;
 
-    std::vector<Group> groups_;
+    std::shared_ptr<const ReadLexicon> read_; ///< what tables_ views, when read from text
+    LexiconTables tables_;
     LexiconWeights weights_;
 };
 
-/// The built-in lexicon's text, as lexicon/software.txt holds it.
-[[nodiscard]] std::string_view built_in_lexicon_text() noexcept;
+/// The built-in lexicon's tables (lexicon/software.txt), read at build time and compiled in.
+[[nodiscard]] LexiconTables built_in_lexicon() noexcept;
 
 } // namespace starling::bm25

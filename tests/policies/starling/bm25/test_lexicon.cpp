@@ -2,6 +2,8 @@
 #include "policies/starling/bm25/lexicon.hpp"
 #include "policies/starling/bm25/stop_words.hpp"
 
+#include <starling/bm25/built_in_lexicon_text.hpp>
+
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -11,6 +13,7 @@
 using starling::bm25::Lexicon;
 using starling::bm25::LexiconError;
 using starling::bm25::LexiconExpansion;
+using starling::bm25::LexiconMember;
 using starling::bm25::LexiconWeights;
 using starling::bm25::TokenList;
 using starling::bm25::Tokenizer;
@@ -111,10 +114,10 @@ TEST_CASE("a malformed lexicon line is refused, naming the source and the line",
     refused("same | a | - | \n", "mine.txt:1: an empty member");
 }
 
-TEST_CASE("the built-in lexicon parses and relates what a developer names in other words, in EN, DE and ZH",
+TEST_CASE("the built-in lexicon relates what a developer names in other words, in EN, DE and ZH",
           "[bm25][lexicon]") {
     auto tokenizer = default_tokenizer();
-    const Lexicon lexicon{starling::bm25::built_in_lexicon_text(), "lexicon/software.txt", LexiconWeights{}};
+    const Lexicon lexicon{starling::bm25::built_in_lexicon(), LexiconWeights{}};
     CHECK(lexicon.group_count() > 80);
     CHECK(weight_of(expand(lexicon, tokenizer, "use npm to install the packages"), "pnpm") > 0.0);
     CHECK(weight_of(expand(lexicon, tokenizer, "which package manager should I use"), "pnpm") > 0.0);
@@ -131,13 +134,55 @@ TEST_CASE("every member of the built-in lexicon is found by the start of its fir
     // first term starts otherwise — behind a stop word, or a stem that is no prefix of its word —
     // would never be found. Each must make a term, too.
     auto tokenizer = default_tokenizer();
-    const Lexicon lexicon{starling::bm25::built_in_lexicon_text(), "lexicon/software.txt", LexiconWeights{}};
-    for (const auto member : lexicon.members()) {
-        INFO("member '" << member << "'");
+    const auto tables = starling::bm25::built_in_lexicon();
+    for (const LexiconMember &member : tables.members) {
+        const auto text = tables.text_of(member.text);
+        INFO("member '" << text << "'");
         TokenList tokens;
-        tokenizer.tokenize(member, tokens, starling::bm25::StopWordHandling::remove,
-                           starling::bm25::CamelCaseParts::omit);
+        tokenizer.tokenize(text, tokens, starling::bm25::StopWordHandling::remove, starling::bm25::CamelCaseParts::omit);
         REQUIRE_FALSE(tokens.empty());
-        CHECK(starling::bm25::member_key(member) == starling::bm25::member_key(tokens[0]));
+        CHECK(starling::bm25::member_key(text) == starling::bm25::member_key(tokens[0]));
     }
+}
+
+TEST_CASE("the compiled built-in lexicon holds what its text reads as, and expands every query alike",
+          "[bm25][lexicon]") {
+    // The hooks use the tables the build compiled (built_in_lexicon()); reading the text is the
+    // reference. Distinct weights tell the relations apart.
+    const LexiconWeights weights{1.0, 0.7, 0.5, 0.3};
+    const Lexicon read{starling::bm25::built_in_lexicon_text, "lexicon/software.txt", weights};
+    const Lexicon compiled{starling::bm25::built_in_lexicon(), weights};
+    CHECK(compiled.tables().text == read.tables().text);
+    CHECK(std::ranges::equal(compiled.tables().groups, read.tables().groups));
+    CHECK(std::ranges::equal(compiled.tables().members, read.tables().members));
+    CHECK(std::ranges::equal(compiled.tables().narrower, read.tables().narrower));
+
+    // Every member alone, amid other words, and beside another group's member; and prompts.
+    std::vector<std::string> members;
+    for (const LexiconMember &member : read.tables().members) {
+        members.emplace_back(read.tables().text_of(member.text));
+    }
+    std::vector<std::string> queries = members;
+    for (std::size_t member = 0; member < members.size(); ++member) {
+        queries.push_back("how do we set up " + members[member] + " for the billing service?");
+        queries.push_back(members[member] + " and " + members[(member * 7 + 13) % members.size()]);
+    }
+    queries.insert(queries.end(), {"npm install the deps", "which package manager should I use",
+                                   "run a load test against the API", "file a ticket for it",
+                                   "roll it out to production", "wie deployen wir das?", "怎么部署",
+                                   "restart the k8s pods, then check the GitHub Actions CI pipeline", ""});
+    auto tokenizer = default_tokenizer();
+    std::size_t expanding = 0;
+    for (const auto &query : queries) {
+        INFO("query '" << query << "'");
+        const auto expected = expand(read, tokenizer, query);
+        const auto actual = expand(compiled, tokenizer, query);
+        REQUIRE(actual.size() == expected.size());
+        for (std::size_t index = 0; index < expected.size(); ++index) {
+            CHECK(actual[index].term == expected[index].term);
+            CHECK(actual[index].weight == expected[index].weight);
+        }
+        expanding += expected.empty() ? 0 : 1;
+    }
+    CHECK(expanding > members.size()); // most queries expand: the comparison is not of nothing
 }
