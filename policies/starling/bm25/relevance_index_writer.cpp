@@ -3,6 +3,7 @@
 
 #include "memory_fields.hpp"
 #include "relevance_index_format.hpp"
+#include "term_matcher.hpp"
 #include "cache-files/text_hash.hpp"
 
 #include <algorithm>
@@ -17,8 +18,6 @@ namespace starling::bm25 {
 namespace format = relevance_index_format;
 
 namespace {
-
-constexpr std::uint32_t no_term = std::numeric_limits<std::uint32_t>::max();
 
 std::string_view as_text(std::span<const std::byte> bytes) noexcept {
     return {reinterpret_cast<const char *>(bytes.data()), bytes.size()};
@@ -75,65 +74,39 @@ struct Postings {
 };
 
 Postings collect_postings(const BatchTerms &terms, std::size_t dictionary_size) {
-    // Two passes: count the memories of each term, then place each memory's postings.
-    std::vector<std::uint32_t> term_of_id(dictionary_size, no_term);
-    std::vector<std::uint32_t> memory_counts;
-    std::vector<std::uint32_t> last_memory;
+    const BatchPostings batch{terms, dictionary_size};
     Postings postings;
-    for (std::size_t memory = 0; memory < terms.memory_count(); ++memory) {
-        for (const auto &text : terms.texts(memory)) {
-            for (const TermId id : terms.terms(text)) {
-                if (term_of_id[id] == no_term) {
-                    term_of_id[id] = static_cast<std::uint32_t>(postings.terms.size());
-                    postings.terms.push_back(id);
-                    memory_counts.push_back(0);
-                    last_memory.push_back(no_term);
-                }
-                const auto term = term_of_id[id];
-                if (last_memory[term] != memory) {
-                    last_memory[term] = static_cast<std::uint32_t>(memory);
-                    ++memory_counts[term];
-                }
-            }
+    for (std::size_t id = 0; id < dictionary_size; ++id) {
+        if (!batch.of(static_cast<TermId>(id)).empty()) {
+            postings.terms.push_back(static_cast<TermId>(id));
         }
     }
+    std::sort(postings.terms.begin(), postings.terms.end(),
+              [&](TermId left, TermId right) { return batch.of(left).front().first < batch.of(right).front().first; });
     postings.first.resize(postings.terms.size());
     std::uint64_t total = 0;
     for (std::size_t term = 0; term < postings.terms.size(); ++term) {
         postings.first[term] = static_cast<std::uint32_t>(total);
-        total += memory_counts[term];
+        total += batch.of(postings.terms[term]).size();
+    }
+    for (std::size_t memory = 0; memory < terms.memory_count(); ++memory) {
+        check_fits_postings(terms.lengths(memory));
     }
     postings.entries.resize(total * format::posting_size);
-
-    std::vector<std::uint32_t> filled(postings.terms.size(), 0);
     postings.own_counts.assign(postings.terms.size(), 0);
-    std::vector<FieldCounts> counts(postings.terms.size());
-    std::vector<std::uint32_t> memory_terms;
-    for (std::size_t memory = 0; memory < terms.memory_count(); ++memory) {
-        memory_terms.clear();
-        for (const auto &text : terms.texts(memory)) {
-            for (const TermId id : terms.terms(text)) {
-                const auto term = term_of_id[id];
-                if (counts[term] == FieldCounts{}) {
-                    memory_terms.push_back(term);
-                }
-                ++counts[term][static_cast<std::size_t>(text.field)];
-            }
-        }
-        const FieldCounts &lengths = terms.lengths(memory);
-        check_fits_postings(lengths);
-        for (const auto term : memory_terms) {
-            postings.own_counts[term] += contains_itself(counts[term]) ? 1U : 0U;
-            std::byte *posting =
-                postings.entries.data() + (std::size_t{postings.first[term]} + filled[term]++) * format::posting_size;
-            format::store<std::uint32_t>(posting + format::posting_memory_at, static_cast<std::uint32_t>(memory));
+    std::byte *posting = postings.entries.data();
+    for (std::size_t term = 0; term < postings.terms.size(); ++term) {
+        for (const auto &found : batch.of(postings.terms[term])) {
+            const FieldCounts &lengths = terms.lengths(found.memory);
+            postings.own_counts[term] += contains_itself(found.counts) ? 1U : 0U;
+            format::store<std::uint32_t>(posting + format::posting_memory_at, found.memory);
             for (std::size_t field = 0; field < field_count; ++field) {
                 format::store<std::uint16_t>(posting + format::posting_counts_at + 2 * field,
-                                             static_cast<std::uint16_t>(counts[term][field]));
+                                             static_cast<std::uint16_t>(found.counts[field]));
                 format::store<std::uint16_t>(posting + format::posting_lengths_at + 2 * field,
                                              static_cast<std::uint16_t>(lengths[field]));
             }
-            counts[term] = FieldCounts{};
+            posting += format::posting_size;
         }
     }
     return postings;

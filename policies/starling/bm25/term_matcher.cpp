@@ -82,18 +82,14 @@ void TermMatcher::match(std::span<const TermId> terms, const BatchPostings &post
     // pass over the tokens makes, in time linear in the matches.
     const auto each_posting = [&](auto &&visit) {
         for (std::size_t index = 0; index < terms.size(); ++index) {
-            const TermId id = terms[index];
-            if (id + std::size_t{1} >= postings.starts_.size()) {
-                continue; // in no memory of the batch
-            }
-            for (std::uint32_t at = postings.starts_[id]; at < postings.starts_[id + 1]; ++at) {
-                visit(postings.postings_[at], static_cast<std::uint32_t>(index));
+            for (const auto &posting : postings.of(terms[index])) {
+                visit(posting, static_cast<std::uint32_t>(index));
             }
         }
     };
-    memory_starts_.assign(postings.memory_count_ + std::size_t{1}, 0U);
+    memory_starts_.assign(postings.memory_count() + 1, 0U);
     each_posting([&](const BatchPostings::Posting &posting, std::uint32_t) { ++memory_starts_[posting.memory + 1]; });
-    for (std::size_t memory = 0; memory < postings.memory_count_; ++memory) {
+    for (std::size_t memory = 0; memory < postings.memory_count(); ++memory) {
         memory_starts_[memory + 1] += memory_starts_[memory];
     }
     placed_.resize(memory_starts_.back());
@@ -104,7 +100,7 @@ void TermMatcher::match(std::span<const TermId> terms, const BatchPostings &post
     matches_.clear();
     matches_.reserve(placed_.size());
     std::size_t begin = 0;
-    for (std::size_t memory = 0; memory < postings.memory_count_; ++memory) {
+    for (std::size_t memory = 0; memory < postings.memory_count(); ++memory) {
         const std::size_t end = memory_starts_[memory];
         std::sort(placed_.begin() + static_cast<std::ptrdiff_t>(begin), placed_.begin() + static_cast<std::ptrdiff_t>(end),
                   [](const auto &left, const auto &right) { return left.first < right.first; });

@@ -26,23 +26,33 @@ struct TermMatch {
     friend bool operator==(const TermMatch &, const TermMatch &) = default;
 };
 
-/// Each term of a tokenised batch with the memories it occurs in and its counts there, for
-/// TermMatcher. Independent of the batch once built.
+/// Each term of a tokenised batch with the memories it occurs in and its counts there: what
+/// TermMatcher reads a batch matched again and again through, and what bm25's relevance index is
+/// written from. Independent of the batch once built.
 class BatchPostings {
 public:
-    /// The postings of `batch`, whose ids are below `term_count`.
-    BatchPostings(const BatchTerms &batch, std::size_t term_count);
-
-private:
-    friend class TermMatcher;
     struct Posting {
         std::uint32_t memory = 0;
         /// The place of the term's first occurrence in the memory, counted over the whole batch
-        /// in TermMatcher's reading order: the order of the matches it makes.
+        /// in reading order (memories, their texts, their tokens): the order of TermMatcher's
+        /// matches, and of the index's terms.
         std::uint32_t first = 0;
         FieldCounts counts{};
     };
 
+    /// The postings of `batch`, whose ids are below `term_count`.
+    BatchPostings(const BatchTerms &batch, std::size_t term_count);
+
+    [[nodiscard]] std::size_t memory_count() const noexcept { return memory_count_; }
+    /// The postings of term `id`, memory by memory; none for a term the batch lacks.
+    [[nodiscard]] std::span<const Posting> of(TermId id) const noexcept {
+        if (std::size_t{id} + 1 >= starts_.size()) {
+            return {};
+        }
+        return std::span<const Posting>{postings_}.subspan(starts_[id], starts_[id + 1] - starts_[id]);
+    }
+
+private:
     std::uint32_t memory_count_ = 0;
     std::vector<std::uint32_t> starts_; ///< by term id: its postings are [starts_[id], starts_[id + 1])
     std::vector<Posting> postings_;
