@@ -12,7 +12,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstring>
 #include <iterator>
+#include <memory>
 #include <optional>
 #include <system_error>
 #include <vector>
@@ -29,8 +31,47 @@ int open_retrying(const char *path, int flags, mode_t mode = 0) noexcept {
     }
 }
 
-std::optional<StampedContent> read_existing(const std::filesystem::path &path, std::uint64_t max_bytes,
-                                            SymbolicLinks links, bool missing_is_error) {
+/// A buffer that read_existing() fills without filling it with zeros first: the machine index's
+/// snapshot is megabytes that every hook reads, and a zero-filled string is one more pass over them.
+class UnfilledBytes {
+public:
+    [[nodiscard]] char *data() noexcept { return bytes_.get(); }
+    [[nodiscard]] std::size_t size() const noexcept { return size_; }
+    /// Keeps the first min(size(), `size`) bytes; the rest is left as allocated.
+    void resize(std::size_t size) {
+        if (size > capacity_) {
+            auto larger = std::make_unique_for_overwrite<char[]>(size);
+            sdk::kit::prefault_for_writing(larger.get(), size);
+            std::memcpy(larger.get(), bytes_.get(), size_);
+            bytes_ = std::move(larger);
+            capacity_ = size;
+        }
+        size_ = size;
+    }
+    [[nodiscard]] std::unique_ptr<char[]> release() noexcept { return std::move(bytes_); }
+
+private:
+    std::unique_ptr<char[]> bytes_;
+    std::size_t size_ = 0;
+    std::size_t capacity_ = 0;
+};
+
+/// A string with room for `size` bytes, its pages faulted in at once rather than one by one as
+/// read() reaches them.
+void size_for_reading(std::string &content, std::size_t size) {
+    content.reserve(size);
+    sdk::kit::prefault_for_writing(content.data(), content.capacity());
+    content.resize(size);
+}
+
+void size_for_reading(UnfilledBytes &content, std::size_t size) { content.resize(size); }
+
+/// Opens and reads a regular file into `content` (a std::string or UnfilledBytes) and returns its
+/// stamp, taken through the same descriptor first; nothing when it does not exist and
+/// `missing_is_error` is not set.
+template <class Buffer>
+std::optional<FileStamp> read_existing(const std::filesystem::path &path, std::uint64_t max_bytes,
+                                       SymbolicLinks links, bool missing_is_error, Buffer &content) {
     // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer; it is refused below.
     const int no_follow = links == SymbolicLinks::refuse ? O_NOFOLLOW : 0;
     detail::Descriptor file(open_retrying(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | no_follow));
@@ -56,12 +97,9 @@ std::optional<StampedContent> read_existing(const std::filesystem::path &path, s
     if (static_cast<std::uint64_t>(status.st_size) > max_bytes) {
         throw StoreError(path.string() + ": file is larger than " + std::to_string(max_bytes) + " bytes");
     }
-    // Read straight into the string: one byte more than the size, to notice a file that grew since
+    // Read straight into the buffer: one byte more than the size, to notice a file that grew since
     // fstat; the limit is checked on what was actually read.
-    std::string content;
-    content.reserve(static_cast<std::size_t>(status.st_size) + 1);
-    sdk::kit::prefault_for_writing(content.data(), content.capacity());
-    content.resize(static_cast<std::size_t>(status.st_size) + 1);
+    size_for_reading(content, static_cast<std::size_t>(status.st_size) + 1);
     std::size_t used = 0;
     while (true) {
         if (used == content.size()) {
@@ -86,7 +124,17 @@ std::optional<StampedContent> read_existing(const std::filesystem::path &path, s
         throw StoreError(path.string() + ": file is larger than " + std::to_string(max_bytes) + " bytes");
     }
     content.resize(used);
-    return StampedContent{std::move(content), detail::stamp_from(status)};
+    return detail::stamp_from(status);
+}
+
+std::optional<StampedContent> read_existing(const std::filesystem::path &path, std::uint64_t max_bytes,
+                                            SymbolicLinks links, bool missing_is_error) {
+    std::string content;
+    const std::optional<FileStamp> stamp = read_existing(path, max_bytes, links, missing_is_error, content);
+    if (!stamp) {
+        return std::nullopt;
+    }
+    return StampedContent{std::move(content), *stamp};
 }
 
 } // namespace
@@ -120,6 +168,20 @@ std::optional<StampedContent> read_stamped_file(const std::filesystem::path &pat
                                                SymbolicLinks links) {
     return read_existing(path, max_bytes, links, false);
 }
+
+namespace detail {
+
+std::optional<StampedBytes> read_stamped_bytes(const std::filesystem::path &path, std::uint64_t max_bytes) {
+    UnfilledBytes content;
+    const std::optional<FileStamp> stamp = read_existing(path, max_bytes, SymbolicLinks::refuse, false, content);
+    if (!stamp) {
+        return std::nullopt;
+    }
+    const std::size_t size = content.size();
+    return StampedBytes{content.release(), size, *stamp};
+}
+
+} // namespace detail
 
 std::string read_file(const std::filesystem::path &path, std::uint64_t max_bytes, SymbolicLinks links) {
     return std::move(read_existing(path, max_bytes, links, true)->content);

@@ -9,6 +9,9 @@
 
 #include <cerrno>
 #include <cstddef>
+#include <filesystem>
+#include <memory>
+#include <optional>
 #include <string_view>
 
 namespace starling::core::detail {
@@ -51,6 +54,18 @@ inline int write_all(int descriptor, std::string_view bytes) {
     }
     return write_fully(descriptor, bytes);
 }
+
+/// A file's bytes and its stamp, read as read_stamped_file() reads, into memory that is not filled
+/// with zeros first: for the megabytes of the machine index's snapshot, which every hook reads.
+struct StampedBytes {
+    std::unique_ptr<char[]> bytes;
+    std::size_t size = 0;
+    FileStamp stamp;
+};
+
+/// read_stamped_file() (symbolic links refused) into StampedBytes; nullopt if the file does not exist.
+[[nodiscard]] std::optional<StampedBytes> read_stamped_bytes(const std::filesystem::path &path,
+                                                           std::uint64_t max_bytes);
 
 /// The stamp of a file from its stat(2) result.
 [[nodiscard]] inline FileStamp stamp_from(const struct stat &status) noexcept {

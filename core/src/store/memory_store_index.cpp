@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <deque>
 #include <optional>
+#include <string>
 #include <system_error>
 #include <unordered_set>
 
@@ -64,8 +65,20 @@ bool location_covered(const ListFilter &filter, const IndexedMemory &memory) {
     return !filter.tier || *filter.tier == memory.tier;
 }
 
+/// What the key of every memory the filter's scope and tier cover starts with: the range of the
+/// index a listing needs to pass over ("" without a scope: all of it).
+std::string covered_key_prefix(const ListFilter &filter) {
+    if (!filter.scope) {
+        return {};
+    }
+    return filter.tier ? memory_key(*filter.scope, *filter.tier, {}) : filter.scope->directory() + '/';
+}
+
+/// Whether the filter lists `record`, one of covered_key_prefix(filter)'s range of the index: the keys
+/// there name the filter's scope and tier, so those need comparing only when the filter has no scope.
 bool entry_matches(const ListFilter &filter, const detail::IndexRecordView &record) {
-    return record.kind == detail::IndexRecordView::Kind::entry && location_covered(filter, record.memory) &&
+    return record.kind == detail::IndexRecordView::Kind::entry &&
+           (filter.scope || location_covered(filter, record.memory)) &&
            (!filter.type || *filter.type == record.memory.type);
 }
 
@@ -154,8 +167,9 @@ void MemoryStore::Internals::refresh(const ListFilter &filter, bool lock_held) {
     }
     // Every known file that was found is a covered index record, so equal counts mean that no
     // covered record lost its file; only otherwise is it worth finding out which ones did.
+    const std::string covered_prefix = covered_key_prefix(filter);
     std::size_t covered_records = 0;
-    index.for_each([&](const detail::IndexRecordView &record) {
+    index.for_each_with_prefix(covered_prefix, [&](const detail::IndexRecordView &record) {
         covered_records += location_covered(filter, record.memory) ? 1 : 0;
     });
     std::vector<std::string> vanished;
@@ -165,7 +179,7 @@ void MemoryStore::Internals::refresh(const ListFilter &filter, bool lock_held) {
         for (const detail::FoundMemoryFile &file : files) {
             found_keys.insert(file.key);
         }
-        index.for_each([&](const detail::IndexRecordView &record) {
+        index.for_each_with_prefix(covered_prefix, [&](const detail::IndexRecordView &record) {
             if (!found_keys.contains(record.memory.key) && location_covered(filter, record.memory)) {
                 vanished.emplace_back(record.memory.key);
             }
@@ -221,7 +235,7 @@ IndexedMemories MemoryStore::Internals::indexed_memories(const ListFilter &filte
     // The journal's records are copied (the next refresh may replace them); they are few, since
     // every compaction folds them into the snapshot.
     auto journaled = std::make_shared<std::deque<IndexedMemory>>();
-    index.for_each([&](const detail::IndexRecordView &record) {
+    index.for_each_with_prefix(covered_key_prefix(filter), [&](const detail::IndexRecordView &record) {
         if (!entry_matches(filter, record)) {
             return;
         }
@@ -232,7 +246,7 @@ IndexedMemories MemoryStore::Internals::indexed_memories(const ListFilter &filte
 
 std::vector<IndexEntry> MemoryStore::Internals::indexed_entries(const ListFilter &filter) const {
     std::vector<IndexEntry> entries;
-    index.for_each([&](const detail::IndexRecordView &record) {
+    index.for_each_with_prefix(covered_key_prefix(filter), [&](const detail::IndexRecordView &record) {
         if (entry_matches(filter, record)) {
             entries.push_back(to_index_entry(record.memory));
         }
@@ -266,7 +280,7 @@ void MemoryStore::write_index_markdown(const Scope &scope) {
     internals_->refresh(filter, true);
 
     std::vector<std::pair<std::string_view, std::string_view>> memories; // file name, summary
-    internals_->index.for_each([&](const detail::IndexRecordView &record) {
+    internals_->index.for_each_with_prefix(covered_key_prefix(filter), [&](const detail::IndexRecordView &record) {
         if (entry_matches(filter, record)) {
             const std::string_view key = record.memory.key;
             memories.emplace_back(key.substr(key.rfind('/') + 1), record.memory.summary);

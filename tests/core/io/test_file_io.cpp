@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "support/temp_dir.hpp"
 
+#include "core/src/io/posix_io.hpp"
+
 #include <starling/core/io/file_io.hpp>
 #include <starling/core/io/store_error.hpp>
 
@@ -10,6 +12,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <string>
 
 namespace fs = std::filesystem;
 using starling::core::ensure_directories_beneath;
@@ -73,4 +76,34 @@ TEST_CASE("every folder of the store's layout that every user may write is refus
         fs::permissions(path, before, fs::perm_options::replace);
     }
     refuse_if_others_can_change_store(root);
+}
+
+TEST_CASE("read_stamped_bytes reads a file whole, as read_stamped_file does, and refuses what it refuses", "[io]") {
+    TempDir directory;
+    const fs::path file = directory.path() / "snapshot.bin";
+    // Larger than any first allocation's page, with every byte value, so that a short or shifted read shows.
+    std::string content;
+    for (int index = 0; index < 70000; ++index) {
+        content += static_cast<char>(index * 7 % 256);
+    }
+    std::ofstream{file, std::ios::binary} << content;
+
+    const auto bytes = starling::core::detail::read_stamped_bytes(file, content.size());
+    REQUIRE(bytes);
+    CHECK(std::string(bytes->bytes.get(), bytes->size) == content);
+    CHECK(bytes->stamp == starling::core::read_stamped_file(file)->stamp);
+
+    std::ofstream{directory.path() / "empty.bin", std::ios::binary};
+    const auto empty = starling::core::detail::read_stamped_bytes(directory.path() / "empty.bin", 10);
+    REQUIRE(empty);
+    CHECK(empty->size == 0);
+
+    CHECK_FALSE(starling::core::detail::read_stamped_bytes(directory.path() / "missing.bin", 10));
+    CHECK_THROWS_WITH(starling::core::detail::read_stamped_bytes(file, content.size() - 1),
+                      Catch::Contains("file is larger than"));
+    fs::create_symlink(file, directory.path() / "link.bin");
+    CHECK_THROWS_WITH(starling::core::detail::read_stamped_bytes(directory.path() / "link.bin", content.size()),
+                      Catch::Contains("symbolic link"));
+    CHECK_THROWS_WITH(starling::core::detail::read_stamped_bytes(directory.path(), 10),
+                      Catch::Contains("not a regular file"));
 }

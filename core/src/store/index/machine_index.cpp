@@ -122,11 +122,12 @@ MachineIndex::Load MachineIndex::load_snapshot() {
         return Load::done;
     }
     forget();
-    std::optional<StampedContent> file = read_stamped_file(snapshot_path_, max_index_bytes);
+    std::optional<StampedBytes> file = read_stamped_bytes(snapshot_path_, max_index_bytes);
     if (!file) {
         return Load::retry;
     }
-    const Load result = adopt_snapshot(std::move(file->content));
+    storage_->read_snapshot = std::move(file->bytes);
+    const Load result = adopt_snapshot({storage_->read_snapshot.get(), file->size});
     if (result == Load::done) {
         snapshot_stamp_ = file->stamp;
         loaded_ = true;
@@ -134,9 +135,8 @@ MachineIndex::Load MachineIndex::load_snapshot() {
     return result;
 }
 
-MachineIndex::Load MachineIndex::adopt_snapshot(std::string bytes) {
-    storage_->snapshot = std::move(bytes);
-    std::optional<std::vector<IndexRecordView>> records = decode_index_snapshot(storage_->snapshot);
+MachineIndex::Load MachineIndex::adopt_snapshot(std::string_view bytes) {
+    std::optional<std::vector<IndexRecordView>> records = decode_index_snapshot(bytes);
     if (!records) {
         return Load::garbled;
     }
@@ -312,7 +312,8 @@ void MachineIndex::publish(std::vector<IndexRecordView> records) {
     std::string bytes = encode_index_snapshot(records);
     forget();
     write_snapshot_and_reset_journal(bytes);
-    if (!loaded_ || adopt_snapshot(std::move(bytes)) != Load::done) {
+    storage_->encoded_snapshot = std::move(bytes);
+    if (!loaded_ || adopt_snapshot(storage_->encoded_snapshot) != Load::done) {
         forget(); // the next refresh() reads the files
     }
 }

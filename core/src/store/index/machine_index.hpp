@@ -11,11 +11,13 @@
 #include <deque>
 #include <filesystem>
 #include <functional>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace starling::core::detail {
@@ -84,34 +86,47 @@ public:
     /// Calls `visit(const IndexRecordView &)` for every entry and unreadable file, in key order.
     template <class Visit>
     void for_each(Visit &&visit) const {
+        for_each_with_prefix({}, std::forward<Visit>(visit));
+    }
+
+    /// Calls `visit(const IndexRecordView &)` for every entry and unreadable file whose key starts
+    /// with `prefix`, in key order. A scope's memories, and a tier's of a scope, are one range of
+    /// keys ("memory/projects/<id>/"), and the snapshot's records are sorted by key: a hook that
+    /// lists one project passes over only its records, not every other project's.
+    template <class Visit>
+    void for_each_with_prefix(std::string_view prefix, Visit &&visit) const {
         std::vector<const IndexRecordView *> changed;
-        changed.reserve(journaled_.size());
         for (const auto &[key, record] : journaled_) {
-            changed.push_back(&record);
+            if (key.starts_with(prefix)) {
+                changed.push_back(&record);
+            }
         }
         std::sort(changed.begin(), changed.end(), [](const IndexRecordView *left, const IndexRecordView *right) {
             return left->memory.key < right->memory.key;
         });
-        auto next_changed = changed.begin();
-        const auto visit_changed = [&] {
-            if ((*next_changed)->kind != IndexRecordView::Kind::removal) {
-                visit(**next_changed);
-            }
-            ++next_changed;
+        const auto &records = storage_->snapshot_records;
+        const auto key_before = [](const IndexRecordView &record, std::string_view key) {
+            return record.memory.key < key;
         };
-        for (const IndexRecordView &record : storage_->snapshot_records) {
-            while (next_changed != changed.end() && (*next_changed)->memory.key < record.memory.key) {
-                visit_changed();
+        auto next = std::lower_bound(records.begin(), records.end(), prefix, key_before);
+        const auto end = std::partition_point(
+            next, records.end(), [&](const IndexRecordView &record) { return record.memory.key.starts_with(prefix); });
+        const auto visit_snapshot = [&](auto from, auto to) {
+            for (; from != to; ++from) {
+                visit(*from);
             }
-            if (next_changed != changed.end() && (*next_changed)->memory.key == record.memory.key) {
-                visit_changed();
-                continue;
+        };
+        // The snapshot's records are visited from one journal record to the next without comparing
+        // their keys: the journal holds a few hundred records at most, the snapshot thousands.
+        for (const IndexRecordView *journaled : changed) {
+            const auto at = std::lower_bound(next, end, journaled->memory.key, key_before);
+            visit_snapshot(next, at);
+            if (journaled->kind != IndexRecordView::Kind::removal) {
+                visit(*journaled);
             }
-            visit(record);
+            next = at != end && at->memory.key == journaled->memory.key ? std::next(at) : at;
         }
-        while (next_changed != changed.end()) {
-            visit_changed();
-        }
+        visit_snapshot(next, end);
     }
 
     /// Keeps the texts of every record handed out so far alive, whatever the index does next.
@@ -144,7 +159,10 @@ private:
     /// out, so that replacing the index never pulls text or records from under them; once decoded,
     /// the records never change (a new snapshot gets a new Storage).
     struct Storage {
-        std::string snapshot;
+        /// The snapshot's bytes: as read from its file (into memory not zero-filled first), or as this
+        /// process encoded them when it wrote the snapshot.
+        std::unique_ptr<char[]> read_snapshot;
+        std::string encoded_snapshot;
         std::deque<std::string> journal_chunks;
         UnescapedFields unescaped;
         /// Entries and unreadable files of the snapshot, sorted by key.
@@ -153,8 +171,8 @@ private:
 
     Load load_snapshot();
     Load load_journal();
-    /// Decodes a snapshot into the storage's records (after forget()).
-    Load adopt_snapshot(std::string bytes);
+    /// Decodes a snapshot, whose bytes the storage holds, into the storage's records (after forget()).
+    Load adopt_snapshot(std::string_view bytes);
     /// Sorts `records` by key, writes them as the snapshot with an empty journal and loads it.
     void publish(std::vector<IndexRecordView> records);
     /// Writes `bytes` as the snapshot and an empty journal, and records their stamps.

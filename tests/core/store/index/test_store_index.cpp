@@ -638,3 +638,54 @@ TEST_CASE("the index keeps each memory's body excerpt through the journal, a com
     MemoryStore edited{fixture.root.path(), fixture.clock};
     CHECK(edited.list().front().body_excerpt == "Rollbacks use argo rollback.");
 }
+
+TEST_CASE("a listing of one scope or tier is that range of the index, with the journal's changes",
+          "[store][index]") {
+    StoreFixture fixture;
+    MemoryStore &store = fixture.store;
+    // "app" is a prefix of "app-2" and of "apps": neither may leak into the other's listing.
+    const std::vector<Scope> scopes{Scope::user(), Scope::project("app"), Scope::project("app-2"),
+                                    Scope::project("apps")};
+    std::vector<std::string> keys;
+    for (const Scope &scope : scopes) {
+        for (const Tier tier : {Tier::short_term, Tier::long_term}) {
+            keys.push_back(store.create(scope, tier, make_memory("In " + scope.directory(), "project")));
+        }
+    }
+    REQUIRE(store.rebuild_index().memories == keys.size());
+    // After the snapshot, in the journal only: a memory added to "app", one of "app-2" archived.
+    keys.push_back(store.create(Scope::project("app"), Tier::long_term, make_memory("Later in app", "project")));
+    static_cast<void>(store.archive(keys[4], "test"));
+
+    MemoryStore reader{fixture.root.path(), fixture.clock};
+    const auto listed = [](const starling::core::IndexedMemories &listing) {
+        std::vector<std::string> found;
+        for (const starling::core::IndexedMemory &memory : listing) {
+            found.emplace_back(memory.key);
+        }
+        return found;
+    };
+    const starling::core::IndexedMemories everything = reader.list_indexed();
+    REQUIRE(everything.size() == keys.size() - 1);
+    std::size_t listed_by_tier = 0;
+    for (const Scope &scope : scopes) {
+        for (const std::optional<Tier> tier : {std::optional<Tier>{}, std::optional{Tier::short_term},
+                                               std::optional{Tier::long_term}}) {
+            std::vector<std::string> expected;
+            for (const starling::core::IndexedMemory &memory : everything) {
+                if (memory.scope_kind == scope.kind() && memory.project_id == scope.project_id() &&
+                    (!tier || memory.tier == *tier)) {
+                    expected.emplace_back(memory.key);
+                }
+            }
+            INFO(scope.directory() << " "
+                                   << (tier ? starling::core::to_string(*tier) : std::string_view{"every tier"}));
+            const auto found = listed(reader.list_indexed({scope, tier, std::nullopt}));
+            CHECK(found == expected);
+            listed_by_tier += tier ? found.size() : 0;
+        }
+    }
+    CHECK(listed_by_tier == everything.size());
+    CHECK(listed(reader.list_indexed({Scope::project("app"), Tier::long_term, std::nullopt})).size() == 2);
+    CHECK(listed(reader.list_indexed({Scope::project("app-2"), std::nullopt, std::nullopt})).size() == 1);
+}
