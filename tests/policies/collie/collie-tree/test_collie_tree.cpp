@@ -246,6 +246,8 @@ TEST_CASE("STEP 0 vetoes in-session operation requests in every language", "[pol
         {"Kannst du diesen Test nochmal laufen lassen?", "STEP 0 veto"},
         {"把超时时间改成 30 秒。", "STEP 0 veto: in-session operation request"},
         {"帮我看一下这个报错。", "STEP 0 veto: in-session operation request"},
+        {"提交一下。", "STEP 0 veto: in-session operation request"},
+        {"帮我用英文写一封邮件。", "STEP 0 veto: in-session operation request"},
     });
 }
 
@@ -281,6 +283,9 @@ TEST_CASE("STEP 3a keeps standing instructions and corrections as feedback", "[p
         {"Verwende in Commit-Nachrichten niemals Emojis.", "feedback", "user"},
         {"AB JETZT IMMER AUF DEUTSCH ANTWORTEN.", "feedback", "user"},
         {"提交信息里不要加表情符号。", "feedback", "user"},
+        // A convention about commits, not a request to commit: "提交" opens it as a noun.
+        {"提交信息用英文写。", "feedback", "user"},
+        {"代码注释用中文写。", "feedback", "user"},
         {"以后写测试的时候都用 pytest。", "feedback", "user"},
         {"Always squash your commits in this repo before you push.", "feedback", "project"},
     });
