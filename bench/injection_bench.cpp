@@ -204,6 +204,7 @@ public:
         outcome.injected = injection.memories.size();
         outcome.tokens = injection.tokens;
         outcome.best_score = injection.memories.empty() ? 0.0 : injection.memories.front().score;
+        outcome.best_below_threshold = injection.best_below_threshold ? injection.best_below_threshold->score : 0.0;
         for (const auto &memory : injection.memories) {
             const auto found = ids_of_key_.find(memory.key);
             if (found == ids_of_key_.end()) {
@@ -386,7 +387,8 @@ nlohmann::json injection_report_json(const InjectionReport &report) {
                                {"injected", outcome.injected},
                                {"relevant_injected", outcome.relevant_injected},
                                {"tokens", outcome.tokens},
-                               {"best_score", outcome.best_score}});
+                               {"best_score", outcome.best_score},
+                               {"best_below_threshold", outcome.best_below_threshold}});
         }
         nlohmann::json sweep = nlohmann::json::array();
         for (const auto &row : sized.sweep) {

@@ -30,6 +30,9 @@ struct PromptOutcome {
     std::size_t relevant_injected = 0; ///< of them, labelled relevant to the prompt
     std::size_t tokens = 0;
     double best_score = 0.0; ///< of the first memory injected; 0 when none was
+    /// When nothing was injected, the best memory's score all the same (0 when none matched at all):
+    /// how far a missed prompt was from the threshold, which best_score cannot tell.
+    double best_below_threshold = 0.0;
 };
 
 /// What one half of the prompts got.

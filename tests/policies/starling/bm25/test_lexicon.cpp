@@ -129,6 +129,53 @@ TEST_CASE("the built-in lexicon relates what a developer names in other words, i
     CHECK(weight_of(expand(lexicon, tokenizer, "怎么部署"), "deploy") > 0.0);
 }
 
+TEST_CASE("the built-in lexicon relates Kubernetes' objects, deleting, schema changes and design drafts",
+          "[bm25][lexicon]") {
+    auto tokenizer = default_tokenizer();
+    const Lexicon lexicon{starling::bm25::built_in_lexicon(), LexiconWeights{}};
+    CHECK(weight_of(expand(lexicon, tokenizer, "pods keep going into CrashLoopBackOff"), "k8s") > 0.0);
+    // Tearing down, in English and in German, whose separable verb ends apart; and deleting.
+    CHECK(weight_of(expand(lexicon, tokenizer, "reiß die alte Umgebung ab"), "destroy") == 1.0);
+    CHECK(weight_of(expand(lexicon, tokenizer, "terraform destroy the sandbox"), "teardown") == 1.0);
+    CHECK(weight_of(expand(lexicon, tokenizer, "terraform destroy the sandbox"), "删除") == 0.0);
+    CHECK(weight_of(expand(lexicon, tokenizer, "die Datei wurde gelöscht"), "删除") == 1.0);
+    // A new column is a migration; a UI draft is in the design tool.
+    CHECK(weight_of(expand(lexicon, tokenizer, "add column settled_at"), "flyway") > 0.0);
+    CHECK(weight_of(expand(lexicon, tokenizer, "优惠券页面的设计稿在哪里看"), "蓝湖") > 0.0);
+    CHECK(weight_of(expand(lexicon, tokenizer, "where is the mockup?"), "figma") > 0.0);
+    // German plurals are not stemmed: they are members.
+    CHECK(weight_of(expand(lexicon, tokenizer, "alle Rechnungen exportieren"), "发票") == 1.0);
+    // "column" and "remove" alone are too common to be members.
+    CHECK(expand(lexicon, tokenizer, "remove the column").empty());
+}
+
+TEST_CASE("no member of the built-in lexicon makes a lone Chinese character a term", "[bm25][lexicon]") {
+    // Chinese is indexed as overlapping pairs; a character makes a term of its own only where it
+    // stands alone, so a one-character verb (装, 删) inside a sentence ("帮我装一下") is never a
+    // term, and a member that needs it ("装", "UI稿") would never be found. Such words are listed
+    // by their two-character forms (安装, 删除).
+    auto tokenizer = default_tokenizer();
+    TokenList inside;
+    tokenizer.tokenize("帮我装一下", inside);
+    REQUIRE(inside.size() == 4);
+    for (std::size_t token = 0; token < inside.size(); ++token) {
+        CHECK(inside[token] != "装");
+    }
+    const auto is_lone_cjk_character = [](std::string_view term) {
+        return term.size() == 3 && static_cast<unsigned char>(term[0]) >= 0xE3; // U+3000 and above
+    };
+    const auto tables = starling::bm25::built_in_lexicon();
+    for (const LexiconMember &member : tables.members) {
+        const auto text = tables.text_of(member.text);
+        INFO("member '" << text << "'");
+        TokenList terms;
+        tokenizer.tokenize(text, terms, starling::bm25::StopWordHandling::remove, starling::bm25::CamelCaseParts::omit);
+        for (std::size_t term = 0; term < terms.size(); ++term) {
+            CHECK_FALSE(is_lone_cjk_character(terms[term]));
+        }
+    }
+}
+
 TEST_CASE("every member of the built-in lexicon is found by the start of its first term", "[bm25][lexicon]") {
     // A member is looked at only when a query term starts as it does (member_key): a member whose
     // first term starts otherwise — behind a stop word, or a stem that is no prefix of its word —
