@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <string>
+#include <string_view>
 #include <vector>
 
 using starling::bm25::Lexicon;
@@ -28,6 +29,13 @@ Tokenizer default_tokenizer() {
         options.stop_words.insert(options.stop_words.end(), list->words.begin(), list->words.end());
     }
     return Tokenizer{options};
+}
+
+/// A lexicon member's terms, made as a query's are when the lexicon looks for phrases in it.
+TokenList member_terms(Tokenizer &tokenizer, std::string_view member) {
+    TokenList terms;
+    tokenizer.tokenize(member, terms, starling::bm25::StopWordHandling::remove, starling::bm25::CamelCaseParts::omit);
+    return terms;
 }
 
 /// What `query` expands to, as term → weight, the query tokenised as the evaluator tokenises it.
@@ -168,8 +176,7 @@ TEST_CASE("no member of the built-in lexicon makes a lone Chinese character a te
     for (const LexiconMember &member : tables.members) {
         const auto text = tables.text_of(member.text);
         INFO("member '" << text << "'");
-        TokenList terms;
-        tokenizer.tokenize(text, terms, starling::bm25::StopWordHandling::remove, starling::bm25::CamelCaseParts::omit);
+        const TokenList terms = member_terms(tokenizer, text);
         for (std::size_t term = 0; term < terms.size(); ++term) {
             CHECK_FALSE(is_lone_cjk_character(terms[term]));
         }
@@ -185,8 +192,7 @@ TEST_CASE("every member of the built-in lexicon is found by the start of its fir
     for (const LexiconMember &member : tables.members) {
         const auto text = tables.text_of(member.text);
         INFO("member '" << text << "'");
-        TokenList tokens;
-        tokenizer.tokenize(text, tokens, starling::bm25::StopWordHandling::remove, starling::bm25::CamelCaseParts::omit);
+        const TokenList tokens = member_terms(tokenizer, text);
         REQUIRE_FALSE(tokens.empty());
         CHECK(starling::bm25::member_key(text) == starling::bm25::member_key(tokens[0]));
     }
