@@ -55,16 +55,45 @@ inline int write_all(int descriptor, std::string_view bytes) {
     return write_fully(descriptor, bytes);
 }
 
-/// A file's bytes and its stamp, read as read_stamped_file() reads, into memory that is not filled
-/// with zeros first: for the megabytes of the machine index's snapshot, which every hook reads.
+/// A file's bytes held in memory: mapped read-only, or, where the file system cannot map a file,
+/// read into memory of their own. Moves, never copies.
+class FileBytes {
+public:
+    FileBytes() noexcept = default;
+    /// Takes over a read-only mapping of `size` bytes, unmapped when this is destroyed.
+    FileBytes(const char *mapping, std::size_t size) noexcept;
+    /// Takes over `size` bytes read into `copy`.
+    FileBytes(std::unique_ptr<char[]> copy, std::size_t size) noexcept;
+    FileBytes(FileBytes &&other) noexcept;
+    FileBytes &operator=(FileBytes &&other) noexcept;
+    FileBytes(const FileBytes &) = delete;
+    FileBytes &operator=(const FileBytes &) = delete;
+    ~FileBytes();
+
+    [[nodiscard]] std::string_view view() const noexcept { return {data_, size_}; }
+    [[nodiscard]] bool mapped() const noexcept { return mapped_; }
+
+private:
+    void release() noexcept;
+
+    std::unique_ptr<char[]> copy_;
+    const char *data_ = nullptr;
+    std::size_t size_ = 0;
+    bool mapped_ = false;
+};
+
 struct StampedBytes {
-    std::unique_ptr<char[]> bytes;
-    std::size_t size = 0;
+    FileBytes bytes;
     FileStamp stamp;
 };
 
-/// read_stamped_file() (symbolic links refused) into StampedBytes; nullopt if the file does not exist.
-[[nodiscard]] std::optional<StampedBytes> read_stamped_bytes(const std::filesystem::path &path,
+/// A file mapped read-only, with its stamp, checked as read_stamped_file() checks (symbolic links
+/// refused); nullopt if it does not exist. For the megabytes of the machine index's snapshot, which
+/// every hook reads: a mapping shares the page cache's pages, where reading would allocate, zero and
+/// copy as many (1.8 ms against 0.1 ms for the 3.7 MB of 10,000 memories). The mapping holds the
+/// file it was made from for as long as it lives; Starling replaces its index files by rename only,
+/// so their bytes never change under it (a file truncated in place by hand would fault on access).
+[[nodiscard]] std::optional<StampedBytes> map_stamped_file(const std::filesystem::path &path,
                                                            std::uint64_t max_bytes);
 
 /// The stamp of a file from its stat(2) result.

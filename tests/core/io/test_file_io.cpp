@@ -12,6 +12,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 
 namespace fs = std::filesystem;
@@ -78,32 +79,63 @@ TEST_CASE("every folder of the store's layout that every user may write is refus
     refuse_if_others_can_change_store(root);
 }
 
-TEST_CASE("read_stamped_bytes reads a file whole, as read_stamped_file does, and refuses what it refuses", "[io]") {
+TEST_CASE("map_stamped_file maps a file whole, as read_stamped_file reads it, and refuses what it refuses", "[io]") {
     TempDir directory;
     const fs::path file = directory.path() / "snapshot.bin";
-    // Larger than any first allocation's page, with every byte value, so that a short or shifted read shows.
+    // More than a page, with every byte value, so that a short or shifted mapping shows.
     std::string content;
     for (int index = 0; index < 70000; ++index) {
         content += static_cast<char>(index * 7 % 256);
     }
     std::ofstream{file, std::ios::binary} << content;
 
-    const auto bytes = starling::core::detail::read_stamped_bytes(file, content.size());
+    auto bytes = starling::core::detail::map_stamped_file(file, content.size());
     REQUIRE(bytes);
-    CHECK(std::string(bytes->bytes.get(), bytes->size) == content);
+    CHECK(bytes->bytes.mapped());
+    CHECK(bytes->bytes.view() == content);
     CHECK(bytes->stamp == starling::core::read_stamped_file(file)->stamp);
 
-    std::ofstream{directory.path() / "empty.bin", std::ios::binary};
-    const auto empty = starling::core::detail::read_stamped_bytes(directory.path() / "empty.bin", 10);
-    REQUIRE(empty);
-    CHECK(empty->size == 0);
+    SECTION("the mapping keeps the bytes it was made from when the file is replaced by rename") {
+        const fs::path replacement = directory.path() / "snapshot.bin.new";
+        std::ofstream{replacement, std::ios::binary} << std::string(content.size(), 'x');
+        fs::rename(replacement, file);
+        CHECK(bytes->bytes.view() == content);
+    }
+    SECTION("a moved mapping is still whole, and the one it was moved from is empty") {
+        starling::core::detail::FileBytes moved = std::move(bytes->bytes);
+        CHECK(moved.view() == content);
+        CHECK(bytes->bytes.view().empty());
+    }
 
-    CHECK_FALSE(starling::core::detail::read_stamped_bytes(directory.path() / "missing.bin", 10));
-    CHECK_THROWS_WITH(starling::core::detail::read_stamped_bytes(file, content.size() - 1),
+    std::ofstream{directory.path() / "empty.bin", std::ios::binary};
+    const auto empty = starling::core::detail::map_stamped_file(directory.path() / "empty.bin", 10);
+    REQUIRE(empty);
+    CHECK(empty->bytes.view().empty());
+
+    CHECK_FALSE(starling::core::detail::map_stamped_file(directory.path() / "missing.bin", 10));
+    CHECK_THROWS_WITH(starling::core::detail::map_stamped_file(file, content.size() - 1),
                       Catch::Contains("file is larger than"));
     fs::create_symlink(file, directory.path() / "link.bin");
-    CHECK_THROWS_WITH(starling::core::detail::read_stamped_bytes(directory.path() / "link.bin", content.size()),
+    CHECK_THROWS_WITH(starling::core::detail::map_stamped_file(directory.path() / "link.bin", content.size()),
                       Catch::Contains("symbolic link"));
-    CHECK_THROWS_WITH(starling::core::detail::read_stamped_bytes(directory.path(), 10),
+    CHECK_THROWS_WITH(starling::core::detail::map_stamped_file(directory.path(), 10),
                       Catch::Contains("not a regular file"));
+}
+
+TEST_CASE("map_stamped_file reads a file its file system cannot map", "[io]") {
+    // sysfs attributes are regular files that cannot be mapped (ENODEV), and say they are a page long.
+    const fs::path unmappable = "/sys/kernel/uevent_seqnum";
+    if (!fs::is_regular_file(unmappable)) {
+        WARN("no " << unmappable << " here: the fallback to reading is not exercised");
+        return;
+    }
+    const auto bytes = starling::core::detail::map_stamped_file(unmappable, 4096);
+    REQUIRE(bytes);
+    CHECK_FALSE(bytes->bytes.mapped());
+    std::ifstream stream(unmappable, std::ios::binary);
+    const std::string expected{std::istreambuf_iterator<char>(stream), {}};
+    REQUIRE_FALSE(expected.empty());
+    // A counter: it may have moved between the two reads, but it is a number on one line either way.
+    CHECK(bytes->bytes.view().size() > 1);
+    CHECK(bytes->bytes.view().back() == '\n');
 }

@@ -122,12 +122,12 @@ MachineIndex::Load MachineIndex::load_snapshot() {
         return Load::done;
     }
     forget();
-    std::optional<StampedBytes> file = read_stamped_bytes(snapshot_path_, max_index_bytes);
+    std::optional<StampedBytes> file = map_stamped_file(snapshot_path_, max_index_bytes);
     if (!file) {
         return Load::retry;
     }
-    storage_->read_snapshot = std::move(file->bytes);
-    const Load result = adopt_snapshot({storage_->read_snapshot.get(), file->size});
+    storage_->mapped_snapshot = std::move(file->bytes);
+    const Load result = adopt_snapshot(storage_->mapped_snapshot.view());
     if (result == Load::done) {
         snapshot_stamp_ = file->stamp;
         loaded_ = true;

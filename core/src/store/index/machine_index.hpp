@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "io/posix_io.hpp"
 #include "store/index/index_record.hpp"
 
 #include <starling/core/io/file_io.hpp>
@@ -159,9 +160,9 @@ private:
     /// out, so that replacing the index never pulls text or records from under them; once decoded,
     /// the records never change (a new snapshot gets a new Storage).
     struct Storage {
-        /// The snapshot's bytes: as read from its file (into memory not zero-filled first), or as this
-        /// process encoded them when it wrote the snapshot.
-        std::unique_ptr<char[]> read_snapshot;
+        /// The snapshot's bytes: its file mapped, or as this process encoded them when it wrote the
+        /// snapshot.
+        FileBytes mapped_snapshot;
         std::string encoded_snapshot;
         std::deque<std::string> journal_chunks;
         UnescapedFields unescaped;
