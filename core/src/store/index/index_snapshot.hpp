@@ -14,7 +14,7 @@ namespace starling::core::detail {
 /// The machine index's snapshot, in a binary form that is read in place: every hook lists the whole
 /// index, and decoding text records (splitting, unescaping, number parsing) was most of its cost.
 ///
-///   header   8 bytes magic "STARIDX" + format version 6, u32 byte-order mark 0x01020304,
+///   header   8 bytes magic "STARIDX" + format version 7, u32 byte-order mark 0x01020304,
 ///            u32 record count, u64 payload size, u64 payload checksum (see snapshot_checksum)
 ///   payload  the records back to back, sorted by key (strictly ascending): a fixed part (kind, the
 ///            scope and tier the key names, the file's stamp, the key's and message's sizes, then a
@@ -51,8 +51,8 @@ inline constexpr std::size_t snapshot_header_size = 32;
 /// version; the payload is not read, so not checked.
 [[nodiscard]] std::optional<SnapshotIdentity> snapshot_identity(std::string_view header);
 
-/// The checksum the header carries: a fast 64-bit hash of the payload, eight bytes at a time. It
-/// finds corruption, not tampering.
+/// The checksum the header carries: a fast 64-bit hash of the payload, eight bytes at a time in four
+/// interleaved lanes. It finds corruption, not tampering.
 [[nodiscard]] std::uint64_t snapshot_checksum(std::string_view payload) noexcept;
 
 } // namespace starling::core::detail

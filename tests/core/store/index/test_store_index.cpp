@@ -218,6 +218,28 @@ TEST_CASE("two store objects see each other's changes through the journal", "[st
     CHECK(other.list().size() == 2);
 }
 
+TEST_CASE("the snapshot's checksum sees every byte, in every lane and in the tail, and where it is", "[store][index]") {
+    // Three blocks of four words and a tail of a word and four bytes.
+    std::string payload(3 * 32 + 12, '\0');
+    for (std::size_t index = 0; index < payload.size(); ++index) {
+        payload[index] = static_cast<char>(index * 31 % 251);
+    }
+    const std::uint64_t original = starling::core::detail::snapshot_checksum(payload);
+    for (std::size_t index = 0; index < payload.size(); ++index) {
+        std::string changed = payload;
+        changed[index] = static_cast<char>(changed[index] ^ 0x01);
+        INFO("byte " << index);
+        CHECK(starling::core::detail::snapshot_checksum(changed) != original);
+    }
+    // Two words of one block swapped: each lane sees another word.
+    std::string swapped = payload;
+    std::swap_ranges(swapped.begin(), swapped.begin() + 8, swapped.begin() + 8);
+    CHECK(starling::core::detail::snapshot_checksum(swapped) != original);
+    // The same bytes one shorter.
+    CHECK(starling::core::detail::snapshot_checksum(std::string_view{payload}.substr(0, payload.size() - 1)) != original);
+    CHECK(starling::core::detail::snapshot_checksum("") != starling::core::detail::snapshot_checksum(std::string(1, '\0')));
+}
+
 TEST_CASE("a garbled or foreign index is rebuilt, never trusted or crashed on", "[store][index]") {
     StoreFixture fixture;
     MemoryStore &store = fixture.store;
@@ -289,6 +311,7 @@ TEST_CASE("a garbled or foreign index is rebuilt, never trusted or crashed on", 
         {journal, "not the journal header\n"},
         {snapshot, with_byte(7, '\x04')},                                    // the version before body excerpts
         {snapshot, with_byte(7, '\x05')},                                    // the version before memory_fields.def
+        {snapshot, with_byte(7, '\x06')},                                    // the version before four-lane checksums
         {journal, "starling-index-journal\t3\nX\twhat\n"},
         {journal, "starling-index-journal\t3\nM\tmemory/user/short/x.md\n"},
         {journal, "starling-index-journal\t2\n" + record_line},             // the version before memory_fields.def
