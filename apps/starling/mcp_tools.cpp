@@ -277,6 +277,8 @@ ToolResult StoreTools::remember(const Json &arguments) {
     request.text = required_text(arguments, "text");
     request.agent = agent_;
     request.session_id = session();
+    // The agent calls memory_remember for what the user asks it to keep.
+    request.asked_to_keep = true;
     const bool force = optional_flag(arguments, "force", false);
     const auto type = optional_text(arguments, "type");
     const auto scope = optional_text(arguments, "scope");

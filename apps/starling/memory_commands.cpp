@@ -209,6 +209,7 @@ int run_remember_command(Application &application, std::span<const std::string> 
                                                          : core::MemoryStore::ProjectFolder::record);
     // What a person asks Starling to keep is kept until they unpin it.
     request.pin = true;
+    request.asked_to_keep = true;
     if (arguments.flag("force")) {
         sdk::Decision forced;
         forced.store = true;

@@ -171,11 +171,7 @@ TEST_CASE("a correction supersedes the memory it corrects: only the correction r
           "[e2e][delivery][corrections]") {
     const ScratchHome home{"delivery-supersede"};
     remember(home, "Always write commit messages in English, in the imperative.");
-    const auto wrong = run_process(kBinaries / "starling",
-                                   {"remember", "--force", "--type", "project", "--scope", "project", "--cwd",
-                                    "/work/app", "The staging database is db-staging-1."},
-                                   home.options_at("2026-11-02T09:00:00Z"));
-    REQUIRE(wrong.exit_code == 0);
+    remember(home, "The staging database is db-staging-1.");
     const auto corrected = run_process(kBinaries / "starling",
                                        {"remember", "--cwd", "/work/app",
                                         "No, that's wrong: the staging database is db-staging-2, not db-staging-1."},
@@ -225,6 +221,27 @@ TEST_CASE("a correction supersedes the memory it corrects: only the correction r
     const auto restored_file = run_process(kBinaries / "starling", {"show", old_id}, home.options()).stdout_text;
     CHECK_THAT(restored_file, !Catch::Contains("superseded_by:") && !Catch::Contains("pinned_before_superseded"));
     CHECK_THAT(restored_file, Catch::Contains("pinned: true"));
+}
+
+TEST_CASE("a plain fact handed to remember is kept as the project's, and the next session starts with it",
+          "[e2e][delivery][remember]") {
+    const ScratchHome home{"delivery-plain-fact"};
+    std::vector<std::string> summaries;
+    for (const std::string text : {"The staging database is db-staging-1.", "Die Staging-Datenbank ist db2.",
+                                   "测试环境的数据库是 db-staging-1。"}) {
+        const std::string id = remember(home, text);
+        const auto shown = nlohmann::json::parse(
+            run_process(kBinaries / "starling", {"show", "--json", id}, home.options()).stdout_text);
+        INFO(text);
+        CHECK(shown["type"] == "project");
+        CHECK_THAT(shown["key"].get<std::string>(), Catch::StartsWith("memory/projects/"));
+        CHECK(shown["pinned"] == true);
+        summaries.push_back(shown["summary"].get<std::string>());
+    }
+    const auto context = session_start_context(home, "plain-fact", "2026-11-03T09:00:00Z");
+    for (const auto &summary : summaries) {
+        CHECK_THAT(context, Catch::Contains(summary));
+    }
 }
 
 TEST_CASE("remember says why it kept nothing and how to keep it anyway — search says what came closest",

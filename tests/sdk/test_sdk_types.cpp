@@ -78,6 +78,28 @@ TEST_CASE("decisions and lifecycle actions validate what plugins send back", "[s
     CHECK_THROWS_WITH(lifecycle_action_from_json({{"action", "vaporise"}, {"key", "a"}}), Catch::Contains("vaporise"));
 }
 
+TEST_CASE("a message asked to keep (ABI 1.9) says so across the ABI only when it is, and is checked",
+          "[sdk][policy][abi-1-9]") {
+    Message message{"The staging database is db-staging-1.", "cli", "shop"};
+    CHECK_FALSE(message.asked_to_keep); // as every message written before 1.9
+    CHECK_FALSE(to_json(message).contains("asked_to_keep"));
+    CHECK_FALSE(message_from_json(to_json(message)).asked_to_keep);
+
+    message.asked_to_keep = true;
+    CHECK(to_json(message)["asked_to_keep"] == true);
+    const Message back = message_from_json(to_json(message));
+    CHECK(back.asked_to_keep);
+    CHECK(back.text == message.text);
+
+    const auto with = [](nlohmann::json asked) {
+        return nlohmann::json{{"text", "use bun"}, {"asked_to_keep", std::move(asked)}};
+    };
+    CHECK_FALSE(message_from_json(with(false)).asked_to_keep);
+    CHECK_THROWS_WITH(message_from_json(with("yes")),
+                      Catch::Contains("'asked_to_keep' must be true or false") && Catch::Contains("\"yes\""));
+    CHECK_THROWS_WITH(message_from_json(with(1)), Catch::Contains("'asked_to_keep'"));
+}
+
 TEST_CASE("a message's closest similarity (ABI 1.6) crosses the ABI only when computed, and is checked",
           "[sdk][policy][abi-1-6]") {
     Message message{"use bun", "claude-code", "shop"};

@@ -185,6 +185,7 @@ std::vector<sdk::Decision> Rememberer::classify(const std::vector<RememberReques
     messages.reserve(requests.size());
     for (const auto &request : requests) {
         messages.push_back({store_->redactor().redact(request.text).text, request.agent, request.project_id});
+        messages.back().asked_to_keep = request.asked_to_keep;
     }
     if (policies_.decision->wants_closest_similarity()) {
         add_closest_similarities(*store_, policies_, settings_.duplicate_candidates, messages);

@@ -68,7 +68,9 @@ public:
         std::vector<sdk::Decision> decisions;
         decisions.reserve(messages.size());
         for (const auto &message : messages) {
-            const Evidence evidence = evidence_.collect(message.text);
+            Evidence evidence = evidence_.collect(message.text);
+            evidence.asked_to_keep = message.asked_to_keep;
+            evidence.in_project = !message.project.empty();
             Verdict verdict = tree_.decide(evidence);
             sdk::Decision decision;
             decision.store = verdict.store;

@@ -159,7 +159,8 @@ std::optional<Verdict> DecisionTree::without_future_consequence(const Evidence &
                                                   : "STEP 1: acknowledgement, nothing for a future session" +
                                                         cue_note(evidence.cues_of(Rule::acknowledgement))};
     }
-    if (keep < store_threshold_) {
+    // What a person asked to keep needs no signal of its own: asking was the signal.
+    if (keep < store_threshold_ && !evidence.asked_to_keep) {
         return Verdict{false,
                        {},
                        {},
@@ -235,6 +236,15 @@ Verdict DecisionTree::classify(const Evidence &evidence, const Weighing &weighin
         return {true, "project", "project",
                 "STEP 3c: a fact about the work the user asked to keep" +
                     cue_note(evidence.cues_of(Rule::remember)) + " → project, scope project"};
+    }
+    if (evidence.asked_to_keep) {
+        // Nothing says what it is about: in a project, most likely the work; outside one, the user.
+        return evidence.in_project
+                   ? Verdict{true, "project", "project",
+                             "STEP 3c: a fact about the work, asked to keep with remember → project, scope project"}
+                   : Verdict{true, "user", "user",
+                             "STEP 3b: a fact the user asked to keep with remember, outside any project → user, "
+                             "scope user"};
     }
     return {false,
             {},

@@ -24,6 +24,10 @@ struct Evidence {
     bool question_mark = false;
     std::vector<std::string> links;
     std::vector<std::string> sentences; ///< the message folded for matching, split into sentences
+    /// Not found in the text but said of it by the host (sdk::Message): a person asked for it to be
+    /// kept, and whether it was said in a project.
+    bool asked_to_keep = false;
+    bool in_project = false;
 
     [[nodiscard]] std::size_t hits(Rule rule) const noexcept { return cues[index_of(rule)].size(); }
     [[nodiscard]] const std::vector<std::string> &cues_of(Rule rule) const noexcept {

@@ -30,7 +30,7 @@
 #include <stdint.h>
 
 #define STARLING_ABI_MAJOR 1u
-#define STARLING_ABI_MINOR 8u
+#define STARLING_ABI_MINOR 9u
 
 #if defined(_WIN32)
 #define STARLING_EXPORT __declspec(dllexport)
@@ -393,6 +393,9 @@ typedef struct starling_decision_v1 {
      * [0, 1], as the active decay policy's starling.duplicates/1 judges it, over the memories of
      * the scopes the message could be stored in. Absent when there is no such memory or no judge.
      * A policy that does not set the flag never receives it.
+     * Since ABI 1.9, a message may carry "asked_to_keep": true when the person asked for it to be
+     * kept (`starling remember`, an agent's memory_remember); a policy may keep what it would
+     * otherwise drop for want of a signal of its own. An older policy ignores the key.
      */
     starling_status (*decide)(void *instance, starling_bytes request_json, starling_sink decisions_out,
                               starling_sink error);

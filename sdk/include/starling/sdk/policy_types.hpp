@@ -25,6 +25,11 @@ struct Message {
     /// duplicate judge sees it; negative when not computed (the policy did not ask, see
     /// DecisionPolicy::wants_closest_similarity) or when no memory could be compared.
     double closest_similarity = -1.0;
+    // Since ABI 1.9.
+    /// The person asked for this message to be kept (`starling remember`, an agent's
+    /// memory_remember): a policy may keep what it would otherwise drop for want of a signal of its
+    /// own, not what it drops for a reason (a question, a request for now, an acknowledgement).
+    bool asked_to_keep = false;
 };
 
 /// The value a field is given: removed (monostate), a scalar, or an inline list.
@@ -116,11 +121,15 @@ struct LifecycleAction {
     return std::nullopt;
 }
 
-/// A message as a decision request carries it; "closest_similarity" only when it was computed.
+/// A message as a decision request carries it; "closest_similarity" only when it was computed,
+/// "asked_to_keep" only when set.
 [[nodiscard]] inline nlohmann::json to_json(const Message &message) {
     nlohmann::json json{{"text", message.text}, {"agent", message.agent}, {"project", message.project}};
     if (message.closest_similarity >= 0.0) {
         json["closest_similarity"] = message.closest_similarity;
+    }
+    if (message.asked_to_keep) {
+        json["asked_to_keep"] = true;
     }
     return json;
 }
@@ -137,6 +146,12 @@ struct LifecycleAction {
                                         similarity->dump());
         }
         message.closest_similarity = similarity->get<double>();
+    }
+    if (const auto asked = json.find("asked_to_keep"); asked != json.end()) {
+        if (!asked->is_boolean()) {
+            throw std::invalid_argument("message field 'asked_to_keep' must be true or false, not " + asked->dump());
+        }
+        message.asked_to_keep = asked->get<bool>();
     }
     return message;
 }

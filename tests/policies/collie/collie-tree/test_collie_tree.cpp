@@ -66,6 +66,16 @@ public:
         return decisions.front();
     }
 
+    /// The decision on `text` handed over with `remember` (ABI 1.9 asked_to_keep), said in
+    /// `project` (empty: outside any project).
+    [[nodiscard]] Decision decide_asked_to_keep(const std::string &text, const std::string &project) const {
+        Message message{text, "cli", project};
+        message.asked_to_keep = true;
+        auto decisions = policy_->decide({message});
+        REQUIRE(decisions.size() == 1);
+        return decisions.front();
+    }
+
     [[nodiscard]] std::string review_request(int count, const std::string &log,
                                              const std::string &agent) const {
         return policy_->review_request({count, log, agent});
@@ -274,6 +284,46 @@ TEST_CASE("STEP 1 discards opinions, acknowledgements and messages without conse
         {"收到，谢谢。", "STEP 1: acknowledgement"},
         {"The weather was lovely on the weekend.", "STEP 1: the next session would do nothing differently"},
     });
+}
+
+TEST_CASE("a plain fact a person asked to keep is kept; what is dropped for a reason is dropped anyway",
+          "[policy][collie-tree][asked-to-keep]") {
+    for (const std::string text : {"The staging database is db-staging-1.", "Jonas owns the billing service.",
+                                   "Die Staging-Datenbank ist db2.", "测试环境的数据库是 db-staging-1。"}) {
+        INFO(text);
+        // Said to an agent, nothing in it asks for a later session: capture lets it go.
+        CHECK_FALSE(default_tree().decide(text).store);
+        const auto in_project = default_tree().decide_asked_to_keep(text, "demo-project");
+        CHECK(in_project.store);
+        CHECK(in_project.type == "project");
+        CHECK(in_project.scope == "project");
+    }
+    // A cue too weak to keep it alone still names what it is ("staging": a project fact); with none,
+    // the asking decides, and outside any project the fact is the user's.
+    CHECK_THAT(default_tree().decide_asked_to_keep("The staging database is db-staging-1.", "demo-project").reason,
+               Catch::Contains("project fact") && Catch::Contains("'staging'"));
+    const std::string bare = "Jonas owns the billing service.";
+    CHECK_THAT(default_tree().decide_asked_to_keep(bare, "demo-project").reason,
+               Catch::Contains("asked to keep with remember"));
+    const auto outside = default_tree().decide_asked_to_keep(bare, "");
+    CHECK(outside.store);
+    CHECK(outside.type == "user");
+    CHECK(outside.scope == "user");
+    // What carries a signal is classified by it, asked or not.
+    const auto preference = default_tree().decide_asked_to_keep("I prefer pnpm over npm.", "demo-project");
+    CHECK(preference.type == "user");
+    CHECK(preference.scope == "user");
+    // A question, a request for now and an acknowledgement are not memories however they arrive.
+    for (const auto &[text, reason] : std::vector<std::pair<std::string, std::string>>{
+             {"What is the capital of France?", "STEP 0 veto: knowledge question"},
+             {"Thanks, that did it.", "STEP 1: acknowledgement"},
+             {"Danke, passt so.", "STEP 1: acknowledgement"},
+             {"收到，谢谢。", "STEP 1: acknowledgement"}}) {
+        INFO(text);
+        const auto decision = default_tree().decide_asked_to_keep(text, "demo-project");
+        CHECK_FALSE(decision.store);
+        CHECK_THAT(decision.reason, Catch::Contains(reason));
+    }
 }
 
 TEST_CASE("STEP 3a keeps standing instructions and corrections as feedback", "[policy][collie-tree]") {

@@ -52,6 +52,10 @@ struct RememberRequest {
     /// its outcome and before recording that is then stored and counted once: the memory it made or
     /// reinforced lists it in `captured`, and a memory it made has an id derived from it.
     std::string message_ref{};
+    /// A person asked for this to be kept (`starling remember`, an agent's memory_remember), rather
+    /// than capture finding it in what they said to an agent: the decision policy is told
+    /// (sdk::Message::asked_to_keep), and may keep a plain fact it would not pick out of a session.
+    bool asked_to_keep{false};
 };
 
 struct RememberOutcome {
