@@ -90,12 +90,15 @@ void QueryEvaluator::apply_length_prior(double average, ScoredMemories &scored) 
 }
 
 double QueryEvaluator::full_match_score() const noexcept {
+    // Each term counts for the share of a word it stands for: a CJK run's overlapping bigrams count
+    // as the words of the run, not as that many words no memory says ("我装", "装一").
     double full = 0.0;
+    double terms = 0.0;
     for (std::size_t term = 0; term < terms_.original; ++term) {
-        full += saturated_contribution(terms_.weights[term], full_idf_[term], *settings_);
+        full += saturated_contribution(terms_.weights[term] * terms_.word_shares[term], full_idf_[term], *settings_);
+        terms += terms_.word_shares[term];
     }
     // A short query is measured as if it had `normalisation_min_terms` terms as telling as its own.
-    const auto terms = static_cast<double>(terms_.original);
     return terms < settings_->normalisation_min_terms ? full * (settings_->normalisation_min_terms / terms) : full;
 }
 
@@ -112,17 +115,26 @@ void QueryEvaluator::normalise(ScoredMemories &scored) const {
 bool QueryEvaluator::set_query(std::string_view query, TermDictionary &dictionary) {
     terms_.ids.clear();
     terms_.weights.clear();
+    terms_.word_shares.clear();
     tokens_.clear();
-    tokenizer_->tokenize(query, tokens_);
+    token_word_shares_.clear();
+    tokenizer_->tokenize(query, tokens_, token_word_shares_);
     for (std::size_t token = 0; token < tokens_.size(); ++token) {
         const TermId id = dictionary.intern(tokens_[token]);
         const auto existing = std::find(terms_.ids.begin(), terms_.ids.end(), id);
         if (existing == terms_.ids.end()) {
             terms_.ids.push_back(id);
             terms_.weights.push_back(1.0);
+            terms_.word_shares.push_back(token_word_shares_[token]);
         } else {
-            terms_.weights[static_cast<std::size_t>(existing - terms_.ids.begin())] += 1.0;
+            const auto index = static_cast<std::size_t>(existing - terms_.ids.begin());
+            terms_.weights[index] += 1.0;
+            terms_.word_shares[index] += token_word_shares_[token];
         }
+    }
+    // Each term's share of a word per occurrence: the normaliser weighs the term by it.
+    for (std::size_t term = 0; term < terms_.ids.size(); ++term) {
+        terms_.word_shares[term] /= terms_.weights[term];
     }
     terms_.original = terms_.ids.size();
     add_synonyms(dictionary);

@@ -73,6 +73,9 @@ private:
     struct WeightedTerms {
         std::vector<TermId> ids;
         std::vector<double> weights;
+        /// Of each of the query's own terms: the share of a word each of its tokens stands for
+        /// (Tokenizer::tokenize with word shares), 1 but in CJK runs.
+        std::vector<double> word_shares;
         /// The first `original` terms come from the query, the next up to `query_end` are their
         /// synonyms (Bm25Settings::synonyms) and what the lexicon relates them to, and the rest come
         /// from feedback.
@@ -95,8 +98,9 @@ private:
     /// (which a `first` of 0 starts from zero); each memory's terms are summed in term order.
     void score_terms(TermSource &source, ScoredMemories &scored, std::size_t first);
     /// What a memory saturating every one of the query's own terms would score, at their current
-    /// weights, a term no memory contains counted as if one did; summed in term order, so every
-    /// TermSource gets the same bits.
+    /// weights times the share of a word each stands for (a CJK run's bigrams share its n/2 words),
+    /// a term no memory contains counted as if one did; summed in term order, so every TermSource
+    /// gets the same bits.
     [[nodiscard]] double full_match_score() const noexcept;
     /// Multiplies every score by its memory's length_prior() against `average`.
     void apply_length_prior(double average, ScoredMemories &scored) const;
@@ -110,6 +114,7 @@ private:
     const Bm25Settings *settings_;
     Tokenizer *tokenizer_;
     TokenList tokens_;
+    std::vector<double> token_word_shares_;
     TokenList written_tokens_;   ///< the query's terms without camel-case parts, for the lexicon
     WeightedTerms terms_;
     double memory_count_ = 0.0;

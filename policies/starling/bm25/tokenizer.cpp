@@ -178,12 +178,32 @@ void Tokenizer::push_cjk(TokenList &out, char32_t first, char32_t second) {
 
 void Tokenizer::tokenize(std::string_view text, TokenList &out, StopWordHandling stop_words,
                          CamelCaseParts camel_case_parts) {
+    tokenize_text(text, out, stop_words, camel_case_parts, nullptr);
+}
+
+void Tokenizer::tokenize(std::string_view text, TokenList &out, std::vector<double> &word_shares) {
+    tokenize_text(text, out, StopWordHandling::remove, CamelCaseParts::add, &word_shares);
+}
+
+void Tokenizer::tokenize_text(std::string_view text, TokenList &out, StopWordHandling stop_words,
+                              CamelCaseParts camel_case_parts, std::vector<double> *word_shares) {
     reset_word();
     char32_t previous_cjk = 0;
     std::size_t cjk_run = 0;
+    std::size_t run_first_token = 0;
     const auto end_cjk_run = [&] {
+        if (cjk_run == 0) {
+            return;
+        }
         if (cjk_run == 1 && !options_.cjk_unigrams) {
             push_cjk(out, previous_cjk, 0);
+        }
+        if (word_shares != nullptr) {
+            word_shares->resize(out.size(), 1.0);
+            const double run_words = std::max(1.0, static_cast<double>(cjk_run) / 2.0);
+            const auto run_tokens = static_cast<double>(out.size() - run_first_token);
+            std::fill(word_shares->begin() + static_cast<std::ptrdiff_t>(run_first_token), word_shares->end(),
+                      run_words / run_tokens);
         }
         cjk_run = 0;
     };
@@ -217,6 +237,9 @@ void Tokenizer::tokenize(std::string_view text, TokenList &out, StopWordHandling
             break;
         case CharacterClass::unspaced:
             finish_word(out, stop_words, camel_case_parts);
+            if (cjk_run == 0) {
+                run_first_token = out.size();
+            }
             if (options_.cjk_unigrams) {
                 push_cjk(out, decoded.code_point, 0);
             }
@@ -237,6 +260,9 @@ void Tokenizer::tokenize(std::string_view text, TokenList &out, StopWordHandling
     }
     finish_word(out, stop_words, camel_case_parts);
     end_cjk_run();
+    if (word_shares != nullptr) {
+        word_shares->resize(out.size(), 1.0);
+    }
 }
 
 std::uint64_t fingerprint(const TokenizerOptions &options) {

@@ -76,6 +76,13 @@ public:
     void tokenize(std::string_view text, TokenList &out,
                   StopWordHandling stop_words = StopWordHandling::remove,
                   CamelCaseParts camel_case_parts = CamelCaseParts::add);
+    /// Like tokenize() with stop words removed and camel-case parts added, and appends to
+    /// `word_shares` (one entry per token of `out`, before as after) how many of the text's words
+    /// each token stands for. A word of a spaced script is one, and so is each of its camel-case
+    /// parts. A CJK run of n characters stands for about n/2 words (at least one), shared evenly by
+    /// its tokens: its n - 1 overlapping bigrams say each character twice, and many straddle two
+    /// words ("帮我装一下", help me install it, is 帮我, 我装, 装一, 一下 for the words 帮我, 装, 一下).
+    void tokenize(std::string_view text, TokenList &out, std::vector<double> &word_shares);
 
     [[nodiscard]] bool is_stop_word(std::string_view folded_word) const;
 
@@ -101,6 +108,9 @@ private:
     /// returns the clitic's length, so that the caller skips it; otherwise 0.
     std::size_t drop_english_clitic(std::string_view text, std::size_t after_apostrophe);
     void push_cjk(TokenList &out, char32_t first, char32_t second);
+    /// tokenize(), with `word_shares` filled when not null.
+    void tokenize_text(std::string_view text, TokenList &out, StopWordHandling stop_words,
+                       CamelCaseParts camel_case_parts, std::vector<double> *word_shares);
 
     TokenizerOptions options_;
     std::bitset<token_bucket_count> stop_word_buckets_;

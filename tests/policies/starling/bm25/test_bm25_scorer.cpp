@@ -89,7 +89,9 @@ const std::vector<std::string> queries{"how do we deploy the billing queue?", "k
 // each is also multiplied by its memory's (own terms / average) ^ 0.2. Since the built-in lexicon
 // and the background, "kafka" also finds the memories about queues and brokers, and every idf counts
 // the background's documents. The lexicon's groups are part of the reference: a new group that a
-// query's word reaches (OTA updates under deploy) moves that query's scores.
+// query's word reaches (OTA updates under deploy) moves that query's scores. Since a CJK run counts
+// as n/2 words in the normaliser, "深色模式" (three bigrams, two words) is measured against two
+// words' worth of its bigrams: the same number, rounded otherwise in its last bit.
 TEST_CASE("bm25 gives the reference scores to the last bit", "[policy][bm25][reference]") {
     const std::string prompt = "how do we deploy the billing queue?";
 
@@ -100,7 +102,7 @@ TEST_CASE("bm25 gives the reference scores to the last bit", "[policy][bm25][ref
           std::vector<double>{0x1.de5a843478fc6p-3, 0x1.8f49faac72499p-2, 0.0, 0x1.0a2c2f160e7f3p-3,
                               0x1.3e8712ea2a8f8p-2, 0.0, 0.0, 0.0});
     CHECK(reference_scores("深色模式", true) ==
-          std::vector<double>{0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0x1.f67d95951d7aep-2});
+          std::vector<double>{0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0x1.f67d95951d7adp-2});
 
     CHECK(reference_scores(prompt, false) ==
           std::vector<double>{0x1.90a6f3b4f459cp-1, 0x1.9d96d90132b41p-1, 0.0, 0x1.32493ce8e9f82p-1,
@@ -109,7 +111,7 @@ TEST_CASE("bm25 gives the reference scores to the last bit", "[policy][bm25][ref
           std::vector<double>{0x1.b22f71bc609f1p-3, 0x1.612d16327f2a7p-2, 0.0, 0x1.e9175cd5c1339p-4,
                               0x1.2a7756206555fp-2, 0.0, 0.0, 0.0});
     CHECK(reference_scores("深色模式", false) ==
-          std::vector<double>{0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0x1.152251906c554p-1});
+          std::vector<double>{0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0x1.152251906c553p-1});
 }
 
 TEST_CASE("bm25 scores alike without a token cache, with a cold one and with a warm one",

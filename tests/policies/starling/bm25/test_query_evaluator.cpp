@@ -240,6 +240,21 @@ TEST_CASE("a query of fewer than normalisation.min_terms terms is measured as if
     CHECK(score_of(evaluated("kafka zzz yyy xxx", texts, 4.0), 0) == score_of(evaluated("kafka zzz yyy xxx", texts), 0));
 }
 
+TEST_CASE("the normaliser counts a CJK run as about half as many words as it has characters",
+          "[policy][bm25][evaluator][normalised]") {
+    // 深色模式 (dark mode) is three bigrams for two words: a memory matching "kafka" is measured
+    // against kafka and two words' worth of bigrams, not against four terms.
+    const std::vector<std::string> texts{"kafka lag", "深色模式", "billing queue"};
+    const auto scored = evaluated("kafka 深色模式", texts);
+    // Every query term is in one memory of three; the summaries average 7 / 3 terms.
+    const double idf = std::log(1.0 + (3.0 - 1.0 + 0.5) / (1.0 + 0.5));
+    const double frequency = 3.0 / (1.0 - 0.75 + 0.75 * 2.0 / (7.0 / 3.0));
+    const double kafka = idf * frequency * 2.2 / (1.2 + frequency);
+    CHECK(score_of(scored, 0) == Approx(kafka / (2.2 * idf * (1.0 + 2.0))));
+    // A short query is measured by its words too: two words, measured as four, halve every score.
+    CHECK(score_of(evaluated("深色模式", texts, 4.0), 1) == Approx(score_of(evaluated("深色模式", texts), 1) / 2.0));
+}
+
 TEST_CASE("tabulated field frequencies are the ones computed, to the last bit, in and beyond the table",
           "[policy][bm25][evaluator]") {
     using starling::bm25::FieldFrequencies;

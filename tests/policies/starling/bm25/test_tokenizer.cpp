@@ -110,6 +110,32 @@ TEST_CASE("CJK unigrams can be indexed alongside the bigrams", "[policy][bm25][t
     CHECK(tokens_of("東京都", options) == Tokens{"東", "京", "東京", "都", "京都"});
 }
 
+TEST_CASE("a CJK run's tokens share about n/2 words, every other token is a word",
+          "[policy][bm25][tokenizer]") {
+    Tokenizer tokenizer{without_stemming()};
+    TokenList list;
+    std::vector<double> shares;
+    // 帮我装一下: five characters, four bigrams, two and a half words; 猫 and 東京 are one word each.
+    tokenizer.tokenize("帮我装一下 dayjs maxRetries 猫 東京", list, shares);
+    CHECK(tokens_of("帮我装一下 dayjs maxRetries 猫 東京") ==
+          Tokens{"帮我", "我装", "装一", "一下", "dayjs", "maxretries", "max", "retries", "猫", "東京"});
+    CHECK(list.size() == 10);
+    CHECK(shares == std::vector<double>{0.625, 0.625, 0.625, 0.625, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0});
+    // Appended, as the tokens are.
+    tokenizer.tokenize("深色模式", list, shares);
+    CHECK(list.size() == 13);
+    CHECK(shares.size() == 13);
+    CHECK(shares.back() == Approx(2.0 / 3.0));
+
+    TokenizerOptions unigrams = without_stemming();
+    unigrams.cjk_unigrams = true;
+    Tokenizer with_unigrams{unigrams};
+    list.clear();
+    shares.clear();
+    with_unigrams.tokenize("東京都", list, shares); // 東, 京, 東京, 都, 京都: one and a half words
+    CHECK(shares == std::vector<double>{0.3, 0.3, 0.3, 0.3, 0.3});
+}
+
 TEST_CASE("mixed scripts split where the script changes", "[policy][bm25][tokenizer]") {
     CHECK(tokens_of("iPhone手机很好用 OK") == Tokens{"iphone", "phone", "手机", "机很", "很好", "好用", "ok"});
     CHECK(tokens_of("Toolsに統合 Über") == Tokens{"tools", "に統", "統合", "über"});
