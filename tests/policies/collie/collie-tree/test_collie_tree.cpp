@@ -286,7 +286,7 @@ TEST_CASE("STEP 1 discards opinions, acknowledgements and messages without conse
     });
 }
 
-TEST_CASE("a plain fact a person asked to keep is kept; what is dropped for a reason is dropped anyway",
+TEST_CASE("a plain fact a person asked to keep is kept, and what is dropped for a reason is dropped anyway",
           "[policy][collie-tree][asked-to-keep]") {
     for (const std::string text : {"The staging database is db-staging-1.", "Jonas owns the billing service.",
                                    "Die Staging-Datenbank ist db2.", "测试环境的数据库是 db-staging-1。"}) {

@@ -135,6 +135,11 @@ TEST_CASE("the built-in lexicon relates what a developer names in other words, i
     CHECK(weight_of(expand(lexicon, tokenizer, "roll it out to production"), "deploy") > 0.0);
     CHECK(weight_of(expand(lexicon, tokenizer, "wie deployen wir das?"), "deploy") > 0.0);
     CHECK(weight_of(expand(lexicon, tokenizer, "怎么部署"), "deploy") > 0.0);
+    // Installing dependencies is a package manager's job; installing anything else is not.
+    CHECK(weight_of(expand(lexicon, tokenizer, "install the deps"), "pnpm") > 0.0);
+    CHECK(weight_of(expand(lexicon, tokenizer, "Abhängigkeiten installieren"), "npm") > 0.0);
+    CHECK(weight_of(expand(lexicon, tokenizer, "先安装依赖"), "yarn") > 0.0);
+    CHECK(weight_of(expand(lexicon, tokenizer, "install docker on the server"), "pnpm") == 0.0);
 }
 
 TEST_CASE("the built-in lexicon relates Kubernetes' objects, deleting, schema changes and design drafts",
