@@ -13,9 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <cstring>
 #include <iterator>
-#include <memory>
 #include <optional>
 #include <system_error>
 #include <utility>
@@ -32,41 +30,6 @@ int open_retrying(const char *path, int flags, mode_t mode = 0) noexcept {
         }
     }
 }
-
-/// A buffer that read_all() fills without filling it with zeros first: for a snapshot read on a file
-/// system that cannot map it, megabytes that a zero-filled string would pass over once more.
-class UnfilledBytes {
-public:
-    [[nodiscard]] char *data() noexcept { return bytes_.get(); }
-    [[nodiscard]] std::size_t size() const noexcept { return size_; }
-    /// Keeps the first min(size(), `size`) bytes; the rest is left as allocated.
-    void resize(std::size_t size) {
-        if (size > capacity_) {
-            auto larger = std::make_unique_for_overwrite<char[]>(size);
-            sdk::kit::prefault_for_writing(larger.get(), size);
-            std::memcpy(larger.get(), bytes_.get(), size_);
-            bytes_ = std::move(larger);
-            capacity_ = size;
-        }
-        size_ = size;
-    }
-    [[nodiscard]] std::unique_ptr<char[]> release() noexcept { return std::move(bytes_); }
-
-private:
-    std::unique_ptr<char[]> bytes_;
-    std::size_t size_ = 0;
-    std::size_t capacity_ = 0;
-};
-
-/// A string with room for `size` bytes, its pages faulted in at once rather than one by one as
-/// read() reaches them.
-void size_for_reading(std::string &content, std::size_t size) {
-    content.reserve(size);
-    sdk::kit::prefault_for_writing(content.data(), content.capacity());
-    content.resize(size);
-}
-
-void size_for_reading(UnfilledBytes &content, std::size_t size) { content.resize(size); }
 
 /// Opens a file for reading; -1 when it does not exist and `missing_is_error` is not set.
 int open_for_reading(const std::filesystem::path &path, SymbolicLinks links, bool missing_is_error) {
@@ -108,14 +71,16 @@ struct stat regular_file_status(const detail::Descriptor &file, const std::files
     return status;
 }
 
-/// Reads an open file to its end into `content` (a std::string or UnfilledBytes), expecting about
-/// `expected_size` bytes.
-template <class Buffer>
-void read_all(const detail::Descriptor &file, const std::filesystem::path &path, std::uint64_t max_bytes,
-              std::size_t expected_size, Buffer &content) {
-    // Read straight into the buffer: one byte more than the size, to notice a file that grew since
-    // fstat; the limit is checked on what was actually read.
-    size_for_reading(content, expected_size + 1);
+/// Reads an open file to its end, expecting about `expected_size` bytes.
+std::string read_all(const detail::Descriptor &file, const std::filesystem::path &path, std::uint64_t max_bytes,
+                     std::size_t expected_size) {
+    // Read straight into the string, its pages faulted in at once rather than one by one as read()
+    // reaches them: one byte more than the size, to notice a file that grew since fstat; the limit
+    // is checked on what was actually read.
+    std::string content;
+    content.reserve(expected_size + 1);
+    sdk::kit::prefault_for_writing(content.data(), content.capacity());
+    content.resize(expected_size + 1);
     std::size_t used = 0;
     while (true) {
         if (used == content.size()) {
@@ -140,6 +105,7 @@ void read_all(const detail::Descriptor &file, const std::filesystem::path &path,
         throw_too_large(path, max_bytes);
     }
     content.resize(used);
+    return content;
 }
 
 std::optional<StampedContent> read_existing(const std::filesystem::path &path, std::uint64_t max_bytes,
@@ -150,9 +116,8 @@ std::optional<StampedContent> read_existing(const std::filesystem::path &path, s
     }
     const detail::Descriptor file(descriptor);
     const struct stat status = regular_file_status(file, path, max_bytes);
-    std::string content;
-    read_all(file, path, max_bytes, static_cast<std::size_t>(status.st_size), content);
-    return StampedContent{std::move(content), detail::stamp_from(status)};
+    return StampedContent{read_all(file, path, max_bytes, static_cast<std::size_t>(status.st_size)),
+                          detail::stamp_from(status)};
 }
 
 } // namespace
@@ -189,36 +154,30 @@ std::optional<StampedContent> read_stamped_file(const std::filesystem::path &pat
 
 namespace detail {
 
-FileBytes::FileBytes(const char *mapping, std::size_t size) noexcept : data_(mapping), size_(size), mapped_(true) {}
+FileBytes::FileBytes(const char *mapping, std::size_t size) noexcept : mapping_(mapping), mapped_size_(size) {}
 
-FileBytes::FileBytes(std::unique_ptr<char[]> copy, std::size_t size) noexcept
-    : copy_(std::move(copy)), data_(copy_.get()), size_(size) {}
+FileBytes::FileBytes(std::string copy) noexcept : copy_(std::move(copy)) {}
 
 FileBytes::FileBytes(FileBytes &&other) noexcept
-    : copy_(std::move(other.copy_)), data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)),
-      mapped_(std::exchange(other.mapped_, false)) {}
+    : mapping_(std::exchange(other.mapping_, nullptr)), mapped_size_(std::exchange(other.mapped_size_, 0)),
+      copy_(std::exchange(other.copy_, {})) {}
 
 FileBytes &FileBytes::operator=(FileBytes &&other) noexcept {
     if (this != &other) {
-        release();
-        copy_ = std::move(other.copy_);
-        data_ = std::exchange(other.data_, nullptr);
-        size_ = std::exchange(other.size_, 0);
-        mapped_ = std::exchange(other.mapped_, false);
+        unmap();
+        mapping_ = std::exchange(other.mapping_, nullptr);
+        mapped_size_ = std::exchange(other.mapped_size_, 0);
+        copy_ = std::exchange(other.copy_, {});
     }
     return *this;
 }
 
-FileBytes::~FileBytes() { release(); }
+FileBytes::~FileBytes() { unmap(); }
 
-void FileBytes::release() noexcept {
-    if (mapped_) {
-        ::munmap(const_cast<char *>(data_), size_);
+void FileBytes::unmap() noexcept {
+    if (mapping_ != nullptr) {
+        ::munmap(const_cast<char *>(mapping_), mapped_size_);
     }
-    copy_.reset();
-    data_ = nullptr;
-    size_ = 0;
-    mapped_ = false;
 }
 
 std::optional<StampedBytes> map_stamped_file(const std::filesystem::path &path, std::uint64_t max_bytes) {
@@ -238,10 +197,7 @@ std::optional<StampedBytes> map_stamped_file(const std::filesystem::path &path, 
         return StampedBytes{FileBytes(static_cast<const char *>(mapping), size), stamp_from(status)};
     }
     // A file system that cannot map files (ENODEV: some FUSE and special file systems) is read.
-    UnfilledBytes content;
-    read_all(file, path, max_bytes, size, content);
-    const std::size_t read = content.size();
-    return StampedBytes{FileBytes(content.release(), read), stamp_from(status)};
+    return StampedBytes{FileBytes(read_all(file, path, max_bytes, size)), stamp_from(status)};
 }
 
 } // namespace detail

@@ -10,8 +10,8 @@
 #include <cerrno>
 #include <cstddef>
 #include <filesystem>
-#include <memory>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace starling::core::detail {
@@ -55,31 +55,31 @@ inline int write_all(int descriptor, std::string_view bytes) {
     return write_fully(descriptor, bytes);
 }
 
-/// A file's bytes held in memory: mapped read-only, or, where the file system cannot map a file,
-/// read into memory of their own. Moves, never copies.
+/// A file's bytes held in memory: mapped read-only, or, where the file system cannot map a file (or
+/// the bytes were never a file's), a string of their own. Moves, never copies.
 class FileBytes {
 public:
     FileBytes() noexcept = default;
     /// Takes over a read-only mapping of `size` bytes, unmapped when this is destroyed.
     FileBytes(const char *mapping, std::size_t size) noexcept;
-    /// Takes over `size` bytes read into `copy`.
-    FileBytes(std::unique_ptr<char[]> copy, std::size_t size) noexcept;
+    explicit FileBytes(std::string copy) noexcept;
     FileBytes(FileBytes &&other) noexcept;
     FileBytes &operator=(FileBytes &&other) noexcept;
     FileBytes(const FileBytes &) = delete;
     FileBytes &operator=(const FileBytes &) = delete;
     ~FileBytes();
 
-    [[nodiscard]] std::string_view view() const noexcept { return {data_, size_}; }
-    [[nodiscard]] bool mapped() const noexcept { return mapped_; }
+    [[nodiscard]] std::string_view view() const noexcept {
+        return mapping_ != nullptr ? std::string_view{mapping_, mapped_size_} : std::string_view{copy_};
+    }
+    [[nodiscard]] bool mapped() const noexcept { return mapping_ != nullptr; }
 
 private:
-    void release() noexcept;
+    void unmap() noexcept;
 
-    std::unique_ptr<char[]> copy_;
-    const char *data_ = nullptr;
-    std::size_t size_ = 0;
-    bool mapped_ = false;
+    const char *mapping_ = nullptr;
+    std::size_t mapped_size_ = 0;
+    std::string copy_;
 };
 
 struct StampedBytes {

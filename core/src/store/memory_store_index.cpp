@@ -56,15 +56,6 @@ std::size_t remove_temp_files(const std::filesystem::path &directory) {
     return removed;
 }
 
-/// Whether the filter's scope and tier cover a memory (its type aside).
-bool location_covered(const ListFilter &filter, const IndexedMemory &memory) {
-    if (filter.scope &&
-        (filter.scope->kind() != memory.scope_kind || filter.scope->project_id() != memory.project_id)) {
-        return false;
-    }
-    return !filter.tier || *filter.tier == memory.tier;
-}
-
 /// What the key of every memory the filter's scope and tier cover starts with: the range of the
 /// index a listing needs to pass over ("" without a scope: all of it).
 std::string covered_key_prefix(const ListFilter &filter) {
@@ -74,11 +65,16 @@ std::string covered_key_prefix(const ListFilter &filter) {
     return filter.tier ? memory_key(*filter.scope, *filter.tier, {}) : filter.scope->directory() + '/';
 }
 
-/// Whether the filter lists `record`, one of covered_key_prefix(filter)'s range of the index: the keys
-/// there name the filter's scope and tier, so those need comparing only when the filter has no scope.
+/// Whether the filter's scope and tier cover `memory` (its type aside), one of covered_key_prefix(filter)'s
+/// range of the index. The keys there name the filter's scope, and its tier when it has one, so only
+/// a tier without a scope is left to compare.
+bool covered_in_range(const ListFilter &filter, const IndexedMemory &memory) {
+    return filter.scope || !filter.tier || *filter.tier == memory.tier;
+}
+
+/// Whether the filter lists `record`, one of covered_key_prefix(filter)'s range of the index.
 bool entry_matches(const ListFilter &filter, const detail::IndexRecordView &record) {
-    return record.kind == detail::IndexRecordView::Kind::entry &&
-           (filter.scope || location_covered(filter, record.memory)) &&
+    return record.kind == detail::IndexRecordView::Kind::entry && covered_in_range(filter, record.memory) &&
            (!filter.type || *filter.type == record.memory.type);
 }
 
@@ -170,7 +166,7 @@ void MemoryStore::Internals::refresh(const ListFilter &filter, bool lock_held) {
     const std::string covered_prefix = covered_key_prefix(filter);
     std::size_t covered_records = 0;
     index.for_each_with_prefix(covered_prefix, [&](const detail::IndexRecordView &record) {
-        covered_records += location_covered(filter, record.memory) ? 1 : 0;
+        covered_records += covered_in_range(filter, record.memory) ? 1 : 0;
     });
     std::vector<std::string> vanished;
     if (covered_records != known_files) {
@@ -180,7 +176,7 @@ void MemoryStore::Internals::refresh(const ListFilter &filter, bool lock_held) {
             found_keys.insert(file.key);
         }
         index.for_each_with_prefix(covered_prefix, [&](const detail::IndexRecordView &record) {
-            if (!found_keys.contains(record.memory.key) && location_covered(filter, record.memory)) {
+            if (!found_keys.contains(record.memory.key) && covered_in_range(filter, record.memory)) {
                 vanished.emplace_back(record.memory.key);
             }
         });

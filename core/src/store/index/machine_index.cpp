@@ -126,8 +126,8 @@ MachineIndex::Load MachineIndex::load_snapshot() {
     if (!file) {
         return Load::retry;
     }
-    storage_->mapped_snapshot = std::move(file->bytes);
-    const Load result = adopt_snapshot(storage_->mapped_snapshot.view());
+    storage_->snapshot = std::move(file->bytes);
+    const Load result = adopt_snapshot(storage_->snapshot.view());
     if (result == Load::done) {
         snapshot_stamp_ = file->stamp;
         loaded_ = true;
@@ -312,8 +312,8 @@ void MachineIndex::publish(std::vector<IndexRecordView> records) {
     std::string bytes = encode_index_snapshot(records);
     forget();
     write_snapshot_and_reset_journal(bytes);
-    storage_->encoded_snapshot = std::move(bytes);
-    if (!loaded_ || adopt_snapshot(storage_->encoded_snapshot) != Load::done) {
+    storage_->snapshot = FileBytes{std::move(bytes)};
+    if (!loaded_ || adopt_snapshot(storage_->snapshot.view()) != Load::done) {
         forget(); // the next refresh() reads the files
     }
 }

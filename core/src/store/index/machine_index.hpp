@@ -162,8 +162,7 @@ private:
     struct Storage {
         /// The snapshot's bytes: its file mapped, or as this process encoded them when it wrote the
         /// snapshot.
-        FileBytes mapped_snapshot;
-        std::string encoded_snapshot;
+        FileBytes snapshot;
         std::deque<std::string> journal_chunks;
         UnescapedFields unescaped;
         /// Entries and unreadable files of the snapshot, sorted by key.
