@@ -58,7 +58,7 @@ void IndexTermSource::visit_occurrences(std::span<const TermId> terms, std::span
             if (!in_files[file]) {
                 continue;
             }
-            const PostingList postings = files_[file]->read_postings(*in_files[file], postings_);
+            const PostingList postings = files_[file]->postings(*in_files[file]);
             Occurrence occurrence;
             occurrence.term = indices[index];
             for (std::size_t at = 0; at < postings.size(); ++at) {

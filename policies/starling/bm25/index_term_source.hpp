@@ -44,7 +44,6 @@ private:
     TermDictionary *dictionary_;
     BatchTokenizer tokenizer_;
     std::unordered_map<TermId, std::vector<std::optional<IndexedTerm>>> looked_up_;
-    ReadBuffer postings_;
 };
 
 } // namespace starling::bm25

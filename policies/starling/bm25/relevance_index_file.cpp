@@ -4,14 +4,7 @@
 #include "relevance_index_format.hpp"
 #include "cache-files/text_hash.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <bit>
-#include <cerrno>
-#include <cstring>
-#include <system_error>
 
 namespace starling::bm25 {
 
@@ -55,39 +48,28 @@ private:
 } // namespace
 
 std::pair<RelevanceIndexFile::Opening, std::optional<RelevanceIndexFile>>
-RelevanceIndexFile::open(const std::filesystem::path &path, const IndexIdentity &identity, std::string &problem,
-                         std::uint64_t whole_dictionary_limit) {
-    cache_files::FileDescriptor descriptor{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
-    if (descriptor.get() < 0) {
-        if (errno == ENOENT) {
-            return {Opening::missing, std::nullopt};
-        }
-        problem = path.string() + ": cannot open: " + std::generic_category().message(errno);
+RelevanceIndexFile::open(const std::filesystem::path &path, const IndexIdentity &identity, std::string &problem) {
+    cache_files::MappedFile mapped;
+    switch (cache_files::MappedFile::open(path, mapped, problem)) {
+    case cache_files::MappedFile::Outcome::opened:
+        break;
+    case cache_files::MappedFile::Outcome::missing:
+        return {Opening::missing, std::nullopt};
+    case cache_files::MappedFile::Outcome::failed:
         return {Opening::damaged, std::nullopt};
     }
-    RelevanceIndexFile file{std::move(descriptor)};
-    file.whole_dictionary_limit_ = whole_dictionary_limit;
+    RelevanceIndexFile file{std::move(mapped)};
     const auto damaged = [&](std::string why) {
         problem = path.string() + ": " + std::move(why);
         return std::pair{Opening::damaged, std::optional<RelevanceIndexFile>{}};
     };
-    struct stat status {};
-    if (::fstat(file.descriptor_.get(), &status) != 0 || !S_ISREG(status.st_mode)) {
-        return damaged("not a regular file");
-    }
-    file.file_size_ = static_cast<std::uint64_t>(status.st_size);
-    // The header and the names this identity would have, in one read.
+    file.file_size_ = file.file_.bytes().size();
+    // The header and the names this identity would have.
     const std::size_t names_size = identity.id.size() + identity.version.size();
-    std::vector<std::byte> head(format::header_size + names_size);
-    if (file.file_size_ < head.size()) {
+    if (file.file_size_ < format::header_size + names_size) {
         return damaged("shorter than its header");
     }
-    try {
-        file.read_exactly(0, head.size(), head.data());
-    } catch (const DamagedIndex &failure) {
-        return damaged(failure.what());
-    }
-    const std::byte *header = head.data();
+    const std::byte *header = file.file_.bytes().data();
     if (format::load<std::uint64_t>(header + format::magic_at) != std::bit_cast<std::uint64_t>(format::magic)) {
         return damaged("not a bm25 relevance index");
     }
@@ -120,7 +102,7 @@ RelevanceIndexFile::open(const std::filesystem::path &path, const IndexIdentity 
     }
     file.max_access_count_ = format::load<std::uint32_t>(header + format::max_access_count_at);
     file.max_session_count_ = format::load<std::uint32_t>(header + format::max_session_count_at);
-    file.names_end_ = head.size();
+    file.names_end_ = format::header_size + names_size;
     file.buckets_at_ = format::load<std::uint64_t>(header + format::buckets_at);
     file.records_at_ = format::load<std::uint64_t>(header + format::records_at);
     file.body_checksum_ = format::load<std::uint64_t>(header + format::body_checksum_at);
@@ -134,59 +116,16 @@ RelevanceIndexFile::open(const std::filesystem::path &path, const IndexIdentity 
     return {Opening::opened, std::move(file)};
 }
 
-void RelevanceIndexFile::read_exactly(std::uint64_t at, std::size_t size, std::byte *out) const {
+const std::byte *RelevanceIndexFile::bytes_at(std::uint64_t at, std::uint64_t size) const {
     if (at > file_size_ || size > file_size_ - at) {
         throw DamagedIndex("relevance index: a read past the end of the file");
     }
-    std::size_t done = 0;
-    while (done < size) {
-        const ssize_t got = ::pread(descriptor_.get(), out + done, size - done, static_cast<off_t>(at + done));
-        if (got < 0 && errno == EINTR) {
-            continue;
-        }
-        if (got <= 0) {
-            throw DamagedIndex(got == 0 ? "relevance index: the file ended early"
-                                        : "relevance index: cannot read: " + std::generic_category().message(errno));
-        }
-        done += static_cast<std::size_t>(got);
-    }
-}
-
-std::vector<std::byte> RelevanceIndexFile::read_bytes(std::uint64_t at, std::uint64_t size) const {
-    if (size > file_size_) {
-        throw DamagedIndex("relevance index: a read past the end of the file");
-    }
-    std::vector<std::byte> bytes(static_cast<std::size_t>(size));
-    read_exactly(at, bytes.size(), bytes.data());
-    return bytes;
-}
-
-const std::byte *RelevanceIndexFile::dictionary_bytes(std::uint64_t at, std::uint64_t size,
-                                                     std::vector<std::byte> &scratch) const {
-    if (!dictionary_tried_) {
-        dictionary_tried_ = true;
-        const std::uint64_t table_size = 8 * (bucket_count_ + 1);
-        if (table_size <= whole_dictionary_limit_) {
-            std::array<std::byte, 8> end{};
-            read_exactly(buckets_at_ + 8 * bucket_count_, end.size(), end.data());
-            const auto dictionary_end = format::load<std::uint64_t>(end.data());
-            if (dictionary_end >= buckets_at_ + table_size && dictionary_end <= records_at_ &&
-                dictionary_end - buckets_at_ <= whole_dictionary_limit_) {
-                dictionary_ = read_bytes(buckets_at_, dictionary_end - buckets_at_);
-            }
-        }
-    }
-    if (at >= buckets_at_ && at - buckets_at_ <= dictionary_.size() && size <= dictionary_.size() - (at - buckets_at_)) {
-        return dictionary_.data() + (at - buckets_at_);
-    }
-    scratch = read_bytes(at, size);
-    return scratch.data();
+    return file_.bytes().data() + at;
 }
 
 std::optional<IndexedTerm> RelevanceIndexFile::find(std::string_view term) const {
     const std::uint64_t bucket = cache_files::hash_text(term) & (bucket_count_ - 1);
-    std::vector<std::byte> scratch;
-    const std::byte *bounds = dictionary_bytes(buckets_at_ + 8 * bucket, 16, scratch);
+    const std::byte *bounds = bytes_at(buckets_at_ + 8 * bucket, 16);
     const auto block_at = format::load<std::uint64_t>(bounds);
     const auto block_end = format::load<std::uint64_t>(bounds + 8);
     const std::uint64_t blocks_begin = buckets_at_ + 8 * (bucket_count_ + 1);
@@ -194,7 +133,7 @@ std::optional<IndexedTerm> RelevanceIndexFile::find(std::string_view term) const
         block_end - block_at > max_block_size) {
         throw DamagedIndex("relevance index: a bucket out of bounds");
     }
-    const std::byte *block = dictionary_bytes(block_at, block_end - block_at, scratch);
+    const std::byte *block = bytes_at(block_at, block_end - block_at);
     const std::size_t entries_size = static_cast<std::size_t>(block_end - block_at) - 8;
     if (format::load<std::uint64_t>(block + entries_size) != format::block_checksum(bucket, as_text(block, entries_size))) {
         throw DamagedIndex("relevance index: bucket checksum mismatch");
@@ -220,21 +159,9 @@ std::optional<IndexedTerm> RelevanceIndexFile::find(std::string_view term) const
     return std::nullopt;
 }
 
-std::byte *ReadBuffer::take(std::size_t size) {
-    if (size > capacity_) {
-        bytes_ = std::make_unique_for_overwrite<std::byte[]>(size);
-        capacity_ = size;
-    }
-    return bytes_.get();
-}
-
-PostingList RelevanceIndexFile::read_postings(const IndexedTerm &term, ReadBuffer &buffer) const {
+PostingList RelevanceIndexFile::postings(const IndexedTerm &term) const {
     const std::uint64_t size = std::uint64_t{term.memory_count} * format::posting_size;
-    if (size > file_size_) {
-        throw DamagedIndex("relevance index: a read past the end of the file");
-    }
-    std::byte *bytes = buffer.take(static_cast<std::size_t>(size));
-    read_exactly(term.postings_at, static_cast<std::size_t>(size), bytes);
+    const std::byte *bytes = bytes_at(term.postings_at, size);
     if (cache_files::checksum_bytes(as_text(bytes, static_cast<std::size_t>(size))) != term.postings_checksum) {
         throw DamagedIndex("relevance index: postings checksum mismatch");
     }
@@ -253,19 +180,18 @@ IndexedRecord RelevanceIndexFile::record(std::uint32_t memory) const {
     if (memory >= memory_count_) {
         throw DamagedIndex("relevance index: no such memory");
     }
-    std::array<std::byte, format::record_size> bytes{};
-    read_exactly(records_at_ + std::uint64_t{memory} * format::record_size, bytes.size(), bytes.data());
-    if (format::load<std::uint64_t>(bytes.data() + format::record_checksum_at) !=
-        cache_files::checksum_bytes(as_text(bytes.data(), format::record_checksum_at))) {
+    const std::byte *bytes = bytes_at(records_at_ + std::uint64_t{memory} * format::record_size, format::record_size);
+    if (format::load<std::uint64_t>(bytes + format::record_checksum_at) !=
+        cache_files::checksum_bytes(as_text(bytes, format::record_checksum_at))) {
         throw DamagedIndex("relevance index: record checksum mismatch");
     }
     IndexedRecord record;
-    record.last_accessed = format::load<std::int64_t>(bytes.data() + format::record_last_accessed_at);
-    record.access_count = format::load<std::uint32_t>(bytes.data() + format::record_access_count_at);
-    record.session_count = format::load<std::uint32_t>(bytes.data() + format::record_session_count_at);
-    record.texts_at = format::load<std::uint64_t>(bytes.data() + format::record_texts_at);
-    record.texts_size = format::load<std::uint32_t>(bytes.data() + format::record_texts_size_at);
-    record.texts_checksum = format::load<std::uint64_t>(bytes.data() + format::record_texts_checksum_at);
+    record.last_accessed = format::load<std::int64_t>(bytes + format::record_last_accessed_at);
+    record.access_count = format::load<std::uint32_t>(bytes + format::record_access_count_at);
+    record.session_count = format::load<std::uint32_t>(bytes + format::record_session_count_at);
+    record.texts_at = format::load<std::uint64_t>(bytes + format::record_texts_at);
+    record.texts_size = format::load<std::uint32_t>(bytes + format::record_texts_size_at);
+    record.texts_checksum = format::load<std::uint64_t>(bytes + format::record_texts_checksum_at);
     if (record.access_count > max_access_count_ || record.session_count > max_session_count_) {
         throw DamagedIndex("relevance index: a record exceeds the header's maxima");
     }
@@ -277,11 +203,11 @@ IndexedTexts RelevanceIndexFile::texts(const IndexedRecord &record) const {
     if (record.texts_at < texts_begin) {
         throw DamagedIndex("relevance index: texts out of bounds");
     }
-    const auto bytes = read_bytes(record.texts_at, record.texts_size);
-    if (cache_files::checksum_bytes(as_text(bytes.data(), bytes.size())) != record.texts_checksum) {
+    const std::byte *bytes = bytes_at(record.texts_at, record.texts_size);
+    if (cache_files::checksum_bytes(as_text(bytes, record.texts_size)) != record.texts_checksum) {
         throw DamagedIndex("relevance index: texts checksum mismatch");
     }
-    FieldReader reader{bytes.data(), bytes.size()};
+    FieldReader reader{bytes, record.texts_size};
     IndexedTexts texts;
     texts.key = reader.next_text(reader.next<std::uint32_t>());
     const auto count = reader.next<std::uint32_t>();
@@ -300,8 +226,8 @@ IndexedTexts RelevanceIndexFile::texts(const IndexedRecord &record) const {
 }
 
 void RelevanceIndexFile::verify() const {
-    const auto body = read_bytes(names_end_, file_size_ - names_end_);
-    if (cache_files::checksum_bytes(as_text(body.data(), body.size())) != body_checksum_) {
+    const std::byte *body = bytes_at(names_end_, file_size_ - names_end_);
+    if (cache_files::checksum_bytes(as_text(body, file_size_ - names_end_)) != body_checksum_) {
         throw DamagedIndex("relevance index: body checksum mismatch");
     }
 }

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Reads one collection's relevance index (relevance_index_format.hpp) piece by piece, with pread:
-// a query needs a few hundred bytes of a file that holds the whole collection, so it never reads
-// the file whole (and never maps it: a file truncated under a mapping would kill the hook).
-// Everything read is checked before it is used; what does not check out throws DamagedIndex.
+// Reads one collection's relevance index (relevance_index_format.hpp) in place, from a read-only
+// mapping: a query needs a few hundred kilobytes of a file that holds the whole collection, and
+// reading them would copy each page the kernel already holds (cache-files/mapped_file.hpp says why
+// a mapping is safe). Everything used is checked first; what does not check out throws DamagedIndex.
 #pragma once
 
-#include "cache-files/file_descriptor.hpp"
+#include "cache-files/mapped_file.hpp"
 #include "memory_fields.hpp"
 #include "relevance_index_format.hpp"
 #include "relevance_index_writer.hpp"
@@ -15,7 +15,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
-#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -38,19 +37,6 @@ struct IndexedTerm {
     std::uint32_t own_count = 0;
     std::uint64_t postings_at = 0;
     std::uint64_t postings_checksum = 0;
-};
-
-/// Bytes read from an index, reused from one read to the next: a common term's postings are tens of
-/// kilobytes, and a fresh buffer for each would be zero-filled, then overwritten by the read, then
-/// freed (above malloc's mmap threshold, handed back to the kernel and faulted in again).
-class ReadBuffer {
-public:
-    /// `size` bytes of undefined content, valid until the next call.
-    [[nodiscard]] std::byte *take(std::size_t size);
-
-private:
-    std::unique_ptr<std::byte[]> bytes_;
-    std::size_t capacity_ = 0;
 };
 
 /// A term's postings as the file holds them, checked: decoded one at a time, where they are used.
@@ -103,16 +89,9 @@ public:
         damaged,       ///< the file does not decode; `problem` says why
     };
 
-    /// A dictionary (bucket table and blocks) up to this size is read whole at the first lookup: a
-    /// ranking looks up its query's terms and some thirty feedback candidates in every file, two
-    /// reads each, and one read of a small dictionary costs less than a few of those. A larger one
-    /// is read a bucket at a time, as few of its pages would be used.
-    static constexpr std::uint64_t default_whole_dictionary_limit = 64 * 1024;
-
-    /// Opens `path` if it is the index of exactly `identity`. Reads the header only.
+    /// Opens `path` if it is the index of exactly `identity`. Checks the header only.
     [[nodiscard]] static std::pair<Opening, std::optional<RelevanceIndexFile>>
-    open(const std::filesystem::path &path, const IndexIdentity &identity, std::string &problem,
-         std::uint64_t whole_dictionary_limit = default_whole_dictionary_limit);
+    open(const std::filesystem::path &path, const IndexIdentity &identity, std::string &problem);
 
     [[nodiscard]] std::uint32_t memory_count() const noexcept { return memory_count_; }
     [[nodiscard]] const std::array<std::uint64_t, field_count> &length_totals() const noexcept {
@@ -123,8 +102,8 @@ public:
 
     /// The term whose text is `term`, or nothing if no memory of the collection contains it.
     [[nodiscard]] std::optional<IndexedTerm> find(std::string_view term) const;
-    /// The term's postings, by memory, read into `buffer` (valid until its next use).
-    [[nodiscard]] PostingList read_postings(const IndexedTerm &term, ReadBuffer &buffer) const;
+    /// The term's postings, by memory, checked; valid as long as this file is.
+    [[nodiscard]] PostingList postings(const IndexedTerm &term) const;
     [[nodiscard]] IndexedRecord record(std::uint32_t memory) const;
     [[nodiscard]] IndexedTexts texts(const IndexedRecord &record) const;
     /// Reads the whole file and checks every byte against the body checksum and every structure
@@ -132,15 +111,11 @@ public:
     void verify() const;
 
 private:
-    explicit RelevanceIndexFile(cache_files::FileDescriptor descriptor) noexcept : descriptor_(std::move(descriptor)) {}
-    void read_exactly(std::uint64_t at, std::size_t size, std::byte *out) const;
-    [[nodiscard]] std::vector<std::byte> read_bytes(std::uint64_t at, std::uint64_t size) const;
-    /// `size` bytes at `at` of the dictionary (bucket table and blocks): from the copy read whole
-    /// at the first lookup when the dictionary is small, else read now into `scratch`.
-    [[nodiscard]] const std::byte *dictionary_bytes(std::uint64_t at, std::uint64_t size,
-                                                    std::vector<std::byte> &scratch) const;
+    explicit RelevanceIndexFile(cache_files::MappedFile file) noexcept : file_(std::move(file)) {}
+    /// The `size` bytes at `at`; throws DamagedIndex if they are not all in the file.
+    [[nodiscard]] const std::byte *bytes_at(std::uint64_t at, std::uint64_t size) const;
 
-    cache_files::FileDescriptor descriptor_;
+    cache_files::MappedFile file_;
     std::uint64_t file_size_ = 0;
     std::uint32_t memory_count_ = 0;
     std::uint32_t term_count_ = 0;
@@ -152,11 +127,6 @@ private:
     std::uint64_t buckets_at_ = 0;
     std::uint64_t records_at_ = 0;
     std::uint64_t body_checksum_ = 0;
-    std::uint64_t whole_dictionary_limit_ = default_whole_dictionary_limit;
-    /// The whole dictionary, from buckets_at_, once a lookup found it small enough to read whole;
-    /// checked as piecewise reads are, block by block when used.
-    mutable std::vector<std::byte> dictionary_;
-    mutable bool dictionary_tried_ = false;
 };
 
 } // namespace starling::bm25

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// One relevance index file read both ways a lookup can go — the dictionary read whole at the first
-// lookup, or a bucket at a time — must find the same terms and postings, and a damaged byte must
-// make either way throw DamagedIndex or answer as the sound file does, never otherwise.
+// A relevance index file must find every term it was written with and each term's postings, and a
+// damaged byte must make a lookup throw DamagedIndex or answer as the sound file does, never otherwise.
 #include "policies/starling/bm25/batch_tokenizer.hpp"
 #include "policies/starling/bm25/relevance_index_file.hpp"
 #include "policies/starling/bm25/relevance_index_writer.hpp"
@@ -25,7 +24,6 @@ using starling::bm25::DamagedIndex;
 using starling::bm25::FieldCounts;
 using starling::bm25::IndexedTerm;
 using starling::bm25::IndexIdentity;
-using starling::bm25::ReadBuffer;
 using starling::bm25::RelevanceIndexFile;
 using starling::bm25::TermDictionary;
 using starling::bm25::Tokenizer;
@@ -48,7 +46,7 @@ struct Found {
     friend bool operator==(const Found &, const Found &) = default;
 };
 
-Found look_up(const RelevanceIndexFile &file, std::string_view term, ReadBuffer &buffer) {
+Found look_up(const RelevanceIndexFile &file, std::string_view term) {
     Found found;
     const std::optional<IndexedTerm> indexed = file.find(term);
     if (!indexed) {
@@ -56,7 +54,7 @@ Found look_up(const RelevanceIndexFile &file, std::string_view term, ReadBuffer 
     }
     found.memory_count = indexed->memory_count;
     found.own_count = indexed->own_count;
-    const auto postings = file.read_postings(*indexed, buffer);
+    const auto postings = file.postings(*indexed);
     for (std::size_t at = 0; at < postings.size(); ++at) {
         std::uint32_t memory = 0;
         FieldCounts counts{};
@@ -71,18 +69,16 @@ Found look_up(const RelevanceIndexFile &file, std::string_view term, ReadBuffer 
 
 /// Every term of the file, and two it lacks, looked up in turn on one opening; nothing when the
 /// file does not open or a lookup throws DamagedIndex.
-std::optional<std::vector<Found>> look_up_all(const std::filesystem::path &path, const std::vector<std::string> &terms,
-                                              std::uint64_t whole_dictionary_limit) {
+std::optional<std::vector<Found>> look_up_all(const std::filesystem::path &path, const std::vector<std::string> &terms) {
     std::string problem;
-    auto [opening, file] = RelevanceIndexFile::open(path, identity, problem, whole_dictionary_limit);
+    auto [opening, file] = RelevanceIndexFile::open(path, identity, problem);
     if (opening != RelevanceIndexFile::Opening::opened) {
         return std::nullopt;
     }
-    ReadBuffer buffer;
     std::vector<Found> found;
     try {
         for (const auto &term : terms) {
-            found.push_back(look_up(*file, term, buffer));
+            found.push_back(look_up(*file, term));
         }
     } catch (const DamagedIndex &) {
         return std::nullopt;
@@ -92,8 +88,7 @@ std::optional<std::vector<Found>> look_up_all(const std::filesystem::path &path,
 
 } // namespace
 
-TEST_CASE("a dictionary read whole and one read a bucket at a time find the same terms, and damage either way "
-          "throws or changes nothing",
+TEST_CASE("a relevance index file finds every term it holds and no other, and damage throws or changes nothing",
           "[policy][bm25][index]") {
     starling::test::TempDir scratch{"bm25-index-file"};
     std::vector<HistoryMemory> memories(9);
@@ -123,12 +118,10 @@ TEST_CASE("a dictionary read whole and one read a bucket at a time find the same
     for (std::size_t id = 0; id < dictionary.size(); ++id) {
         queried.emplace_back(dictionary.text(static_cast<starling::bm25::TermId>(id)));
     }
-    const auto whole = look_up_all(path, queried, RelevanceIndexFile::default_whole_dictionary_limit);
-    const auto piecewise = look_up_all(path, queried, 0);
+    const auto whole = look_up_all(path, queried);
     REQUIRE(whole);
-    REQUIRE(piecewise);
-    CHECK(*whole == *piecewise);
     CHECK_FALSE((*whole)[0].memory_count);
+    CHECK_FALSE((*whole)[1].memory_count);
     CHECK((*whole)[2].memory_count); // every term of the dictionary is in the file
     CHECK_FALSE((*whole)[2].memories.empty());
 
@@ -142,13 +135,11 @@ TEST_CASE("a dictionary read whole and one read a bucket at a time find the same
     for (std::size_t position = 0; position < bytes.size(); ++position) {
         overwrite(position, static_cast<char>(bytes[position] ^ 0x5A));
         INFO("byte " << position);
-        for (const std::uint64_t limit : {RelevanceIndexFile::default_whole_dictionary_limit, std::uint64_t{0}}) {
-            const auto found = look_up_all(path, queried, limit);
-            if (!found) {
-                ++failed;
-                continue;
-            }
+        const auto found = look_up_all(path, queried);
+        if (found) {
             CHECK(*found == *whole);
+        } else {
+            ++failed;
         }
         overwrite(position, bytes[position]);
     }
