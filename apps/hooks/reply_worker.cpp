@@ -10,6 +10,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -150,8 +151,11 @@ void ReplySender::send(const sdk::RenderedReply &reply) noexcept {
     const std::uint64_t length = reply.stdout_text.size();
     std::memcpy(header.data(), &exit_code, sizeof exit_code);
     std::memcpy(header.data() + sizeof exit_code, &length, sizeof length);
-    write_all(descriptor_, header.data(), header.size());
-    write_all(descriptor_, reply.stdout_text.data(), reply.stdout_text.size());
+    // Header and text in one write: the parent wakes once for the reply, not once for each part
+    // (a wake-up across cores costs tens of microseconds in a virtual machine).
+    std::array<iovec, 2> parts{iovec{header.data(), header.size()},
+                               iovec{const_cast<char *>(reply.stdout_text.data()), reply.stdout_text.size()}};
+    write_all(descriptor_, parts);
     ::close(descriptor_);
     descriptor_ = -1;
     reply_sent = 1;
