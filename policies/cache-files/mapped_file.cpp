@@ -45,11 +45,25 @@ bool read_to_end(int descriptor, std::size_t expected, std::vector<std::byte> &o
     }
 }
 
+FileStamp stamp_from(const struct stat &status) noexcept {
+    return {static_cast<std::uint64_t>(status.st_dev), static_cast<std::uint64_t>(status.st_ino),
+            static_cast<std::uint64_t>(status.st_size),
+            static_cast<std::int64_t>(status.st_mtim.tv_sec) * 1'000'000'000 + status.st_mtim.tv_nsec};
+}
+
 } // namespace
+
+std::optional<FileStamp> stamp_of(const std::filesystem::path &path) noexcept {
+    struct stat status {};
+    if (::stat(path.c_str(), &status) != 0) {
+        return std::nullopt;
+    }
+    return stamp_from(status);
+}
 
 MappedFile::MappedFile(MappedFile &&other) noexcept
     : mapping_(std::exchange(other.mapping_, nullptr)), size_(std::exchange(other.size_, 0)),
-      copy_(std::move(other.copy_)) {}
+      copy_(std::move(other.copy_)), stamp_(other.stamp_) {}
 
 MappedFile &MappedFile::operator=(MappedFile &&other) noexcept {
     if (this != &other) {
@@ -57,6 +71,7 @@ MappedFile &MappedFile::operator=(MappedFile &&other) noexcept {
         mapping_ = std::exchange(other.mapping_, nullptr);
         size_ = std::exchange(other.size_, 0);
         copy_ = std::move(other.copy_);
+        stamp_ = other.stamp_;
     }
     return *this;
 }
@@ -90,6 +105,7 @@ MappedFile::Outcome MappedFile::open(const std::filesystem::path &path, MappedFi
         problem = path.string() + ": not a regular file";
         return Outcome::failed;
     }
+    file.stamp_ = stamp_from(status);
     const auto size = static_cast<std::size_t>(status.st_size);
     if (size == 0) {
         return Outcome::opened; // nothing to map: mmap refuses a length of 0

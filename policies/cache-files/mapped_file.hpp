@@ -11,12 +11,28 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
 namespace starling::cache_files {
+
+/// What tells one state of a file from another: a file replaced by rename has another inode, one
+/// changed in place (which a mapping must not outlive) another size or modification time.
+struct FileStamp {
+    std::uint64_t device = 0;
+    std::uint64_t inode = 0;
+    std::uint64_t size = 0;
+    std::int64_t modified_ns = 0;
+
+    friend bool operator==(const FileStamp &, const FileStamp &) = default;
+};
+
+/// The stamp of the file at `path` now; nothing if it cannot be read (missing, say).
+[[nodiscard]] std::optional<FileStamp> stamp_of(const std::filesystem::path &path) noexcept;
 
 class MappedFile {
 public:
@@ -30,13 +46,16 @@ public:
     ~MappedFile();
 
     /// Maps the regular file `path` whole; where its file system cannot map (ENODEV), reads it to
-    /// its end instead. An empty file opens with no bytes. `problem` says why when the outcome is `failed` (not a regular file, unreadable).
+    /// its end instead. An empty file opens with no bytes. `problem` says why when the outcome is
+    /// `failed` (not a regular file, unreadable).
     [[nodiscard]] static Outcome open(const std::filesystem::path &path, MappedFile &file, std::string &problem);
 
     [[nodiscard]] std::span<const std::byte> bytes() const noexcept {
         return mapping_ != nullptr ? std::span<const std::byte>{mapping_, size_} : std::span<const std::byte>{copy_};
     }
     [[nodiscard]] bool mapped() const noexcept { return mapping_ != nullptr; }
+    /// The file's stamp when it was opened.
+    [[nodiscard]] const FileStamp &stamp() const noexcept { return stamp_; }
 
 private:
     void unmap() noexcept;
@@ -44,6 +63,7 @@ private:
     const std::byte *mapping_ = nullptr;
     std::size_t size_ = 0;
     std::vector<std::byte> copy_; ///< the bytes read, where the file could not be mapped
+    FileStamp stamp_;
 };
 
 } // namespace starling::cache_files

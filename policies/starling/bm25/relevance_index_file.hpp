@@ -93,6 +93,8 @@ public:
     [[nodiscard]] static std::pair<Opening, std::optional<RelevanceIndexFile>>
     open(const std::filesystem::path &path, const IndexIdentity &identity, std::string &problem);
 
+    /// The file's stamp when it was opened: a file changed since must be opened again.
+    [[nodiscard]] const cache_files::FileStamp &stamp() const noexcept { return file_.stamp(); }
     [[nodiscard]] std::uint32_t memory_count() const noexcept { return memory_count_; }
     [[nodiscard]] const std::array<std::uint64_t, field_count> &length_totals() const noexcept {
         return length_totals_;

@@ -60,6 +60,27 @@ std::optional<RelevanceIndexFile> RelevanceIndexes::open_index(const sdk::Collec
     return std::move(file);
 }
 
+const RelevanceIndexFile *RelevanceIndexes::ranking_file(const sdk::Collection &collection) {
+    const auto kept = std::find_if(open_files_.begin(), open_files_.end(),
+                                   [&](const OpenFile &open) { return open.collection_id == collection.id; });
+    // A file changed in place since (never done by a writer here, but by hand it could be) would
+    // fault where the mapping reaches past its new end: such a file is opened again.
+    if (kept != open_files_.end() && kept->collection_version == collection.version &&
+        cache_files::stamp_of(path_of(collection.id)) == kept->file.stamp()) {
+        return &kept->file;
+    }
+    auto file = open_index(collection, "unusable");
+    if (!file) {
+        return nullptr;
+    }
+    OpenFile opened{std::string{collection.id}, std::string{collection.version}, std::move(*file)};
+    if (kept != open_files_.end()) {
+        *kept = std::move(opened); // of a version gone by: its mapping is released
+        return &kept->file;
+    }
+    return &open_files_.emplace_back(std::move(opened)).file;
+}
+
 bool RelevanceIndexes::current(const sdk::Collection &collection) const {
     auto file = open_index(collection, "will be rebuilt");
     if (!file) {
@@ -81,25 +102,22 @@ void RelevanceIndexes::build(const sdk::Collection &collection, const sdk::Memor
         bytes = encode_relevance_index(identity_of(collection), memories, terms, dictionary, context);
     });
     cache_files::replace_index_file(directory_, path_of(collection.id), bytes, host_);
+    std::erase_if(open_files_, [&](const OpenFile &open) { return open.collection_id == collection.id; });
 }
 
 std::optional<std::vector<sdk::RankedMemory>> RelevanceIndexes::rank(std::string_view query,
                                                                      std::span<const sdk::Collection> collections,
                                                                      std::int64_t now, std::size_t limit) {
-    std::vector<RelevanceIndexFile> files;
-    files.reserve(collections.size());
-    for (const auto &collection : collections) {
-        auto file = open_index(collection, "unusable");
-        if (!file) {
-            return std::nullopt;
-        }
-        files.push_back(std::move(*file));
-    }
     std::vector<const RelevanceIndexFile *> pointers;
     double bound = 1.0;
-    for (const auto &file : files) {
-        pointers.push_back(&file);
-        bound = std::max(bound, boost_factor_bound(file.max_access_count(), file.max_session_count(), scorer_->settings()));
+    for (const auto &collection : collections) {
+        const RelevanceIndexFile *file = ranking_file(collection);
+        if (file == nullptr) {
+            return std::nullopt;
+        }
+        pointers.push_back(file);
+        bound = std::max(bound,
+                         boost_factor_bound(file->max_access_count(), file->max_session_count(), scorer_->settings()));
     }
 
     std::vector<sdk::RankedMemory> ranked;
@@ -150,6 +168,7 @@ std::optional<std::vector<sdk::RankedMemory>> RelevanceIndexes::rank(std::string
         }
     } catch (const DamagedIndex &failure) {
         host_.warning(std::string{"relevance index unusable, scoring instead: "} + failure.what());
+        open_files_.clear(); // opened again next time, in case it has been rebuilt by then
         return std::nullopt;
     }
     return ranked;

@@ -16,6 +16,7 @@
 #include <starling/sdk/plugin.hpp>
 
 #include <cstdint>
+#include <deque>
 #include <filesystem>
 #include <optional>
 #include <span>
@@ -53,12 +54,27 @@ private:
     /// follows (`consequence`).
     [[nodiscard]] std::optional<RelevanceIndexFile> open_index(const sdk::Collection &collection,
                                                                std::string_view consequence) const;
+    /// The collection's file as rank() reads it: the one opened by an earlier ranking if it is of
+    /// the collection's version and unchanged since, else opened now and kept in its place;
+    /// nullptr as open_index().
+    [[nodiscard]] const RelevanceIndexFile *ranking_file(const sdk::Collection &collection);
+
+    /// A file rank() opened, kept for the next ranking (an injection asks again when the first
+    /// ranking ran short; `starling mcp` and the viewer rank many times): a mapping is cheaper to
+    /// keep than to make again, and to unmap at the end of a hook. Dropped when its collection is
+    /// built again, or when reading it found damage.
+    struct OpenFile {
+        std::string collection_id;
+        std::string collection_version;
+        RelevanceIndexFile file;
+    };
 
     std::filesystem::path directory_;
     Bm25Scorer *scorer_;
     sdk::HostServices host_;
     std::uint64_t fingerprint_;
     QueryEvaluator evaluator_;
+    std::deque<OpenFile> open_files_; ///< a deque: a file stays where it is while others are added
     ScoredMemories scored_;
     std::vector<std::string> keys_; ///< what rank()'s RankedMemory keys view
 };

@@ -49,10 +49,16 @@ TEST_CASE("a mapped cache file holds the file's bytes, every byte value included
         CHECK(file.bytes().empty());
     }
     SECTION("replaced by rename, as every cache file is, the mapping keeps the bytes it opened") {
+        CHECK(starling::cache_files::stamp_of(scratch / "index.bin") == file.stamp());
         const std::string replacement(text.size(), 'x');
         REQUIRE_FALSE(starling::cache_files::replace_file(
             scratch / "index.bin", std::as_bytes(std::span{replacement.data(), replacement.size()})));
         CHECK(text_of(file) == text);
+        CHECK(starling::cache_files::stamp_of(scratch / "index.bin") != file.stamp()); // another inode
+    }
+    SECTION("changed in place, the file's stamp is no longer the mapping's") {
+        std::ofstream{scratch / "index.bin", std::ios::binary | std::ios::app} << "more";
+        CHECK(starling::cache_files::stamp_of(scratch / "index.bin") != file.stamp());
     }
 }
 
@@ -65,6 +71,7 @@ TEST_CASE("an empty cache file opens with no bytes, a missing one is missing", "
     CHECK(file.bytes().empty());
     CHECK(MappedFile::open(scratch / "absent.bin", file, problem) == MappedFile::Outcome::missing);
     CHECK(problem.empty());
+    CHECK_FALSE(starling::cache_files::stamp_of(scratch / "absent.bin"));
 }
 
 TEST_CASE("a cache file that is a folder fails and says so", "[cache-files]") {

@@ -257,6 +257,32 @@ TEST_CASE("an index of another version, or none, is stale", "[policy][bm25][inde
     CHECK_FALSE(bm25.policy().rank("kafka", both, sys_now, 5));
 }
 
+TEST_CASE("a ranking reads an index built again since the last ranking, not the one it read then",
+          "[policy][bm25][index]") {
+    starling::test::TempDir scratch{"bm25-index"};
+    const auto before = generate_memories("memory/user/short/", 20, 6);
+    const auto after = generate_memories("memory/user/short/", 30, 7);
+    const Bm25 bm25{scratch / "cache"};
+    const auto sys_now = std::chrono::sys_seconds{std::chrono::seconds{now}};
+    const std::vector<MemoryCollection> collections{{"user", "v1"}};
+    for (const auto &query : queries()) {
+        INFO("query '" << query << "'");
+        build(bm25.policy(), collections[0], before);
+        CHECK(bm25.policy().rank(query, collections, sys_now, 5) ==
+              ranking_by_scoring(bm25.policy(), pointers_to(before), query, 5));
+        // The same version built from other memories, as a repair of a damaged index would.
+        build(bm25.policy(), collections[0], after);
+        CHECK(bm25.policy().rank(query, collections, sys_now, 5) ==
+              ranking_by_scoring(bm25.policy(), pointers_to(after), query, 5));
+    }
+    // Built by another process: the file this policy ranked from is replaced behind its back.
+    const Bm25 other{scratch / "cache"};
+    build(other.policy(), collections[0], before);
+    const auto &query = queries().front();
+    CHECK(bm25.policy().rank(query, collections, sys_now, 5) ==
+          ranking_by_scoring(bm25.policy(), pointers_to(before), query, 5));
+}
+
 TEST_CASE("a damaged index is stale or right, never wrong, whichever byte is damaged", "[policy][bm25][index]") {
     starling::test::TempDir scratch{"bm25-index"};
     const auto user = generate_memories("memory/user/short/", 12, 5);
