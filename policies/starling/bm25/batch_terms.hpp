@@ -35,7 +35,7 @@ public:
     [[nodiscard]] std::span<TermId> add_text(Field field, std::size_t term_count);
 
     [[nodiscard]] std::size_t memory_count() const noexcept { return lengths_.size(); }
-    /// The texts of `memory`, in for_each_field order.
+    /// The texts of `memory`, in the order BatchTokenizer reads them.
     [[nodiscard]] std::span<const TextTerms> texts(std::size_t memory) const noexcept;
     [[nodiscard]] std::span<const TermId> terms(const TextTerms &text) const noexcept {
         return std::span<const TermId>{term_ids_}.subspan(text.first, text.count);

@@ -43,7 +43,9 @@ void BatchTokenizer::tokenize(const sdk::MemoryBatch &batch, TermDictionary &dic
     const bool with_body = batch.has_bodies();
     for (std::size_t memory = 0; memory < batch.size(); ++memory) {
         out.start_memory();
-        // for_each_field's order: the memory's own texts, then what each linked memory lends.
+        // The order of a memory's texts, which every pass reads them in: the summary, each tag,
+        // the body when the batch carries bodies, then for each memory it is linked with, in batch
+        // order, that memory's summary and (with bodies) body.
         const auto view = batch[memory];
         add(memory, Field::summary, view.summary(), &summaries_[memory]);
         view.for_each_tag([&](std::string_view tag) { add(memory, Field::tags, tag, nullptr); });

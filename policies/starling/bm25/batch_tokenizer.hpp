@@ -30,7 +30,7 @@ public:
     /// Replaces `out` with the terms of `batch`, interned into `dictionary`, and context() with the
     /// batch's links. `cache` may be null; otherwise `dictionary` must start from its term table.
     void tokenize(const sdk::MemoryBatch &batch, TermDictionary &dictionary, TokenCache *cache, BatchTerms &out);
-    /// Which memories of the batch last tokenised lend which their texts (for_each_field).
+    /// Which memories of the batch last tokenised lend which their texts.
     [[nodiscard]] const LinkedContext &context() const noexcept { return context_; }
 
     /// Tokenises one text of `out`'s current memory into ids of `dictionary` and returns them

@@ -55,14 +55,13 @@ public:
     void score(std::string_view query, const sdk::MemoryBatch &batch, std::span<double> scores);
 
     /// Tokenises `batch` as score() does, through the token cache, and hands the terms to `use`
-    /// (as `use(const BatchTerms &, const TermDictionary &, const LinkedContext &)`) before the
+    /// (as `use(const BatchTerms &, const TermDictionary &)`) before the
     /// cache is written back.
     template <class Use>
     void with_batch_terms(const sdk::MemoryBatch &batch, Use &&use) {
         dictionary_.clear(cache_ ? cache_->begin_call() : CachedTermTable{});
         batch_tokenizer_.tokenize(batch, dictionary_, cache_.get(), batch_terms_);
-        use(static_cast<const BatchTerms &>(batch_terms_), static_cast<const TermDictionary &>(dictionary_),
-            batch_tokenizer_.context());
+        use(static_cast<const BatchTerms &>(batch_terms_), static_cast<const TermDictionary &>(dictionary_));
         end_call();
     }
 

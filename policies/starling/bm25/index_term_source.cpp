@@ -7,9 +7,8 @@
 
 namespace starling::bm25 {
 
-IndexTermSource::IndexTermSource(std::vector<const RelevanceIndexFile *> files, Tokenizer &tokenizer,
-                                 TermDictionary &dictionary)
-    : files_(std::move(files)), dictionary_(&dictionary), tokenizer_(tokenizer) {
+IndexTermSource::IndexTermSource(std::vector<const RelevanceIndexFile *> files, TermDictionary &dictionary)
+    : files_(std::move(files)), dictionary_(&dictionary) {
     for (const auto *file : files_) {
         first_memory_.push_back(static_cast<std::uint32_t>(memory_count_));
         memory_count_ += file->memory_count();
@@ -83,11 +82,13 @@ void IndexTermSource::memory_terms(std::span<const std::uint32_t> memories, Batc
     out.clear();
     for (const std::uint32_t memory : memories) {
         const auto [file, local] = locate(memory);
-        const IndexedTexts texts = file->texts(file->record(local));
         out.start_memory();
-        for (const auto &[field, text] : texts.texts) {
-            tokenizer_.add_text(field, text, *dictionary_, out);
-        }
+        file->visit_terms(file->record(local), [&](Field field, std::span<const std::string_view> terms) {
+            const auto ids = out.add_text(field, terms.size());
+            for (std::size_t term = 0; term < terms.size(); ++term) {
+                ids[term] = dictionary_->intern(terms[term]);
+            }
+        });
     }
 }
 

@@ -3,13 +3,11 @@
 // A TermSource over the relevance indexes of several collections, numbered one after another: the
 // memories of the first file are 0 … n₀ - 1, those of the second follow, and so on — the order
 // of one batch of all of them. Counting a term costs a bucket lookup per file; finding it, its
-// postings; a memory's terms (for feedback) come from tokenising the texts the index kept.
+// postings; a memory's terms (for feedback) are read as the index kept them.
 #pragma once
 
-#include "batch_tokenizer.hpp"
 #include "relevance_index_file.hpp"
 #include "term_source.hpp"
-#include "tokenizer.hpp"
 
 #include <optional>
 #include <unordered_map>
@@ -19,9 +17,9 @@ namespace starling::bm25 {
 
 class IndexTermSource final : public TermSource {
 public:
-    /// Every pointer, and `tokenizer` and `dictionary`, must outlive this object. Throws
-    /// std::length_error if the files hold more than 2³² - 1 memories in all.
-    IndexTermSource(std::vector<const RelevanceIndexFile *> files, Tokenizer &tokenizer, TermDictionary &dictionary);
+    /// Every pointer, and `dictionary`, must outlive this object. Throws std::length_error if the
+    /// files hold more than 2³² - 1 memories in all.
+    IndexTermSource(std::vector<const RelevanceIndexFile *> files, TermDictionary &dictionary);
 
     [[nodiscard]] TermDictionary &dictionary() override { return *dictionary_; }
     [[nodiscard]] std::size_t memory_count() const override { return memory_count_; }
@@ -42,7 +40,6 @@ private:
     std::vector<std::uint32_t> first_memory_; ///< of each file
     std::size_t memory_count_ = 0;
     TermDictionary *dictionary_;
-    BatchTokenizer tokenizer_;
     std::unordered_map<TermId, std::vector<std::optional<IndexedTerm>>> looked_up_;
 };
 

@@ -1,18 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// The texts of a memory that bm25 searches, and the order it reads them in. Every pass over a
-// memory (matching, feedback, caching, indexing) visits them in this one order, because BM25F's
-// sums, and therefore the scores' last bits, depend on it.
+// The fields of a memory that bm25 searches. The order of a memory's texts is BatchTokenizer's
+// (the summary, each tag, the body, then what each linked memory lends), which every pass over a
+// memory (matching, feedback, indexing) reads them in, because BM25F's sums, and therefore the
+// scores' last bits, depend on it.
 #pragma once
-
-#include "linked_context.hpp"
-
-#include <starling/sdk/memory_view.hpp>
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <string_view>
 
 namespace starling::bm25 {
 
@@ -37,26 +33,5 @@ template <typename PerField>
 /// its links lend it: what a term's document frequency, and so its idf, counts. A term's rarity is
 /// a property of what memories say; otherwise every link would make the words around it commoner.
 [[nodiscard]] inline bool contains_itself(const FieldCounts &counts) noexcept { return own_fields_sum(counts) > 0; }
-
-/// Calls `visit(field, text)` for the indexed texts of memory `memory` of `batch`: the summary,
-/// each tag, the body when the batch carries bodies, then for each memory `context` links it
-/// with, in batch order, that memory's summary and (with bodies) body.
-template <class Visit>
-void for_each_field(const sdk::MemoryBatch &batch, std::size_t memory, const LinkedContext &context, Visit &&visit) {
-    const bool with_body = batch.has_bodies();
-    const auto view = batch[memory];
-    visit(Field::summary, view.summary());
-    view.for_each_tag([&](std::string_view tag) { visit(Field::tags, tag); });
-    if (with_body) {
-        visit(Field::body, view.body());
-    }
-    for (const std::uint32_t linked : context.linked_with(memory)) {
-        const auto other = batch[linked];
-        visit(Field::context, other.summary());
-        if (with_body) {
-            visit(Field::context, other.body());
-        }
-    }
-}
 
 } // namespace starling::bm25

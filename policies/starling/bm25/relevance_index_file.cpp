@@ -198,7 +198,7 @@ IndexedRecord RelevanceIndexFile::record(std::uint32_t memory) const {
     return record;
 }
 
-IndexedTexts RelevanceIndexFile::texts(const IndexedRecord &record) const {
+std::span<const std::byte> RelevanceIndexFile::checked_texts(const IndexedRecord &record) const {
     const std::uint64_t texts_begin = records_at_ + std::uint64_t{memory_count_} * format::record_size;
     if (record.texts_at < texts_begin) {
         throw DamagedIndex("relevance index: texts out of bounds");
@@ -207,22 +207,46 @@ IndexedTexts RelevanceIndexFile::texts(const IndexedRecord &record) const {
     if (cache_files::checksum_bytes(as_text(bytes, record.texts_size)) != record.texts_checksum) {
         throw DamagedIndex("relevance index: texts checksum mismatch");
     }
-    FieldReader reader{bytes, record.texts_size};
-    IndexedTexts texts;
-    texts.key = reader.next_text(reader.next<std::uint32_t>());
+    return {bytes, record.texts_size};
+}
+
+std::string_view RelevanceIndexFile::key(const IndexedRecord &record) const {
+    const auto texts = checked_texts(record);
+    FieldReader reader{texts.data(), texts.size()};
+    return reader.next_text(reader.next<std::uint32_t>());
+}
+
+void RelevanceIndexFile::visit_terms(const IndexedRecord &record,
+                                     const std::function<void(Field, std::span<const std::string_view>)> &text) const {
+    const auto texts = checked_texts(record);
+    FieldReader reader{texts.data(), texts.size()};
+    static_cast<void>(reader.next_text(reader.next<std::uint32_t>())); // the key
+    // Read whole before any is handed on: a damaged memory must not be half given.
+    struct Text {
+        Field field;
+        std::size_t first;
+        std::size_t count;
+    };
+    std::vector<Text> read;
+    std::vector<std::string_view> terms;
     const auto count = reader.next<std::uint32_t>();
     for (std::uint32_t index = 0; index < count; ++index) {
         const auto field = reader.next<std::uint8_t>();
         if (field >= field_count) {
             throw DamagedIndex("relevance index: a text of no known field");
         }
-        const auto size = reader.next<std::uint32_t>();
-        texts.texts.emplace_back(static_cast<Field>(field), std::string{reader.next_text(size)});
+        const auto term_count = reader.next<std::uint32_t>();
+        read.push_back({static_cast<Field>(field), terms.size(), term_count});
+        for (std::uint32_t term = 0; term < term_count; ++term) {
+            terms.push_back(reader.next_text(reader.next<std::uint16_t>()));
+        }
     }
     if (!reader.done()) {
-        throw DamagedIndex("relevance index: bytes after a memory's texts");
+        throw DamagedIndex("relevance index: bytes after a memory's terms");
     }
-    return texts;
+    for (const Text &each : read) {
+        text(each.field, std::span<const std::string_view>{terms}.subspan(each.first, each.count));
+    }
 }
 
 void RelevanceIndexFile::verify() const {

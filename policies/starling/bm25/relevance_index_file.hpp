@@ -15,7 +15,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -74,11 +76,6 @@ struct IndexedRecord {
     std::uint64_t texts_checksum = 0;
 };
 
-/// A memory's key and the texts the index was built from, in for_each_field order.
-struct IndexedTexts {
-    std::string key;
-    std::vector<std::pair<Field, std::string>> texts;
-};
 
 class RelevanceIndexFile {
 public:
@@ -107,7 +104,12 @@ public:
     /// The term's postings, by memory, checked; valid as long as this file is.
     [[nodiscard]] PostingList postings(const IndexedTerm &term) const;
     [[nodiscard]] IndexedRecord record(std::uint32_t memory) const;
-    [[nodiscard]] IndexedTexts texts(const IndexedRecord &record) const;
+    /// The memory's key, once its texts check out.
+    [[nodiscard]] std::string_view key(const IndexedRecord &record) const;
+    /// Calls `text(field, terms)` for each text of the memory, in the tokenizer's order, with the
+    /// terms it was indexed with (views of this file), once all of them check out.
+    void visit_terms(const IndexedRecord &record,
+                     const std::function<void(Field, std::span<const std::string_view>)> &text) const;
     /// Reads the whole file and checks every byte against the body checksum and every structure
     /// against its bounds: what check() asks before an index is trusted again.
     void verify() const;
@@ -116,6 +118,8 @@ private:
     explicit RelevanceIndexFile(cache_files::MappedFile file) noexcept : file_(std::move(file)) {}
     /// The `size` bytes at `at`; throws DamagedIndex if they are not all in the file.
     [[nodiscard]] const std::byte *bytes_at(std::uint64_t at, std::uint64_t size) const;
+    /// The memory's texts (key and terms), checked.
+    [[nodiscard]] std::span<const std::byte> checked_texts(const IndexedRecord &record) const;
 
     cache_files::MappedFile file_;
     std::uint64_t file_size_ = 0;

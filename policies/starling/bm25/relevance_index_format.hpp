@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// The layout of bm25's relevance index, version 3: one file per collection (every memory of one
+// The layout of bm25's relevance index, version 4: one file per collection (every memory of one
 // scope), so that a prompt reads the postings of its own few terms instead of scoring the store.
 // It holds what the evaluation needs and nothing it can compute at query time:
 //
@@ -23,9 +23,10 @@
 //                          session count u32, texts offset u64, texts size u32, 0 u32, texts
 //                          checksum u64, record checksum u64 (of the 40 bytes before it)
 //   texts                  per memory: key size u32, key, text count u32, then per text the field
-//                          u8, size u32, bytes — the texts the index was built from (with the
-//                          context its links lent it), which feedback tokenises again for the few
-//                          memories it reads
+//                          u8, term count u32 and each term (size u16, bytes) — the terms of the
+//                          texts the index was built from (with the context its links lent it),
+//                          in the tokenizer's order, which feedback reads for the few memories it
+//                          weighs instead of tokenising their texts again
 //
 // A term's bucket is hash_text(term) & (bucket count - 1) (hash_text of cache-files). Checksums are
 // checksum_bytes of the bytes they cover (version 2 had hash_text, at a third of the speed, which a
@@ -46,8 +47,9 @@
 namespace starling::bm25::relevance_index_format {
 
 inline constexpr std::array<char, 8> magic{'S', 'T', 'L', 'B', 'M', '2', '5', 'X'};
-/// Version 1 had three fields, no context; version 2 hash_text checksums.
-inline constexpr std::uint32_t version = 3;
+/// Version 1 had three fields, no context; version 2 hash_text checksums; version 3 the texts
+/// themselves where version 4 has their terms.
+inline constexpr std::uint32_t version = 4;
 inline constexpr std::uint32_t byte_order_mark = 0x01020304;
 /// Flag: the texts include bodies (the batch the index was built from carried them).
 inline constexpr std::uint32_t flag_bodies = 1;
@@ -90,6 +92,8 @@ static_assert(posting_lengths_at == posting_counts_at + 2 * field_count &&
 static_assert(max_access_count_at == length_totals_at + 8 * field_count);
 /// Counts and lengths above this do not fit a posting; a collection with one is not indexed.
 inline constexpr std::uint32_t max_posting_value = 0xFFFF;
+/// A term longer than this (in bytes) does not fit a memory's terms; nor is its collection indexed.
+inline constexpr std::size_t max_term_size = 0xFFFF;
 
 // Record fields, by offset within a record.
 inline constexpr std::size_t record_last_accessed_at = 0;

@@ -115,8 +115,7 @@ Postings collect_postings(const BatchTerms &terms, std::size_t dictionary_size) 
 } // namespace
 
 std::string encode_relevance_index(const IndexIdentity &identity, const sdk::MemoryBatch &batch,
-                                   const BatchTerms &terms, const TermDictionary &dictionary,
-                                   const LinkedContext &context) {
+                                   const BatchTerms &terms, const TermDictionary &dictionary) {
     if (terms.memory_count() != batch.size()) {
         throw std::invalid_argument("relevance index: the terms are not of this batch");
     }
@@ -143,7 +142,12 @@ std::string encode_relevance_index(const IndexIdentity &identity, const sdk::Mem
     std::uint64_t texts_size = 0;
     for (std::size_t memory = 0; memory < batch.size(); ++memory) {
         texts_size += 4 + batch[memory].key().size() + 4;
-        for_each_field(batch, memory, context, [&](Field, std::string_view text) { texts_size += 1 + 4 + text.size(); });
+        for (const TextTerms &text : terms.texts(memory)) {
+            texts_size += 1 + 4;
+            for (const TermId id : terms.terms(text)) {
+                texts_size += 2 + dictionary.text(id).size();
+            }
+        }
     }
     std::uint64_t blocks_size = 8 * bucket_count; // every block ends in its checksum
     for (const auto &term : bucketed) {
@@ -187,9 +191,9 @@ std::string encode_relevance_index(const IndexIdentity &identity, const sdk::Mem
         throw std::logic_error("relevance index: blocks were sized wrongly");
     }
     out.put_text(as_text(postings.entries));
-    postings.entries = {}; // no longer needed: the texts below are built without it
+    postings.entries = {}; // no longer needed: the terms below are written without it
 
-    // Records first, then the texts they point to; each record is written once its texts are.
+    // Records first, then the terms they point to; each record is written once its terms are.
     const std::uint64_t records_at = out.size();
     out.put_zeros(batch.size() * format::record_size);
     std::uint32_t max_access_count = 0;
@@ -201,14 +205,21 @@ std::string encode_relevance_index(const IndexIdentity &identity, const sdk::Mem
         out.put_text(view.key());
         const std::uint64_t text_count_at = out.size();
         out.put<std::uint32_t>(0);
-        std::uint32_t text_count = 0;
-        for_each_field(batch, memory, context, [&](Field field, std::string_view text) {
-            out.put<std::uint8_t>(static_cast<std::uint8_t>(field));
-            out.put<std::uint32_t>(static_cast<std::uint32_t>(text.size()));
-            out.put_text(text);
-            ++text_count;
-        });
-        out.put_at<std::uint32_t>(static_cast<std::size_t>(text_count_at), text_count);
+        const auto texts = terms.texts(memory);
+        out.put_at<std::uint32_t>(static_cast<std::size_t>(text_count_at), static_cast<std::uint32_t>(texts.size()));
+        for (const TextTerms &text : texts) {
+            out.put<std::uint8_t>(static_cast<std::uint8_t>(text.field));
+            out.put<std::uint32_t>(static_cast<std::uint32_t>(text.count));
+            for (const TermId id : terms.terms(text)) {
+                const auto term = dictionary.text(id);
+                if (term.size() > format::max_term_size) {
+                    throw std::length_error("relevance index: a term of " + std::to_string(term.size()) +
+                                            " bytes does not fit the index format");
+                }
+                out.put<std::uint16_t>(static_cast<std::uint16_t>(term.size()));
+                out.put_text(term);
+            }
+        }
         const auto block_bytes = out.from(first);
 
         std::array<std::byte, format::record_size> record{};

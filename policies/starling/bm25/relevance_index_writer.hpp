@@ -5,7 +5,6 @@
 #pragma once
 
 #include "batch_terms.hpp"
-#include "linked_context.hpp"
 #include "term_dictionary.hpp"
 
 #include <starling/sdk/memory_view.hpp>
@@ -26,11 +25,12 @@ struct IndexIdentity {
 };
 
 /// The file's bytes (a string: written out whole, as they were built). `terms` holds `batch` as ids
-/// of `dictionary`, memory by memory, with the links of `context` (BatchTokenizer::context()). Throws
-/// std::length_error when a count or length does not fit the format (a text of more than 65,535
-/// terms, a file of more than 4 GiB): such a collection is scored without an index.
+/// of `dictionary`, memory by memory, with the texts its links lend (BatchTokenizer::tokenize()).
+/// Throws std::length_error when a count or length does not fit the format (a text of more than
+/// 65,535 terms, a term of more than 65,535 bytes, a file of more than 4 GiB): such a collection is
+/// scored without an index.
 [[nodiscard]] std::string encode_relevance_index(const IndexIdentity &identity,
                                                 const sdk::MemoryBatch &batch, const BatchTerms &terms,
-                                                const TermDictionary &dictionary, const LinkedContext &context);
+                                                const TermDictionary &dictionary);
 
 } // namespace starling::bm25

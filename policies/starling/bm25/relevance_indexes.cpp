@@ -97,9 +97,8 @@ bool RelevanceIndexes::current(const sdk::Collection &collection) const {
 
 void RelevanceIndexes::build(const sdk::Collection &collection, const sdk::MemoryBatch &memories) {
     std::string bytes;
-    scorer_->with_batch_terms(memories, [&](const BatchTerms &terms, const TermDictionary &dictionary,
-                                            const LinkedContext &context) {
-        bytes = encode_relevance_index(identity_of(collection), memories, terms, dictionary, context);
+    scorer_->with_batch_terms(memories, [&](const BatchTerms &terms, const TermDictionary &dictionary) {
+        bytes = encode_relevance_index(identity_of(collection), memories, terms, dictionary);
     });
     cache_files::replace_index_file(directory_, path_of(collection.id), bytes, host_);
     std::erase_if(open_files_, [&](const OpenFile &open) { return open.collection_id == collection.id; });
@@ -127,7 +126,7 @@ std::optional<std::vector<sdk::RankedMemory>> RelevanceIndexes::rank(std::string
         return ranked;
     }
     try {
-        IndexTermSource source{std::move(pointers), scorer_->tokenizer(), dictionary};
+        IndexTermSource source{std::move(pointers), dictionary};
         evaluator_.evaluate(source, scored_);
         // Candidates are taken best first from a heap rather than sorting them all: a prompt of
         // common words matches thousands of memories, of which the loop mostly reads a few dozen.
@@ -161,7 +160,7 @@ std::optional<std::vector<sdk::RankedMemory>> RelevanceIndexes::rank(std::string
         }
         keys_.reserve(kept.size());
         for (const auto &memory : kept) {
-            keys_.push_back(memory.file->texts(memory.record).key);
+            keys_.emplace_back(memory.file->key(memory.record));
         }
         for (std::size_t index = 0; index < kept.size(); ++index) {
             ranked.push_back({keys_[index], kept[index].memory.score});

@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -110,7 +111,7 @@ TEST_CASE("a relevance index file finds every term it holds and no other, and da
     BatchTerms terms;
     batch_tokenizer.tokenize(batch, dictionary, nullptr, terms);
     const std::string bytes =
-        starling::bm25::encode_relevance_index(identity, batch, terms, dictionary, batch_tokenizer.context());
+        starling::bm25::encode_relevance_index(identity, batch, terms, dictionary);
     const auto path = scratch / "index.bin";
     std::ofstream{path, std::ios::binary} << bytes;
 
@@ -144,4 +145,66 @@ TEST_CASE("a relevance index file finds every term it holds and no other, and da
         overwrite(position, bytes[position]);
     }
     CHECK(failed > 0);
+}
+
+TEST_CASE("a relevance index file gives each memory's key and the terms it was indexed with, context included",
+          "[policy][bm25][index]") {
+    starling::test::TempDir scratch{"bm25-index-file"};
+    std::vector<HistoryMemory> memories(4);
+    memories[0] = {.summary = "Deploy the billingQueue", .tags = "ops\nbilling", .body = "through ArgoCD, never by hand"};
+    memories[1] = {.summary = "", .tags = "", .body = "深色模式 im Büro"};
+    memories[2] = {.summary = "kafka consumer lag", .tags = "", .body = ""};
+    memories[3] = {.summary = "retry the queue", .tags = "", .body = "after a deploy"};
+    for (std::size_t index = 0; index < memories.size(); ++index) {
+        memories[index].key = "memory/user/short/" + std::to_string(index) + ".md";
+        memories[index].id = "id" + std::to_string(index);
+    }
+    memories[3].fields = R"({"links": ["related:id0", "episode:id2"]})"; // lends it their texts
+    const HistoryBatch history{memories, true, 1'700'000'000};
+    const starling::sdk::MemoryBatch batch{history.get()};
+    Tokenizer tokenizer{TokenizerOptions{}};
+    BatchTokenizer batch_tokenizer{tokenizer, {"related", "episode"}};
+    TermDictionary dictionary;
+    BatchTerms terms;
+    batch_tokenizer.tokenize(batch, dictionary, nullptr, terms);
+    const auto path = scratch / "index.bin";
+    std::ofstream{path, std::ios::binary} << starling::bm25::encode_relevance_index(identity, batch, terms, dictionary);
+
+    std::string problem;
+    auto [opening, file] = RelevanceIndexFile::open(path, identity, problem);
+    REQUIRE(opening == RelevanceIndexFile::Opening::opened);
+    REQUIRE(terms.texts(3).size() > 5); // summary, body, and what both links lend
+    for (std::size_t memory = 0; memory < memories.size(); ++memory) {
+        INFO("memory " << memory);
+        const auto record = file->record(static_cast<std::uint32_t>(memory));
+        CHECK(file->key(record) == memories[memory].key);
+        std::vector<std::pair<starling::bm25::Field, std::vector<std::string>>> read;
+        file->visit_terms(record, [&](starling::bm25::Field field, std::span<const std::string_view> texts) {
+            read.emplace_back(field, std::vector<std::string>{texts.begin(), texts.end()});
+        });
+        std::vector<std::pair<starling::bm25::Field, std::vector<std::string>>> indexed;
+        for (const auto &text : terms.texts(memory)) {
+            std::vector<std::string> texts;
+            for (const auto id : terms.terms(text)) {
+                texts.emplace_back(dictionary.text(id));
+            }
+            indexed.emplace_back(text.field, std::move(texts));
+        }
+        CHECK(read == indexed);
+    }
+}
+
+TEST_CASE("a term too long for the relevance index format is refused, not cut", "[policy][bm25][index]") {
+    std::vector<HistoryMemory> memories(1);
+    memories[0].summary = std::string(70'000, 'x');
+    const HistoryBatch history{memories, true, 1'700'000'000};
+    const starling::sdk::MemoryBatch batch{history.get()};
+    Tokenizer tokenizer{TokenizerOptions{}};
+    BatchTokenizer batch_tokenizer{tokenizer};
+    TermDictionary dictionary;
+    BatchTerms terms;
+    batch_tokenizer.tokenize(batch, dictionary, nullptr, terms);
+    REQUIRE(terms.terms(terms.texts(0)[0]).size() == 1);
+    CHECK_THROWS_WITH(starling::bm25::encode_relevance_index(identity, batch, terms, dictionary),
+                      Catch::Contains("a term of 70000 bytes"));
 }
