@@ -36,6 +36,26 @@ namespace {
 
 const IndexIdentity identity{"user", "v3", 42};
 
+/// `memories` with bodies, tokenised as an index build tokenises them; links of `relations` lend
+/// context.
+struct Tokenised {
+    explicit Tokenised(const std::vector<HistoryMemory> &memories, std::vector<std::string> relations = {})
+        : history{memories, true, 1'700'000'000}, batch{history.get()},
+          batch_tokenizer{tokenizer, std::move(relations)} {
+        batch_tokenizer.tokenize(batch, dictionary, nullptr, terms);
+    }
+    [[nodiscard]] std::string encode() const {
+        return starling::bm25::encode_relevance_index(identity, batch, terms, dictionary);
+    }
+
+    HistoryBatch history;
+    starling::sdk::MemoryBatch batch;
+    Tokenizer tokenizer{TokenizerOptions{}};
+    BatchTokenizer batch_tokenizer;
+    TermDictionary dictionary;
+    BatchTerms terms;
+};
+
 /// What a lookup of one term finds: nothing, or its counts and every posting.
 struct Found {
     std::optional<std::uint32_t> memory_count;
@@ -103,21 +123,14 @@ TEST_CASE("a relevance index file finds every term it holds and no other, and da
         memories[index].key = "memory/user/short/" + std::to_string(index) + ".md";
         memories[index].id = "id" + std::to_string(index);
     }
-    const HistoryBatch history{memories, true, 1'700'000'000};
-    const starling::sdk::MemoryBatch batch{history.get()};
-    Tokenizer tokenizer{TokenizerOptions{}};
-    BatchTokenizer batch_tokenizer{tokenizer};
-    TermDictionary dictionary;
-    BatchTerms terms;
-    batch_tokenizer.tokenize(batch, dictionary, nullptr, terms);
-    const std::string bytes =
-        starling::bm25::encode_relevance_index(identity, batch, terms, dictionary);
+    const Tokenised tokenised{memories};
+    const std::string bytes = tokenised.encode();
     const auto path = scratch / "index.bin";
     std::ofstream{path, std::ios::binary} << bytes;
 
     std::vector<std::string> queried{"zzzz", "billings"};
-    for (std::size_t id = 0; id < dictionary.size(); ++id) {
-        queried.emplace_back(dictionary.text(static_cast<starling::bm25::TermId>(id)));
+    for (std::size_t id = 0; id < tokenised.dictionary.size(); ++id) {
+        queried.emplace_back(tokenised.dictionary.text(static_cast<starling::bm25::TermId>(id)));
     }
     const auto whole = look_up_all(path, queried);
     REQUIRE(whole);
@@ -160,15 +173,10 @@ TEST_CASE("a relevance index file gives each memory's key and the terms it was i
         memories[index].id = "id" + std::to_string(index);
     }
     memories[3].fields = R"({"links": ["related:id0", "episode:id2"]})"; // lends it their texts
-    const HistoryBatch history{memories, true, 1'700'000'000};
-    const starling::sdk::MemoryBatch batch{history.get()};
-    Tokenizer tokenizer{TokenizerOptions{}};
-    BatchTokenizer batch_tokenizer{tokenizer, {"related", "episode"}};
-    TermDictionary dictionary;
-    BatchTerms terms;
-    batch_tokenizer.tokenize(batch, dictionary, nullptr, terms);
+    const Tokenised tokenised{memories, {"related", "episode"}};
+    const auto &terms = tokenised.terms;
     const auto path = scratch / "index.bin";
-    std::ofstream{path, std::ios::binary} << starling::bm25::encode_relevance_index(identity, batch, terms, dictionary);
+    std::ofstream{path, std::ios::binary} << tokenised.encode();
 
     std::string problem;
     auto [opening, file] = RelevanceIndexFile::open(path, identity, problem);
@@ -186,7 +194,7 @@ TEST_CASE("a relevance index file gives each memory's key and the terms it was i
         for (const auto &text : terms.texts(memory)) {
             std::vector<std::string> texts;
             for (const auto id : terms.terms(text)) {
-                texts.emplace_back(dictionary.text(id));
+                texts.emplace_back(tokenised.dictionary.text(id));
             }
             indexed.emplace_back(text.field, std::move(texts));
         }
@@ -197,14 +205,7 @@ TEST_CASE("a relevance index file gives each memory's key and the terms it was i
 TEST_CASE("a term too long for the relevance index format is refused, not cut", "[policy][bm25][index]") {
     std::vector<HistoryMemory> memories(1);
     memories[0].summary = std::string(70'000, 'x');
-    const HistoryBatch history{memories, true, 1'700'000'000};
-    const starling::sdk::MemoryBatch batch{history.get()};
-    Tokenizer tokenizer{TokenizerOptions{}};
-    BatchTokenizer batch_tokenizer{tokenizer};
-    TermDictionary dictionary;
-    BatchTerms terms;
-    batch_tokenizer.tokenize(batch, dictionary, nullptr, terms);
-    REQUIRE(terms.terms(terms.texts(0)[0]).size() == 1);
-    CHECK_THROWS_WITH(starling::bm25::encode_relevance_index(identity, batch, terms, dictionary),
-                      Catch::Contains("a term of 70000 bytes"));
+    const Tokenised tokenised{memories};
+    REQUIRE(tokenised.terms.terms(tokenised.terms.texts(0)[0]).size() == 1);
+    CHECK_THROWS_WITH(tokenised.encode(), Catch::Contains("a term of 70000 bytes"));
 }
