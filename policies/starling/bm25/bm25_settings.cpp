@@ -171,8 +171,9 @@ Bm25Settings read_bm25_settings(const sdk::Settings &settings) {
     lexicon_weights.sibling = read_number(settings, "lexicon.sibling", lexicon_weights.sibling, 0.0, 1.0);
     lexicon_weights.broader = read_number(settings, "lexicon.broader", lexicon_weights.broader, 0.0, 1.0);
     lexicon_weights.narrower = read_number(settings, "lexicon.narrower", lexicon_weights.narrower, 0.0, 1.0);
+    const std::size_t phrase_gap = read_count(settings, "lexicon.phrase_gap", static_cast<int>(default_phrase_gap), 10);
     if (lexicon_weights.any()) {
-        read.lexicon = std::make_shared<Lexicon>(built_in_lexicon(), lexicon_weights);
+        read.lexicon = std::make_shared<Lexicon>(built_in_lexicon(), lexicon_weights, phrase_gap);
     }
     return read;
 }

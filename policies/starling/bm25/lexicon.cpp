@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "lexicon.hpp"
 
+#include "term_characters.hpp"
+
 // The tables starling-bm25-lexicon compiles lexicon/software.txt into (tools/compile_lexicon.cpp).
 #include <starling/bm25/built_in_lexicon.hpp>
 
@@ -22,19 +24,125 @@ std::vector<std::string> terms_of(std::string_view member, Tokenizer &tokenizer)
     return terms;
 }
 
+bool is_ascii_space(unsigned char byte) noexcept {
+    return byte == ' ' || byte == '\t' || byte == '\n' || byte == '\r' || byte == '\f' || byte == '\v';
+}
+
+/// ASCII punctuation that ends a sentence or a clause where white space or the end follows it: in
+/// "0.9.3", "package.json" or "a,b" it does not.
+bool is_clause_punctuation(unsigned char byte) noexcept {
+    return byte == '.' || byte == '!' || byte == '?' || byte == ';' || byte == ':' || byte == ',';
+}
+
+/// Chinese and Japanese punctuation that ends a sentence or a clause: 。！？；：，、 (no space follows).
+bool is_cjk_clause_punctuation(char32_t code_point) noexcept {
+    return code_point == 0x3002 || code_point == 0xFF01 || code_point == 0xFF1F || code_point == 0xFF1B ||
+           code_point == 0xFF1A || code_point == 0xFF0C || code_point == 0x3001;
+}
+
+/// Whether every term of `phrase` is (part of) a word of a spaced script. A Chinese phrase's terms
+/// are the overlapping pairs of its characters, which only stand next to each other.
+bool is_phrase_of_words(const std::vector<std::string> &phrase) {
+    return std::none_of(phrase.begin(), phrase.end(), [](const std::string &term) {
+        return !term.empty() &&
+               classify(sdk::text::decode_utf8(term, 0, term_utf8_rules)) == sdk::text::CharacterClass::unspaced;
+    });
+}
+
+/// Whether `phrase` occurs in `query`, written at `places`: as consecutive terms, or — a phrase of
+/// words — as its terms in order in one clause with at most `gap` other words between its first and
+/// last. The earliest match of each next term from a first one makes the shortest span there.
+bool occurs(const std::vector<std::string_view> &query, std::span<const WrittenPlace> places,
+            const std::vector<std::string> &phrase, std::size_t gap) {
+    if (phrase.empty()) {
+        return false;
+    }
+    const auto equal = [](std::string_view a, const std::string &b) { return a == b; };
+    if (std::search(query.begin(), query.end(), phrase.begin(), phrase.end(), equal) != query.end()) {
+        return true;
+    }
+    if (gap == 0 || phrase.size() < 2 || !is_phrase_of_words(phrase)) {
+        return false;
+    }
+    const std::size_t longest_span = phrase.size() - 1 + gap; // in words, from the first to the last
+    for (std::size_t first = 0; first < query.size(); ++first) {
+        if (query[first] != phrase.front()) {
+            continue;
+        }
+        std::size_t next = 1;
+        for (std::size_t at = first + 1; at < query.size() && next < phrase.size(); ++at) {
+            if (places[at].clause != places[first].clause || places[at].word - places[first].word > longest_span) {
+                break;
+            }
+            if (query[at] == phrase[next]) {
+                ++next;
+            }
+        }
+        if (next == phrase.size()) {
+            return true;
+        }
+    }
+    return false;
+}
+
 } // namespace
+
+void read_written_terms(std::string_view text, Tokenizer &tokenizer, TokenList &terms,
+                        std::vector<WrittenPlace> &places) {
+    terms.clear();
+    places.clear();
+    WrittenPlace place;
+    std::size_t word_start = 0;
+    // Each word is made terms alone: white space and the punctuation a clause ends at separate
+    // terms anyway, so the terms are those of the text whole.
+    const auto end_word = [&](std::size_t end) {
+        if (end > word_start) {
+            tokenizer.tokenize(text.substr(word_start, end - word_start), terms, StopWordHandling::remove,
+                               CamelCaseParts::omit);
+            if (terms.size() > places.size()) {
+                places.resize(terms.size(), place);
+                ++place.word;
+            }
+        }
+        word_start = end;
+    };
+    std::size_t position = 0;
+    while (position < text.size()) {
+        const auto byte = static_cast<unsigned char>(text[position]);
+        if (byte >= 0x80) {
+            const auto decoded = sdk::text::decode_utf8(text, position, term_utf8_rules);
+            position += decoded.length;
+            if (decoded.valid && is_cjk_clause_punctuation(decoded.code_point)) {
+                end_word(position);
+                ++place.clause;
+            }
+            continue;
+        }
+        ++position;
+        if (is_ascii_space(byte)) {
+            end_word(position);
+            place.clause += byte == '\n' || byte == '\r' ? 1U : 0U;
+        } else if (is_clause_punctuation(byte) &&
+                   (position == text.size() || is_ascii_space(static_cast<unsigned char>(text[position])))) {
+            end_word(position);
+            ++place.clause;
+        }
+    }
+    end_word(text.size());
+}
 
 LexiconTables built_in_lexicon() noexcept {
     return {{compiled_lexicon::text, sizeof compiled_lexicon::text - 1}, compiled_lexicon::groups,
             compiled_lexicon::members, compiled_lexicon::narrower};
 }
 
-Lexicon::Lexicon(std::string_view text, std::string_view source, const LexiconWeights &weights)
+Lexicon::Lexicon(std::string_view text, std::string_view source, const LexiconWeights &weights,
+                 std::size_t phrase_gap)
     : read_(std::make_shared<const ReadLexicon>(read_lexicon(text, source))), tables_(read_->tables()),
-      weights_(weights) {}
+      weights_(weights), phrase_gap_(phrase_gap) {}
 
-Lexicon::Lexicon(const LexiconTables &tables, const LexiconWeights &weights) noexcept
-    : tables_(tables), weights_(weights) {}
+Lexicon::Lexicon(const LexiconTables &tables, const LexiconWeights &weights, std::size_t phrase_gap) noexcept
+    : tables_(tables), weights_(weights), phrase_gap_(phrase_gap) {}
 
 void Lexicon::add_members_of(const LexiconGroup &group, double weight, const std::vector<std::string_view> &query,
                              Tokenizer &tokenizer, std::vector<LexiconExpansion> &out) const {
@@ -61,10 +169,21 @@ void Lexicon::add_members_of(const LexiconGroup &group, double weight, const std
 
 void Lexicon::expand(const std::vector<std::string_view> &query, Tokenizer &tokenizer,
                      std::vector<LexiconExpansion> &out) const {
+    std::vector<WrittenPlace> places(query.size());
+    for (std::size_t term = 0; term < places.size(); ++term) {
+        places[term].word = static_cast<std::uint32_t>(term);
+    }
+    expand(query, places, tokenizer, out);
+}
+
+void Lexicon::expand(const std::vector<std::string_view> &query, std::span<const WrittenPlace> places,
+                     Tokenizer &tokenizer, std::vector<LexiconExpansion> &out) const {
     out.clear();
     if (tables_.groups.empty() || !weights_.any() || query.empty()) {
         return;
     }
+    // Without a place for each term, phrases are found as consecutive terms only.
+    const std::size_t gap = places.size() == query.size() ? phrase_gap_ : 0;
     std::vector<std::string> query_keys;
     for (const auto term : query) {
         query_keys.push_back(member_key(term));
@@ -75,12 +194,7 @@ void Lexicon::expand(const std::vector<std::string_view> &query, Tokenizer &toke
             if (std::find(query_keys.begin(), query_keys.end(), tables_.text_of(member.key)) == query_keys.end()) {
                 continue; // no query term starts as this member does: it cannot be one of them
             }
-            const auto terms = terms_of(tables_.text_of(member.text), tokenizer);
-            const bool found = !terms.empty() && std::search(query.begin(), query.end(), terms.begin(), terms.end(),
-                                                            [](std::string_view a, const std::string &b) {
-                                                                return a == b;
-                                                            }) != query.end();
-            if (found) {
+            if (occurs(query, places, terms_of(tables_.text_of(member.text), tokenizer), gap)) {
                 triggered.push_back(&group);
                 break;
             }

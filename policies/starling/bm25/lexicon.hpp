@@ -13,12 +13,20 @@
 // front (tokenising and stemming each) cost 0.8 ms, so the lexicon makes terms only of those a
 // query may name: a member is looked at only when the start of its first word (member_key) is the
 // start of one of the query's terms, which a stem keeps.
+//
+// A phrase is found where its terms are consecutive, and also where a few words stand between them
+// in one clause (phrase_gap): a prompt says "cut the 0.9.3 release", "add a nullable settled_at
+// column", "Abhängigkeiten für das Backend installieren" more often than the phrase itself. The words
+// must come in the phrase's order, and a sentence or clause end (. ! ? ; : , before a space, a line
+// break, 。！？；：，、) between them breaks the phrase.
 #pragma once
 
 #include "lexicon_tables.hpp"
 #include "tokenizer.hpp"
 
+#include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -36,6 +44,29 @@ struct LexiconWeights {
     [[nodiscard]] bool any() const noexcept { return same > 0.0 || sibling > 0.0 || broader > 0.0 || narrower > 0.0; }
 };
 
+/// How many other words may stand between the first and the last word of a phrase found in a query
+/// (lexicon.phrase_gap), chosen on the tuning half of the first-weeks benchmark.
+inline constexpr std::size_t default_phrase_gap = 2;
+
+/// Where one of a query's terms was written: the word it is part of (the query's words that make a
+/// term, counted from 0, so a stop word between two words puts no distance between them) and the
+/// clause.
+struct WrittenPlace {
+    std::uint32_t word = 0;
+    std::uint32_t clause = 0;
+
+    friend bool operator==(const WrittenPlace &, const WrittenPlace &) = default;
+};
+
+/// Makes `text` terms as the lexicon reads a query, replacing `terms` and `places`: its terms in the
+/// order written, stop words dropped and a word in camel case whole (its parts would break a phrase:
+/// "GitHub Actions" is github, action), each with its place. Words are separated by white space; a
+/// clause ends at a line break, at . ! ? ; : or , before white space or the end, and at Chinese
+/// punctuation that ends a sentence or a clause. The terms are those tokenize() makes of the text
+/// whole (CamelCaseParts::omit).
+void read_written_terms(std::string_view text, Tokenizer &tokenizer, TokenList &terms,
+                        std::vector<WrittenPlace> &places);
+
 /// One term a query expands to, and the share of the triggering term's weight it gets.
 struct LexiconExpansion {
     std::string term;
@@ -49,21 +80,32 @@ public:
 
     /// Reads `text` (read_lexicon). Throws LexiconError naming `source` and the line of a
     /// malformed line.
-    Lexicon(std::string_view text, std::string_view source, const LexiconWeights &weights);
+    /// `phrase_gap`: how many other words may stand between a phrase's first and last word.
+    Lexicon(std::string_view text, std::string_view source, const LexiconWeights &weights,
+            std::size_t phrase_gap = default_phrase_gap);
 
     /// Views `tables`, which must outlive the lexicon: built_in_lexicon()'s, as a hook does.
-    Lexicon(const LexiconTables &tables, const LexiconWeights &weights) noexcept;
+    Lexicon(const LexiconTables &tables, const LexiconWeights &weights,
+            std::size_t phrase_gap = default_phrase_gap) noexcept;
 
     [[nodiscard]] bool empty() const noexcept { return tables_.groups.empty(); }
     [[nodiscard]] std::size_t group_count() const noexcept { return tables_.groups.size(); }
 
-    /// The terms `query` (a query's terms, in order) expands to, its members made terms by
-    /// `tokenizer`: for each group one of whose members occurs in it — a one-term member as a
-    /// term, a phrase as consecutive terms — that group's other one-term members and those of the
+    /// The terms `query` (a query's terms, in order, written at `places`: read_written_terms())
+    /// expands to, its members made terms by `tokenizer`: for each group one of whose members occurs
+    /// in it — a one-term member as a term, a phrase as consecutive terms or, a phrase of words
+    /// (not of Chinese bigrams), as its terms in order in one clause with at most phrase_gap other
+    /// words between its first and last — that group's other one-term members and those of the
     /// groups it is related to, each once at the strongest weight it is reached by. Terms of
-    /// `query` itself are left out.
+    /// `query` itself are left out. `places` has one place per term of `query`; without, phrases
+    /// are found as consecutive terms only.
+    void expand(const std::vector<std::string_view> &query, std::span<const WrittenPlace> places,
+                Tokenizer &tokenizer, std::vector<LexiconExpansion> &out) const;
+    /// The same, each of `query`'s terms a word of its own and all of them one clause.
     void expand(const std::vector<std::string_view> &query, Tokenizer &tokenizer,
                 std::vector<LexiconExpansion> &out) const;
+
+    [[nodiscard]] std::size_t phrase_gap() const noexcept { return phrase_gap_; }
 
     [[nodiscard]] const LexiconTables &tables() const noexcept { return tables_; }
 
@@ -74,6 +116,7 @@ private:
     std::shared_ptr<const ReadLexicon> read_; ///< what tables_ views, when read from text
     LexiconTables tables_;
     LexiconWeights weights_;
+    std::size_t phrase_gap_ = default_phrase_gap;
 };
 
 /// The built-in lexicon's tables (lexicon/software.txt), read at build time and compiled in.

@@ -179,15 +179,15 @@ void QueryEvaluator::add_lexicon_expansions(std::string_view query, TermDictiona
     }
     // The query's terms in the order written, repeats included, and without the parts of a word in
     // camel case, which the tokenizer adds after the word and which would break a phrase ("GitHub
-    // Actions" is github, action — not github, git, hub, action).
-    written_tokens_.clear();
-    tokenizer_->tokenize(query, written_tokens_, StopWordHandling::remove, CamelCaseParts::omit);
+    // Actions" is github, action — not github, git, hub, action); with their words and clauses, so
+    // that a phrase with a few words between its own is found in one clause and not across two.
+    read_written_terms(query, *tokenizer_, written_tokens_, written_places_);
     std::vector<std::string_view> written;
     written.reserve(written_tokens_.size());
     for (std::size_t token = 0; token < written_tokens_.size(); ++token) {
         written.push_back(written_tokens_[token]);
     }
-    lexicon.expand(written, *tokenizer_, expansions_);
+    lexicon.expand(written, written_places_, *tokenizer_, expansions_);
     // An expansion is weighted as the query's average own term: a phrase of two terms stands for
     // one thing, and the lexicon cannot say which of its words triggered it.
     const double own_weight = std::accumulate(terms_.weights.begin(),

@@ -116,6 +116,7 @@ private:
     TokenList tokens_;
     std::vector<double> token_word_shares_;
     TokenList written_tokens_;   ///< the query's terms without camel-case parts, for the lexicon
+    std::vector<WrittenPlace> written_places_; ///< where each of them was written
     WeightedTerms terms_;
     double memory_count_ = 0.0;
     FieldFrequencies field_frequencies_;

@@ -211,6 +211,8 @@ TEST_CASE("bm25 refuses a setting it cannot use, naming it and the value", "[pol
     CHECK_THAT(refusal(R"({"b": 2})"), Catch::Contains("bm25 setting 'b' must be between 0 and 1, got 2"));
     CHECK_THAT(refusal(R"({"prior": {"length": -0.1}})"),
                Catch::Contains("bm25 setting 'prior.length' must be between 0 and 2, got -0.1"));
+    CHECK_THAT(refusal(R"({"lexicon": {"phrase_gap": 11}})"),
+               Catch::Contains("bm25 setting 'lexicon.phrase_gap' must be between 0 and 10, got 11"));
     CHECK_THAT(refusal(R"({"prior": {"length": "long"}})"),
                Catch::Contains("setting 'prior.length' must be a number, got 'long'"));
     CHECK(refusal(R"({"k1": 1.5, "feedback": {"documents": 3}, "stem_english": false})") == "created");

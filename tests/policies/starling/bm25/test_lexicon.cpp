@@ -19,6 +19,7 @@ using starling::bm25::LexiconWeights;
 using starling::bm25::TokenList;
 using starling::bm25::Tokenizer;
 using starling::bm25::TokenizerOptions;
+using starling::bm25::WrittenPlace;
 
 namespace {
 
@@ -52,6 +53,21 @@ std::vector<LexiconExpansion> expand(const Lexicon &lexicon, Tokenizer &tokenize
     return out;
 }
 
+/// What `query` expands to, read as the evaluator reads it: with its words and clauses.
+std::vector<LexiconExpansion> expand_written(const Lexicon &lexicon, Tokenizer &tokenizer, const std::string &query) {
+    TokenList tokens;
+    std::vector<WrittenPlace> places;
+    starling::bm25::read_written_terms(query, tokenizer, tokens, places);
+    REQUIRE(places.size() == tokens.size());
+    std::vector<std::string_view> terms;
+    for (std::size_t token = 0; token < tokens.size(); ++token) {
+        terms.push_back(tokens[token]);
+    }
+    std::vector<LexiconExpansion> out;
+    lexicon.expand(terms, places, tokenizer, out);
+    return out;
+}
+
 double weight_of(const std::vector<LexiconExpansion> &expansions, const std::string &term) {
     const auto found = std::find_if(expansions.begin(), expansions.end(),
                                     [&](const LexiconExpansion &expansion) { return expansion.term == term; });
@@ -63,6 +79,12 @@ const char *const kSmall = "# kind | id | broader | members\n"
                            "kind | js-package-manager | package-manager | npm, pnpm, yarn\n"
                            "kind | py-package-manager | package-manager | pip, poetry\n"
                            "same | kubernetes | - | kubernetes, k8s\n";
+
+// Phrases whose words are no members themselves: a one-term member (flyway, pnpm, publish) is
+// reached only through a phrase.
+const char *const kPhrases = "same | migration | - | Flyway, add column\n"
+                             "same | package-manager | - | pnpm, install dependencies, Abhängigkeiten installieren, 安装 依赖\n"
+                             "same | release | - | publish, cut a release\n";
 
 } // namespace
 
@@ -243,4 +265,84 @@ TEST_CASE("the compiled built-in lexicon holds what its text reads as, and expan
         expanding += expected.empty() ? 0 : 1;
     }
     CHECK(expanding > members.size()); // most queries expand: the comparison is not of nothing
+}
+
+TEST_CASE("a phrase is found with a few other words between its own, in order and in one clause",
+          "[bm25][lexicon]") {
+    auto tokenizer = default_tokenizer();
+    const Lexicon lexicon{kPhrases, "phrases.txt", LexiconWeights{}, 2};
+    const auto expands_to = [&](const std::string &query, const std::string &term) {
+        INFO("query '" << query << "'");
+        return weight_of(expand_written(lexicon, tokenizer, query), term);
+    };
+    // Next to each other, as ever; and with one or two words between.
+    CHECK(expands_to("add column settled_at", "flyway") == 1.0);
+    CHECK(expands_to("add a nullable settled_at column to the transfers table", "flyway") == 1.0);
+    CHECK(expands_to("install the project's dependencies", "pnpm") == 1.0);
+    // German puts the verb last: "für" and "das" are stop words, "Backend" is the one word between.
+    CHECK(expands_to("Abhängigkeiten für das Backend installieren", "pnpm") == 1.0);
+    // A version is one word, though its dots separate terms ("0", "9", "3"); a dot inside a word
+    // ends no sentence.
+    CHECK(expands_to("cut the 0.9.3 release", "publish") == 1.0);
+
+    SECTION("too many words between") {
+        CHECK(expands_to("add tests for sorting and paging the column", "flyway") == 0.0);
+        CHECK(expands_to("install node and python toolchains with their dependencies", "pnpm") == 0.0);
+        const Lexicon wider{kPhrases, "phrases.txt", LexiconWeights{}, 3};
+        CHECK(weight_of(expand_written(wider, tokenizer, "add tests for sorting and paging the column"), "flyway") ==
+              1.0);
+    }
+    SECTION("the words in another order") {
+        CHECK(expands_to("the column we add", "flyway") == 0.0);
+        CHECK(expands_to("a release was cut", "publish") == 0.0);
+    }
+    SECTION("a sentence or a clause ends between them") {
+        CHECK(expands_to("Add a test. The column is wrong", "flyway") == 0.0);
+        CHECK(expands_to("Add a test! Column widths are wrong", "flyway") == 0.0);
+        CHECK(expands_to("add a test, then fix the column", "flyway") == 0.0);
+        CHECK(expands_to("add these tests:\ncolumn widths", "flyway") == 0.0);
+        CHECK(expands_to("add a test\ncolumn widths are wrong", "flyway") == 0.0);
+        CHECK(expands_to("cut the tape。release it", "publish") == 0.0);
+    }
+    SECTION("a Chinese phrase's terms only next to each other") {
+        CHECK(expands_to("安装 依赖", "pnpm") == 1.0);
+        CHECK(expands_to("安装 项目 依赖", "pnpm") == 0.0);
+    }
+    SECTION("a gap of 0 finds consecutive terms only") {
+        const Lexicon adjacent{kPhrases, "phrases.txt", LexiconWeights{}, 0};
+        CHECK(weight_of(expand_written(adjacent, tokenizer, "add column settled_at"), "flyway") == 1.0);
+        CHECK(expand_written(adjacent, tokenizer, "add a nullable column").empty());
+    }
+}
+
+TEST_CASE("a query's written terms are the tokenizer's, each with its word and its clause", "[bm25][lexicon]") {
+    auto tokenizer = default_tokenizer();
+    for (const std::string text :
+         {"Cut the 0.9.3 release, then deploy it.\nGitHub Actions: 部署。上线 maxRetries didn't work", "",
+          "  \n, . ", "帮我装一下，好吗？ Caroline's deps… done!", "a.b,c;d:e!f?g package.json v1.2.3 e.g. this"}) {
+        INFO("text '" << text << "'");
+        TokenList whole;
+        tokenizer.tokenize(text, whole, starling::bm25::StopWordHandling::remove,
+                           starling::bm25::CamelCaseParts::omit);
+        TokenList written;
+        std::vector<WrittenPlace> places;
+        starling::bm25::read_written_terms(text, tokenizer, written, places);
+        REQUIRE(written.size() == whole.size());
+        REQUIRE(places.size() == whole.size());
+        for (std::size_t term = 0; term < whole.size(); ++term) {
+            CHECK(written[term] == whole[term]);
+        }
+    }
+    TokenList terms;
+    std::vector<WrittenPlace> places;
+    starling::bm25::read_written_terms("Cut the 0.9.3 release, then deploy it.\nGitHub Actions: 部署。上线", tokenizer,
+                                       terms, places);
+    std::vector<std::string> texts;
+    for (std::size_t term = 0; term < terms.size(); ++term) {
+        texts.emplace_back(terms[term]);
+    }
+    CHECK(texts == std::vector<std::string>{"cut", "0", "9", "3", "releas", "deploy", "github", "action", "部署", "上线"});
+    // Stop words are no words here: "the", "then" and "it" put no distance between the others.
+    CHECK(places == std::vector<WrittenPlace>{{0, 0}, {1, 0}, {1, 0}, {1, 0}, {2, 0}, {3, 1}, {4, 3}, {5, 3},
+                                              {6, 4}, {7, 5}});
 }
