@@ -12,10 +12,11 @@ namespace starling::bm25 {
 
 namespace {
 
-/// The terms `tokenizer` makes of a member, as a query's terms are made.
-std::vector<std::string> terms_of(std::string_view member, Tokenizer &tokenizer) {
+/// The terms `tokenizer` makes of a member, as a query's terms are made (or with its stop words).
+std::vector<std::string> terms_of(std::string_view member, Tokenizer &tokenizer,
+                                  StopWordHandling stop_words = StopWordHandling::remove) {
     TokenList tokens;
-    tokenizer.tokenize(member, tokens, StopWordHandling::remove, CamelCaseParts::omit);
+    tokenizer.tokenize(member, tokens, stop_words, CamelCaseParts::omit);
     std::vector<std::string> terms;
     terms.reserve(tokens.size());
     for (std::size_t token = 0; token < tokens.size(); ++token) {
@@ -88,7 +89,7 @@ bool occurs(const std::vector<std::string_view> &query, std::span<const WrittenP
 } // namespace
 
 void read_written_terms(std::string_view text, Tokenizer &tokenizer, TokenList &terms,
-                        std::vector<WrittenPlace> &places) {
+                        std::vector<WrittenPlace> &places, StopWordHandling stop_words) {
     terms.clear();
     places.clear();
     WrittenPlace place;
@@ -97,8 +98,7 @@ void read_written_terms(std::string_view text, Tokenizer &tokenizer, TokenList &
     // terms anyway, so the terms are those of the text whole.
     const auto end_word = [&](std::size_t end) {
         if (end > word_start) {
-            tokenizer.tokenize(text.substr(word_start, end - word_start), terms, StopWordHandling::remove,
-                               CamelCaseParts::omit);
+            tokenizer.tokenize(text.substr(word_start, end - word_start), terms, stop_words, CamelCaseParts::omit);
             if (terms.size() > places.size()) {
                 places.resize(terms.size(), place);
                 ++place.word;
@@ -153,8 +153,12 @@ void Lexicon::add_members_of(const LexiconGroup &group, double weight, const std
         // A phrase is found in a query as consecutive terms, but a memory's index has no positions:
         // its words apart would find every memory that says "manager" or "test". Only one-term
         // members are looked for.
-        const auto terms = terms_of(tables_.text_of(member.text), tokenizer);
-        if (terms.size() != 1 || std::find(query.begin(), query.end(), terms.front()) != query.end()) {
+        const auto member_text = tables_.text_of(member.text);
+        const auto terms = terms_of(member_text, tokenizer);
+        // A member that stop words left with one term ("log in" as log) would find what that word
+        // means on its own.
+        if (terms.size() != 1 || std::find(query.begin(), query.end(), terms.front()) != query.end() ||
+            terms_of(member_text, tokenizer, StopWordHandling::keep).size() != 1) {
             continue;
         }
         const auto existing = std::find_if(out.begin(), out.end(),
@@ -173,11 +177,12 @@ void Lexicon::expand(const std::vector<std::string_view> &query, Tokenizer &toke
     for (std::size_t term = 0; term < places.size(); ++term) {
         places[term].word = static_cast<std::uint32_t>(term);
     }
-    expand(query, places, tokenizer, out);
+    expand({}, query, places, tokenizer, out);
 }
 
-void Lexicon::expand(const std::vector<std::string_view> &query, std::span<const WrittenPlace> places,
-                     Tokenizer &tokenizer, std::vector<LexiconExpansion> &out) const {
+void Lexicon::expand(std::string_view text, const std::vector<std::string_view> &query,
+                     std::span<const WrittenPlace> places, Tokenizer &tokenizer,
+                     std::vector<LexiconExpansion> &out) const {
     out.clear();
     if (tables_.groups.empty() || !weights_.any() || query.empty()) {
         return;
@@ -188,13 +193,38 @@ void Lexicon::expand(const std::vector<std::string_view> &query, std::span<const
     for (const auto term : query) {
         query_keys.push_back(member_key(term));
     }
+    // The query as written with its stop words, read when a member needs them.
+    TokenList with_stop_words_tokens;
+    std::vector<WrittenPlace> with_stop_words_places;
+    std::vector<std::string_view> with_stop_words_terms;
+    bool with_stop_words_read = false;
+    const auto written_with_stop_words = [&]() -> const std::vector<std::string_view> & {
+        if (!with_stop_words_read) {
+            with_stop_words_read = true;
+            read_written_terms(text, tokenizer, with_stop_words_tokens, with_stop_words_places, StopWordHandling::keep);
+            for (std::size_t term = 0; term < with_stop_words_tokens.size(); ++term) {
+                with_stop_words_terms.push_back(with_stop_words_tokens[term]);
+            }
+        }
+        return with_stop_words_terms;
+    };
     std::vector<const LexiconGroup *> triggered;
     for (const LexiconGroup &group : tables_.groups) {
         for (const LexiconMember &member : tables_.members_of(group)) {
             if (std::find(query_keys.begin(), query_keys.end(), tables_.text_of(member.key)) == query_keys.end()) {
                 continue; // no query term starts as this member does: it cannot be one of them
             }
-            if (occurs(query, places, terms_of(tables_.text_of(member.text), tokenizer), gap)) {
+            const auto member_text = tables_.text_of(member.text);
+            const auto terms = terms_of(member_text, tokenizer);
+            const auto with_stop_words = terms_of(member_text, tokenizer, StopWordHandling::keep);
+            bool found = false;
+            if (terms.size() != 1 || with_stop_words.size() == 1) {
+                found = occurs(query, places, terms, gap);
+            } else if (!text.empty()) { // a phrase that stop words would leave one word
+                const auto &written = written_with_stop_words();
+                found = occurs(written, with_stop_words_places, with_stop_words, gap);
+            }
+            if (found) {
                 triggered.push_back(&group);
                 break;
             }

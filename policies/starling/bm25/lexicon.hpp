@@ -63,9 +63,9 @@ struct WrittenPlace {
 /// "GitHub Actions" is github, action), each with its place. Words are separated by white space; a
 /// clause ends at a line break, at . ! ? ; : or , before white space or the end, and at Chinese
 /// punctuation that ends a sentence or a clause. The terms are those tokenize() makes of the text
-/// whole (CamelCaseParts::omit).
+/// whole (CamelCaseParts::omit); with StopWordHandling::keep, stop words are terms too.
 void read_written_terms(std::string_view text, Tokenizer &tokenizer, TokenList &terms,
-                        std::vector<WrittenPlace> &places);
+                        std::vector<WrittenPlace> &places, StopWordHandling stop_words = StopWordHandling::remove);
 
 /// One term a query expands to, and the share of the triggering term's weight it gets.
 struct LexiconExpansion {
@@ -99,9 +99,14 @@ public:
     /// groups it is related to, each once at the strongest weight it is reached by. Terms of
     /// `query` itself are left out. `places` has one place per term of `query`; without, phrases
     /// are found as consecutive terms only.
-    void expand(const std::vector<std::string_view> &query, std::span<const WrittenPlace> places,
-                Tokenizer &tokenizer, std::vector<LexiconExpansion> &out) const;
-    /// The same, each of `query`'s terms a word of its own and all of them one clause.
+    ///
+    /// A phrase that stop words would leave one word ("log in" is log, "sign in" sign, "roll out"
+    /// roll: words that mean other things) is found only as all its words, stop words included, in
+    /// `text`, the query as written ("users can't sign in", not "sign the tag"); it is never a term
+    /// a query expands to. Without `text` it is not found.
+    void expand(std::string_view text, const std::vector<std::string_view> &query,
+                std::span<const WrittenPlace> places, Tokenizer &tokenizer, std::vector<LexiconExpansion> &out) const;
+    /// The same, each of `query`'s terms a word of its own and all of them one clause, and no text.
     void expand(const std::vector<std::string_view> &query, Tokenizer &tokenizer,
                 std::vector<LexiconExpansion> &out) const;
 

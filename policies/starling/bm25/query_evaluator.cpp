@@ -187,7 +187,7 @@ void QueryEvaluator::add_lexicon_expansions(std::string_view query, TermDictiona
     for (std::size_t token = 0; token < written_tokens_.size(); ++token) {
         written.push_back(written_tokens_[token]);
     }
-    lexicon.expand(written, written_places_, *tokenizer_, expansions_);
+    lexicon.expand(query, written, written_places_, *tokenizer_, expansions_);
     // An expansion is weighted as the query's average own term: a phrase of two terms stands for
     // one thing, and the lexicon cannot say which of its words triggered it.
     const double own_weight = std::accumulate(terms_.weights.begin(),

@@ -91,13 +91,15 @@ const std::vector<std::string> queries{"how do we deploy the billing queue?", "k
 // the background's documents. The lexicon's groups are part of the reference: a new group that a
 // query's word reaches (OTA updates under deploy) moves that query's scores. Since a CJK run counts
 // as n/2 words in the normaliser, "深色模式" (three bigrams, two words) is measured against two
-// words' worth of its bigrams: the same number, rounded otherwise in its last bit.
+// words' worth of its bigrams: the same number, rounded otherwise in its last bit. Since a lexicon
+// phrase that stop words would leave one word is no longer a term a query expands to, "deploy" no
+// longer brings in "roll" (of "roll out"): the prompt's scores move a little.
 TEST_CASE("bm25 gives the reference scores to the last bit", "[policy][bm25][reference]") {
     const std::string prompt = "how do we deploy the billing queue?";
 
     CHECK(reference_scores(prompt, true) ==
-          std::vector<double>{0x1.a78e4525774c1p-1, 0x1.b12fe3395910ep-1, 0.0, 0x1.47c1034ed1f06p-1,
-                              0x1.4888d81cf5d09p-1, 0.0, 0x1.37f3a9628ad19p-3, 0x1.08836a2ec0192p-3});
+          std::vector<double>{0x1.a3f595b74415fp-1, 0x1.aaf175c1839c8p-1, 0.0, 0x1.42a262d6bc865p-1,
+                              0x1.4454f4681a7f7p-1, 0.0, 0x1.37f3a9628ad19p-3, 0x1.08836a2ec0192p-3});
     CHECK(reference_scores("kafka", true) ==
           std::vector<double>{0x1.de5a843478fc6p-3, 0x1.8f49faac72499p-2, 0.0, 0x1.0a2c2f160e7f3p-3,
                               0x1.3e8712ea2a8f8p-2, 0.0, 0.0, 0.0});
@@ -105,8 +107,8 @@ TEST_CASE("bm25 gives the reference scores to the last bit", "[policy][bm25][ref
           std::vector<double>{0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0x1.f67d95951d7adp-2});
 
     CHECK(reference_scores(prompt, false) ==
-          std::vector<double>{0x1.90a6f3b4f459cp-1, 0x1.9d96d90132b41p-1, 0.0, 0x1.32493ce8e9f82p-1,
-                              0x1.c9f6c7eaadcc8p-2, 0.0, 0x1.dd1c23a87e807p-3, 0x1.3095efe2bca6bp-3});
+          std::vector<double>{0x1.8d06301f344a5p-1, 0x1.976b6e5f83dc3p-1, 0.0, 0x1.2d8d780bcb162p-1,
+                              0x1.c46155f2bd21bp-2, 0.0, 0x1.d7612d37a3574p-3, 0x1.3095efe2bca6bp-3});
     CHECK(reference_scores("kafka", false) ==
           std::vector<double>{0x1.b22f71bc609f1p-3, 0x1.612d16327f2a7p-2, 0.0, 0x1.e9175cd5c1339p-4,
                               0x1.2a7756206555fp-2, 0.0, 0.0, 0.0});
