@@ -130,8 +130,12 @@ std::optional<Verdict> DecisionTree::veto(const Evidence &evidence, double keep)
             {question, "STEP 0 veto: knowledge question" +
                            (cues.empty() ? std::string{" (cue: sentence ending in '?')"} : cue_note(cues))});
     }
+    // What a person hands to `remember` is kept by being handed over: an imperative there is a
+    // standing instruction ("Run the linter before every commit."), and a sentence that opens with a
+    // word like "commit", "push" or "deploy" is as often a fact about one ("Commit messages follow
+    // Conventional Commits."). In a session the same words are requests for now.
     if (const double operation = score(evidence, Rule::operation_request) + score(evidence, Rule::one_shot);
-        operation > 0) {
+        operation > 0 && !evidence.asked_to_keep) {
         const auto &cues = evidence.hits(Rule::operation_request) > 0
                                ? evidence.cues_of(Rule::operation_request)
                                : evidence.cues_of(Rule::one_shot);

@@ -286,7 +286,7 @@ TEST_CASE("STEP 1 discards opinions, acknowledgements and messages without conse
     });
 }
 
-TEST_CASE("a plain fact a person asked to keep is kept, and what is dropped for a reason is dropped anyway",
+TEST_CASE("a plain fact or instruction a person asked to keep is kept, and a question or thanks is dropped anyway",
           "[policy][collie-tree][asked-to-keep]") {
     for (const std::string text : {"The staging database is db-staging-1.", "Jonas owns the billing service.",
                                    "Die Staging-Datenbank ist db2.", "测试环境的数据库是 db-staging-1。"}) {
@@ -313,7 +313,18 @@ TEST_CASE("a plain fact a person asked to keep is kept, and what is dropped for 
     const auto preference = default_tree().decide_asked_to_keep("I prefer pnpm over npm.", "demo-project");
     CHECK(preference.type == "user");
     CHECK(preference.scope == "user");
-    // A question, a request for now and an acknowledgement are not memories however they arrive.
+    // Handed over on purpose, an imperative is a standing instruction and a sentence that opens with
+    // a word like "commit" a fact; said in a session, the same text is a request for now.
+    for (const std::string text : {"Commit messages follow Conventional Commits (feat:, fix:, chore:).",
+                                   "Push access to main is limited to the release team.",
+                                   "Deploy keys live in Vault under secret/deploy.",
+                                   "Run the linter before every commit.", "Führe vor jedem Commit den Linter aus.",
+                                   "提交代码前先跑 lint。"}) {
+        INFO(text);
+        CHECK_THAT(default_tree().decide(text).reason, Catch::Contains("STEP 0 veto: in-session operation request"));
+        CHECK(default_tree().decide_asked_to_keep(text, "demo-project").store);
+    }
+    // A question and an acknowledgement are not memories however they arrive.
     for (const auto &[text, reason] : std::vector<std::pair<std::string, std::string>>{
              {"What is the capital of France?", "STEP 0 veto: knowledge question"},
              {"Thanks, that did it.", "STEP 1: acknowledgement"},
