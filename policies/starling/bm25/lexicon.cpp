@@ -25,6 +25,12 @@ std::vector<std::string> terms_of(std::string_view member, Tokenizer &tokenizer,
     return terms;
 }
 
+/// Whether stop words leave a member of several words one term (`terms`, as terms_of() made it):
+/// "log in" as log, a word that alone means something else.
+bool cut_to_one_word(std::string_view member, const std::vector<std::string> &terms, Tokenizer &tokenizer) {
+    return terms.size() == 1 && terms_of(member, tokenizer, StopWordHandling::keep).size() != 1;
+}
+
 bool is_ascii_space(unsigned char byte) noexcept {
     return byte == ' ' || byte == '\t' || byte == '\n' || byte == '\r' || byte == '\f' || byte == '\v';
 }
@@ -158,7 +164,7 @@ void Lexicon::add_members_of(const LexiconGroup &group, double weight, const std
         // A member that stop words left with one term ("log in" as log) would find what that word
         // means on its own.
         if (terms.size() != 1 || std::find(query.begin(), query.end(), terms.front()) != query.end() ||
-            terms_of(member_text, tokenizer, StopWordHandling::keep).size() != 1) {
+            cut_to_one_word(member_text, terms, tokenizer)) {
             continue;
         }
         const auto existing = std::find_if(out.begin(), out.end(),
@@ -216,13 +222,13 @@ void Lexicon::expand(std::string_view text, const std::vector<std::string_view> 
             }
             const auto member_text = tables_.text_of(member.text);
             const auto terms = terms_of(member_text, tokenizer);
-            const auto with_stop_words = terms_of(member_text, tokenizer, StopWordHandling::keep);
             bool found = false;
-            if (terms.size() != 1 || with_stop_words.size() == 1) {
+            if (!cut_to_one_word(member_text, terms, tokenizer)) {
                 found = occurs(query, places, terms, gap);
-            } else if (!text.empty()) { // a phrase that stop words would leave one word
+            } else if (!text.empty()) {
                 const auto &written = written_with_stop_words();
-                found = occurs(written, with_stop_words_places, with_stop_words, gap);
+                found = occurs(written, with_stop_words_places,
+                               terms_of(member_text, tokenizer, StopWordHandling::keep), gap);
             }
             if (found) {
                 triggered.push_back(&group);
