@@ -2,16 +2,17 @@
 #include "hook_runner.hpp"
 
 #include "descriptor_io.hpp"
+#include "hook_run.hpp"
 #include "reply_worker.hpp"
+#include "resident_channel.hpp"
+#include "resident_server.hpp"
 
 #include <starling/app/application.hpp>
 #include <starling/app/configured_plugin.hpp>
-#include <starling/app/sharing/configured_team_folders.hpp>
 #include <starling/app/version.hpp>
-#include <starling/core/bus/background_work.hpp>
-#include <starling/core/bus/event_bus.hpp>
 #include <starling/core/config/config_environment.hpp>
 #include <starling/core/config/plugin_settings.hpp>
+#include <starling/core/io/fault_injection.hpp>
 #include <starling/core/io/store_error.hpp>
 #include <starling/core/lifecycle/lifecycle.hpp>
 #include <starling/core/lifecycle/session_log.hpp>
@@ -24,6 +25,7 @@
 #include <array>
 #include <cerrno>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <fcntl.h>
@@ -35,20 +37,11 @@
 #include <unistd.h>
 #include <vector>
 
+extern char **environ;
+
 namespace starling::app {
 
 namespace {
-
-/// Payloads above this are not parsed: no agent sends hook JSON this large, and a hook must not
-/// spend the agent's time on it. The rest of stdin is still drained so the writer never blocks.
-constexpr std::size_t kMaxPayloadBytes = 8u << 20;
-
-struct Payload {
-    std::string text;
-    std::size_t total_bytes = 0;
-    bool cut_at_deadline = false; ///< stdin was still open, without its end, at the hook's deadline
-    [[nodiscard]] bool truncated() const noexcept { return total_bytes > text.size(); }
-};
 
 /// Whether the writer has nothing more ready and what it wrote is one whole JSON object: agents send
 /// their payload at once, and some leave stdin open after it.
@@ -129,124 +122,11 @@ void arm_crash_reply(std::string reply, std::string log_path) {
     plugins::handle_fatal_signals(&on_fatal_signal);
 }
 
-/// The event used when the payload cannot be parsed: enough for the adapter to render the safe
-/// reply of the event named on the command line (the installed hooks always name it).
-sdk::Event fallback_event(std::string_view adapter_id, const std::vector<std::string> &arguments) {
-    sdk::Event event;
-    event.kind = sdk::EventKind::other;
-    event.agent = std::string{adapter_id};
-    if (!arguments.empty()) {
-        event.agent_event = arguments.front();
-    }
-    return event;
-}
-
-/// Whether the adapter declares a notify program and the last argument carries a JSON payload.
-bool payload_in_arguments(const plugins::AdapterInstance &adapter, const std::vector<std::string> &arguments) {
-    if (arguments.empty()) {
-        return false;
-    }
-    const auto &last = arguments.back();
-    const auto first = last.find_first_not_of(" \t\r\n");
-    if (first == std::string::npos || last[first] != '{') {
-        return false;
-    }
-    try {
-        const auto integration = adapter.integration();
-        return integration && integration->notify && integration->notify->payload == "last_argument";
-    } catch (const std::exception &) {
-        return false;
-    }
-}
-
 std::filesystem::path bootstrap_log_path() {
     try {
         return core::starling_home_dir(core::from_process_environment()) / "logs" / "starling.log";
     } catch (const std::exception &) {
         return {};
-    }
-}
-
-/// Whether `problem` (a short stable name) is the session's first report of it: a problem every hook
-/// of a session runs into is said once, not at every hook. Where the session's state cannot be
-/// kept, every report is a first.
-bool first_report_in_session(Application &application, const std::string &session_id, std::string_view problem) {
-    try {
-        core::SessionLog session{application.store().root() / "sessions",
-                                 session_id.empty() ? "no-session" : session_id};
-        return session.first_report_of(problem);
-    } catch (const std::exception &) {
-        return true;
-    }
-}
-
-/// Says, in the log and on stderr, why the configuration file was not used — once per session.
-void report_unusable_config(Application &application, const std::string &session_id, const core::Logger &logger,
-                            const std::string &component) {
-    std::optional<std::string> problem;
-    try {
-        problem = application.config_problem();
-    } catch (const std::exception &) {
-        return; // not even the defaults: already reported
-    }
-    if (problem && first_report_in_session(application, session_id, "configuration unusable")) {
-        logger.warning(component, "configuration unusable, running on the embedded defaults until it is fixed "
-                                  "(`starling config check` shows every error): " + *problem);
-    }
-}
-
-/// Says, in the log and on stderr, that a plugin runs on its defaults because it refused the
-/// settings of its table — once per session and table.
-void report_refused_settings(Application &application, const std::string &session_id, const core::Logger &logger,
-                             const std::string &component, const core::ConfigError &refused) {
-    if (first_report_in_session(application, session_id, "plugin settings refused: " + refused.key())) {
-        logger.warning(component, refused_settings_warning(refused));
-    }
-}
-
-/// One hook invocation: what the parent prepares before any module is loaded, and what its worker
-/// inherits when it forks.
-struct HookRun {
-    std::string_view adapter_id;
-    std::vector<std::string> arguments;
-    Payload payload;
-    std::string component;
-    Application *application = nullptr;
-    const core::Logger *logger = nullptr;
-    std::optional<plugins::AdapterInstance> adapter;
-    sdk::Event event;
-    bool parsed = false;
-    sdk::RenderedReply safe;
-    /// How many messages the session log held once the parent logged the event's prompt.
-    std::optional<std::size_t> logged_prompt_count;
-    bool store_unwritable = false; ///< logging the prompt found the store unwritable, and said so
-
-    /// Settings a plugin refused before the session was known, which is when they are reported.
-    std::vector<core::ConfigError> refused_settings;
-    bool session_known = false;
-
-    /// Whether the event has anything for Starling to do, so that plugins run for it.
-    [[nodiscard]] bool has_work() const { return parsed && event.kind != sdk::EventKind::other; }
-};
-
-/// Reports what of the configuration the hook runs without, now that the session is known (the
-/// adapter has parsed the payload); settings refused from now on are reported as they are.
-void report_configuration_problems(HookRun &run) {
-    run.session_known = true;
-    report_unusable_config(*run.application, run.event.session_id, *run.logger, run.component);
-    for (const auto &refused : run.refused_settings) {
-        report_refused_settings(*run.application, run.event.session_id, *run.logger, run.component, refused);
-    }
-    run.refused_settings.clear();
-}
-
-/// Settings a plugin refused, so that it runs on its defaults: reported now if the session is
-/// known, else kept for report_configuration_problems().
-void note_refused_settings(HookRun &run, core::ConfigError refused) {
-    if (run.session_known) {
-        report_refused_settings(*run.application, run.event.session_id, *run.logger, run.component, refused);
-    } else {
-        run.refused_settings.push_back(std::move(refused));
     }
 }
 
@@ -258,44 +138,17 @@ const plugins::PluginRegistry &linked_adapter(const core::Logger &logger, std::s
     return linked;
 }
 
-/// Turns the payload into the event with the adapter, and renders the event's safe reply.
-void parse_and_render_safe(HookRun &run) {
-    run.event = fallback_event(run.adapter_id, run.arguments);
-    // An agent's notify program gets its payload as the last argument with nothing on stdin; for
-    // anything else an empty stdin means the agent (or its configuration) is broken.
-    if (run.payload.total_bytes == 0 && !payload_in_arguments(*run.adapter, run.arguments)) {
-        run.logger->warning(run.component, "empty payload on stdin; replying with the safe reply");
-    }
-    if (run.payload.truncated()) {
-        run.logger->error(run.component, "payload of " + std::to_string(run.payload.total_bytes) +
-                                             " bytes exceeds the " + std::to_string(kMaxPayloadBytes) +
-                                             "-byte limit; ignored");
-    } else {
-        try {
-            run.event = run.adapter->parse(run.arguments, run.payload.text);
-            run.parsed = true;
-        } catch (const std::exception &failure) {
-            run.logger->error(run.component, std::string{"unreadable payload: "} + failure.what());
-        }
-    }
-    try {
-        run.safe = run.adapter->render(run.event, sdk::Reply{});
-    } catch (const std::exception &failure) {
-        run.logger->error(run.component, std::string{"cannot render the safe reply: "} + failure.what());
-    }
-    run.safe.exit_code = 0;
-}
-
 /// The hook's worker: loads the modules the event uses, runs the reply stage, sends the reply,
 /// then does the after-reply work — in the background, cut loose from the agent, unless
 /// `hooks.background` is off. Whatever a plugin does here, the parent still answers the agent.
 void work_in_worker(HookRun &run, ReplySender &sender, bool background) {
-    Application &application = *run.application;
-    if (!run.adapter) {
+    std::optional<plugins::AdapterInstance> module_adapter;
+    if (run.adapter == nullptr) {
         // An adapter from a module is loaded here, where its crash cannot take the hook with it;
         // until it has rendered one, there is no safe reply but silence.
         try {
-            run.adapter.emplace(application.adapter(run.adapter_id));
+            module_adapter.emplace(run.application->adapter(run.adapter_id));
+            run.adapter = &*module_adapter;
         } catch (const std::exception &failure) {
             run.logger->error(run.component, std::string{"no adapter, replying nothing: "} + failure.what());
             sender.send(sdk::RenderedReply{});
@@ -308,58 +161,105 @@ void work_in_worker(HookRun &run, ReplySender &sender, bool background) {
             return;
         }
     }
-    sdk::RenderedReply rendered = run.safe;
-    std::optional<core::EventBus> bus;
-    std::optional<core::Lifecycle> lifecycle;
-    try {
-        auto &store = application.store();
-        if (!run.event.working_directory.empty()) {
-            run.event.project = store.resolve_project(run.event.working_directory);
-        }
-        bus.emplace(*run.logger);
-        lifecycle.emplace(store, application.active_policies(), application.lifecycle_settings(), *run.logger);
-        if (run.logged_prompt_count) {
-            lifecycle->prompt_logged(*run.logged_prompt_count);
-        }
-        if (run.store_unwritable) {
-            lifecycle->store_unwritable();
-        }
-        lifecycle->subscribe(*bus);
-        sharing::subscribe_team_folder_upkeep(*bus, store, application.config().sharing, *run.logger);
-        const auto dispatch = bus->publish(run.event, core::Stage::reply);
-        rendered = run.adapter->render(run.event, dispatch.reply);
-        if (!dispatch.reply.block_reason) {
-            rendered.exit_code = 0; // only a deliberate block may stop the agent
-        }
-    } catch (const std::exception &failure) {
-        run.logger->error(run.component, std::string{"event failed, replied with the safe reply: "} + failure.what());
-        rendered = run.safe;
-        bus.reset();
-    }
-    // On a store that cannot be written, the work after the reply (folding uses, consolidating,
-    // indexing) could only fail again.
-    const bool after_reply = bus && lifecycle && !lifecycle->store_unwritable_seen() &&
-                             bus->has_subscribers(run.event, core::Stage::after_reply);
-    // Taken before the reply lets the parent exit, so that `starling wait` started after the hook
-    // has ended cannot miss the work.
+    ReplyStage stage;
+    run_reply_stage(run, stage);
     std::optional<core::FileLock> mark;
-    if (after_reply && background) {
-        try {
-            mark.emplace(core::mark_background_work(application.store().root()));
-        } catch (const std::exception &failure) {
-            run.logger->warning(run.component, std::string{"background work runs unmarked: "} + failure.what());
-        }
+    if (background) {
+        mark = stage.mark_after_reply_work(run);
     }
-    sender.send(rendered);
-    if (!after_reply) {
+    sender.send(stage.rendered);
+    if (!stage.after_reply) {
         return;
     }
     if (background) {
         detach_from_agent();
     }
     // Nobody waits for this work with a deadline, but a hung plugin may hold the store's lock.
-    application.watch_plugin_calls();
-    static_cast<void>(bus->publish(run.event, core::Stage::after_reply));
+    run.application->watch_plugin_calls();
+    stage.publish_after_reply(run);
+}
+
+/// The hook's whole environment, for the resident process to run the event in.
+std::vector<std::string> own_environment() {
+    std::vector<std::string> entries;
+    for (char **entry = environ; *entry != nullptr; ++entry) {
+        entries.emplace_back(*entry);
+    }
+    return entries;
+}
+
+/// What the hook's event asked of the resident process came to: the agent's reply when it served,
+/// or whether the hook runs the event itself and may start a resident afterwards.
+struct ResidentOutcome {
+    std::optional<sdk::RenderedReply> reply;
+    bool run_here = true;
+    bool start_resident = false;
+    bool prompt_logged = false; ///< by the resident process: the hook does not log it again
+};
+
+/// Hands the event to the resident process, when one may serve it: hooks that run their after-reply
+/// work in the foreground, run on the embedded defaults, inject faults, cannot write the store, or
+/// take their adapter from a module always run the event themselves.
+ResidentOutcome ask_resident(HookRun &run, bool own_adapter, std::chrono::steady_clock::time_point deadline) {
+    ResidentOutcome outcome;
+    Application &application = *run.application;
+    const auto &hooks = application.config().hooks;
+    if (hooks.resident_idle_minutes == 0 || !hooks.background || !own_adapter || application.config_problem() ||
+        std::getenv(core::fault_injection_environment_variable) != nullptr) {
+        return outcome;
+    }
+    // A hook that cannot write the store (in an agent's sandbox, say) runs its event itself: the
+    // resident, outside the sandbox, must not write for it what it could not. A store not made yet
+    // is made by this hook.
+    if (::faccessat(AT_FDCWD, application.config().store.root.c_str(), W_OK, AT_EACCESS) != 0) {
+        return outcome;
+    }
+    resident::Request request;
+    std::filesystem::path socket;
+    try {
+        const auto identity = resident::identity_of(application, run.adapter_id);
+        socket = resident::socket_path(resident::socket_directory(), identity.key);
+        request.fingerprint = identity.fingerprint;
+    } catch (const std::exception &failure) {
+        if (first_report_in_session(application, run.event.session_id, "resident process unavailable")) {
+            run.logger->warning(run.component, std::string{"no resident process serves hooks, each runs its event "
+                                                           "itself: "} + failure.what());
+        }
+        return outcome;
+    }
+    std::error_code no_directory;
+    request.working_directory = std::filesystem::current_path(no_directory).string();
+    request.environment = own_environment();
+    request.arguments = run.arguments;
+    request.payload = run.payload.text;
+    request.budget_left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    auto answer = resident::ask(socket, request, deadline);
+    using Outcome = resident::Answer::Outcome;
+    switch (answer.outcome) {
+    case Outcome::served:
+        write_all(STDERR_FILENO, answer.reply.stderr_text.data(), answer.reply.stderr_text.size());
+        outcome.reply = sdk::RenderedReply{std::move(answer.reply.stdout_text), answer.reply.exit_code};
+        outcome.run_here = false;
+        outcome.prompt_logged = true;
+        break;
+    case Outcome::failed:
+        run.logger->error(run.component, answer.problem + "; the agent got the safe reply");
+        outcome.reply = run.safe;
+        outcome.run_here = false;
+        // A resident that ended without a word may have logged it: twice is better than never.
+        outcome.prompt_logged = answer.reply.prompt_logged;
+        break;
+    case Outcome::absent:
+    case Outcome::declined:
+        if (!answer.problem.empty() &&
+            first_report_in_session(application, run.event.session_id, "resident process declined")) {
+            run.logger->debug(run.component, "the resident process does not serve this hook, which runs its "
+                                            "event itself: " + answer.problem);
+        }
+        outcome.start_resident = answer.may_start;
+        break;
+    }
+    return outcome;
 }
 
 void write_reply(const sdk::RenderedReply &reply) {
@@ -391,8 +291,11 @@ std::optional<int> answer_asked_by_hand(std::string_view program, std::string_vi
               << "  hooks.budget_ms. `starling install AGENT` sets it up, and `starling inject` shows\n"
               << "  what it would inject: nobody needs to run it by hand.\n\n"
               << "Options:\n"
-              << "  -h, --help    this help\n"
-              << "  --version     print the version\n";
+              << "  -h, --help         this help\n"
+              << "  --version          print the version\n"
+              << "  --resident-status" << (adapter_id.empty() ? " ADAPTER-ID" : "")
+              << "\n                     whether the resident process that serves these hooks runs, and\n"
+              << "                     what it has served (hooks.resident_idle_minutes)\n";
     return 0;
 }
 
@@ -447,6 +350,7 @@ int run_hook(std::string_view adapter_id, int argc, char **argv) {
     // The agent's adapter as linked into this binary renders the safe reply before any module is
     // loaded. An adapter from a module (starling-hook) is only loaded in the worker.
     bool starling_usable = true;
+    std::optional<plugins::AdapterInstance> own_adapter;
     const auto &linked = linked_adapter(*run.logger, adapter_id);
     try {
         const auto &config = application.config();
@@ -454,7 +358,7 @@ int run_hook(std::string_view adapter_id, int argc, char **argv) {
             auto created = create_configured_plugin(
                 config, adapter_id, info->default_settings_json, RefusedSettings::use_declared_defaults,
                 [&](const std::string &settings) { return linked.create_adapter(adapter_id, settings); });
-            run.adapter.emplace(std::move(created.instance));
+            own_adapter.emplace(std::move(created.instance));
             if (created.refused_settings) {
                 note_refused_settings(run, std::move(*created.refused_settings));
             }
@@ -466,13 +370,14 @@ int run_hook(std::string_view adapter_id, int argc, char **argv) {
                           std::string{"Starling cannot run, the agent gets the safe reply: "} + failure.what());
         starling_usable = false;
         try {
-            run.adapter.emplace(linked.create_adapter(adapter_id, "{}"));
+            own_adapter.emplace(linked.create_adapter(adapter_id, "{}"));
         } catch (const std::exception &no_adapter) {
             run.logger->error(run.component, std::string{"no adapter, replying nothing: "} + no_adapter.what());
             return 0;
         }
     }
-    if (run.adapter) {
+    if (own_adapter) {
+        run.adapter = &*own_adapter;
         parse_and_render_safe(run);
         arm_crash_reply(run.safe.stdout_text, run.logger->file().string());
         if (starling_usable) {
@@ -484,18 +389,16 @@ int run_hook(std::string_view adapter_id, int argc, char **argv) {
         }
     }
 
-    // What the user typed is logged before any plugin runs: a worker killed at the budget, or by a
-    // plugin, cannot take the prompt with it.
-    if (run.adapter && run.event.kind == sdk::EventKind::prompt_submitted && !run.event.prompt.empty()) {
-        try {
-            run.logged_prompt_count = core::log_prompt(application.store(), run.event);
-        } catch (const core::StoreError &failure) {
-            run.store_unwritable = true;
-            run.logger->warning(run.component, std::string{"cannot write the store ("} + failure.what() +
-                                                   "): this prompt is not captured; memories are still injected");
-        } catch (const std::exception &failure) {
-            run.logger->error(run.component, std::string{"cannot log the prompt: "} + failure.what());
-        }
+    // The resident process, when one serves the hook, logs the prompt first thing and says so.
+    const auto resident = ask_resident(run, own_adapter.has_value(), deadline);
+    // What the user typed is logged before any plugin runs here: a worker killed at the budget, or
+    // by a plugin, cannot take the prompt with it. (An adapter from a module has not parsed it yet.)
+    if (own_adapter && !resident.prompt_logged) {
+        log_prompt_before_plugins(run);
+    }
+    if (!resident.run_here) {
+        write_reply(*resident.reply);
+        return resident.reply->exit_code;
     }
     const bool background = application.config().hooks.background;
     if (!background) {
@@ -509,6 +412,9 @@ int run_hook(std::string_view adapter_id, int argc, char **argv) {
         return 0;
     }
     write_reply(*outcome.reply);
+    if (resident.start_resident) {
+        resident::start(adapter_id); // for the hooks after this one
+    }
     // In the foreground as configured, but never past the budget: what is left goes on detached.
     if (!background && !wait_for_worker(outcome.worker, deadline)) {
         detach_worker(outcome.worker);

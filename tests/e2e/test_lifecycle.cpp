@@ -345,6 +345,7 @@ TEST_CASE("prompts rank from an index the hooks keep current after their reply, 
     REQUIRE(home.wait_for_background_work() == 0);
     CHECK(claude_prompt_context(home, "p-5", prompt) == expected);
     CHECK(relevance_index_files(home).size() == 2);
+    INFO(read_text(home.path() / "logs" / "starling.log"));
     CHECK(read_text(home.path() / "logs" / "starling.log").find("error") == std::string::npos);
 }
 

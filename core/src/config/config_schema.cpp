@@ -248,6 +248,11 @@ std::vector<ConfigKey> build_schema() {
             "Longest a hook makes the agent wait, from its start (reading stdin included), in milliseconds: "
             "when a plugin overruns it, crashes or ends the process, the agent gets the safe reply and the log "
             "names the plugin and its call."),
+        integer_key<&Config::hooks, &HooksConfig::resident_idle_minutes>("hooks.resident_idle_minutes", 30,
+            between(0, 1440),
+            "How long the resident process that serves hooks (it keeps the configuration, the plugins and "
+            "their indexes loaded, so that a hook costs its start and a round trip) stays up with no hook to "
+            "serve, in minutes; 0 runs every hook's event in the hook itself."),
         number_key<&Config::injection, &InjectionConfig::min_relevance>("injection.min_relevance", 0.28,
             number_at_least(0.0),
             "Least relevance of a prompt's best memory for anything to be injected when a prompt is submitted, "

@@ -61,6 +61,9 @@ struct HooksConfig {
     bool background = false;
     /// Longest a hook waits for its reply before it gives the agent the safe reply, in ms.
     std::int64_t budget_ms = 0;
+    /// How long the resident process that serves hooks stays up without a hook to serve, in
+    /// minutes; 0: no resident process, every hook runs its event itself.
+    std::int64_t resident_idle_minutes = 0;
 };
 
 /// `[injection]`: which memories are added to the context when a prompt is submitted.
