@@ -138,24 +138,33 @@ void log_prompt_before_plugins(HookRun &run) {
     }
 }
 
-void run_reply_stage(HookRun &run, ReplyStage &stage) {
+namespace {
+
+/// The event's project resolved, and the lifecycle built and subscribed on the bus, in `stage`.
+void build_stage(HookRun &run, ReplyStage &stage) {
     Application &application = *run.application;
+    auto &store = application.store();
+    if (!run.event.working_directory.empty()) {
+        run.event.project = store.resolve_project(run.event.working_directory);
+    }
+    stage.bus.emplace(*run.logger);
+    stage.lifecycle.emplace(store, application.active_policies(), application.lifecycle_settings(), *run.logger);
+    if (run.logged_prompt_count) {
+        stage.lifecycle->prompt_logged(*run.logged_prompt_count);
+    }
+    if (run.store_unwritable) {
+        stage.lifecycle->store_unwritable();
+    }
+    stage.lifecycle->subscribe(*stage.bus);
+    sharing::subscribe_team_folder_upkeep(*stage.bus, store, application.config().sharing, *run.logger);
+}
+
+} // namespace
+
+void run_reply_stage(HookRun &run, ReplyStage &stage) {
     stage.rendered = run.safe;
     try {
-        auto &store = application.store();
-        if (!run.event.working_directory.empty()) {
-            run.event.project = store.resolve_project(run.event.working_directory);
-        }
-        stage.bus.emplace(*run.logger);
-        stage.lifecycle.emplace(store, application.active_policies(), application.lifecycle_settings(), *run.logger);
-        if (run.logged_prompt_count) {
-            stage.lifecycle->prompt_logged(*run.logged_prompt_count);
-        }
-        if (run.store_unwritable) {
-            stage.lifecycle->store_unwritable();
-        }
-        stage.lifecycle->subscribe(*stage.bus);
-        sharing::subscribe_team_folder_upkeep(*stage.bus, store, application.config().sharing, *run.logger);
+        build_stage(run, stage);
         const auto dispatch = stage.bus->publish(run.event, core::Stage::reply);
         stage.rendered = run.adapter->render(run.event, dispatch.reply);
         if (!dispatch.reply.block_reason) {
@@ -181,6 +190,20 @@ std::optional<core::FileLock> ReplyStage::mark_after_reply_work(HookRun &run) co
     } catch (const std::exception &failure) {
         run.logger->warning(run.component, std::string{"background work runs unmarked: "} + failure.what());
         return std::nullopt;
+    }
+}
+
+void run_after_reply_stage_alone(HookRun &run, bool relevance_index_stale) {
+    ReplyStage stage;
+    try {
+        build_stage(run, stage);
+        if (relevance_index_stale) {
+            stage.lifecycle->relevance_index_found_stale();
+        }
+        run.application->watch_plugin_calls();
+        stage.publish_after_reply(run);
+    } catch (const std::exception &failure) {
+        run.logger->error(run.component, std::string{"the work after the reply failed: "} + failure.what());
     }
 }
 

@@ -102,4 +102,9 @@ struct ReplyStage {
 /// renders the reply, into `stage`. Never throws: a failure is logged and gives the safe reply.
 void run_reply_stage(HookRun &run, ReplyStage &stage);
 
+/// Runs the after-reply stage of the event alone, in a process of its own that did not run its
+/// reply stage: `relevance_index_stale` is what that stage's injection found. Each plugin call is
+/// watched (plugins.call_budget_ms). Never throws: a failure is logged.
+void run_after_reply_stage_alone(HookRun &run, bool relevance_index_stale);
+
 } // namespace starling::app

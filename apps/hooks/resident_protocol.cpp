@@ -110,6 +110,7 @@ std::string encode(const Request &request) {
     writer.texts(request.arguments);
     writer.text(request.payload);
     writer.number<std::int64_t>(request.budget_left.count());
+    writer.number<std::uint8_t>(request.relevance_index_stale ? 1 : 0);
     return writer.take();
 }
 
@@ -132,8 +133,8 @@ Request decode_request(std::string_view body) {
     }
     Request request;
     const auto kind = reader.number<std::uint8_t>("the kind");
-    if (kind != static_cast<std::uint8_t>(RequestKind::hook) && kind != static_cast<std::uint8_t>(RequestKind::status)) {
-        reader.fail("the kind", "is " + std::to_string(kind) + ", neither a hook (1) nor a status (2)");
+    if (kind < static_cast<std::uint8_t>(RequestKind::hook) || kind > static_cast<std::uint8_t>(RequestKind::after_reply)) {
+        reader.fail("the kind", "is " + std::to_string(kind) + ", not a hook (1), a status (2) or an after-reply (3)");
     }
     request.kind = static_cast<RequestKind>(kind);
     request.fingerprint = reader.text("the fingerprint");
@@ -142,6 +143,7 @@ Request decode_request(std::string_view body) {
     request.arguments = reader.texts("the arguments");
     request.payload = reader.text("the payload");
     request.budget_left = std::chrono::milliseconds{reader.number<std::int64_t>("the budget left")};
+    request.relevance_index_stale = reader.number<std::uint8_t>("the stale-index flag") != 0;
     reader.end();
     return request;
 }

@@ -19,6 +19,8 @@ namespace starling::app::resident {
 enum class RequestKind : std::uint8_t {
     hook = 1,   ///< serve this hook event
     status = 2, ///< say what the resident process has served (`--resident-status`)
+    /// run the after-reply stage of this hook's event (from the resident to the process it starts for it)
+    after_reply = 3,
 };
 
 struct Request {
@@ -30,7 +32,9 @@ struct Request {
     std::vector<std::string> environment; ///< the hook's, as NAME=value: read while the event runs
     std::vector<std::string> arguments;   ///< after the program name
     std::string payload;
-    std::chrono::milliseconds budget_left{0}; ///< until the hook's deadline, when it was sent
+    std::chrono::milliseconds budget_left{0};
+    /// For after_reply: the reply stage's injection found the relevance index stale.
+    bool relevance_index_stale = false; ///< until the hook's deadline, when it was sent
 };
 
 enum class ReplyStatus : std::uint8_t {

@@ -8,16 +8,19 @@
 #include <starling/app/application.hpp>
 #include <starling/core/config/config_environment.hpp>
 #include <starling/core/io/time_format.hpp>
+#include <starling/core/lifecycle/relevance_index.hpp>
 #include <starling/plugins/call_record.hpp>
 #include <starling/plugins/fatal_signals.hpp>
 
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <spawn.h>
 #include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/un.h>
 #include <sys/wait.h>
@@ -109,7 +112,7 @@ struct SignalText {
 /// happened (`what`, then the plugin call that was running), and the log.
 [[noreturn]] void end_from_handler(const char *what, int signal_number) noexcept {
     SignalText message;
-    message.append(in_after_reply_work != 0 ? "the work after the reply, in the resident hook process, "
+    message.append(in_after_reply_work != 0 ? "the work after a hook's reply, started by the resident hook process, "
                                             : "the resident hook process ");
     message.append(what);
     if (signal_number != 0) {
@@ -162,6 +165,15 @@ void arm_overrun_alarm(std::chrono::milliseconds budget) noexcept {
 void disarm_overrun_alarm() noexcept {
     itimerval none{};
     ::setitimer(ITIMER_REAL, &none, nullptr);
+}
+
+/// Writes `body` as one frame to a blocking pipe; false when its reader has gone.
+bool send_frame_to_pipe(int descriptor, const std::string &body) {
+    const std::uint64_t length = body.size();
+    std::string frame(sizeof length, '\0');
+    std::memcpy(frame.data(), &length, sizeof length);
+    frame += body;
+    return core::write_fully(descriptor, frame) == 0;
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -237,6 +249,19 @@ private:
     int file_;
 };
 
+/// The clock of the hook being served: its STARLING_NOW, or the system's. The store keeps reading
+/// time from this one object, so it can stay open between hooks.
+class HookClock final : public core::Clock {
+public:
+    [[nodiscard]] std::chrono::sys_seconds now() const override { return current_->now(); }
+    /// Reads STARLING_NOW from the environment as it is now (the hook's). Throws
+    /// std::invalid_argument when it is malformed, as a hook's own clock would.
+    void read_environment() { current_ = core::clock_from_environment(); }
+
+private:
+    std::unique_ptr<core::Clock> current_ = std::make_unique<core::SystemClock>();
+};
+
 struct Counts {
     std::uint64_t served = 0;
     std::uint64_t declined = 0;
@@ -258,8 +283,19 @@ public:
 private:
     /// Serves one connection; true when the resident ends after it.
     bool serve_connection(int connection);
-    void serve_hook(int connection, Request request, std::chrono::steady_clock::time_point deadline);
+    /// Whether it served the hook: it declines one whose clock (STARLING_NOW) cannot be read.
+    bool serve_hook(int connection, Request request, std::chrono::steady_clock::time_point deadline);
     [[nodiscard]] std::string status_text(const Request &request) const;
+    /// Starts a process of its own for the after-reply stage of `request`, holding `mark` for
+    /// `starling wait`. Not a fork: after one, every page of this process's heap would be
+    /// write-protected, and the next hook would pay a fault for each it writes (2–4 ms at a session
+    /// start on 10,000 memories). It starts as cold as a hook's worker did, after the reply.
+    void start_after_reply_work(const Request &request, std::optional<core::FileLock> mark);
+    /// Lets go of what the work after a reply replaced — the machine index's snapshot, the relevance
+    /// indexes — and maps what replaced them, once that work has ended rather than at the next hook:
+    /// the last unmapping of a replaced file frees its pages, about a millisecond of a session start
+    /// at 10,000 memories.
+    void refresh_views();
     /// Whether the socket at our path is still the one we bound.
     [[nodiscard]] bool socket_still_ours() const;
     /// Gives up the socket and the lock, so that the next resident can take them at once.
@@ -286,6 +322,21 @@ private:
     /// Settings plugins refused as they were made: each session is told (once) as a hook would.
     std::vector<core::ConfigError> refused_settings_;
     HookRun *current_run_ = nullptr;
+    HookClock *clock_ = nullptr; ///< owned by the application
+    /// A process doing the work after a reply. The resident holds the `starling wait` mark for it
+    /// too, until it has ended and refresh_views() has let go of what it replaced.
+    struct AfterReplyWork {
+        pid_t pid = -1;
+        int ended_signal = -1; ///< a pidfd: readable once the process has ended; -1 when none could be had
+        bool ended = false;
+        std::optional<core::FileLock> mark;
+    };
+    /// Reaps the work that has ended; once none runs, refreshes the views and drops the marks.
+    void collect_after_reply_work();
+
+    std::vector<AfterReplyWork> after_reply_work_;
+    /// The project of the last hook served: the relevance indexes refresh_views() opens.
+    std::string last_project_;
     std::chrono::system_clock::time_point started_ = std::chrono::system_clock::now();
     Counts counts_;
 };
@@ -303,6 +354,9 @@ bool Resident::prepare(const Identity &identity, std::filesystem::path socket, s
     if (lock_ < 0 || ::flock(lock_, LOCK_EX | LOCK_NB) != 0) {
         return false;
     }
+    auto clock = std::make_unique<HookClock>();
+    clock_ = clock.get();
+    application_.use_clock(std::move(clock));
     application_.report_refused_settings_to([this](const core::ConfigError &refused) {
         refused_settings_.push_back(refused);
         if (current_run_ != nullptr) {
@@ -373,19 +427,49 @@ void Resident::leave_socket() noexcept {
     }
 }
 
+void Resident::collect_after_reply_work() {
+    bool any_ended = false;
+    bool all_ended = true;
+    for (auto &work : after_reply_work_) {
+        if (!work.ended && ::waitpid(work.pid, nullptr, WNOHANG) == work.pid) {
+            work.ended = true;
+            any_ended = true;
+            if (work.ended_signal >= 0) {
+                ::close(work.ended_signal);
+                work.ended_signal = -1;
+            }
+        }
+        all_ended = all_ended && work.ended;
+    }
+    if (any_ended && all_ended) {
+        refresh_views();
+        after_reply_work_.clear(); // the marks go: `starling wait` returns
+    }
+}
+
 int Resident::run() {
     auto last_hook = std::chrono::steady_clock::now();
+    std::vector<pollfd> ready;
     while (true) {
-        pollfd ready{listener_, POLLIN, 0};
-        const int polled = ::poll(&ready, 1, 1000);
-        while (::waitpid(-1, nullptr, WNOHANG) > 0) {
-            // the children that did the work after a reply
+        ready.assign(1, pollfd{listener_, POLLIN, 0});
+        bool unsignalled = false;
+        for (const auto &work : after_reply_work_) {
+            if (!work.ended && work.ended_signal >= 0) {
+                ready.push_back(pollfd{work.ended_signal, POLLIN, 0});
+            }
+            unsignalled = unsignalled || (!work.ended && work.ended_signal < 0);
         }
+        // Without a pidfd for some work, ten times a second, to notice its end soon after.
+        const int polled = ::poll(ready.data(), ready.size(), unsignalled ? 100 : 1000);
         if (polled < 0 && errno != EINTR) {
             logger_.warning(component_, std::string{"stops serving hooks: "} + std::strerror(errno));
             break;
         }
-        if (polled <= 0) {
+        collect_after_reply_work();
+        if (polled <= 0 || (ready.front().revents & POLLIN) == 0) {
+            if (!after_reply_work_.empty()) {
+                continue;
+            }
             std::error_code ignored;
             // Idle, replaced by another resident, its store gone, or its executable upgraded or
             // uninstalled: nobody needs this process any more.
@@ -457,26 +541,33 @@ bool Resident::serve_connection(int connection) {
         reply(connection, Reply{ReplyStatus::declined, 0, cannot_serve_, {}, false}, deadline);
         return false;
     }
-    ++counts_.served;
-    serve_hook(connection, std::move(request), deadline);
+    ++(serve_hook(connection, std::move(request), deadline) ? counts_.served : counts_.declined);
     return false;
 }
 
-void Resident::serve_hook(int connection, Request request, std::chrono::steady_clock::time_point deadline) {
-    const BorrowedEnvironment environment{std::move(request.environment)};
+bool Resident::serve_hook(int connection, Request request, std::chrono::steady_clock::time_point deadline) {
+    const BorrowedEnvironment environment{request.environment};
     if (request.working_directory.empty() || ::chdir(request.working_directory.c_str()) != 0) {
         static_cast<void>(::chdir("/"));
     }
     std::optional<StderrCapture> stderr_text{std::in_place};
     served_connection = connection;
     arm_overrun_alarm(request.budget_left);
-    application_.forget_store_and_clock();
+    try {
+        clock_->read_environment();
+    } catch (const std::exception &failure) {
+        // The hook runs the event itself, and reports this as it would without a resident.
+        disarm_overrun_alarm();
+        served_connection = -1;
+        reply(connection, Reply{ReplyStatus::declined, 0, failure.what(), {}, false}, deadline);
+        return false;
+    }
 
     HookRun run;
     run.adapter_id = adapter_id_;
-    run.arguments = std::move(request.arguments);
+    run.arguments = request.arguments;
     run.payload.total_bytes = request.payload.size();
-    run.payload.text = std::move(request.payload);
+    run.payload.text = request.payload;
     run.component = "hook " + adapter_id_;
     run.application = &application_;
     run.logger = &logger_;
@@ -492,7 +583,7 @@ void Resident::serve_hook(int connection, Request request, std::chrono::steady_c
         prompt_logged = 1;
         run_reply_stage(run, stage);
     }
-    const auto mark = stage.mark_after_reply_work(run);
+    auto mark = stage.mark_after_reply_work(run);
     current_run_ = nullptr;
     disarm_overrun_alarm();
     served_connection = -1;
@@ -501,25 +592,81 @@ void Resident::serve_hook(int connection, Request request, std::chrono::steady_c
           deadline);
     prompt_logged = 0;
     stderr_text.reset();
+    last_project_ = run.event.project;
     if (stage.after_reply) {
-        const pid_t child = ::fork();
-        if (child == 0) {
-            // Holds its own descriptor of the mark until it ends; the resident drops its own below.
-            in_after_reply_work = 1;
-            ::close(connection);
-            ::close(listener_);
-            ::close(lock_);
-            application_.watch_plugin_calls();
-            stage.publish_after_reply(run);
-            ::_exit(0);
-        }
-        if (child < 0) {
-            logger_.warning(component_, std::string{"cannot start a process for the work after the reply ("} +
-                                            std::strerror(errno) + "): it runs here, and the next hook waits for it");
-            stage.publish_after_reply(run);
-        }
+        request.kind = RequestKind::after_reply;
+        request.relevance_index_stale = stage.lifecycle->relevance_index_stale();
+        start_after_reply_work(request, std::move(mark));
     }
     static_cast<void>(::chdir("/"));
+    return true;
+}
+
+void Resident::start_after_reply_work(const Request &request, std::optional<core::FileLock> mark) {
+    std::array<int, 2> ends{-1, -1};
+    if (::pipe2(ends.data(), O_CLOEXEC) != 0) {
+        logger_.warning(component_, std::string{"the work after the reply is not done: no pipe ("} +
+                                        std::strerror(errno) + ")");
+        return;
+    }
+    posix_spawn_file_actions_t actions;
+    ::posix_spawn_file_actions_init(&actions);
+    ::posix_spawn_file_actions_adddup2(&actions, ends[0], STDIN_FILENO);
+    ::posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+    ::posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+    if (mark && mark->descriptor() >= 0) {
+        // Inherited without O_CLOEXEC: the child holds the mark until it ends.
+        ::posix_spawn_file_actions_adddup2(&actions, mark->descriptor(), 3);
+    }
+    posix_spawnattr_t attributes;
+    ::posix_spawnattr_init(&attributes);
+    ::posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSID);
+    const std::string name = executable_.filename().string();
+    const std::array<const char *, 4> arguments{name.c_str(), "--resident-after-reply", adapter_id_.c_str(), nullptr};
+    pid_t child = -1;
+    const int failed = ::posix_spawn(&child, executable_.c_str(), &actions, &attributes,
+                                     const_cast<char *const *>(arguments.data()), environ);
+    ::posix_spawn_file_actions_destroy(&actions);
+    ::posix_spawnattr_destroy(&attributes);
+    ::close(ends[0]);
+    if (failed == 0) {
+        AfterReplyWork work;
+        work.pid = child;
+        work.ended_signal = static_cast<int>(::syscall(SYS_pidfd_open, child, 0));
+        work.mark = std::move(mark);
+        after_reply_work_.push_back(std::move(work));
+    }
+    if (failed != 0) {
+        logger_.warning(component_, std::string{"the work after the reply is not done: cannot start "} +
+                                        executable_.string() + " (" + std::strerror(failed) + ")");
+    } else if (!send_frame_to_pipe(ends[1], encode(request))) {
+        logger_.warning(component_, "the work after the reply is not done: its process did not take the event");
+    }
+    ::close(ends[1]);
+}
+
+void Resident::refresh_views() {
+    if (!cannot_serve_.empty()) {
+        return;
+    }
+    try {
+        auto &store = application_.store();
+        const auto scope = last_project_.empty() ? core::Scope::user() : core::Scope::project(last_project_);
+        static_cast<void>(store.list_indexed(core::ListFilter{scope, core::Tier::long_term, std::nullopt}));
+        const auto version = store.index_version();
+        const auto *relevance = application_.active_policies().relevance;
+        if (version && relevance != nullptr && relevance->keeps_index()) {
+            std::vector<core::MemoryCollection> collections;
+            for (const auto &each : core::prompt_scopes(last_project_)) {
+                collections.push_back({core::collection_id(each), *version});
+            }
+            // Nothing asked, nothing ranked: the indexes are opened anew where they changed.
+            static_cast<void>(relevance->rank("", collections, clock_->now(), 0));
+        }
+    } catch (const std::exception &failure) {
+        logger_.debug(component_, std::string{"could not look at the store after the work after a reply: "} +
+                                      failure.what());
+    }
 }
 
 std::string Resident::status_text(const Request &request) const {
@@ -663,6 +810,59 @@ int serve(std::string_view adapter_id) {
     return resident.run();
 }
 
+/// `PROGRAM --resident-after-reply ADAPTER-ID`: the after-reply stage of the event whose request
+/// the resident writes on stdin, in a session of its own; fd 3 holds the `starling wait` mark.
+int run_after_reply_work(std::string_view adapter_id) {
+    ::umask(077);
+    ::signal(SIGPIPE, SIG_IGN);
+    in_after_reply_work = 1;
+    Request request;
+    try {
+        request = decode_request(
+            receive_frame(STDIN_FILENO, std::chrono::steady_clock::now() + kRequestWait, kMaxFrameBytes));
+    } catch (const std::exception &failure) {
+        print(STDERR_FILENO, std::string{"starling: no event to work on after its reply: "} + failure.what() + "\n");
+        return 1;
+    }
+    if (request.kind != RequestKind::after_reply) {
+        print(STDERR_FILENO, "starling: the request on stdin is not an after-reply one\n");
+        return 64;
+    }
+    // This process lives for this one event: the hook's environment and directory become its own.
+    static_cast<void>(new BorrowedEnvironment{request.environment});
+    if (request.working_directory.empty() || ::chdir(request.working_directory.c_str()) != 0) {
+        static_cast<void>(::chdir("/"));
+    }
+    // Deliberately never destroyed, as in a hook.
+    Application &application = *new Application{std::nullopt, Application::UnusableConfig::use_embedded_defaults};
+    try {
+        const auto &logger = application.logger();
+        handler_log_file = logger.file().string();
+        plugins::handle_fatal_signals(&on_resident_fatal_signal);
+        // Said once per session already, by the hook and the resident.
+        application.report_refused_settings_to([](const core::ConfigError &) {});
+        application.load_only_modules_in_use({std::string{adapter_id}});
+        auto &adapter = *new plugins::AdapterInstance{application.adapter(adapter_id)};
+        HookRun run;
+        run.adapter_id = adapter_id;
+        run.arguments = request.arguments;
+        run.payload.total_bytes = request.payload.size();
+        run.payload.text = request.payload;
+        run.component = "hook " + std::string{adapter_id};
+        run.application = &application;
+        run.logger = &logger;
+        run.adapter = &adapter;
+        parse_and_render_safe(run);
+        if (run.has_work()) {
+            run_after_reply_stage_alone(run, request.relevance_index_stale);
+        }
+    } catch (const std::exception &failure) {
+        print(STDERR_FILENO, std::string{"starling: the work after the reply failed: "} + failure.what() + "\n");
+        return 1;
+    }
+    return 0;
+}
+
 int print_status(std::string_view adapter_id) {
     try {
         Application application{std::nullopt, Application::UnusableConfig::use_embedded_defaults};
@@ -691,7 +891,7 @@ std::optional<int> answer_resident_arguments(std::string_view bound_adapter, int
         return std::nullopt;
     }
     const std::string_view option{argv[1]};
-    if (option != "--resident-hooks" && option != "--resident-status") {
+    if (option != "--resident-hooks" && option != "--resident-status" && option != "--resident-after-reply") {
         return std::nullopt;
     }
     const std::string_view adapter = argc == 3 ? std::string_view{argv[2]} : bound_adapter;
@@ -700,6 +900,9 @@ std::optional<int> answer_resident_arguments(std::string_view bound_adapter, int
                                  (bound_adapter.empty() ? " ADAPTER-ID" : " [" + std::string{bound_adapter} + "]") +
                                  "\n");
         return 64;
+    }
+    if (option == "--resident-after-reply") {
+        return run_after_reply_work(adapter);
     }
     return option == "--resident-hooks" ? serve(adapter) : print_status(adapter);
 }

@@ -45,12 +45,18 @@ void start(std::string_view adapter_id);
 /// STARLING_HOME goes. Returns the process's exit code; problems go to the log.
 [[nodiscard]] int serve(std::string_view adapter_id);
 
+/// Runs the after-reply stage of the event whose request the resident process writes on stdin,
+/// holding the `starling wait` mark it passes as descriptor 3: how the resident has that work done
+/// outside its own process. Returns the exit code.
+[[nodiscard]] int run_after_reply_work(std::string_view adapter_id);
+
 /// Prints what the resident process for `adapter_id` has served; 1 when none is running.
 [[nodiscard]] int print_status(std::string_view adapter_id);
 
 /// `PROGRAM --resident-hooks [ADAPTER-ID]` serves (how start() runs it), `PROGRAM --resident-status
-/// [ADAPTER-ID]` prints print_status(); the id is needed by `starling-hook` only, whose
-/// `bound_adapter` is empty. Nothing for any other arguments: the hook runs.
+/// [ADAPTER-ID]` prints print_status(), `PROGRAM --resident-after-reply [ADAPTER-ID]` runs
+/// run_after_reply_work() (how the resident starts it); the id is needed by `starling-hook` only,
+/// whose `bound_adapter` is empty. Nothing for any other arguments: the hook runs.
 [[nodiscard]] std::optional<int> answer_resident_arguments(std::string_view bound_adapter, int argc, char **argv);
 
 } // namespace starling::app::resident

@@ -18,6 +18,7 @@
 #include <filesystem>
 #include <optional>
 #include <regex>
+#include <set>
 #include <string>
 #include <thread>
 
@@ -107,6 +108,19 @@ bool ends_within(long pid, std::chrono::milliseconds limit) {
     return false;
 }
 
+/// The relevance index files, each with its inode: a rebuilt one is a new file.
+std::set<std::pair<std::string, ino_t>> index_files(const ScratchHome &home) {
+    std::set<std::pair<std::string, ino_t>> files;
+    std::error_code ignored;
+    for (const auto &entry : fs::directory_iterator(home.path() / "index" / "cache" / "bm25", ignored)) {
+        struct stat status {};
+        if (entry.path().extension() == ".bin" && ::stat(entry.path().c_str(), &status) == 0) {
+            files.emplace(entry.path().filename().string(), status.st_ino);
+        }
+    }
+    return files;
+}
+
 /// Ends the resident process a test started, whatever the test's outcome.
 struct EndsResident {
     std::optional<long> pid;
@@ -157,6 +171,19 @@ TEST_CASE("the first hook starts the resident process, which serves the next one
     CHECK_THAT(starling::test::read_text(home.path() / "sessions" / "s-5.receipts.jsonl"),
                Catch::Contains("\"at\":\"2026-12-01T10:00:00Z\""));
     CHECK(status(home.options())->served == 4);
+
+    // The work after a reply it served is done, and `starling wait` waits for it: a memory made
+    // since the index was built makes the next prompt find it stale, and the index is rebuilt.
+    REQUIRE(home.wait_for_background_work() == 0);
+    const auto built = index_files(home);
+    REQUIRE_FALSE(built.empty());
+    remember(home, "Kafka consumer lag alerts go to the billing channel.");
+    CHECK_THAT(prompt(home, "s-6", "where do kafka lag alerts go?").context, Catch::Contains("billing channel"));
+    REQUIRE(home.wait_for_background_work() == 0);
+    CHECK(index_files(home) != built);
+    CHECK_THAT(prompt(home, "s-7", "where do kafka lag alerts go?").context, Catch::Contains("billing channel"));
+    CHECK(status(home.options())->served == 6);
+    CHECK(starling::test::read_text(home.path() / "logs" / "starling.log").find("error") == std::string::npos);
 }
 
 TEST_CASE("every hook gets its reply when the resident process is killed, and the next hook starts another",

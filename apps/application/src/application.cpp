@@ -162,11 +162,6 @@ core::MemoryStore &Application::store() {
     return *store_;
 }
 
-void Application::forget_store_and_clock() noexcept {
-    store_.reset(); // first: it reads time from the clock
-    clock_.reset();
-}
-
 namespace {
 
 /// The policy held in `slot`, created by `create` on first use; nullptr when its kind is configured

@@ -31,6 +31,7 @@ resident::Request sample_request() {
     request.arguments = {"UserPromptSubmit"};
     request.payload = R"({"prompt":"push this fix"})";
     request.budget_left = 795ms;
+    request.relevance_index_stale = true;
     return request;
 }
 
@@ -84,6 +85,10 @@ TEST_CASE("a resident hook request and reply read back as they were written", "[
     CHECK(request.arguments == std::vector<std::string>{"UserPromptSubmit"});
     CHECK(request.payload == sample_request().payload);
     CHECK(request.budget_left == 795ms);
+    CHECK(request.relevance_index_stale);
+    auto after_reply = sample_request();
+    after_reply.kind = resident::RequestKind::after_reply;
+    CHECK(resident::decode_request(resident::encode(after_reply)).kind == resident::RequestKind::after_reply);
 
     const resident::Reply written{resident::ReplyStatus::declined, 2, "why", "starling: warning\n", true, true};
     const auto reply = resident::decode_reply(resident::encode(written));

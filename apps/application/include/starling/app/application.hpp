@@ -119,10 +119,6 @@ public:
     void use_clock(std::unique_ptr<core::Clock> clock);
     /// The store at the configured root.
     [[nodiscard]] core::MemoryStore &store();
-    /// Drops the store and the clock, so that their next use makes them again from the environment
-    /// as it is then: the resident process serves each hook as a hook that had just started would,
-    /// keeping only the configuration and the plugins (whose indexes check their files themselves).
-    void forget_store_and_clock() noexcept;
     /// The configured policy of each kind, created on first use (create_configured_plugin()); nullptr
     /// when the kind is configured as "". Throws core::ConfigError or PluginLoadError.
     [[nodiscard]] const plugins::DecisionPolicyInstance *decision_policy();

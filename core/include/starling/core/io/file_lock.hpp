@@ -41,6 +41,9 @@ public:
 
     /// False only for a moved-from lock.
     [[nodiscard]] bool owns_lock() const noexcept { return descriptor_ >= 0; }
+    /// The descriptor the lock is held through, for a child process to inherit (a copy holds the
+    /// lock until the last copy is closed); -1 for a moved-from lock.
+    [[nodiscard]] int descriptor() const noexcept { return descriptor_; }
 
 private:
     void release() noexcept;

@@ -61,6 +61,11 @@ public:
     /// The hook could not log the prompt, for the store cannot be written (a sandbox, a full disk),
     /// and has said so: this lifecycle writes nothing more and says nothing more of it.
     void store_unwritable() noexcept { store_unwritable_ = true; }
+    /// Whether this event's injection had to score every memory because the relevance index was
+    /// stale, which makes the after-reply stage rebuild it; the second tells a lifecycle that runs
+    /// only the after-reply stage, in a process of its own, what the reply stage found.
+    [[nodiscard]] bool relevance_index_stale() const noexcept { return relevance_index_stale_; }
+    void relevance_index_found_stale() noexcept { relevance_index_stale_ = true; }
     /// Whether the store turned out, or was known, to be unwritable: what needs writing (capture,
     /// the session's state, noted uses, the work after the reply) is skipped, injection goes on.
     [[nodiscard]] bool store_unwritable_seen() const noexcept { return store_unwritable_; }
