@@ -83,6 +83,10 @@ volatile sig_atomic_t served_connection = -1;
 volatile sig_atomic_t in_after_reply_work = 0;
 /// Whether the hook being served had its prompt logged here, for a handler to tell it.
 volatile sig_atomic_t prompt_logged = 0;
+/// Set by SIGTERM or SIGINT: the resident leaves its socket and ends between hooks.
+volatile sig_atomic_t asked_to_end = 0;
+
+extern "C" void on_end_request(int /*signal*/) { asked_to_end = 1; }
 std::string handler_log_file;
 
 /// Appends C strings to a fixed buffer, cutting what does not fit.
@@ -279,6 +283,8 @@ public:
     bool prepare(const Identity &identity, std::filesystem::path socket, std::chrono::minutes idle);
     /// Serves until there is a reason to end. The exit code.
     int run();
+    /// Gives up the socket and the lock, so that the next resident can take them at once.
+    void leave_socket() noexcept;
 
 private:
     /// Serves one connection; true when the resident ends after it.
@@ -298,8 +304,6 @@ private:
     void refresh_views();
     /// Whether the socket at our path is still the one we bound.
     [[nodiscard]] bool socket_still_ours() const;
-    /// Gives up the socket and the lock, so that the next resident can take them at once.
-    void leave_socket() noexcept;
     void reply(int connection, const Reply &answer, std::chrono::steady_clock::time_point deadline) const;
 
     Application &application_;
@@ -308,6 +312,7 @@ private:
     std::string component_;
     Identity identity_;
     std::filesystem::path socket_;
+    std::string lock_file_;
     std::filesystem::path starling_home_;
     std::filesystem::path executable_;
     std::string executable_stamp_;
@@ -349,11 +354,24 @@ bool Resident::prepare(const Identity &identity, std::filesystem::path socket, s
     executable_ = own_executable();
     executable_stamp_ = file_stamp(executable_);
     // One resident per socket: one started by a hook that raced another's leaves at once.
-    const auto lock_file = socket_.string() + ".lock";
-    lock_ = ::open(lock_file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-    if (lock_ < 0 || ::flock(lock_, LOCK_EX | LOCK_NB) != 0) {
+    lock_file_ = socket_.string() + ".lock";
+    const int lock = ::open(lock_file_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (lock < 0 || ::flock(lock, LOCK_EX | LOCK_NB) != 0) {
+        if (lock >= 0) {
+            ::close(lock);
+        }
         return false;
     }
+    // The one that leaves removes the lock file while it holds it: a lock taken on a file that
+    // has since been removed or replaced is nobody's to serve under.
+    struct stat held {};
+    struct stat named {};
+    if (::fstat(lock, &held) != 0 || ::stat(lock_file_.c_str(), &named) != 0 || held.st_dev != named.st_dev ||
+        held.st_ino != named.st_ino) {
+        ::close(lock);
+        return false;
+    }
+    lock_ = lock;
     auto clock = std::make_unique<HookClock>();
     clock_ = clock.get();
     application_.use_clock(std::move(clock));
@@ -422,6 +440,7 @@ void Resident::leave_socket() noexcept {
         listener_ = -1;
     }
     if (lock_ >= 0) {
+        ::unlink(lock_file_.c_str()); // still held: nobody else has it now
         ::close(lock_);
         lock_ = -1;
     }
@@ -450,7 +469,7 @@ void Resident::collect_after_reply_work() {
 int Resident::run() {
     auto last_hook = std::chrono::steady_clock::now();
     std::vector<pollfd> ready;
-    while (true) {
+    while (asked_to_end == 0) {
         ready.assign(1, pollfd{listener_, POLLIN, 0});
         bool unsignalled = false;
         for (const auto &work : after_reply_work_) {
@@ -461,6 +480,9 @@ int Resident::run() {
         }
         // Without a pidfd for some work, ten times a second, to notice its end soon after.
         const int polled = ::poll(ready.data(), ready.size(), unsignalled ? 100 : 1000);
+        if (asked_to_end != 0) {
+            break;
+        }
         if (polled < 0 && errno != EINTR) {
             logger_.warning(component_, std::string{"stops serving hooks: "} + std::strerror(errno));
             break;
@@ -798,6 +820,12 @@ int serve(std::string_view adapter_id) {
     }
     handler_log_file = logger->file().string();
     plugins::handle_fatal_signals(&on_resident_fatal_signal);
+    // Without SA_RESTART: the wait for a hook returns, and the resident leaves its socket behind it.
+    struct sigaction end_request {};
+    end_request.sa_handler = &on_end_request;
+    ::sigemptyset(&end_request.sa_mask);
+    ::sigaction(SIGTERM, &end_request, nullptr);
+    ::sigaction(SIGINT, &end_request, nullptr);
     struct sigaction overrun {};
     overrun.sa_handler = &on_resident_overrun;
     ::sigemptyset(&overrun.sa_mask);
@@ -805,6 +833,7 @@ int serve(std::string_view adapter_id) {
 
     auto &resident = *new Resident{application, adapter_id, *logger};
     if (!resident.prepare(identity, std::move(socket), idle)) {
+        resident.leave_socket();
         return 0;
     }
     return resident.run();

@@ -69,6 +69,7 @@ struct Status {
     long pid = 0;
     long served = 0;
     long declined = 0;
+    fs::path socket;
     std::string text;
 };
 
@@ -79,9 +80,10 @@ std::optional<Status> status(const starling::app::ProcessOptions &options) {
         return std::nullopt;
     }
     std::smatch found;
-    const std::regex pattern{R"(pid (\d+),[\s\S]*hooks served: (\d+), declined: (\d+))"};
+    const std::regex pattern{R"(pid (\d+),[\s\S]*socket: (\S+)\n[\s\S]*hooks served: (\d+), declined: (\d+))"};
     REQUIRE(std::regex_search(result.stdout_text, found, pattern));
-    return Status{std::stol(found[1]), std::stol(found[2]), std::stol(found[3]), result.stdout_text};
+    return Status{std::stol(found[1]), std::stol(found[3]), std::stol(found[4]), fs::path{found[2].str()},
+                  result.stdout_text};
 }
 
 /// The resident process once it listens (a hook starts it after its own reply), within 10 s.
@@ -269,6 +271,24 @@ TEST_CASE("the resident process ends when its STARLING_HOME is removed", "[e2e][
     REQUIRE(home.wait_for_background_work() == 0);
     fs::remove_all(home.path());
     CHECK(ends_within(started.pid, 5s));
+    // It leaves nothing behind: neither its socket nor its lock.
+    CHECK_FALSE(fs::exists(started.socket));
+    CHECK_FALSE(fs::exists(started.socket.string() + ".lock"));
+}
+
+TEST_CASE("a resident process asked to end (SIGTERM) leaves its socket, and the next hook starts another",
+          "[e2e][resident]") {
+    const ScratchHome home{"resident-term"};
+    remember(home, "We deploy with Helm charts through ArgoCD.");
+    static_cast<void>(prompt(home, "s-1", "hello"));
+    EndsResident cleanup;
+    const auto started = wait_for_resident(home.options());
+    REQUIRE(::kill(static_cast<pid_t>(started.pid), SIGTERM) == 0);
+    CHECK(ends_within(started.pid, 5s));
+    CHECK_FALSE(fs::exists(started.socket));
+    CHECK_FALSE(fs::exists(started.socket.string() + ".lock"));
+    CHECK_THAT(prompt(home, "s-2", "what is our deploy process?").context, Catch::Contains("Helm charts"));
+    cleanup.pid = wait_for_resident(home.options(), started.pid).pid;
 }
 
 TEST_CASE("a socket folder other users can enter is never used: hooks reply, and the log says why",
