@@ -17,6 +17,18 @@ inline void write_all(int descriptor, const char *data, std::size_t size) noexce
     static_cast<void>(core::write_fully(descriptor, std::string_view{data, size}));
 }
 
+/// Drops the first `written` bytes from `parts`: what a short writev or sendmsg left to write.
+inline void drop_written(std::span<iovec> &parts, std::size_t written) noexcept {
+    while (!parts.empty() && written >= parts.front().iov_len) {
+        written -= parts.front().iov_len;
+        parts = parts.subspan(1);
+    }
+    if (!parts.empty()) {
+        parts.front().iov_base = static_cast<char *>(parts.front().iov_base) + written;
+        parts.front().iov_len -= written;
+    }
+}
+
 /// Writes every byte of `parts`, in order, with as few writes as the descriptor takes (one, for a
 /// pipe with room) unless it fails. `parts` is consumed.
 inline void write_all(int descriptor, std::span<iovec> parts) noexcept {
@@ -28,15 +40,7 @@ inline void write_all(int descriptor, std::span<iovec> parts) noexcept {
         if (written <= 0) {
             return;
         }
-        auto left = static_cast<std::size_t>(written);
-        while (!parts.empty() && left >= parts.front().iov_len) {
-            left -= parts.front().iov_len;
-            parts = parts.subspan(1);
-        }
-        if (!parts.empty()) {
-            parts.front().iov_base = static_cast<char *>(parts.front().iov_base) + left;
-            parts.front().iov_len -= left;
-        }
+        drop_written(parts, static_cast<std::size_t>(written));
     }
 }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "resident_protocol.hpp"
 
+#include "descriptor_io.hpp"
+
 #include <poll.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
@@ -215,15 +217,7 @@ bool send_frame(int descriptor, std::string_view body, std::chrono::steady_clock
         if (written <= 0) {
             return false;
         }
-        auto count = static_cast<std::size_t>(written);
-        while (!left.empty() && count >= left.front().iov_len) {
-            count -= left.front().iov_len;
-            left = left.subspan(1);
-        }
-        if (!left.empty()) {
-            left.front().iov_base = static_cast<char *>(left.front().iov_base) + count;
-            left.front().iov_len -= count;
-        }
+        drop_written(left, static_cast<std::size_t>(written));
     }
     return true;
 }

@@ -133,6 +133,16 @@ struct EndsResident {
     }
 };
 
+/// A store holding the deploy memory, and the resident process its first hook started (which
+/// `cleanup` ends).
+Status resident_of_a_new_store(const ScratchHome &home, EndsResident &cleanup) {
+    remember(home, "We deploy with Helm charts through ArgoCD.");
+    static_cast<void>(prompt(home, "s-1", "hello"));
+    auto started = wait_for_resident(home.options());
+    cleanup.pid = started.pid;
+    return started;
+}
+
 } // namespace
 
 TEST_CASE("the first hook starts the resident process, which serves the next ones with the same replies",
@@ -191,10 +201,8 @@ TEST_CASE("the first hook starts the resident process, which serves the next one
 TEST_CASE("every hook gets its reply when the resident process is killed, and the next hook starts another",
           "[e2e][resident]") {
     const ScratchHome home{"resident-killed"};
-    remember(home, "We deploy with Helm charts through ArgoCD.");
-    static_cast<void>(prompt(home, "s-1", "hello"));
     EndsResident cleanup;
-    const auto started = wait_for_resident(home.options());
+    const auto started = resident_of_a_new_store(home, cleanup);
     REQUIRE(::kill(static_cast<pid_t>(started.pid), SIGKILL) == 0);
     REQUIRE(ends_within(started.pid, 5s));
 
@@ -211,11 +219,8 @@ TEST_CASE("every hook gets its reply when the resident process is killed, and th
 TEST_CASE("a resident process started from another configuration never serves: the hook runs on the new one",
           "[e2e][resident]") {
     const ScratchHome home{"resident-config"};
-    remember(home, "We deploy with Helm charts through ArgoCD.");
-    static_cast<void>(prompt(home, "s-1", "hello"));
     EndsResident cleanup;
-    const auto started = wait_for_resident(home.options());
-    cleanup.pid = started.pid;
+    const auto started = resident_of_a_new_store(home, cleanup);
 
     // A threshold nothing reaches: a resident that served this hook on the old configuration
     // would inject the memory.
@@ -263,11 +268,8 @@ TEST_CASE("with hooks.resident_idle_minutes = 0 every hook runs its event itself
 
 TEST_CASE("the resident process ends when its STARLING_HOME is removed", "[e2e][resident]") {
     const ScratchHome home{"resident-home-gone"};
-    remember(home, "We deploy with Helm charts through ArgoCD.");
-    static_cast<void>(prompt(home, "s-1", "hello"));
     EndsResident cleanup;
-    const auto started = wait_for_resident(home.options());
-    cleanup.pid = started.pid;
+    const auto started = resident_of_a_new_store(home, cleanup);
     REQUIRE(home.wait_for_background_work() == 0);
     fs::remove_all(home.path());
     CHECK(ends_within(started.pid, 5s));
@@ -279,10 +281,8 @@ TEST_CASE("the resident process ends when its STARLING_HOME is removed", "[e2e][
 TEST_CASE("a resident process asked to end (SIGTERM) leaves its socket, and the next hook starts another",
           "[e2e][resident]") {
     const ScratchHome home{"resident-term"};
-    remember(home, "We deploy with Helm charts through ArgoCD.");
-    static_cast<void>(prompt(home, "s-1", "hello"));
     EndsResident cleanup;
-    const auto started = wait_for_resident(home.options());
+    const auto started = resident_of_a_new_store(home, cleanup);
     REQUIRE(::kill(static_cast<pid_t>(started.pid), SIGTERM) == 0);
     CHECK(ends_within(started.pid, 5s));
     CHECK_FALSE(fs::exists(started.socket));

@@ -8,6 +8,7 @@
 #include <starling/plugins/static_plugins.hpp>
 
 #include "support/quiet_logger.hpp"
+#include "support/scoped_environment.hpp"
 #include "support/temp_dir.hpp"
 #include "support/test_batch.hpp"
 
@@ -53,24 +54,12 @@ starling::test::TestBatch two_memories() {
     return batch;
 }
 
-/// Sets an environment variable for one scope.
-class ScopedEnvironment {
-public:
-    ScopedEnvironment(const char *name, const std::string &value) : name_(name) { ::setenv(name, value.c_str(), 1); }
-    ~ScopedEnvironment() { ::unsetenv(name_); }
-    ScopedEnvironment(const ScopedEnvironment &) = delete;
-    ScopedEnvironment &operator=(const ScopedEnvironment &) = delete;
-
-private:
-    const char *name_;
-};
-
 } // namespace
 
 TEST_CASE("a module built against a newer minor that uses nothing new loads and runs", "[plugins][abi][module]") {
     starling::test::TempDir scratch{"module-entry"};
     const starling::core::Logger logger{scratch / "starling.log", starling::core::LogLevel::info, false};
-    const ScopedEnvironment deinit_record{"STARLING_FIXTURE_DEINIT_FILE", (scratch / "deinit.txt").string()};
+    const starling::test::ScopedEnvironment deinit_record{"STARLING_FIXTURE_DEINIT_FILE", (scratch / "deinit.txt").string()};
     {
         PluginRegistry registry{logger};
         const auto plugins = registry.add_module(fixture("future_minor_module"));

@@ -2,6 +2,7 @@
 #include "apps/hooks/resident_channel.hpp"
 #include "apps/hooks/resident_protocol.hpp"
 
+#include "support/scoped_environment.hpp"
 #include "support/temp_dir.hpp"
 
 #include <catch2/catch.hpp>
@@ -50,28 +51,6 @@ struct SocketPair {
         ::close(ends[index]);
         ends[index] = -1;
     }
-};
-
-/// Sets an environment variable for the test's length.
-class ScopedVariable {
-public:
-    ScopedVariable(const char *name, const std::string &value) : name_(name) {
-        if (const char *old = std::getenv(name)) {
-            old_ = old;
-        }
-        ::setenv(name, value.c_str(), 1);
-    }
-    ~ScopedVariable() {
-        if (old_) {
-            ::setenv(name_, old_->c_str(), 1);
-        } else {
-            ::unsetenv(name_);
-        }
-    }
-
-private:
-    const char *name_;
-    std::optional<std::string> old_;
 };
 
 } // namespace
@@ -177,7 +156,7 @@ TEST_CASE("the frame a crashing resident writes reads as a failure that says wha
 
 TEST_CASE("the resident's socket folder is made private, and one others can enter is refused", "[resident]") {
     const starling::test::TempDir runtime;
-    const ScopedVariable variable{"XDG_RUNTIME_DIR", runtime.path().string()};
+    const starling::test::ScopedEnvironment variable{"XDG_RUNTIME_DIR", runtime.path().string()};
     SECTION("made with mode 700") {
         const auto folder = resident::socket_directory();
         CHECK(folder == runtime.path() / "starling");

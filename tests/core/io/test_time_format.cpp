@@ -2,6 +2,8 @@
 #include <starling/core/io/clock.hpp>
 #include <starling/core/io/time_format.hpp>
 
+#include "support/scoped_environment.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
@@ -14,40 +16,13 @@ using starling::core::format_compact_timestamp;
 using starling::core::format_date;
 using starling::core::format_timestamp;
 using starling::core::parse_timestamp;
+using starling::test::ScopedEnvironment;
 
 namespace {
 
 sys_seconds civil(int y, unsigned m, unsigned d, int hh = 0, int mm = 0, int ss = 0) {
     return sys_seconds{sys_days{year{y} / month{m} / day{d}}} + hours{hh} + minutes{mm} + seconds{ss};
 }
-
-/// Sets an environment variable for the scope of a test and restores the previous state after.
-class ScopedEnvironment {
-public:
-    ScopedEnvironment(const char *name, const char *value) : name_(name) {
-        if (const char *previous = std::getenv(name)) {
-            previous_ = previous;
-        }
-        if (value != nullptr) {
-            ::setenv(name, value, 1);
-        } else {
-            ::unsetenv(name);
-        }
-    }
-    ScopedEnvironment(const ScopedEnvironment &) = delete;
-    ScopedEnvironment &operator=(const ScopedEnvironment &) = delete;
-    ~ScopedEnvironment() {
-        if (previous_) {
-            ::setenv(name_, previous_->c_str(), 1);
-        } else {
-            ::unsetenv(name_);
-        }
-    }
-
-private:
-    const char *name_;
-    std::optional<std::string> previous_;
-};
 
 } // namespace
 
