@@ -832,11 +832,17 @@ int serve(std::string_view adapter_id) {
     ::sigaction(SIGALRM, &overrun, nullptr);
 
     auto &resident = *new Resident{application, adapter_id, *logger};
-    if (!resident.prepare(identity, std::move(socket), idle)) {
+    try {
+        if (!resident.prepare(identity, std::move(socket), idle)) {
+            resident.leave_socket();
+            return 0;
+        }
+        return resident.run();
+    } catch (const std::exception &failure) {
+        logger->warning("resident " + std::string{adapter_id}, std::string{"stops serving hooks: "} + failure.what());
         resident.leave_socket();
-        return 0;
+        return 1;
     }
-    return resident.run();
 }
 
 /// `PROGRAM --resident-after-reply ADAPTER-ID`: the after-reply stage of the event whose request
