@@ -251,8 +251,8 @@ ResidentOutcome ask_resident(HookRun &run, bool own_adapter, std::chrono::steady
         break;
     case Outcome::absent:
     case Outcome::declined:
-        if (!answer.problem.empty() &&
-            first_report_in_session(application, run.event.session_id, "resident process declined")) {
+        // At debug level only: no session state is written to say it once per session.
+        if (!answer.problem.empty()) {
             run.logger->debug(run.component, "the resident process does not serve this hook, which runs its "
                                             "event itself: " + answer.problem);
         }

@@ -133,14 +133,18 @@ struct EndsResident {
     }
 };
 
-/// A store holding the deploy memory, and the resident process its first hook started (which
-/// `cleanup` ends).
-Status resident_of_a_new_store(const ScratchHome &home, EndsResident &cleanup) {
-    remember(home, "We deploy with Helm charts through ArgoCD.");
-    static_cast<void>(prompt(home, "s-1", "hello"));
+/// The resident process a hook of `home` started, once it listens; `cleanup` ends it.
+Status started_resident(const ScratchHome &home, EndsResident &cleanup) {
     auto started = wait_for_resident(home.options());
     cleanup.pid = started.pid;
     return started;
+}
+
+/// A store holding the deploy memory, and the resident process its first hook started.
+Status resident_of_a_new_store(const ScratchHome &home, EndsResident &cleanup) {
+    remember(home, "We deploy with Helm charts through ArgoCD.");
+    static_cast<void>(prompt(home, "s-1", "hello"));
+    return started_resident(home, cleanup);
 }
 
 } // namespace
@@ -155,8 +159,7 @@ TEST_CASE("the first hook starts the resident process, which serves the next one
     const auto first = prompt(home, "s-1", "what is our deploy process?");
     CHECK_THAT(first.context, Catch::Contains("Helm charts through ArgoCD"));
     EndsResident cleanup;
-    const auto started = wait_for_resident(home.options());
-    cleanup.pid = started.pid;
+    const auto started = started_resident(home, cleanup);
     CHECK(started.served == 0);
 
     // The same prompts, each in a new session, through the resident: the same memories, nothing
@@ -246,8 +249,7 @@ TEST_CASE("what a hook served by the resident process says on stderr reaches the
     const auto first = prompt(home, "s-1", "what is our deploy process?");
     CHECK_THAT(first.stderr_text, Catch::Contains("prior.length"));
     EndsResident cleanup;
-    const auto started = wait_for_resident(home.options());
-    cleanup.pid = started.pid;
+    const auto started = started_resident(home, cleanup);
 
     const auto served = prompt(home, "s-2", "what is our deploy process?");
     CHECK_THAT(served.context, Catch::Contains("Helm charts"));
