@@ -7,6 +7,7 @@
 #include <starling/bm25/built_in_lexicon.hpp>
 
 #include <algorithm>
+#include <optional>
 
 namespace starling::bm25 {
 
@@ -56,20 +57,32 @@ bool is_phrase_of_words(const std::vector<std::string> &phrase) {
     });
 }
 
-/// Whether `phrase` occurs in `query`, written at `places`: as consecutive terms, or — a phrase of
-/// words — as its terms in order in one clause with at most `gap` other words between its first and
-/// last. The earliest match of each next term from a first one makes the shortest span there.
-bool occurs(const std::vector<std::string_view> &query, std::span<const WrittenPlace> places,
-            const std::vector<std::string> &phrase, std::size_t gap) {
+/// The bit of `position` in a mask of a query's terms; none past the 64th.
+std::uint64_t position_bit(std::size_t position) noexcept {
+    return position < 64 ? std::uint64_t{1} << position : 0;
+}
+
+/// Where `phrase` occurs in `query`, written at `places`, as a mask of the query's terms it is
+/// (position_bit()), or nothing: as consecutive terms, or — a phrase of words — as its terms in
+/// order in one clause with at most `gap` other words between its first and last. The earliest
+/// match of each next term from a first one makes the shortest span there.
+std::optional<std::uint64_t> occurs(const std::vector<std::string_view> &query, std::span<const WrittenPlace> places,
+                                    const std::vector<std::string> &phrase, std::size_t gap) {
     if (phrase.empty()) {
-        return false;
+        return std::nullopt;
     }
     const auto equal = [](std::string_view a, const std::string &b) { return a == b; };
-    if (std::search(query.begin(), query.end(), phrase.begin(), phrase.end(), equal) != query.end()) {
-        return true;
+    if (const auto found = std::search(query.begin(), query.end(), phrase.begin(), phrase.end(), equal);
+        found != query.end()) {
+        const auto first = static_cast<std::size_t>(found - query.begin());
+        std::uint64_t mask = 0;
+        for (std::size_t at = first; at < first + phrase.size(); ++at) {
+            mask |= position_bit(at);
+        }
+        return mask;
     }
     if (gap == 0 || phrase.size() < 2 || !is_phrase_of_words(phrase)) {
-        return false;
+        return std::nullopt;
     }
     const std::size_t longest_span = phrase.size() - 1 + gap; // in words, from the first to the last
     for (std::size_t first = 0; first < query.size(); ++first) {
@@ -77,19 +90,21 @@ bool occurs(const std::vector<std::string_view> &query, std::span<const WrittenP
             continue;
         }
         std::size_t next = 1;
+        std::uint64_t mask = position_bit(first);
         for (std::size_t at = first + 1; at < query.size() && next < phrase.size(); ++at) {
             if (places[at].clause != places[first].clause || places[at].word - places[first].word > longest_span) {
                 break;
             }
             if (query[at] == phrase[next]) {
                 ++next;
+                mask |= position_bit(at);
             }
         }
         if (next == phrase.size()) {
-            return true;
+            return mask;
         }
     }
-    return false;
+    return std::nullopt;
 }
 
 } // namespace
@@ -150,8 +165,9 @@ Lexicon::Lexicon(std::string_view text, std::string_view source, const LexiconWe
 Lexicon::Lexicon(const LexiconTables &tables, const LexiconWeights &weights, std::size_t phrase_gap) noexcept
     : tables_(tables), weights_(weights), phrase_gap_(phrase_gap) {}
 
-void Lexicon::add_members_of(const LexiconGroup &group, double weight, const std::vector<std::string_view> &query,
-                             Tokenizer &tokenizer, std::vector<LexiconExpansion> &out) const {
+void Lexicon::add_members_of(const LexiconGroup &group, double weight, std::uint64_t sources,
+                             const std::vector<std::string_view> &query, Tokenizer &tokenizer,
+                             std::vector<LexiconExpansion> &out) const {
     if (weight <= 0.0) {
         return;
     }
@@ -170,9 +186,10 @@ void Lexicon::add_members_of(const LexiconGroup &group, double weight, const std
         const auto existing = std::find_if(out.begin(), out.end(),
                                            [&](const LexiconExpansion &expansion) { return expansion.term == terms.front(); });
         if (existing == out.end()) {
-            out.push_back({terms.front(), weight});
+            out.push_back({terms.front(), weight, sources});
         } else {
             existing->weight = std::max(existing->weight, weight);
+            existing->sources |= sources;
         }
     }
 }
@@ -214,7 +231,11 @@ void Lexicon::expand(std::string_view text, const std::vector<std::string_view> 
         }
         return with_stop_words_terms;
     };
-    std::vector<const LexiconGroup *> triggered;
+    struct Triggered {
+        const LexiconGroup *group;
+        std::uint64_t sources; ///< the query's terms the member that triggered it is
+    };
+    std::vector<Triggered> triggered;
     for (const LexiconGroup &group : tables_.groups) {
         for (const LexiconMember &member : tables_.members_of(group)) {
             if (std::find(query_keys.begin(), query_keys.end(), tables_.text_of(member.key)) == query_keys.end()) {
@@ -222,28 +243,36 @@ void Lexicon::expand(std::string_view text, const std::vector<std::string_view> 
             }
             const auto member_text = tables_.text_of(member.text);
             const auto terms = terms_of(member_text, tokenizer);
-            bool found = false;
+            std::optional<std::uint64_t> found;
             if (!cut_to_one_word(member_text, terms, tokenizer)) {
                 found = occurs(query, places, terms, gap);
             } else if (!text.empty()) {
+                // Its positions are among the query's stop words too: not the query's terms.
                 const auto &written = written_with_stop_words();
-                found = occurs(written, with_stop_words_places,
-                               terms_of(member_text, tokenizer, StopWordHandling::keep), gap);
+                if (occurs(written, with_stop_words_places, terms_of(member_text, tokenizer, StopWordHandling::keep),
+                           gap)) {
+                    found = 0;
+                }
             }
             if (found) {
-                triggered.push_back(&group);
+                triggered.push_back({&group, *found});
                 break;
             }
         }
     }
-    for (const LexiconGroup *group : triggered) {
-        add_members_of(*group, group->kind == LexiconKind::same ? weights_.same : weights_.sibling, query, tokenizer,
-                       out);
+    for (const auto &[group, sources] : triggered) {
+        const double own_line = group->kind == LexiconKind::same   ? weights_.same
+                                : group->kind == LexiconKind::kind ? weights_.sibling
+                                                                   : 0.0; // each: no alternatives to one another
+        add_members_of(*group, own_line, sources, query, tokenizer, out);
         if (group->broader != LexiconGroup::no_broader) {
-            add_members_of(tables_.groups[group->broader], weights_.broader, query, tokenizer, out);
+            add_members_of(tables_.groups[group->broader], weights_.broader, sources, query, tokenizer, out);
         }
         for (const std::uint32_t narrower : tables_.narrower_of(*group)) {
-            add_members_of(tables_.groups[narrower], weights_.narrower, query, tokenizer, out);
+            // What each of an "each" line is does not name any one of them: "AWS" is not about S3.
+            if (tables_.groups[narrower].kind != LexiconKind::each) {
+                add_members_of(tables_.groups[narrower], weights_.narrower, sources, query, tokenizer, out);
+            }
         }
     }
 }

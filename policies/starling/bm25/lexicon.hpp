@@ -71,6 +71,8 @@ void read_written_terms(std::string_view text, Tokenizer &tokenizer, TokenList &
 struct LexiconExpansion {
     std::string term;
     double weight = 0.0;
+    /// Bit i set: the i-th term of the query (i < 64) is part of a member that brought this term in.
+    std::uint64_t sources = 0;
 };
 
 class Lexicon {
@@ -115,8 +117,9 @@ public:
     [[nodiscard]] const LexiconTables &tables() const noexcept { return tables_; }
 
 private:
-    void add_members_of(const LexiconGroup &group, double weight, const std::vector<std::string_view> &query,
-                        Tokenizer &tokenizer, std::vector<LexiconExpansion> &out) const;
+    void add_members_of(const LexiconGroup &group, double weight, std::uint64_t sources,
+                        const std::vector<std::string_view> &query, Tokenizer &tokenizer,
+                        std::vector<LexiconExpansion> &out) const;
 
     std::shared_ptr<const ReadLexicon> read_; ///< what tables_ views, when read from text
     LexiconTables tables_;

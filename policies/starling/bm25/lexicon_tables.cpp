@@ -113,8 +113,10 @@ ReadLexicon read_lexicon(std::string_view text, std::string_view source) {
             group.kind = LexiconKind::same;
         } else if (fields[0] == "kind") {
             group.kind = LexiconKind::kind;
+        } else if (fields[0] == "each") {
+            group.kind = LexiconKind::each;
         } else {
-            fail(line_number, "kind must be 'same' or 'kind', not '" + std::string{fields[0]} + "'");
+            fail(line_number, "kind must be 'same', 'kind' or 'each', not '" + std::string{fields[0]} + "'");
         }
         if (!is_id(fields[1])) {
             fail(line_number, "'" + std::string{fields[1]} + "' is no id (lower-case ASCII letters, digits, '-')");
@@ -126,6 +128,8 @@ ReadLexicon read_lexicon(std::string_view text, std::string_view source) {
         }
         if (fields[2] != "-") {
             pending.push_back({index, fields[2], line_number});
+        } else if (group.kind == LexiconKind::each) {
+            fail(line_number, "an 'each' line relates its members only to what they are: it must name a broader line");
         }
         for (const auto member : split(fields[3], ',')) {
             if (member.empty()) {
@@ -141,7 +145,9 @@ ReadLexicon read_lexicon(std::string_view text, std::string_view source) {
             fail(broader.line, "broader names '" + std::string{broader.id} + "', which no line defines");
         }
         if (groups[found->second].kind != LexiconKind::same) {
-            fail(broader.line, "broader names '" + std::string{broader.id} + "', a 'kind' line; it must name a 'same' line");
+            fail(broader.line, "broader names '" + std::string{broader.id} + "', " +
+                                     (groups[found->second].kind == LexiconKind::kind ? "a 'kind'" : "an 'each'") +
+                                     " line; it must name a 'same' line");
         }
         if (found->second == broader.group) {
             fail(broader.line, "a group cannot be broader than itself");

@@ -38,8 +38,10 @@ struct LexiconRange {
     friend bool operator==(const LexiconRange &, const LexiconRange &) = default;
 };
 
-/// "same": the members name one thing; "kind": they are different things of one kind, siblings.
-enum class LexiconKind : unsigned char { same, kind };
+/// "same": the members name one thing; "kind": they are different things of one kind, siblings;
+/// "each": they are different things that each are the broader thing, but no alternatives to one
+/// another (S3 and EC2 are each an AWS service), so a member brings in what it is, not the others.
+enum class LexiconKind : unsigned char { same, kind, each };
 
 struct LexiconMember {
     LexiconRange text; ///< as written, trimmed

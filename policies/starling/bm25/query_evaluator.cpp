@@ -116,6 +116,7 @@ bool QueryEvaluator::set_query(std::string_view query, TermDictionary &dictionar
     terms_.ids.clear();
     terms_.weights.clear();
     terms_.word_shares.clear();
+    terms_.sources.clear();
     tokens_.clear();
     token_word_shares_.clear();
     tokenizer_->tokenize(query, tokens_, token_word_shares_);
@@ -137,6 +138,7 @@ bool QueryEvaluator::set_query(std::string_view query, TermDictionary &dictionar
         terms_.word_shares[term] /= terms_.weights[term];
     }
     terms_.original = terms_.ids.size();
+    terms_.sources.assign(terms_.original, 0);
     add_synonyms(dictionary);
     add_lexicon_expansions(query, dictionary);
     terms_.query_end = terms_.ids.size();
@@ -153,22 +155,41 @@ void QueryEvaluator::add_synonyms(TermDictionary &dictionary) {
             continue;
         }
         const double weight = settings_->synonym_weight * terms_.weights[term];
+        const std::uint64_t source = term < 64 ? std::uint64_t{1} << term : 0;
         for (const auto &synonym : found->second) {
-            add_related_term(dictionary.intern(synonym), weight);
+            add_related_term(dictionary.intern(synonym), weight, source);
         }
     }
 }
 
-void QueryEvaluator::add_related_term(TermId id, double weight) {
+void QueryEvaluator::add_related_term(TermId id, double weight, std::uint64_t sources) {
     const auto existing = std::find(terms_.ids.begin(), terms_.ids.end(), id);
     if (existing == terms_.ids.end()) {
         terms_.ids.push_back(id);
         terms_.weights.push_back(weight);
+        terms_.sources.push_back(sources);
         return;
     }
     const auto index = static_cast<std::size_t>(existing - terms_.ids.begin());
     if (index >= terms_.original) { // related to two of the query's terms, or by two routes: the stronger stands
         terms_.weights[index] = std::max(terms_.weights[index], weight);
+        terms_.sources[index] |= sources;
+    }
+}
+
+void QueryEvaluator::cap_related_idf() {
+    for (std::size_t term = terms_.original; term < terms_.query_end; ++term) {
+        const std::uint64_t sources = terms_.sources[term];
+        if (sources == 0) {
+            continue; // related from no term it can be measured by
+        }
+        double cap = 0.0;
+        for (std::size_t source = 0; source < std::min<std::size_t>(terms_.original, 64); ++source) {
+            if ((sources >> source) & 1U) {
+                cap += full_idf_[source];
+            }
+        }
+        idf_[term] = std::min(idf_[term], cap);
     }
 }
 
@@ -195,7 +216,21 @@ void QueryEvaluator::add_lexicon_expansions(std::string_view query, TermDictiona
                                               0.0) /
                               static_cast<double>(terms_.original);
     for (const auto &expansion : expansions_) {
-        add_related_term(dictionary.intern(expansion.term), expansion.weight * own_weight);
+        // The lexicon names the written terms it was brought in by; the query's own terms are made
+        // of the same words (with camel-case parts besides), so each is found among them.
+        std::uint64_t sources = 0;
+        for (std::size_t written_term = 0; written_term < std::min<std::size_t>(written.size(), 64); ++written_term) {
+            if (((expansion.sources >> written_term) & 1U) == 0) {
+                continue;
+            }
+            const TermId id = dictionary.intern(written[written_term]);
+            const auto own = std::find(terms_.ids.begin(), terms_.ids.begin() + static_cast<std::ptrdiff_t>(terms_.original), id);
+            const auto index = static_cast<std::size_t>(own - terms_.ids.begin());
+            if (index < std::min<std::size_t>(terms_.original, 64)) {
+                sources |= std::uint64_t{1} << index;
+            }
+        }
+        add_related_term(dictionary.intern(expansion.term), expansion.weight * own_weight, sources);
     }
 }
 
@@ -224,6 +259,7 @@ void QueryEvaluator::set_idf(TermSource &source, std::size_t first) {
                                    ? inverse_document_frequency(documents, std::max(1.0, background_containing_[index]))
                                    : idf_[index];
         }
+        cap_related_idf();
     }
 }
 

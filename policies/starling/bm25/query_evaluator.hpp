@@ -81,6 +81,9 @@ private:
         /// from feedback.
         std::size_t original = 0;
         std::size_t query_end = 0;
+        /// Of each term up to `query_end`: the query's own terms (bit i: the i-th, i < 64) it was
+        /// related from, whose idf bounds its own (cap_related_idf()); 0 for the query's own terms.
+        std::vector<std::uint64_t> sources;
     };
 
     /// Adds the synonyms of the query's own terms after them, each weighted synonym_weight times the
@@ -89,9 +92,15 @@ private:
     /// Adds what the built-in lexicon relates the query's terms and phrases to (Bm25Settings::lexicon),
     /// after the synonyms, each weighted by its relation times the query's average own term weight.
     void add_lexicon_expansions(std::string_view query, TermDictionary &dictionary);
-    /// Adds `id` after the query's own terms at `weight`; a term the query says itself keeps its
-    /// own weight, and one added already keeps the stronger of the two.
-    void add_related_term(TermId id, double weight);
+    /// Adds `id` after the query's own terms at `weight`, related from `sources` (WeightedTerms::sources);
+    /// a term the query says itself keeps its own weight, and one added already keeps the stronger
+    /// of the two and every source.
+    void add_related_term(TermId id, double weight, std::uint64_t sources);
+    /// Lowers the idf of each related term to the sum of its sources' idf where that is lower: a
+    /// term the query did not say tells no more than the words that brought it in. "run" is common
+    /// in a store where its German "ausführen" is rare; at its own idf the one memory saying
+    /// "ausführen" outranked every memory that says "run" on a prompt about nothing stored.
+    void cap_related_idf();
     /// Counts the memories containing terms [first, end) and sets their idf.
     void set_idf(TermSource &source, std::size_t first);
     /// Scores every memory by the terms [first, end) of weight above 0, adding to the running sums

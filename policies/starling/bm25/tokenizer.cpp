@@ -109,6 +109,15 @@ void Tokenizer::note_part_start(unsigned char byte) noexcept {
     last_case_ = upper ? LastCase::upper : LastCase::lower_or_digit;
 }
 
+bool Tokenizer::continues_dotted_number(std::string_view text, std::size_t after_dot) const noexcept {
+    // A version or a decimal (0.9.3, 3.12) is one term: split at its dots, its digits matched every
+    // memory with an exit code or a list's numbering in it ("cut the 0.9.3 release" found "Exit
+    // codes: 0 ok, 1 generic error").
+    const auto is_digit = [](char byte) { return byte >= '0' && byte <= '9'; };
+    return !word_.empty() && is_digit(word_.back()) && after_dot < text.size() && is_digit(text[after_dot]) &&
+           std::all_of(word_.begin(), word_.end(), [&](char byte) { return byte == '.' || is_digit(byte); });
+}
+
 void Tokenizer::reset_word() noexcept {
     word_.clear();
     part_count_ = 0;
@@ -218,6 +227,8 @@ void Tokenizer::tokenize_text(std::string_view text, TokenList &out, StopWordHan
                 end_cjk_run();
                 note_part_start(byte);
                 word_ += fold_ascii(byte);
+            } else if (byte == '.' && continues_dotted_number(text, position)) {
+                word_ += '.';
             } else {
                 if (byte == '\'' && !word_.empty()) {
                     position += drop_english_clitic(text, position);

@@ -103,6 +103,9 @@ private:
     void note_part_start(unsigned char byte) noexcept;
     /// Forgets the word being read and its parts.
     void reset_word() noexcept;
+    /// Whether the '.' before text[after_dot] joins two numbers of one version or decimal, with
+    /// the word so far all digits (and such dots).
+    [[nodiscard]] bool continues_dotted_number(std::string_view text, std::size_t after_dot) const noexcept;
     /// At an apostrophe that ends a word: when an English clitic follows ("Caroline's", "I'm",
     /// "didn't"), rewrites a negated verb in the word ("didn't" → "did", "won't" → "will") and
     /// returns the clitic's length, so that the caller skips it; otherwise 0.
@@ -131,7 +134,7 @@ private:
 /// The revision of what tokenize() makes of a text. Bump it with any change that may give some
 /// text other tokens (folding, classes, stemming, bigrams), so that tokens derived before and
 /// kept in a cache are no longer trusted.
-inline constexpr std::uint32_t tokenizer_revision = 5;
+inline constexpr std::uint32_t tokenizer_revision = 6;
 
 /// Identifies the tokens tokenize() gives under `options` and this revision: texts tokenised under
 /// equal fingerprints have equal tokens. Options that only differ in the order or repetition of

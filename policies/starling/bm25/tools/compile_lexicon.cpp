@@ -81,7 +81,10 @@ std::string tables_header(const LexiconTables &tables, std::string_view source_n
     out << ";\n\n";
     out << "inline constexpr std::array<LexiconGroup, " << tables.groups.size() << "> groups{{\n";
     for (const LexiconGroup &group : tables.groups) {
-        out << "    {" << (group.kind == LexiconKind::same ? "LexiconKind::same" : "LexiconKind::kind") << ", "
+        const char *kind = group.kind == LexiconKind::same   ? "LexiconKind::same"
+                           : group.kind == LexiconKind::kind ? "LexiconKind::kind"
+                                                             : "LexiconKind::each";
+        out << "    {" << kind << ", "
             << braced(group.id) << ", "
             << (group.broader == LexiconGroup::no_broader ? "LexiconGroup::no_broader" : std::to_string(group.broader))
             << ", " << braced(group.narrower) << ", " << braced(group.members) << "},\n";

@@ -68,6 +68,13 @@ std::vector<LexiconExpansion> expand_written(const Lexicon &lexicon, Tokenizer &
     return out;
 }
 
+/// The one term `word` is made, as a member is.
+std::string term_of(Tokenizer &tokenizer, std::string_view word) {
+    const auto terms = member_terms(tokenizer, word);
+    REQUIRE(terms.size() == 1);
+    return std::string{terms[0]};
+}
+
 double weight_of(const std::vector<LexiconExpansion> &expansions, const std::string &term) {
     const auto found = std::find_if(expansions.begin(), expansions.end(),
                                     [&](const LexiconExpansion &expansion) { return expansion.term == term; });
@@ -112,6 +119,34 @@ TEST_CASE("a lexicon relates a tool to its siblings, to what it is, and what it 
     CHECK(weight_of(from_same, "kubernet") + weight_of(from_same, "kubernetes") == Approx(1.0));
 }
 
+TEST_CASE("an 'each' line brings in what its members are, not one another, and is not brought in by it",
+          "[bm25][lexicon]") {
+    auto tokenizer = default_tokenizer();
+    const char *const text = "same | aws | - | AWS, Amazon Web Services\n"
+                             "each | aws-service | aws | S3, EC2, DynamoDB\n";
+    const Lexicon lexicon{text, "each.txt", LexiconWeights{1.0, 0.6, 0.5, 0.4}};
+    const auto from_s3 = expand(lexicon, tokenizer, "create an S3 bucket");
+    CHECK(weight_of(from_s3, term_of(tokenizer, "AWS")) == Approx(0.5));
+    CHECK(weight_of(from_s3, "ec2") == 0.0); // S3 does not stand in for EC2
+    CHECK(weight_of(from_s3, "dynamodb") == 0.0);
+    CHECK(expand(lexicon, tokenizer, "how does a NAT gateway work in AWS?").empty()); // nor AWS for S3
+}
+
+TEST_CASE("a lexicon expansion names the query's terms that brought it in", "[bm25][lexicon]") {
+    auto tokenizer = default_tokenizer();
+    const Lexicon lexicon{kSmall, "small.txt", LexiconWeights{1.0, 0.6, 0.5, 0.4}};
+    const auto expansions = expand(lexicon, tokenizer, "npm or which package manager");
+    const auto sources_of = [&](const std::string &term) {
+        const auto found = std::find_if(expansions.begin(), expansions.end(),
+                                        [&](const LexiconExpansion &expansion) { return expansion.term == term; });
+        REQUIRE(found != expansions.end());
+        return found->sources;
+    };
+    // npm is term 0; "package manager" terms 1 and 2 (or, which: stop words).
+    CHECK(sources_of("yarn") == 0b111); // a sibling of npm (0), and a kind of package manager (1, 2)
+    CHECK(sources_of("pip") == 0b110); // only through "package manager"
+}
+
 TEST_CASE("a term reached by two relations keeps the stronger weight", "[bm25][lexicon]") {
     auto tokenizer = default_tokenizer();
     const Lexicon lexicon{kSmall, "small.txt", LexiconWeights{1.0, 0.6, 0.5, 0.9}};
@@ -135,7 +170,9 @@ TEST_CASE("a malformed lexicon line is refused, naming the source and the line",
         CHECK_THROWS_WITH(Lexicon(text, "mine.txt", weights), Catch::Contains(message));
     };
     refused("same | a | -\n", "mine.txt:1: expected 'kind | id | broader | members', found 3 field(s)");
-    refused("# c\nlike | a | - | x, y\n", "mine.txt:2: kind must be 'same' or 'kind', not 'like'");
+    refused("# c\nlike | a | - | x, y\n", "mine.txt:2: kind must be 'same', 'kind' or 'each', not 'like'");
+    refused("each | a | - | x, y\n", "mine.txt:1: an 'each' line relates its members only to what they are: it must name a broader line");
+    refused("same | a | - | x\neach | b | a | y, z\nsame | c | b | w\n", "mine.txt:3: broader names 'b', an 'each' line");
     refused("same | A b | - | x\n", "mine.txt:1: 'A b' is no id");
     refused("same | a | - | x\nsame | a | - | y\n", "mine.txt:2: the id 'a' is used twice");
     refused("kind | a | nowhere | x, y\n", "mine.txt:1: broader names 'nowhere', which no line defines");
@@ -182,6 +219,18 @@ TEST_CASE("the built-in lexicon relates Kubernetes' objects, deleting, schema ch
     CHECK(weight_of(expand(lexicon, tokenizer, "alle Rechnungen exportieren"), "发票") == 1.0);
     // "column" and "remove" alone are too common to be members.
     CHECK(expand(lexicon, tokenizer, "remove the column").empty());
+}
+
+TEST_CASE("the built-in lexicon knows libraries as dependencies, AWS's services and reviewing in other words",
+          "[bm25][lexicon]") {
+    auto tokenizer = default_tokenizer();
+    const Lexicon lexicon{starling::bm25::built_in_lexicon(), LexiconWeights{}};
+    CHECK(weight_of(expand(lexicon, tokenizer, "帮我装一下 dayjs"), "依赖") > 0.0);
+    CHECK(weight_of(expand(lexicon, tokenizer, "add Kingfisher to the iOS app"), "depend") > 0.0);
+    CHECK(weight_of(expand(lexicon, tokenizer, "leg einen S3-Bucket an"), term_of(tokenizer, "AWS")) > 0.0);
+    CHECK(weight_of(expand(lexicon, tokenizer, "leg einen S3-Bucket an"), "dynamodb") == 0.0);
+    CHECK(weight_of(expand(lexicon, tokenizer, "wie funktioniert ein NAT-Gateway in AWS?"), "s3") == 0.0);
+    CHECK(weight_of(expand_written(lexicon, tokenizer, "go through the changes on this branch"), "review") > 0.0);
 }
 
 TEST_CASE("no member of the built-in lexicon makes a lone Chinese character a term", "[bm25][lexicon]") {
@@ -341,10 +390,9 @@ TEST_CASE("a query's written terms are the tokenizer's, each with its word and i
     for (std::size_t term = 0; term < terms.size(); ++term) {
         texts.emplace_back(terms[term]);
     }
-    CHECK(texts == std::vector<std::string>{"cut", "0", "9", "3", "releas", "deploy", "github", "action", "部署", "上线"});
+    CHECK(texts == std::vector<std::string>{"cut", "0.9.3", "releas", "deploy", "github", "action", "部署", "上线"});
     // Stop words are no words here: "the", "then" and "it" put no distance between the others.
-    CHECK(places == std::vector<WrittenPlace>{{0, 0}, {1, 0}, {1, 0}, {1, 0}, {2, 0}, {3, 1}, {4, 3}, {5, 3},
-                                              {6, 4}, {7, 5}});
+    CHECK(places == std::vector<WrittenPlace>{{0, 0}, {1, 0}, {2, 0}, {3, 1}, {4, 3}, {5, 3}, {6, 4}, {7, 5}});
 }
 
 TEST_CASE("a lexicon member that stop words would cut short is found only as all its words, and never added",

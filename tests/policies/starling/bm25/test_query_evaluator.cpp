@@ -352,3 +352,22 @@ TEST_CASE("a memory that says only a synonym of a query term matches, at the syn
         CHECK(score_of(both, 0) == score_of(both, 1));
     }
 }
+
+TEST_CASE("a related term tells no more than the query's term it came from: its idf is at most that term's",
+          "[policy][bm25][evaluator][synonyms]") {
+    // "run" is in three memories of four, its German "ausführen" in one: at its own idf the memory
+    // that says only the translation would outrank every memory that says the prompt's own word.
+    const std::vector<std::string> texts{"run the tests", "run the linter", "run it", "ausführen bitte"};
+    const auto scored = evaluated_with_synonyms("run", texts, {{"run", "ausführen"}}, 1.0);
+    REQUIRE(scored.size() == 4);
+    // "run it" and "ausführen bitte" are as long, and each says its word once.
+    CHECK(score_of(scored, 3) == Approx(score_of(scored, 2)));
+
+    SECTION("a related term rarer than the query's own keeps its own, lower idf") {
+        const std::vector<std::string> common_translation{"run it", "ausführen bitte", "ausführen jetzt",
+                                                          "ausführen später"};
+        const auto reversed = evaluated_with_synonyms("run", common_translation, {{"run", "ausführen"}}, 1.0);
+        REQUIRE(reversed.size() == 4);
+        CHECK(score_of(reversed, 1) < score_of(reversed, 0));
+    }
+}

@@ -41,6 +41,15 @@ TEST_CASE("ASCII words are folded to lower case and split on everything else", "
     CHECK(tokens_of("release 2023 build_42") == Tokens{"release", "2023", "build", "42"});
 }
 
+TEST_CASE("a version or a decimal is one term, and other dots separate", "[policy][bm25][tokenizer]") {
+    CHECK(tokens_of("cut the 0.9.3 release") == Tokens{"cut", "the", "0.9.3", "release"});
+    CHECK(tokens_of("Python 3.12.") == Tokens{"python", "3.12"});
+    CHECK(tokens_of("exit 0. 1 is an error") == Tokens{"exit", "0", "1", "is", "an", "error"});
+    CHECK(tokens_of("v1.2 and 0.9.x") == Tokens{"v1", "2", "and", "0.9", "x"});
+    CHECK(tokens_of("config.toml 1.x") == Tokens{"config", "toml", "1", "x"});
+    CHECK(tokens_of("0..9 .5") == Tokens{"0", "9", "5"});
+}
+
 TEST_CASE("a word in camel case is a term whole and each of its parts one more", "[policy][bm25][tokenizer]") {
     CHECK(tokens_of("maxRetries") == Tokens{"maxretries", "max", "retries"});
     CHECK(tokens_of("getUserById()") == Tokens{"getuserbyid", "get", "user", "by", "id"});
