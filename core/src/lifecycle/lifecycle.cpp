@@ -105,6 +105,23 @@ std::string memory_key_for_path(const MemoryStore &store, std::string_view file_
 Lifecycle::Lifecycle(MemoryStore &store, ActivePolicies policies, LifecycleSettings settings, const Logger &logger)
     : store_(&store), policies_(policies), settings_(settings), logger_(&logger) {}
 
+Lifecycle::~Lifecycle() { write_reply_records(); }
+
+void Lifecycle::write_reply_records() noexcept {
+    auto records = std::move(reply_records_);
+    reply_records_.clear();
+    for (const auto &record : records) {
+        try {
+            record();
+        } catch (const std::exception &failure) {
+            try {
+                logger_->warning("injection", std::string{"could not record what a reply gave: "} + failure.what());
+            } catch (...) { // NOLINT(bugprone-empty-catch): the log itself failed; nothing is left to tell
+            }
+        }
+    }
+}
+
 void Lifecycle::subscribe(EventBus &bus) {
     bus.subscribe({"capture", 10, {EventKind::prompt_submitted},
                    [this](const Event &event, ReplyBuilder &reply) { capture(event, reply); }});
@@ -207,9 +224,8 @@ void Lifecycle::reinforce(const Event &event, ReplyBuilder & /*reply*/) {
 void Lifecycle::inject(const Event &event, ReplyBuilder &reply) {
     const bool channel = event.context_channel;
     std::string text;
-    std::vector<InjectedMemory> injected;
-    auto log = session_log_for(*store_, event);
-    const auto state = log.state();
+    std::vector<std::string> injected_keys;
+    const auto state = session_log_for(*store_, event).state();
     std::optional<Injection> injection;
     if (event.kind == EventKind::session_started) {
         injection = session_start_injection(*store_, policies_.relevance, event.project, project_query_for(event),
@@ -221,52 +237,67 @@ void Lifecycle::inject(const Event &event, ReplyBuilder &reply) {
     }
     if (injection) {
         text = injection->context;
-        injected = injection->memories;
-        record_receipt(event, *injection);
+        for (const auto &memory : injection->memories) {
+            injected_keys.push_back(memory.key);
+        }
+        if (!store_unwritable_) {
+            reply_records_.emplace_back([this, event, made = std::move(*injection), time = store_->clock().now()] {
+                record_receipt(event, made, time);
+            });
+        }
     }
     if (text.empty() && (state.pending_context.empty() || !channel)) {
         return;
     }
     // A store this process cannot write (an agent's sandbox, a full disk): the agent still gets
-    // what was found, the session only forgets having seen it.
+    // what was found, the session only forgets having seen it. Otherwise what waited for a context
+    // channel goes with this reply.
     std::string delivered = channel ? text : std::string{};
     if (!store_unwritable_) {
-        try {
-            log.update_state([&](SessionState &session) {
-                for (const auto &memory : injected) {
-                    session.injected.push_back(memory.key);
-                }
-                if (!channel) {
-                    // The agent cannot show context at this event: keep it for the next event that
-                    // can, within one budget.
-                    if (!text.empty()) {
-                        session.pending_context = text;
-                    }
-                    return;
-                }
-                delivered = session.pending_context.empty() ? text
-                            : text.empty()                  ? session.pending_context
-                                                            : session.pending_context + "\n\n" + text;
-                session.pending_context.clear();
-            });
-            // Unlike collie, where retrieval was reinforcement: a memory put before the model
-            // whether it helps or not would reinforce itself into the long-term tier. Injections
-            // are counted apart; reads and explicit use reinforce.
-            std::vector<std::string> injected_keys;
-            injected_keys.reserve(injected.size());
-            for (const auto &memory : injected) {
-                injected_keys.push_back(memory.key);
-            }
-            store_->note_accesses(injected_keys, event.session_id, AccessKind::injection);
-        } catch (const StoreError &error) {
-            report_unwritable(error);
+        std::string delivered_pending;
+        if (channel && !state.pending_context.empty()) {
+            delivered_pending = state.pending_context;
+            delivered = text.empty() ? delivered_pending : delivered_pending + "\n\n" + text;
         }
+        reply_records_.emplace_back([this, event, injected_keys, text, delivered_pending] {
+            record_session_state(event, injected_keys, text, delivered_pending);
+        });
     }
     if (!delivered.empty()) {
         if (estimate_tokens(delivered) > settings_.injection.budget_tokens) {
             delivered = text; // pending and new text together would break the budget: the newer wins
         }
         reply.add_context(delivered);
+    }
+}
+
+void Lifecycle::record_session_state(const Event &event, const std::vector<std::string> &injected,
+                                     const std::string &text, const std::string &delivered_pending) {
+    if (store_unwritable_) {
+        return; // found since the reply was made, by another of its records
+    }
+    try {
+        session_log_for(*store_, event).update_state([&](SessionState &session) {
+            session.injected.insert(session.injected.end(), injected.begin(), injected.end());
+            if (!event.context_channel) {
+                // The agent cannot show context at this event: keep it for the next event that
+                // can, within one budget.
+                if (!text.empty()) {
+                    session.pending_context = text;
+                }
+                return;
+            }
+            // Another event of the session may have left new context waiting since: that stays.
+            if (!delivered_pending.empty() && session.pending_context == delivered_pending) {
+                session.pending_context.clear();
+            }
+        });
+        // Unlike collie, where retrieval was reinforcement: a memory put before the model whether
+        // it helps or not would reinforce itself into the long-term tier. Injections are counted
+        // apart; reads and explicit use reinforce.
+        store_->note_accesses(injected, event.session_id, AccessKind::injection);
+    } catch (const StoreError &error) {
+        report_unwritable(error);
     }
 }
 
@@ -317,15 +348,14 @@ ClaimedMessages Lifecycle::claim_when_free(SessionLog &log) const {
     }
 }
 
-void Lifecycle::record_receipt(const Event &event, const Injection &injection) {
+void Lifecycle::record_receipt(const Event &event, const Injection &injection, std::chrono::sys_seconds time) {
     if (store_unwritable_) {
         return;
     }
-    // The agent's reply never waits on a receipt: one that cannot be written is logged and skipped.
+    // A receipt that cannot be written is logged and skipped.
     try {
         receipt_log_for(*store_, event)
-            .append(receipt_of(injection, event, store_->clock().now(), settings_.injection.budget_tokens,
-                               prompt_logged_count_));
+            .append(receipt_of(injection, event, time, settings_.injection.budget_tokens, prompt_logged_count_));
     } catch (const std::exception &error) {
         logger_->warning("receipts", std::string{"could not record what was injected: "} + error.what());
     }

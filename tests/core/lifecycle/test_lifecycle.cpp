@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <starling/core/io/clock.hpp>
 #include <starling/core/lifecycle/lifecycle.hpp>
+#include <starling/core/lifecycle/receipts.hpp>
 #include <starling/core/lifecycle/session_log.hpp>
 #include <starling/core/store/injection_record.hpp>
 #include <starling/core/store/memory_store.hpp>
@@ -12,6 +13,8 @@
 #include <catch2/catch.hpp>
 
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 using namespace starling;
 
@@ -47,17 +50,23 @@ struct LifecycleFixture {
         submitted.prompt = std::move(text);
         return submitted;
     }
+    /// Publishes `event` as a hook does: the reply, then what records it.
+    core::Dispatch publish(const core::Event &event) {
+        auto dispatch = bus.publish(event);
+        lifecycle.write_reply_records();
+        return dispatch;
+    }
 };
 
 } // namespace
 
 TEST_CASE("prompts reported after the turn are logged as prompts are, once", "[lifecycle][capture]") {
     LifecycleFixture fixture;
-    static_cast<void>(fixture.bus.publish(fixture.prompt("always run the linter first")));
+    static_cast<void>(fixture.publish(fixture.prompt("always run the linter first")));
     auto stopped = fixture.event(core::EventKind::turn_stopped);
     stopped.turn_prompts = {"always run the linter first", "never push on fridays ghp_1a2B3c4D5e6F7g8H9i0J1k2L3m4N5o6P7q8R"};
-    static_cast<void>(fixture.bus.publish(stopped));
-    static_cast<void>(fixture.bus.publish(stopped));
+    static_cast<void>(fixture.publish(stopped));
+    static_cast<void>(fixture.publish(stopped));
     const core::SessionLog log{fixture.directory.path() / "sessions", "s-1"};
     const auto messages = log.messages();
     REQUIRE(messages.size() == 2);
@@ -69,9 +78,9 @@ TEST_CASE("every prompt is logged redacted and every Nth asks the model to revie
     core::LifecycleSettings settings;
     settings.review_every_messages = 3;
     LifecycleFixture fixture{settings};
-    CHECK(fixture.bus.publish(fixture.prompt("one")).reply.context.empty());
-    CHECK(fixture.bus.publish(fixture.prompt("two ghp_1a2B3c4D5e6F7g8H9i0J1k2L3m4N5o6P7q8R")).reply.context.empty());
-    const auto third = fixture.bus.publish(fixture.prompt("three"));
+    CHECK(fixture.publish(fixture.prompt("one")).reply.context.empty());
+    CHECK(fixture.publish(fixture.prompt("two ghp_1a2B3c4D5e6F7g8H9i0J1k2L3m4N5o6P7q8R")).reply.context.empty());
+    const auto third = fixture.publish(fixture.prompt("three"));
     CHECK_THAT(third.reply.context, Catch::Contains("review 3 messages in") && Catch::Contains("s-1.jsonl"));
     const core::SessionLog log{fixture.directory.path() / "sessions", "s-1"};
     REQUIRE(log.messages().size() == 3);
@@ -80,15 +89,15 @@ TEST_CASE("every prompt is logged redacted and every Nth asks the model to revie
 
 TEST_CASE("messages are judged once at stop, however many hooks fire", "[lifecycle][capture]") {
     LifecycleFixture fixture;
-    (void)fixture.bus.publish(fixture.prompt("remember: always squash merge"));
-    (void)fixture.bus.publish(fixture.prompt("fix this test"));
-    (void)fixture.bus.publish(fixture.event(core::EventKind::context_compacting));
-    (void)fixture.bus.publish(fixture.event(core::EventKind::turn_stopped));
-    (void)fixture.bus.publish(fixture.event(core::EventKind::session_ended));
+    (void)fixture.publish(fixture.prompt("remember: always squash merge"));
+    (void)fixture.publish(fixture.prompt("fix this test"));
+    (void)fixture.publish(fixture.event(core::EventKind::context_compacting));
+    (void)fixture.publish(fixture.event(core::EventKind::turn_stopped));
+    (void)fixture.publish(fixture.event(core::EventKind::session_ended));
     CHECK(fixture.decider.seen == std::vector<std::string>{"remember: always squash merge", "fix this test"});
     CHECK(fixture.store.list().size() == 1);
-    (void)fixture.bus.publish(fixture.prompt("remember: rebase before pushing"));
-    (void)fixture.bus.publish(fixture.event(core::EventKind::turn_stopped));
+    (void)fixture.publish(fixture.prompt("remember: rebase before pushing"));
+    (void)fixture.publish(fixture.event(core::EventKind::turn_stopped));
     CHECK(fixture.decider.seen.size() == 3);
     CHECK(fixture.store.list().size() == 2);
 }
@@ -103,18 +112,18 @@ TEST_CASE("a read of a memory file reinforces it, whatever the tool is called", 
              {"Read", core::ToolIntent::read}, {"read", core::ToolIntent::read}, {"Grep", core::ToolIntent::search}}) {
         auto used = fixture.event(core::EventKind::tool_used, "s-" + tool);
         used.tool = core::ToolUse{tool, intent, fixture.store.path_of(key).string()};
-        (void)fixture.bus.publish(used);
+        (void)fixture.publish(used);
     }
     // The hook only notes the uses; the next stop folds them into the file.
     CHECK(fixture.store.read(key).access_count == 1);
-    (void)fixture.bus.publish(fixture.event(core::EventKind::turn_stopped, "s-Read"));
+    (void)fixture.publish(fixture.event(core::EventKind::turn_stopped, "s-Read"));
     const auto bumped = fixture.store.read(key);
     CHECK(bumped.access_count == 3); // written once, read by Read and read; Grep is not a read
     CHECK(bumped.sessions == std::vector<std::string>{"s-Read", "s-read"});
 
     auto outside = fixture.event(core::EventKind::tool_used);
     outside.tool = core::ToolUse{"Read", core::ToolIntent::read, "/etc/hosts"};
-    CHECK(fixture.bus.publish(outside).failures.empty());
+    CHECK(fixture.publish(outside).failures.empty());
     CHECK(core::memory_key_for_path(fixture.store, "/etc/hosts", "/") .empty());
     CHECK(core::memory_key_for_path(fixture.store, (fixture.directory.path() / "memory/user/INDEX.md").string(), "")
               .empty());
@@ -127,17 +136,74 @@ TEST_CASE("injection at prompt never repeats a memory within a session", "[lifec
     memory.summary = "deploy only on tuesdays";
     memory.body = "Deploys happen on Tuesdays.\n";
     const auto key = fixture.store.create(core::Scope::user(), core::Tier::long_term, memory);
-    const auto first = fixture.bus.publish(fixture.prompt("when do we deploy"));
+    const auto first = fixture.publish(fixture.prompt("when do we deploy"));
     CHECK_THAT(first.reply.context, Catch::Contains("Deploys happen on Tuesdays."));
-    const auto second = fixture.bus.publish(fixture.prompt("deploy again?"));
+    const auto second = fixture.publish(fixture.prompt("deploy again?"));
     CHECK(second.reply.context.find("Tuesdays") == std::string::npos);
-    const auto other_session = fixture.bus.publish(fixture.prompt("deploy", "s-2"));
+    const auto other_session = fixture.publish(fixture.prompt("deploy", "s-2"));
     CHECK_THAT(other_session.reply.context, Catch::Contains("Tuesdays"));
-    (void)fixture.bus.publish(fixture.event(core::EventKind::session_ended, "s-2"));
+    (void)fixture.publish(fixture.event(core::EventKind::session_ended, "s-2"));
     // Injected into two sessions: counted as injections, not as uses (writing it was the one use).
     const auto after = fixture.store.read(key);
     CHECK(after.access_count == 1);
     CHECK(core::injection_count(after) == 2);
+}
+
+TEST_CASE("what a reply injected is recorded once the host has sent it, or when its lifecycle ends",
+          "[lifecycle][injection]") {
+    LifecycleFixture fixture;
+    core::Memory memory;
+    memory.type = "feedback";
+    memory.summary = "deploy only on tuesdays";
+    const auto key = fixture.store.create(core::Scope::user(), core::Tier::long_term, memory);
+    const core::SessionLog log{fixture.directory.path() / "sessions", "s-1"};
+    const core::ReceiptLog receipts{fixture.directory.path() / "sessions", core::SessionLog::file_stem("s-1"),
+                                    fixture.store.redactor()};
+
+    CHECK_THAT(fixture.bus.publish(fixture.prompt("when do we deploy")).reply.context, Catch::Contains("tuesdays"));
+    CHECK(log.state().injected.empty());
+    CHECK(receipts.read().injections.empty());
+
+    fixture.lifecycle.write_reply_records();
+    CHECK(log.state().injected == std::vector<std::string>{key});
+    CHECK(receipts.read().injections.size() == 1);
+    fixture.lifecycle.write_reply_records(); // written once
+    CHECK(receipts.read().injections.size() == 1);
+    (void)fixture.publish(fixture.event(core::EventKind::session_ended)); // folds the noted injection
+    CHECK(core::injection_count(fixture.store.read(key)) == 1);
+
+    SECTION("a lifecycle that ends writes what its host did not") {
+        {
+            core::Lifecycle lifecycle{fixture.store, core::ActivePolicies{&fixture.decider, &fixture.planner, &fixture.scorer},
+                                      fixture.lifecycle_settings, fixture.logger};
+            core::EventBus bus{fixture.logger};
+            lifecycle.subscribe(bus);
+            CHECK_THAT(bus.publish(fixture.prompt("deploy", "s-2")).reply.context, Catch::Contains("tuesdays"));
+        }
+        CHECK(core::SessionLog{fixture.directory.path() / "sessions", "s-2"}.state().injected ==
+              std::vector<std::string>{key});
+    }
+}
+
+TEST_CASE("context that waited is delivered once, and context left waiting meanwhile still waits",
+          "[lifecycle][injection]") {
+    LifecycleFixture fixture;
+    core::Memory memory;
+    memory.type = "feedback";
+    memory.summary = "lint before commit";
+    memory.body = "Run the linter before every commit.\n";
+    (void)fixture.store.create(core::Scope::user(), core::Tier::long_term, memory);
+    auto submitted = fixture.prompt("should I commit now, lint?");
+    submitted.context_channel = false;
+    (void)fixture.publish(submitted);
+    auto after_tool = fixture.event(core::EventKind::tool_used);
+    after_tool.tool = core::ToolUse{"Shell", core::ToolIntent::shell, ""};
+    CHECK_THAT(fixture.bus.publish(after_tool).reply.context, Catch::Contains("Run the linter"));
+    // Before this reply's records are written, another event leaves new context waiting.
+    core::SessionLog{fixture.directory.path() / "sessions", "s-1"}.update_state(
+        [](core::SessionState &state) { state.pending_context = "newer context"; });
+    fixture.lifecycle.write_reply_records();
+    CHECK(core::SessionLog{fixture.directory.path() / "sessions", "s-1"}.state().pending_context == "newer context");
 }
 
 TEST_CASE("context for an event without a channel waits for the next one that has it", "[lifecycle][injection]") {
@@ -149,12 +215,12 @@ TEST_CASE("context for an event without a channel waits for the next one that ha
     (void)fixture.store.create(core::Scope::user(), core::Tier::long_term, memory);
     auto submitted = fixture.prompt("should I commit now, lint?");
     submitted.context_channel = false;
-    CHECK(fixture.bus.publish(submitted).reply.context.empty());
+    CHECK(fixture.publish(submitted).reply.context.empty());
     auto after_tool = fixture.event(core::EventKind::tool_used);
     after_tool.tool = core::ToolUse{"Shell", core::ToolIntent::shell, ""};
-    const auto delivered = fixture.bus.publish(after_tool);
+    const auto delivered = fixture.publish(after_tool);
     CHECK_THAT(delivered.reply.context, Catch::Contains("Run the linter before every commit."));
-    CHECK(fixture.bus.publish(after_tool).reply.context.empty());
+    CHECK(fixture.publish(after_tool).reply.context.empty());
 }
 
 TEST_CASE("session start and stop run the decay plan", "[lifecycle][consolidation]") {
@@ -164,7 +230,7 @@ TEST_CASE("session start and stop run the decay plan", "[lifecycle][consolidatio
     memory.summary = "idle";
     const auto key = fixture.store.create(core::Scope::user(), core::Tier::short_term, memory);
     fixture.planner.actions = {{sdk::LifecycleAction::Kind::archive, key, "", "idle"}};
-    (void)fixture.bus.publish(fixture.event(core::EventKind::session_started));
+    (void)fixture.publish(fixture.event(core::EventKind::session_started));
     CHECK_FALSE(fixture.store.contains(key));
     CHECK(fixture.store.archived().size() == 1);
 }
@@ -209,15 +275,15 @@ TEST_CASE("a message whose judging failed is judged again by the next stop, not 
 
 TEST_CASE("messages a killed judge left are judged at the next stop of any session", "[lifecycle][capture]") {
     LifecycleFixture fixture;
-    (void)fixture.bus.publish(fixture.prompt("remember: never force-push to main", "killed"));
-    (void)fixture.bus.publish(fixture.prompt("remember: squash before merging", "killed"));
+    (void)fixture.publish(fixture.prompt("remember: never force-push to main", "killed"));
+    (void)fixture.publish(fixture.prompt("remember: squash before merging", "killed"));
     core::SessionLog killed{fixture.directory.path() / "sessions", "killed"};
     const auto claimed = killed.claim_unjudged_messages(fixture.clock.now(), std::chrono::seconds{600});
     REQUIRE(claimed.messages.size() == 2);
     killed.update_state([](core::SessionState &state) { state.claim->pid = test::finished_process(); });
     CHECK(fixture.store.list().empty());
 
-    (void)fixture.bus.publish(fixture.event(core::EventKind::turn_stopped, "another-session"));
+    (void)fixture.publish(fixture.event(core::EventKind::turn_stopped, "another-session"));
     CHECK(fixture.store.list().size() == 2);
     CHECK(killed.state().evaluated == 2);
     CHECK_FALSE(killed.state().claim.has_value());

@@ -12,7 +12,9 @@
 #include <starling/core/store/memory_store.hpp>
 
 #include <cstddef>
+#include <functional>
 #include <optional>
+#include <vector>
 
 namespace starling::core {
 
@@ -51,6 +53,10 @@ std::size_t log_prompt(MemoryStore &store, const Event &event);
 class Lifecycle {
 public:
     Lifecycle(MemoryStore &store, ActivePolicies policies, LifecycleSettings settings, const Logger &logger);
+    /// Writes what write_reply_records() has not written yet.
+    ~Lifecycle();
+    Lifecycle(const Lifecycle &) = delete;
+    Lifecycle &operator=(const Lifecycle &) = delete;
 
     void subscribe(EventBus &bus);
 
@@ -73,7 +79,15 @@ public:
     /// log does not hold yet.
     void capture_turn_prompts(const Event &event);
     void reinforce(const Event &event, ReplyBuilder &reply);
+    /// Finds what the event's reply injects and adds it to `reply`. What records it — the receipt,
+    /// the session's state (what it was given, what waits for a context channel) and the memories'
+    /// injection uses — is written by write_reply_records(), once the host has sent the reply.
     void inject(const Event &event, ReplyBuilder &reply);
+    /// Writes the records of the replies this lifecycle made (inject()) and forgets them; a record
+    /// that cannot be written is logged. A host calls it once the agent has its reply: nothing in
+    /// them changes the reply, and they cost a prompt a fifth of a millisecond. At the latest the
+    /// destructor writes them.
+    void write_reply_records() noexcept;
     /// Judges the session's messages not judged yet, then those that a judge of any other session
     /// claimed and left unfinished (it was killed): no message typed is lost to a crash.
     void capture_on_stop(const Event &event, ReplyBuilder &reply);
@@ -96,7 +110,12 @@ private:
                const std::string &project);
 
     /// Records what an injection gave the session and why (receipts.hpp), failing open.
-    void record_receipt(const Event &event, const Injection &injection);
+    void record_receipt(const Event &event, const Injection &injection, std::chrono::sys_seconds time);
+    /// Records in the session's state what `injected` gave it: the memories (never repeated), and
+    /// `text` kept for the next event with a context channel when this one had none; with one,
+    /// `delivered_pending`, the waiting context this reply delivered, no longer waits.
+    void record_session_state(const Event &event, const std::vector<std::string> &injected, const std::string &text,
+                              const std::string &delivered_pending);
     /// Records what the decision policy made of the session's message `message`, failing open.
     void record_decision(const ReceiptLog &receipts, std::size_t message, const RememberOutcome &outcome);
 
@@ -111,6 +130,8 @@ private:
     /// Set by a prompt's injection that had to score every memory because the index was stale.
     bool relevance_index_stale_ = false;
     bool store_unwritable_ = false;
+    /// What inject() recorded of its replies, written by write_reply_records().
+    std::vector<std::function<void()>> reply_records_;
 };
 
 /// The memory key of a file path inside the store (`memory/…/*.md`), or empty. Relative paths are
