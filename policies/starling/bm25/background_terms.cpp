@@ -4,6 +4,7 @@
 #include <starling/bm25/built_in_background.hpp>
 
 #include <charconv>
+#include <new>
 
 namespace starling::bm25 {
 
@@ -24,6 +25,20 @@ BackgroundTerms::BackgroundTerms() noexcept : BackgroundTerms(built_in_backgroun
 BackgroundTerms::BackgroundTerms(std::string_view table) noexcept : lines_(without_comments(table)) {}
 
 double BackgroundTerms::share(std::string_view term) const noexcept {
+    try {
+        std::string key{term};
+        if (const auto known = found_.find(key); known != found_.end()) {
+            return known->second;
+        }
+        const double found = search(term);
+        found_.emplace(std::move(key), found);
+        return found;
+    } catch (const std::bad_alloc &) {
+        return search(term); // out of memory: searched again next time
+    }
+}
+
+double BackgroundTerms::search(std::string_view term) const noexcept {
     // Binary search by byte offset: the line that holds the middle byte is compared, and the half
     // that can hold `term` is kept. Each step moves to a line start, so the search ends within
     // one line of text.

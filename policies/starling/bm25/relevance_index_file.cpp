@@ -162,6 +162,10 @@ std::optional<IndexedTerm> RelevanceIndexFile::find(std::string_view term) const
 PostingList RelevanceIndexFile::postings(const IndexedTerm &term) const {
     const std::uint64_t size = std::uint64_t{term.memory_count} * format::posting_size;
     const std::byte *bytes = bytes_at(term.postings_at, size);
+    const std::lock_guard lock{checked_postings_->mutex};
+    if (checked_postings_->starts.contains(term.postings_at)) {
+        return PostingList{bytes, term.memory_count};
+    }
     if (cache_files::checksum_bytes(as_text(bytes, static_cast<std::size_t>(size))) != term.postings_checksum) {
         throw DamagedIndex("relevance index: postings checksum mismatch");
     }
@@ -173,6 +177,7 @@ PostingList RelevanceIndexFile::postings(const IndexedTerm &term) const {
         }
         previous = memory;
     }
+    checked_postings_->starts.insert(term.postings_at);
     return PostingList{bytes, term.memory_count};
 }
 

@@ -16,11 +16,14 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -101,7 +104,8 @@ public:
 
     /// The term whose text is `term`, or nothing if no memory of the collection contains it.
     [[nodiscard]] std::optional<IndexedTerm> find(std::string_view term) const;
-    /// The term's postings, by memory, checked; valid as long as this file is.
+    /// The term's postings, by memory, checked the first time this file gives them; valid as long as
+    /// this file is.
     [[nodiscard]] PostingList postings(const IndexedTerm &term) const;
     [[nodiscard]] IndexedRecord record(std::uint32_t memory) const;
     /// The memory's key, once its texts check out.
@@ -133,6 +137,15 @@ private:
     std::uint64_t buckets_at_ = 0;
     std::uint64_t records_at_ = 0;
     std::uint64_t body_checksum_ = 0;
+    /// The postings lists checked already, by where they start. A file is mapped as it was opened
+    /// and an index is rebuilt into a new one, so a process that keeps the file (the resident hook
+    /// process, `starling mcp`) checks each list once: checking a common word's list on every prompt
+    /// read its bytes twice more than ranking did.
+    struct CheckedPostings {
+        std::mutex mutex;
+        std::unordered_set<std::uint64_t> starts;
+    };
+    std::unique_ptr<CheckedPostings> checked_postings_ = std::make_unique<CheckedPostings>();
 };
 
 } // namespace starling::bm25

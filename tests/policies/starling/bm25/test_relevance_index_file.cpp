@@ -209,3 +209,39 @@ TEST_CASE("a term too long for the relevance index format is refused, not cut", 
     REQUIRE(tokenised.terms.terms(tokenised.terms.texts(0)[0]).size() == 1);
     CHECK_THROWS_WITH(tokenised.encode(), Catch::Contains("a term of 70000 bytes"));
 }
+
+TEST_CASE("an opened relevance index file checks each postings list the first time it gives it, and a new "
+          "opening checks again",
+          "[policy][bm25][index]") {
+    starling::test::TempDir scratch{"bm25-index-checked"};
+    std::vector<HistoryMemory> memories(3);
+    const std::vector<std::string> summaries{"deploy the billing queue", "billing retry", "queue lag alert"};
+    for (std::size_t index = 0; index < memories.size(); ++index) {
+        memories[index].summary = summaries[index];
+        memories[index].key = "memory/user/short/" + std::to_string(index) + ".md";
+        memories[index].id = "id" + std::to_string(index);
+    }
+    const Tokenised tokenised{memories};
+    const auto path = scratch / "index.bin";
+    std::ofstream{path, std::ios::binary} << tokenised.encode();
+
+    std::string problem;
+    auto [opening, kept] = RelevanceIndexFile::open(path, identity, problem);
+    REQUIRE(opening == RelevanceIndexFile::Opening::opened);
+    const auto billing = kept->find("bill");
+    REQUIRE(billing);
+    CHECK(kept->postings(*billing).size() == 2);
+
+    // Damage in place, as no writer of Starling's does (an index is rebuilt into a new file).
+    {
+        std::fstream in_place{path, std::ios::binary | std::ios::in | std::ios::out};
+        in_place.seekg(static_cast<std::streamoff>(billing->postings_at));
+        const auto byte = static_cast<char>(in_place.get());
+        in_place.seekp(static_cast<std::streamoff>(billing->postings_at));
+        in_place.put(static_cast<char>(byte ^ 0x01));
+    }
+    CHECK_NOTHROW(kept->postings(*billing)); // checked when first given: the kept opening trusts it
+    auto [reopening, fresh] = RelevanceIndexFile::open(path, identity, problem);
+    REQUIRE(reopening == RelevanceIndexFile::Opening::opened);
+    CHECK_THROWS_AS(fresh->postings(*fresh->find("bill")), DamagedIndex);
+}
