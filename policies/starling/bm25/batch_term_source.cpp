@@ -48,7 +48,7 @@ void BatchTermSource::count_containing(std::span<const TermId> terms, std::span<
 }
 
 void BatchTermSource::visit_occurrences(std::span<const TermId> terms, std::span<const std::uint32_t> indices,
-                                        OccurrenceVisitor &visit) {
+                                        OccurrenceVisitor &visit, std::span<const std::uint8_t> only) {
     if (terms.empty()) {
         return;
     }
@@ -73,7 +73,9 @@ void BatchTermSource::visit_occurrences(std::span<const TermId> terms, std::span
                                      matched_terms_.begin());
         for (std::size_t at = term_starts_[matched]; at < term_starts_[matched + 1]; ++at) {
             const TermMatch &found = *by_term_[at];
-            visit(Occurrence{found.memory, indices[index], found.counts, terms_->lengths(found.memory)});
+            if (only.empty() || only[found.memory] != 0) {
+                visit(Occurrence{found.memory, indices[index], found.counts, terms_->lengths(found.memory)});
+            }
         }
     }
 }

@@ -50,7 +50,7 @@ void IndexTermSource::count_containing(std::span<const TermId> terms, std::span<
 }
 
 void IndexTermSource::visit_occurrences(std::span<const TermId> terms, std::span<const std::uint32_t> indices,
-                                        OccurrenceVisitor &visit) {
+                                        OccurrenceVisitor &visit, std::span<const std::uint8_t> only) {
     for (std::size_t index = 0; index < terms.size(); ++index) {
         const auto &in_files = look_up(terms[index]);
         for (std::size_t file = 0; file < files_.size(); ++file) {
@@ -61,6 +61,10 @@ void IndexTermSource::visit_occurrences(std::span<const TermId> terms, std::span
             Occurrence occurrence;
             occurrence.term = indices[index];
             for (std::size_t at = 0; at < postings.size(); ++at) {
+                // The memory first: a posting left out is not decoded further.
+                if (!only.empty() && only[postings.memory(at) + first_memory_[file]] == 0) {
+                    continue;
+                }
                 postings.decode(at, occurrence.memory, occurrence.counts, occurrence.lengths);
                 occurrence.memory += first_memory_[file];
                 visit(occurrence);

@@ -26,7 +26,7 @@ public:
     [[nodiscard]] std::array<std::uint64_t, field_count> length_totals() const override;
     void count_containing(std::span<const TermId> terms, std::span<std::uint32_t> containing) override;
     void visit_occurrences(std::span<const TermId> terms, std::span<const std::uint32_t> indices,
-                           OccurrenceVisitor &visit) override;
+                           OccurrenceVisitor &visit, std::span<const std::uint8_t> only) override;
     void memory_terms(std::span<const std::uint32_t> memories, BatchTerms &out) override;
 
     /// The file of memory `memory` and its number within that file.

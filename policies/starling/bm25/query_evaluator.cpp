@@ -311,7 +311,17 @@ void QueryEvaluator::score_terms(TermSource &source, ScoredMemories &scored, std
         }
     }
     Accumulator accumulate{*this};
-    source.visit_occurrences(weighted, indices, accumulate);
+    if (first == 0) {
+        source.visit_occurrences(weighted, indices, accumulate, {});
+    } else {
+        // Feedback's terms alone never make a memory a match: only the first pass's matches are
+        // summed, and a common feedback term's other postings are skipped undecoded.
+        matching_.resize(memories);
+        for (std::size_t memory = 0; memory < memories; ++memory) {
+            matching_[memory] = sum_states_[memory] == SumState::matches_query ? 1 : 0;
+        }
+        source.visit_occurrences(weighted, indices, accumulate, matching_);
+    }
     scored.clear();
     // Reserved whole rather than grown: a common word matches thousands of memories, and each page
     // a doubling vector passes through is one more page fault in a process that lives 3 ms.

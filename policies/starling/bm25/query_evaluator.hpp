@@ -139,6 +139,7 @@ private:
     class Accumulator;
     std::vector<double, PrefaultedAllocator<double>> sums_;
     std::vector<SumState> sum_states_;
+    std::vector<std::uint8_t> matching_; ///< of each memory, whether the first pass made it a match
     std::vector<std::uint32_t, PrefaultedAllocator<std::uint32_t>> own_lengths_; ///< own_fields_sum() of lengths, by memory
     std::vector<LexiconExpansion> expansions_;
     BatchTerms feedback_terms_;

@@ -51,6 +51,11 @@ public:
     PostingList(const std::byte *bytes, std::size_t size) noexcept : bytes_(bytes), size_(size) {}
 
     [[nodiscard]] std::size_t size() const noexcept { return size_; }
+    /// The memory of posting `index` alone.
+    [[nodiscard]] std::uint32_t memory(std::size_t index) const noexcept {
+        namespace format = relevance_index_format;
+        return format::load<std::uint32_t>(bytes_ + index * format::posting_size + format::posting_memory_at);
+    }
     /// Decodes posting `index` into the caller's fields, in place and inline: a posting decoded
     /// into a temporary and copied on was read back by wider loads that waited for its narrower
     /// stores, which cost more than the decoding.

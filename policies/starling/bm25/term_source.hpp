@@ -55,8 +55,9 @@ public:
     /// Calls visit(occurrence) for every memory that contains terms[i], with `term == indices[i]`:
     /// term after term in the order given, each term's memories in memory order. Occurrences are
     /// visited rather than returned because a common term of a large store has tens of thousands.
+    /// With `only` not empty (one entry per memory), only the memories whose entry is not 0.
     virtual void visit_occurrences(std::span<const TermId> terms, std::span<const std::uint32_t> indices,
-                                   OccurrenceVisitor &visit) = 0;
+                                   OccurrenceVisitor &visit, std::span<const std::uint8_t> only) = 0;
     /// Replaces `out` with the texts of `memories`, one memory after another in that order, as
     /// ids of dictionary().
     virtual void memory_terms(std::span<const std::uint32_t> memories, BatchTerms &out) = 0;

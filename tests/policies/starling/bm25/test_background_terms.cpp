@@ -19,6 +19,9 @@ TEST_CASE("background terms are found by a search over the table's text, first, 
     CHECK(terms.share("zucchini") == 0.0);
     CHECK(terms.share("") == 0.0);
     CHECK(terms.share("appl") == 0.0);
+    // Asked again, a share kept from the first search, found or not, is the same.
+    CHECK(terms.share("banana") == Approx(0.25));
+    CHECK(terms.share("blueberry") == 0.0);
 }
 
 TEST_CASE("an empty or malformed background table finds nothing rather than something wrong", "[bm25][background]") {

@@ -67,7 +67,7 @@ TEST_CASE("a batch source visits occurrences term by term, under the indices it 
 
     // A subset of the counted terms, under indices of the caller's choosing, in the order given.
     Collect found;
-    source.visit_occurrences(std::vector<TermId>{4, 1}, std::vector<std::uint32_t>{7, 5}, found);
+    source.visit_occurrences(std::vector<TermId>{4, 1}, std::vector<std::uint32_t>{7, 5}, found, {});
     const std::vector<Occurrence> expected{
         {2, 7, FieldCounts{0, 1, 2}, FieldCounts{0, 2, 2}},
         {0, 5, FieldCounts{2, 0, 0}, FieldCounts{3, 1, 0}},
@@ -77,8 +77,14 @@ TEST_CASE("a batch source visits occurrences term by term, under the indices it 
 
     // Terms not counted before are matched afresh.
     Collect again;
-    source.visit_occurrences(std::vector<TermId>{3}, std::vector<std::uint32_t>{0}, again);
+    source.visit_occurrences(std::vector<TermId>{3}, std::vector<std::uint32_t>{0}, again, {});
     CHECK(again.occurrences == std::vector<Occurrence>{{0, 0, FieldCounts{0, 1, 0}, FieldCounts{3, 1, 0}}});
+
+    // Only the memories asked for.
+    Collect only;
+    const std::vector<std::uint8_t> memory_2{0, 0, 1};
+    source.visit_occurrences(std::vector<TermId>{4, 1}, std::vector<std::uint32_t>{7, 5}, only, memory_2);
+    CHECK(only.occurrences == std::vector<Occurrence>{expected[0], expected[2]});
 }
 
 TEST_CASE("a batch source copies the texts of the memories asked for, in that order", "[policy][bm25][source]") {
