@@ -13,8 +13,10 @@
 #include <starling/core/store/provenance.hpp>
 
 #include <filesystem>
+#include <mutex>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace starling::core {
@@ -99,6 +101,18 @@ struct MemoryStore::Internals {
 
     /// [locked] Rebuilds the index from the files and removes stale temporary files.
     IndexRebuildReport rebuild();
+
+    /// Memories read (MemoryStore::read), each with the stamp of the file it was parsed from: a
+    /// process that keeps the store open (the resident hook process, `starling mcp`, `starling ui`)
+    /// reads a memory a prompt injects again only when its file changed, which a stat tells. A
+    /// memory is replaced by renaming a new file over it, so a new inode; a link put in its place
+    /// has a stamp of its own. Bounded: emptied when full.
+    struct ReadMemories {
+        static constexpr std::size_t capacity = 2048;
+        std::mutex mutex;
+        std::unordered_map<std::string, std::pair<FileStamp, Memory>> by_key;
+    };
+    mutable ReadMemories read_memories;
 
     /// The index entries that match `filter`, sorted by key, as the index has them now.
     [[nodiscard]] std::vector<IndexEntry> indexed_entries(const ListFilter &filter) const;

@@ -161,6 +161,35 @@ TEST_CASE("reading a missing, malformed or invalid key is a StoreError naming it
     CHECK_THROWS_AS(fixture.store.bump_access(missing, "s"), StoreError);
 }
 
+TEST_CASE("a memory read again is its file's as it is now: changed, replaced, removed or made a link",
+          "[store][memory-store]") {
+    StoreFixture fixture;
+    const std::string key = fixture.store.create(Scope::user(), Tier::short_term, make_memory("Use pnpm"));
+    const auto path = fixture.root / key;
+    CHECK(fixture.store.read(key).summary == "Use pnpm");
+    CHECK(fixture.store.read(key).summary == "Use pnpm"); // as read before: its file did not change
+
+    static_cast<void>(fixture.store.update(key, [](Memory &memory) { memory.summary = "Use pnpm, never npm"; }));
+    CHECK(fixture.store.read(key).summary == "Use pnpm, never npm");
+
+    // Replaced behind the store's back, as a text editor or `git pull` replaces it.
+    std::string edited = read_bytes(path);
+    edited.replace(edited.find("never npm"), 9, "never yarn");
+    starling::core::write_file_atomically(path, edited);
+    CHECK(fixture.store.read(key).summary == "Use pnpm, never yarn");
+
+    SECTION("a link put in its place is refused, as it is on a first read") {
+        const auto elsewhere = fixture.root / "elsewhere.md";
+        std::filesystem::rename(path, elsewhere);
+        std::filesystem::create_symlink(elsewhere, path);
+        CHECK_THROWS_AS(fixture.store.read(key), StoreError);
+    }
+    SECTION("a removed memory is no longer read") {
+        std::filesystem::remove(path);
+        CHECK(error_of([&] { static_cast<void>(fixture.store.read(key)); }) == path.string() + ": no such memory");
+    }
+}
+
 TEST_CASE("update is a read-modify-write that keeps what it does not touch", "[store][memory-store]") {
     StoreFixture fixture;
     const std::string key = "memory/user/long/2026-05-08_collie.md";
