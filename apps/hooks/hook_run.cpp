@@ -182,7 +182,7 @@ void run_reply_stage(HookRun &run, ReplyStage &stage) {
 }
 
 std::optional<core::FileLock> ReplyStage::mark_after_reply_work(HookRun &run) const {
-    if (!after_reply) {
+    if (!after_reply && !(lifecycle && lifecycle->has_reply_records())) {
         return std::nullopt;
     }
     try {

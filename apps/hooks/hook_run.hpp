@@ -90,8 +90,9 @@ struct ReplyStage {
     /// Whether work is subscribed to the after-reply stage and can be done (the store is writable).
     bool after_reply = false;
 
-    /// Marks the after-reply work as begun, for `starling wait`: taken before the reply lets the
-    /// agent go on, so that a `starling wait` started after the hook has ended cannot miss the work.
+    /// Marks the work after the reply as begun, for `starling wait`: taken before the reply lets the
+    /// agent go on, so that a `starling wait` started after the hook has ended cannot miss the work —
+    /// the after-reply stage, and what records the reply (core::Lifecycle::write_reply_records).
     /// Nothing when there is no such work, or when the mark cannot be taken (said in the log).
     [[nodiscard]] std::optional<core::FileLock> mark_after_reply_work(HookRun &run) const;
     /// Runs the after-reply stage.

@@ -180,9 +180,11 @@ TEST_CASE("the first hook starts the resident process, which serves the next one
     CHECK_THAT(starling::test::read_text(home.path() / "sessions" / "s-3.receipts.jsonl"),
                Catch::Contains("\"at\":\"2026-11-22T09:00:00Z\"") && Catch::Contains("never.md"));
 
-    // Each hook on its own clock (STARLING_NOW), not on the one the resident was started with.
+    // Each hook on its own clock (STARLING_NOW), not on the one the resident was started with. What
+    // records a reply is written once it is sent; `starling wait` waits for it.
     CHECK_THAT(prompt("s-5", "what is our deploy process?", home.options_at("2026-12-01T10:00:00Z")).context,
                Catch::Contains("Helm charts"));
+    REQUIRE(home.wait_for_background_work() == 0);
     CHECK_THAT(starling::test::read_text(home.path() / "sessions" / "s-5.receipts.jsonl"),
                Catch::Contains("\"at\":\"2026-12-01T10:00:00Z\""));
     CHECK(status(home.options())->served == 4);

@@ -88,6 +88,8 @@ public:
     /// them changes the reply, and they cost a prompt a fifth of a millisecond. At the latest the
     /// destructor writes them.
     void write_reply_records() noexcept;
+    /// Whether write_reply_records() has records to write.
+    [[nodiscard]] bool has_reply_records() const noexcept { return !reply_records_.empty(); }
     /// Judges the session's messages not judged yet, then those that a judge of any other session
     /// claimed and left unfinished (it was killed): no message typed is lost to a crash.
     void capture_on_stop(const Event &event, ReplyBuilder &reply);
