@@ -193,6 +193,12 @@ std::optional<core::FileLock> ReplyStage::mark_after_reply_work(HookRun &run) co
     }
 }
 
+void ReplyStage::write_reply_records() {
+    if (lifecycle) {
+        lifecycle->write_reply_records();
+    }
+}
+
 void run_after_reply_stage_alone(HookRun &run, bool relevance_index_stale) {
     ReplyStage stage;
     try {

@@ -95,6 +95,9 @@ struct ReplyStage {
     /// the after-reply stage, and what records the reply (core::Lifecycle::write_reply_records).
     /// Nothing when there is no such work, or when the mark cannot be taken (said in the log).
     [[nodiscard]] std::optional<core::FileLock> mark_after_reply_work(HookRun &run) const;
+    /// Writes what records the reply (core::Lifecycle::write_reply_records), once it is sent and
+    /// before the after-reply stage, which folds the uses they note.
+    void write_reply_records();
     /// Runs the after-reply stage.
     void publish_after_reply(const HookRun &run) const;
 };

@@ -168,10 +168,7 @@ void work_in_worker(HookRun &run, ReplySender &sender, bool background) {
         mark = stage.mark_after_reply_work(run);
     }
     sender.send(stage.rendered);
-    // Before the work after the reply, which folds the uses they note.
-    if (stage.lifecycle) {
-        stage.lifecycle->write_reply_records();
-    }
+    stage.write_reply_records();
     if (!stage.after_reply) {
         return;
     }

@@ -612,10 +612,7 @@ bool Resident::serve_hook(int connection, Request request, std::chrono::steady_c
     reply(connection, Reply{ReplyStatus::served, stage.rendered.exit_code, stage.rendered.stdout_text,
                             stderr_text->take(), false, true},
           deadline);
-    // Before the work after the reply, which folds the uses they note.
-    if (stage.lifecycle) {
-        stage.lifecycle->write_reply_records();
-    }
+    stage.write_reply_records();
     prompt_logged = 0;
     stderr_text.reset();
     last_project_ = run.event.project;

@@ -223,8 +223,6 @@ void Lifecycle::reinforce(const Event &event, ReplyBuilder & /*reply*/) {
 
 void Lifecycle::inject(const Event &event, ReplyBuilder &reply) {
     const bool channel = event.context_channel;
-    std::string text;
-    std::vector<std::string> injected_keys;
     const auto state = session_log_for(*store_, event).state();
     std::optional<Injection> injection;
     if (event.kind == EventKind::session_started) {
@@ -235,32 +233,33 @@ void Lifecycle::inject(const Event &event, ReplyBuilder &reply) {
                                      settings_.injection);
         relevance_index_stale_ = injection->index_stale;
     }
-    if (injection) {
-        text = injection->context;
-        for (const auto &memory : injection->memories) {
-            injected_keys.push_back(memory.key);
-        }
-        if (!store_unwritable_) {
-            reply_records_.emplace_back([this, event, made = std::move(*injection), time = store_->clock().now()] {
-                record_receipt(event, made, time);
-            });
-        }
-    }
-    if (text.empty() && (state.pending_context.empty() || !channel)) {
-        return;
-    }
+    const std::string text = injection ? injection->context : std::string{};
+    const bool gives_context = !text.empty() || (!state.pending_context.empty() && channel);
     // A store this process cannot write (an agent's sandbox, a full disk): the agent still gets
     // what was found, the session only forgets having seen it. Otherwise what waited for a context
     // channel goes with this reply.
     std::string delivered = channel ? text : std::string{};
-    if (!store_unwritable_) {
-        std::string delivered_pending;
-        if (channel && !state.pending_context.empty()) {
-            delivered_pending = state.pending_context;
-            delivered = text.empty() ? delivered_pending : delivered_pending + "\n\n" + text;
-        }
-        reply_records_.emplace_back([this, event, injected_keys, text, delivered_pending] {
-            record_session_state(event, injected_keys, text, delivered_pending);
+    std::string delivered_pending;
+    if (!store_unwritable_ && channel && !state.pending_context.empty()) {
+        delivered_pending = state.pending_context;
+        delivered = text.empty() ? delivered_pending : delivered_pending + "\n\n" + text;
+    }
+    if (!store_unwritable_ && (injection || gives_context)) {
+        // One record of the reply, written once it is sent: nothing here is needed before.
+        reply_records_.emplace_back([this, event, made = std::move(injection), time = store_->clock().now(), gives_context,
+                                     text, delivered_pending] {
+            if (made) {
+                record_receipt(event, *made, time);
+            }
+            if (gives_context) {
+                std::vector<std::string> injected;
+                if (made) {
+                    for (const auto &memory : made->memories) {
+                        injected.push_back(memory.key);
+                    }
+                }
+                record_session_state(event, injected, text, delivered_pending);
+            }
         });
     }
     if (!delivered.empty()) {

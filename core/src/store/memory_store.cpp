@@ -12,6 +12,7 @@
 #include <starling/core/io/store_error.hpp>
 
 #include <algorithm>
+#include <optional>
 #include <cerrno>
 #include <cstdio>
 
@@ -205,13 +206,17 @@ Memory MemoryStore::read(std::string_view key) const {
     const std::filesystem::path path = path_of(key);
     auto &read = internals_->read_memories;
     std::string key_text{key};
+    std::optional<std::pair<FileStamp, Memory>> known;
     {
         const std::lock_guard lock{read.mutex};
-        // Only a memory read before costs the stat that tells whether it is still what was read.
-        if (const auto known = read.by_key.find(key_text); known != read.by_key.end()) {
-            if (const auto stamp = stamp_entry(path); stamp && *stamp == known->second.first) {
-                return known->second.second;
-            }
+        if (const auto found = read.by_key.find(key_text); found != read.by_key.end()) {
+            known = found->second;
+        }
+    }
+    // Only a memory read before costs the stat that tells whether it is still what was read.
+    if (known) {
+        if (const auto stamp = stamp_entry(path); stamp && *stamp == known->first) {
+            return std::move(known->second);
         }
     }
     std::optional<StampedContent> file = read_stamped_file(path);
