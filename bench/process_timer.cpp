@@ -32,15 +32,17 @@ using starling::bench::parse_whole_number;
 using starling::bench::UsageError;
 
 constexpr std::string_view usage =
-    "usage: starling-bench-run --runs N --stdin FILE [--warmup W] [--vary TOKEN] [--settle COMMAND] [--json]\n"
-    "                          -- PROGRAM ARGS...\n"
+    "usage: starling-bench-run --runs N --stdin FILE [--warmup W] [--vary TOKEN] [--settle COMMAND]\n"
+    "                          [--first COMMAND --first-stdin FILE] [--json] -- PROGRAM ARGS...\n"
     "  Runs PROGRAM W + N times with FILE on stdin and stdout/stderr discarded; reports the wall time\n"
     "  of the last N (median, p95 nearest-rank, min, max, in ms), their peak RSS (MiB) and how many\n"
     "  exited with a status other than 0. --vary TOKEN replaces every TOKEN in FILE with TOKEN-<run>,\n"
     "  so each run can be, say, a new session. --settle COMMAND (a path and arguments separated by\n"
     "  spaces, e.g. \"starling wait\") runs after each run, untimed for the run: the work PROGRAM left\n"
     "  in the background ends before the next run starts; its median is reported as settle_median_ms.\n"
-    "  PROGRAM is a path; the environment is inherited.\n";
+    "  --first COMMAND runs before each run, untimed, with --first-stdin's FILE (varied as FILE is) on\n"
+    "  stdin, and PROGRAM starts the moment it exits: a prompt right after its session's start, while\n"
+    "  the work that start left in the background runs. PROGRAM is a path; the environment is inherited.\n";
 
 struct Options {
     unsigned runs = 0;
@@ -51,6 +53,9 @@ struct Options {
     std::vector<char *> command; // null-terminated, for execv
     std::vector<std::string> settle_words;
     std::vector<char *> settle_command; // null-terminated, pointing into settle_words; empty: none
+    std::string first_stdin_path;
+    std::vector<std::string> first_words;
+    std::vector<char *> first_command; // null-terminated, pointing into first_words; empty: none
 };
 
 std::vector<std::string> split_on_spaces(std::string_view text) {
@@ -102,6 +107,13 @@ Options parse_options(int argc, char **argv) {
             if (options.settle_words.empty()) {
                 throw UsageError("--settle needs a command");
             }
+        } else if (option == "--first") {
+            options.first_words = split_on_spaces(value);
+            if (options.first_words.empty()) {
+                throw UsageError("--first needs a command");
+            }
+        } else if (option == "--first-stdin") {
+            options.first_stdin_path = value;
         } else {
             throw UsageError("unknown option '" + std::string{option} + "'");
         }
@@ -114,23 +126,31 @@ Options parse_options(int argc, char **argv) {
     }
     options.command.assign(argv + index, argv + argc);
     options.command.push_back(nullptr);
-    if (!options.settle_words.empty()) {
-        if (::access(options.settle_words.front().c_str(), X_OK) != 0) {
-            throw std::runtime_error(options.settle_words.front() + ": cannot execute (--settle): " +
-                                     std::strerror(errno));
-        }
-        for (std::string &word : options.settle_words) {
-            options.settle_command.push_back(word.data());
-        }
-        options.settle_command.push_back(nullptr);
+    if (options.first_words.empty() != options.first_stdin_path.empty()) {
+        throw UsageError("--first and --first-stdin go together");
     }
+    const auto executable = [](std::vector<std::string> &words, std::vector<char *> &command, std::string_view option) {
+        if (words.empty()) {
+            return;
+        }
+        if (::access(words.front().c_str(), X_OK) != 0) {
+            throw std::runtime_error(words.front() + ": cannot execute (" + std::string{option} +
+                                     "): " + std::strerror(errno));
+        }
+        for (std::string &word : words) {
+            command.push_back(word.data());
+        }
+        command.push_back(nullptr);
+    };
+    executable(options.settle_words, options.settle_command, "--settle");
+    executable(options.first_words, options.first_command, "--first");
     return options;
 }
 
-std::string read_whole_file(const std::string &path) {
+std::string read_whole_file(const std::string &path, std::string_view option) {
     std::ifstream file{path, std::ios::binary};
     if (!file) {
-        throw std::runtime_error(path + ": cannot read (--stdin)");
+        throw std::runtime_error(path + ": cannot read (" + std::string{option} + ")");
     }
     return {std::istreambuf_iterator<char>{file}, std::istreambuf_iterator<char>{}};
 }
@@ -271,15 +291,27 @@ void print(const Summary &summary, bool json) {
 }
 
 int time_command(const Options &options) {
-    const std::string content = read_whole_file(options.stdin_path);
+    const std::string content = read_whole_file(options.stdin_path, "--stdin");
+    const std::string first_content =
+        options.first_command.empty() ? std::string{} : read_whole_file(options.first_stdin_path, "--first-stdin");
     std::vector<RunResult> measured;
     std::vector<double> settle_times;
     for (unsigned run = 0; run < options.warmup + options.runs; ++run) {
-        const std::string run_content =
-            options.vary_token.empty()
-                ? content
-                : replace_all(content, options.vary_token, options.vary_token + "-" + std::to_string(run));
-        const int stdin_file = stdin_for_run(run_content);
+        const auto varied = [&](const std::string &text) {
+            return options.vary_token.empty()
+                       ? text
+                       : replace_all(text, options.vary_token, options.vary_token + "-" + std::to_string(run));
+        };
+        if (!options.first_command.empty()) {
+            const int first_stdin = stdin_for_run(varied(first_content));
+            const RunResult first = run_once(options.first_command, first_stdin);
+            ::close(first_stdin);
+            if (first.failed && run == 0) {
+                std::cerr << "starling-bench-run: " << options.first_command[0]
+                          << " (--first) exited with a failure on its first run\n";
+            }
+        }
+        const int stdin_file = stdin_for_run(varied(content));
         const RunResult result = run_once(options.command, stdin_file);
         ::close(stdin_file);
         if (!options.settle_command.empty()) {

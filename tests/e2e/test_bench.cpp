@@ -20,6 +20,7 @@ namespace {
 
 const fs::path kStarling = fs::path{STARLING_TEST_BINARY_DIR} / "starling";
 const fs::path kStarlingBench = fs::path{STARLING_TEST_BINARY_DIR} / "starling-bench";
+const fs::path kBenchRun = fs::path{STARLING_TEST_BINARY_DIR} / "starling-bench-run";
 
 std::string bytes_of(const fs::path &file) {
     std::ifstream in{file, std::ios::binary};
@@ -187,4 +188,34 @@ TEST_CASE("starling-bench injection reports both halves of the shipped data, and
     CHECK(bad_data.exit_code == 1);
     CHECK_THAT(bad_data.stderr_text,
                Catch::Contains("memories.txt:1: type 'note' is not one of user, feedback, project, reference"));
+}
+
+TEST_CASE("starling-bench-run runs --first before each run on its own varied stdin, and times the program alone",
+          "[bench][bench-run]") {
+    ScratchHome home{"bench-run-first"};
+    const fs::path log = home.path() / "order.log";
+    const fs::path first = home.path() / "first.txt";
+    const fs::path then = home.path() / "then.txt";
+    std::ofstream{first} << "start s-run\n";
+    std::ofstream{then} << "prompt s-run\n";
+    const std::string tee = "/usr/bin/tee -a " + log.string();
+    const auto timed = run_process(kBenchRun, {"--runs", "2", "--warmup", "1", "--stdin", then.string(), "--vary", "s-run",
+                                               "--first", tee, "--first-stdin", first.string(), "--json", "--",
+                                               "/usr/bin/tee", "-a", log.string()});
+    REQUIRE(timed.exit_code == 0);
+    CHECK(bytes_of(log) == "start s-run-0\nprompt s-run-0\nstart s-run-1\nprompt s-run-1\n"
+                           "start s-run-2\nprompt s-run-2\n");
+    const auto summary = nlohmann::json::parse(timed.stdout_text);
+    CHECK(summary.at("runs") == 2);
+    CHECK(summary.at("failures") == 0);
+
+    const auto alone = run_process(kBenchRun, {"--runs", "1", "--stdin", then.string(), "--first", tee, "--",
+                                               "/usr/bin/true"});
+    CHECK(alone.exit_code != 0);
+    CHECK(alone.stderr_text.find("--first and --first-stdin go together") != std::string::npos);
+    const auto missing = run_process(kBenchRun, {"--runs", "1", "--stdin", then.string(), "--first", tee,
+                                                 "--first-stdin", (home.path() / "none.txt").string(), "--",
+                                                 "/usr/bin/true"});
+    CHECK(missing.exit_code != 0);
+    CHECK(missing.stderr_text.find("none.txt: cannot read (--first-stdin)") != std::string::npos);
 }

@@ -543,27 +543,29 @@ std::vector<std::string> add_standing(BudgetedText &out, Injection &injection, M
 /// The relevance to `query` of each of the project's long-term `memories`, from the relevance
 /// policy's index of the project: at 10,000 memories, scoring the batch would tokenise every one
 /// of them in a hook the agent waits on. Ranks until at least `wanted` of them score above 0 or the
-/// ranking ends; the others count as unrelated (0). Nothing when the index cannot answer.
+/// ranking ends; the others count as unrelated (0). Nothing when the index cannot answer, at the
+/// store's version nor at an earlier one with the same texts.
 std::optional<std::vector<double>> ranked_project_relevance(MemoryStore &store, const RelevanceScorer &scorer,
                                                             const std::string &project_id, std::string_view query,
                                                             const MemoryViewBatch &memories, std::size_t wanted) {
     if (!scorer.keeps_index()) {
         return std::nullopt;
     }
-    const auto version = store.index_version();
-    if (!version) {
-        return std::nullopt;
-    }
+    const auto versions = store.index_versions_with_same_texts();
     std::unordered_map<std::string_view, std::size_t> position;
     position.reserve(memories.size());
     for (std::size_t index = 0; index < memories.size(); ++index) {
         position.emplace(memories.memory(index).key, index);
     }
-    const std::array<MemoryCollection, 1> collections{
-        MemoryCollection{collection_id(Scope::project(project_id)), *version}};
     constexpr std::size_t spare = 8;
-    for (std::size_t limit = wanted + spare;; limit *= 4) {
-        const auto ranked = scorer.rank(query, collections, store.clock().now(), limit);
+    std::size_t limit = wanted + spare;
+    std::array<MemoryCollection, 1> collections;
+    std::optional<std::vector<RankedKey>> ranked;
+    for (std::size_t at = 0; at < versions.size() && !ranked; ++at) {
+        collections[0] = MemoryCollection{collection_id(Scope::project(project_id)), versions[at]};
+        ranked = scorer.rank(query, collections, store.clock().now(), limit);
+    }
+    while (true) {
         if (!ranked) {
             return std::nullopt;
         }
@@ -578,6 +580,8 @@ std::optional<std::vector<double>> ranked_project_relevance(MemoryStore &store, 
         if (related >= wanted || ranked->size() < limit) {
             return relevance;
         }
+        limit *= 4;
+        ranked = scorer.rank(query, collections, store.clock().now(), limit);
     }
 }
 
@@ -651,34 +655,38 @@ namespace {
 
 constexpr std::string_view prompt_heading = "## Starling memory: relevant to this prompt\n";
 
-/// The prompt's injection from the relevance policy's indexes, or nothing when an index is not of
-/// the store's current version. Ranks as many memories as could be needed — the most that fit,
-/// plus those already given in this session, plus a few that may not fit — and more only when the
-/// ranking ran out before the injection was full.
+/// The prompt's injection from the relevance policy's indexes, or nothing when an index is neither
+/// of the store's current version nor of an earlier one with the same texts. Ranks as many
+/// memories as could be needed — the most that fit, plus those already given in this session, plus
+/// a few that may not fit — and more only when the ranking ran out before the injection was full.
 std::optional<Injection> ranked_prompt_injection(MemoryStore &store, const RelevanceScorer &scorer,
                                                  std::string_view prompt, const std::string &project_id,
                                                  const std::vector<std::string> &already_injected,
                                                  const InjectionSettings &settings) {
-    auto version = store.index_version();
-    if (!version) {
-        return std::nullopt;
-    }
-    std::vector<MemoryCollection> collections;
-    for (const Scope &scope : prompt_scopes(project_id)) {
-        collections.push_back({collection_id(scope), *version});
-    }
     Injection injection;
     BudgetedText out{settings.budget_tokens};
     MemorySections sections{out, injection, store, settings.max_memories, std::string{prompt_heading},
                             prompt, "prompt"};
     constexpr std::size_t spare = 8;
     std::size_t limit = settings.max_memories + already_injected.size() + spare;
+    std::vector<MemoryCollection> collections;
+    std::optional<std::vector<RankedKey>> ranked;
+    const auto versions = store.index_versions_with_same_texts();
+    for (std::size_t at = 0; at < versions.size() && !ranked; ++at) {
+        collections.clear();
+        for (const Scope &scope : prompt_scopes(project_id)) {
+            collections.push_back({collection_id(scope), versions[at]});
+        }
+        ranked = scorer.rank(prompt, collections, store.clock().now(), limit);
+        // An index of the same texts with older use counts answers while the current one is still
+        // to be built, which the hook does after its reply.
+        injection.index_stale = at > 0;
+    }
+    if (!ranked) {
+        return std::nullopt;
+    }
     std::size_t offered = 0;
     while (true) {
-        const auto ranked = scorer.rank(prompt, collections, store.clock().now(), limit);
-        if (!ranked) {
-            return std::nullopt;
-        }
         if (ranked->empty() || (*ranked)[0].score < settings.min_relevance) {
             if (!ranked->empty() && (*ranked)[0].score > 0.0) {
                 injection.best_below_threshold = InjectedMemory{(*ranked)[0].key, (*ranked)[0].score, 0};
@@ -701,6 +709,10 @@ std::optional<Injection> ranked_prompt_injection(MemoryStore &store, const Relev
             break;
         }
         limit *= 4;
+        ranked = scorer.rank(prompt, collections, store.clock().now(), limit);
+        if (!ranked) {
+            return std::nullopt;
+        }
     }
     set_context(injection, out);
     return injection;

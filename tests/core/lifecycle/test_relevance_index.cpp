@@ -94,6 +94,30 @@ private:
     const core::RelevanceScorer *scorer_;
 };
 
+/// A scorer that ranks from its policy's indexes and counts the listings it is asked to score.
+class CountingScorer final : public core::RelevanceScorer {
+public:
+    explicit CountingScorer(const core::RelevanceScorer &scorer) : scorer_(&scorer) {}
+    std::vector<double> score(std::string_view query, const starling_memory_batch &batch) const override {
+        ++listings_scored;
+        return scorer_->score(query, batch);
+    }
+    bool keeps_index() const override { return scorer_->keeps_index(); }
+    bool index_current(const core::MemoryCollection &collection) const override {
+        return scorer_->index_current(collection);
+    }
+    std::optional<std::vector<core::RankedKey>> rank(std::string_view query,
+                                                     std::span<const core::MemoryCollection> collections,
+                                                     std::chrono::sys_seconds now, std::size_t limit) const override {
+        return scorer_->rank(query, collections, now, limit);
+    }
+
+    mutable int listings_scored = 0;
+
+private:
+    const core::RelevanceScorer *scorer_;
+};
+
 void fill_store(core::MemoryStore &store, const std::string &project) {
     const std::vector<std::string> topics{"deploy the billing queue with terraform", "kafka consumer lag on mondays",
                                           "use pnpm never npm", "commit messages in english",
@@ -349,4 +373,49 @@ TEST_CASE("a prompt in the words of a memory's body finds it, ranked from the in
     REQUIRE(scored.memories.size() == ranked.memories.size());
     CHECK(scored.memories.front().key == key);
     CHECK(scored.memories.front().score == ranked.memories.front().score);
+}
+
+TEST_CASE("a prompt right after uses are folded ranks from the index of the same texts, and asks for the new one",
+          "[lifecycle][relevance-index][same-texts]") {
+    test::StoreFixture fixture{"index-same-texts"};
+    auto &store = fixture.store;
+    const auto scopes = filled_scopes(store);
+    const std::string &project = scopes[1].project_id();
+    const Bm25ForStore bm25{store};
+    REQUIRE(core::refresh_relevance_indexes(store, bm25.policy(), scopes) == 2);
+    core::InjectionSettings settings;
+    settings.min_relevance = 0.1;
+    const std::string prompt = "how do we deploy billing with terraform?";
+    const auto before = core::prompt_injection(store, bm25.policy(), prompt, project, {}, settings);
+    REQUIRE_FALSE(before.index_stale);
+    REQUIRE_FALSE(before.memories.empty());
+
+    // What session start does first: the uses noted since the last session folded into the memories.
+    store.note_access(before.memories.front().key, "s-1");
+    REQUIRE(store.apply_noted_accesses() == 1);
+    const CountingScorer counting{bm25.policy()};
+    const auto folded = core::prompt_injection(store, counting, prompt, project, {}, settings);
+    CHECK(counting.listings_scored == 0);
+    CHECK(folded.index_stale);
+    CHECK(folded.context == before.context);
+    REQUIRE(folded.memories.size() == before.memories.size());
+    for (std::size_t index = 0; index < folded.memories.size(); ++index) {
+        CHECK(folded.memories[index].key == before.memories[index].key);
+        CHECK(folded.memories[index].score == before.memories[index].score);
+    }
+
+    SECTION("once rebuilt, the current index answers") {
+        REQUIRE(core::refresh_relevance_indexes(store, bm25.policy(), scopes) == 2);
+        const auto rebuilt = core::prompt_injection(store, counting, prompt, project, {}, settings);
+        CHECK(counting.listings_scored == 0);
+        CHECK_FALSE(rebuilt.index_stale);
+        CHECK_FALSE(rebuilt.memories.empty());
+    }
+    SECTION("a memory written since is not in that index: the listing is scored") {
+        store.create(core::Scope::project(project), core::Tier::short_term,
+                     memory_about("terraform deploys of billing need a second reviewer"));
+        const auto written = core::prompt_injection(store, counting, prompt, project, {}, settings);
+        CHECK(counting.listings_scored == 1);
+        CHECK(written.index_stale);
+    }
 }

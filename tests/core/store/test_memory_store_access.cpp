@@ -185,3 +185,61 @@ TEST_CASE("an injection is counted apart and reinforces nothing", "[store][acces
     CHECK_FALSE(used.review);
     CHECK(starling::core::injection_count(used) == 3);
 }
+
+TEST_CASE("folding uses keeps the earlier version as one with the same texts until anything else is written",
+          "[store][access][same-texts]") {
+    StoreFixture fixture{"access-same-texts"};
+    auto &store = fixture.store;
+    const std::string key = unused_memory(store, "Deploy on Tuesdays");
+    static_cast<void>(store.list_indexed());
+    const auto built = store.index_version();
+    REQUIRE(built);
+    CHECK(store.index_versions_with_same_texts() == std::vector<std::string>{*built});
+
+    store.note_access(key, "s-1");
+    REQUIRE(store.apply_noted_accesses() == 1);
+    const auto folded = store.index_version();
+    REQUIRE(folded);
+    REQUIRE(*folded != *built);
+    CHECK(store.index_versions_with_same_texts() == std::vector<std::string>{*folded, *built});
+
+    // Folded again: still the texts of the first version, not of the one in between.
+    store.note_access(key, "s-2");
+    REQUIRE(store.apply_noted_accesses() == 1);
+    const auto twice = store.index_version();
+    REQUIRE(twice);
+    CHECK(store.index_versions_with_same_texts() == std::vector<std::string>{*twice, *built});
+
+    SECTION("a memory written since has other texts") {
+        static_cast<void>(unused_memory(store, "Release on Thursdays"));
+        const auto written = store.index_version();
+        REQUIRE(written);
+        CHECK(store.index_versions_with_same_texts() == std::vector<std::string>{*written});
+
+        // Uses folded after it go back to it, not to a version before it.
+        store.note_access(key, "s-3");
+        REQUIRE(store.apply_noted_accesses() == 1);
+        const auto after = store.index_version();
+        REQUIRE(after);
+        CHECK(store.index_versions_with_same_texts() == std::vector<std::string>{*after, *written});
+    }
+    SECTION("a memory changed since has other texts") {
+        static_cast<void>(store.update(key, [](Memory &memory) { memory.summary = "Deploy on Wednesdays"; }));
+        CHECK(store.index_versions_with_same_texts() == std::vector<std::string>{*store.index_version()});
+    }
+    SECTION("nothing to fold leaves the record as it was") {
+        CHECK(store.apply_noted_accesses() == 0);
+        CHECK(store.index_versions_with_same_texts() == std::vector<std::string>{*twice, *built});
+    }
+    SECTION("a record that does not parse says nothing") {
+        std::ofstream{fixture.root.path() / "index" / "same-texts"} << *twice;
+        CHECK(store.index_versions_with_same_texts() == std::vector<std::string>{*twice});
+        std::ofstream{fixture.root.path() / "index" / "same-texts"} << *twice << "\n\n";
+        CHECK(store.index_versions_with_same_texts() == std::vector<std::string>{*twice});
+    }
+}
+
+TEST_CASE("a store without an index yet has no versions with the same texts", "[store][access][same-texts]") {
+    StoreFixture fixture{"access-no-index"};
+    CHECK(fixture.store.index_versions_with_same_texts().empty());
+}
