@@ -540,6 +540,33 @@ std::vector<std::string> add_standing(BudgetedText &out, Injection &injection, M
     return named;
 }
 
+/// The collections of `scopes`, each at one of `versions` (index_versions_with_same_texts: the
+/// current one first), in every combination, those with more collections at the current version
+/// first. While the indexes are rebuilt one collection's may already be of the current version
+/// and another's still of the earlier one with the same texts.
+std::vector<std::vector<MemoryCollection>> collections_at(const std::vector<Scope> &scopes,
+                                                          const std::vector<std::string> &versions) {
+    std::vector<std::vector<MemoryCollection>> combinations;
+    if (versions.empty()) {
+        return combinations;
+    }
+    const std::size_t count = std::size_t{1} << (versions.size() > 1 ? scopes.size() : 0);
+    for (std::size_t earlier = 0; earlier < count; ++earlier) {
+        auto &collections = combinations.emplace_back();
+        for (std::size_t at = 0; at < scopes.size(); ++at) {
+            collections.push_back({collection_id(scopes[at]), versions[(earlier >> at) & 1U]});
+        }
+    }
+    std::stable_sort(combinations.begin(), combinations.end(), [&](const auto &left, const auto &right) {
+        const auto at_earlier = [&](const std::vector<MemoryCollection> &collections) {
+            return std::count_if(collections.begin(), collections.end(),
+                                 [&](const MemoryCollection &collection) { return collection.version != versions[0]; });
+        };
+        return at_earlier(left) < at_earlier(right);
+    });
+    return combinations;
+}
+
 /// The relevance to `query` of each of the project's long-term `memories`, from the relevance
 /// policy's index of the project: at 10,000 memories, scoring the batch would tokenise every one
 /// of them in a hook the agent waits on. Ranks until at least `wanted` of them score above 0 or the
@@ -551,7 +578,6 @@ std::optional<std::vector<double>> ranked_project_relevance(MemoryStore &store, 
     if (!scorer.keeps_index()) {
         return std::nullopt;
     }
-    const auto versions = store.index_versions_with_same_texts();
     std::unordered_map<std::string_view, std::size_t> position;
     position.reserve(memories.size());
     for (std::size_t index = 0; index < memories.size(); ++index) {
@@ -559,11 +585,14 @@ std::optional<std::vector<double>> ranked_project_relevance(MemoryStore &store, 
     }
     constexpr std::size_t spare = 8;
     std::size_t limit = wanted + spare;
-    std::array<MemoryCollection, 1> collections;
+    std::vector<MemoryCollection> collections;
     std::optional<std::vector<RankedKey>> ranked;
-    for (std::size_t at = 0; at < versions.size() && !ranked; ++at) {
-        collections[0] = MemoryCollection{collection_id(Scope::project(project_id)), versions[at]};
-        ranked = scorer.rank(query, collections, store.clock().now(), limit);
+    for (auto &tried : collections_at({Scope::project(project_id)}, store.index_versions_with_same_texts())) {
+        ranked = scorer.rank(query, tried, store.clock().now(), limit);
+        if (ranked) {
+            collections = std::move(tried);
+            break;
+        }
     }
     while (true) {
         if (!ranked) {
@@ -672,15 +701,17 @@ std::optional<Injection> ranked_prompt_injection(MemoryStore &store, const Relev
     std::vector<MemoryCollection> collections;
     std::optional<std::vector<RankedKey>> ranked;
     const auto versions = store.index_versions_with_same_texts();
-    for (std::size_t at = 0; at < versions.size() && !ranked; ++at) {
-        collections.clear();
-        for (const Scope &scope : prompt_scopes(project_id)) {
-            collections.push_back({collection_id(scope), versions[at]});
+    for (auto &tried : collections_at(prompt_scopes(project_id), versions)) {
+        ranked = scorer.rank(prompt, tried, store.clock().now(), limit);
+        if (ranked) {
+            // An index of the same texts with older use counts answers while the current one is
+            // still to be built, which the hook does after its reply.
+            injection.index_stale = std::any_of(tried.begin(), tried.end(), [&](const MemoryCollection &collection) {
+                return collection.version != versions.front();
+            });
+            collections = std::move(tried);
+            break;
         }
-        ranked = scorer.rank(prompt, collections, store.clock().now(), limit);
-        // An index of the same texts with older use counts answers while the current one is still
-        // to be built, which the hook does after its reply.
-        injection.index_stale = at > 0;
     }
     if (!ranked) {
         return std::nullopt;

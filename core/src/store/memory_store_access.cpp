@@ -2,7 +2,6 @@
 #include "store/store_internals.hpp"
 #include "store/record/text_checks.hpp"
 
-#include <starling/core/io/atomic_file.hpp>
 #include <starling/core/io/file_io.hpp>
 #include <starling/core/store/injection_record.hpp>
 #include <starling/core/io/store_error.hpp>
@@ -66,40 +65,6 @@ void note_reads(const std::filesystem::path &root, const Redactor &redactor, con
     }
 }
 
-/// Where apply_noted_accesses says which earlier version of the store has the same texts as the
-/// current one: the current version on the first line, the earlier one on the second. It speaks
-/// only for the version on its first line: any other write to the store makes it silent.
-std::filesystem::path same_texts_path(const std::filesystem::path &root) { return root / "index" / "same-texts"; }
-
-/// The earlier version with the same texts as `version`, as recorded; nothing if none is.
-std::optional<std::string> recorded_same_texts(const std::filesystem::path &root, const std::string &version) {
-    const auto content = read_file_if_exists(same_texts_path(root), 4096);
-    if (!content) {
-        return std::nullopt;
-    }
-    const auto line_end = content->find('\n');
-    if (line_end == std::string::npos || content->compare(0, line_end, version) != 0) {
-        return std::nullopt;
-    }
-    auto earlier = content->substr(line_end + 1);
-    if (!earlier.empty() && earlier.back() == '\n') {
-        earlier.pop_back();
-    }
-    if (earlier.empty() || earlier.find('\n') != std::string::npos) {
-        return std::nullopt;
-    }
-    return earlier;
-}
-
-/// The machine index's version; nothing when it cannot be read (the listing rebuilds it).
-std::optional<std::string> version_if_readable(const detail::MachineIndex &index) noexcept {
-    try {
-        return index.version();
-    } catch (...) {
-        return std::nullopt;
-    }
-}
-
 std::uint32_t saturating_sum(std::uint32_t left, std::uint32_t right) {
     return left + std::min(std::numeric_limits<std::uint32_t>::max() - left, right);
 }
@@ -159,7 +124,6 @@ std::size_t MemoryStore::apply_noted_accesses() {
         return 0; // a store this process may only read (an agent's sandbox): the uses wait for the next writer
     }
     std::size_t applied = 0;
-    const std::optional<std::string> version_before = version_if_readable(internals_->index);
     // Two rounds: a batch left behind by an applier that died, then the journal itself.
     for (int round = 0; round < 2 && internals_->accesses.has_pending(); ++round) {
         std::map<std::string, Uses> uses_by_key;
@@ -201,35 +165,7 @@ std::size_t MemoryStore::apply_noted_accesses() {
         }
         internals_->accesses.finish_taking();
     }
-    record_same_texts(version_before);
     return applied;
-}
-
-void MemoryStore::record_same_texts(const std::optional<std::string> &version_before) {
-    // Still under the lock that the uses were folded under: nothing else wrote in between.
-    const std::optional<std::string> version_after = version_if_readable(internals_->index);
-    if (!version_before || !version_after || *version_before == *version_after) {
-        return;
-    }
-    try {
-        const std::string earliest =
-            recorded_same_texts(internals_->root, *version_before).value_or(*version_before);
-        write_file_atomically(same_texts_path(internals_->root), *version_after + "\n" + earliest + "\n",
-                              Durability::survives_crash);
-    } catch (const StoreError &) {
-        // Lost, a hook scores a listing until the index is rebuilt: slower, never wrong.
-    }
-}
-
-std::vector<std::string> MemoryStore::index_versions_with_same_texts() const {
-    std::vector<std::string> versions;
-    if (auto current = index_version()) {
-        versions.push_back(std::move(*current));
-        if (auto earlier = recorded_same_texts(internals_->root, versions.front())) {
-            versions.push_back(std::move(*earlier));
-        }
-    }
-    return versions;
 }
 
 } // namespace starling::core

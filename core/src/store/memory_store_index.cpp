@@ -8,6 +8,8 @@
 #include <starling/core/store/index/index_markdown.hpp>
 #include <starling/core/io/store_error.hpp>
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <deque>
 #include <optional>
@@ -78,9 +80,114 @@ bool entry_matches(const ListFilter &filter, const detail::IndexRecordView &reco
            (!filter.type || *filter.type == record.memory.type);
 }
 
+/// Where a write that changed no text says which earlier version of the store has the same texts as
+/// the current one: the current version on the first line, the earlier one on the second. It speaks
+/// only for the version on its first line, so any other write makes it silent.
+std::filesystem::path same_texts_path(const std::filesystem::path &root) { return root / "index" / "same-texts"; }
+
+/// The earlier version with the same texts as `version`, as recorded; nothing if none is.
+std::optional<std::string> recorded_same_texts(const std::filesystem::path &root, const std::string &version) {
+    const auto content = read_file_if_exists(same_texts_path(root), 4096);
+    if (!content) {
+        return std::nullopt;
+    }
+    const auto line_end = content->find('\n');
+    if (line_end == std::string::npos || content->compare(0, line_end, version) != 0) {
+        return std::nullopt;
+    }
+    std::string earlier = content->substr(line_end + 1);
+    if (!earlier.empty() && earlier.back() == '\n') {
+        earlier.pop_back();
+    }
+    if (earlier.empty() || earlier.find('\n') != std::string::npos) {
+        return std::nullopt;
+    }
+    return earlier;
+}
+
+/// The machine index's version; nothing when it cannot be read (a listing rebuilds it).
+std::optional<std::string> version_if_readable(const detail::MachineIndex &index) noexcept {
+    try {
+        return index.version();
+    } catch (...) {
+        return std::nullopt;
+    }
+}
+
+/// A memory's extra fields without those that count its uses, which a relevance index never reads.
+std::string fields_but_uses(std::string_view fields) {
+    if (fields.empty()) {
+        return "{}";
+    }
+    auto json = nlohmann::json::parse(fields, nullptr, false);
+    if (json.is_discarded() || !json.is_object()) {
+        return std::string{fields};
+    }
+    for (const char *use : {"injection_count", "last_injected", "applied_batch"}) {
+        json.erase(use);
+    }
+    return json.dump();
+}
+
+/// Whether `after` says all that `before` says of what a relevance index is built from — its id,
+/// type, summary, tags, body, links and supersession — so that only its uses, review or pinning
+/// changed.
+bool same_texts(const IndexedMemory &before, const IndexEntry &after) {
+    JoinedLists joined;
+    const IndexedMemory now = view_of(after, joined);
+    return before.id == now.id && before.type == now.type && before.summary == now.summary &&
+           before.tags == now.tags && before.body_excerpt == now.body_excerpt &&
+           before.superseded_by == now.superseded_by && before.created == now.created &&
+           (before.fields == now.fields || fields_but_uses(before.fields) == fields_but_uses(now.fields));
+}
+
 } // namespace
 
+std::optional<std::string> MemoryStore::Internals::version_if_same_texts(
+    const std::vector<detail::IndexRecord> &records) {
+    try {
+        if (records.empty() || index.refresh() != detail::MachineIndex::State::current) {
+            return std::nullopt;
+        }
+        for (const detail::IndexRecord &record : records) {
+            const auto *entry = std::get_if<IndexEntry>(&record);
+            const detail::IndexRecordView *known = entry == nullptr ? nullptr : index.find(entry->key);
+            if (known == nullptr || known->kind != detail::IndexRecordView::Kind::entry ||
+                !same_texts(known->memory, *entry)) {
+                return std::nullopt;
+            }
+        }
+    } catch (const StoreError &) {
+        return std::nullopt;
+    }
+    return version_if_readable(index);
+}
+
+void MemoryStore::Internals::note_same_texts(const std::string &version_before) {
+    const std::optional<std::string> version_after = version_if_readable(index);
+    if (!version_after || *version_after == version_before) {
+        return;
+    }
+    try {
+        const std::string earliest = recorded_same_texts(root, version_before).value_or(version_before);
+        write_file_atomically(same_texts_path(root), *version_after + "\n" + earliest + "\n",
+                              Durability::survives_crash);
+    } catch (const StoreError &) {
+        // Lost, a hook scores a listing until the relevance index is rebuilt: slower, never wrong.
+    }
+}
+
 void MemoryStore::Internals::record(const std::vector<detail::IndexRecord> &records) {
+    // Under the store lock: nothing else writes between the two versions compared.
+    if (const auto unchanged_texts = version_if_same_texts(records)) {
+        append_records(records);
+        note_same_texts(*unchanged_texts);
+    } else {
+        append_records(records);
+    }
+}
+
+void MemoryStore::Internals::append_records(const std::vector<detail::IndexRecord> &records) {
     // A batch as large as a compaction's share of the index (a fresh home's pull: the whole index)
     // goes straight into a new snapshot: journaling it would only make a compaction due at once.
     constexpr std::size_t fold_at_least = 256;
@@ -214,6 +321,17 @@ IndexedMemories MemoryStore::list_in_place(const ListFilter &filter) {
 }
 
 std::optional<std::string> MemoryStore::index_version() const { return internals_->index.version(); }
+
+std::vector<std::string> MemoryStore::index_versions_with_same_texts() const {
+    std::vector<std::string> versions;
+    if (auto current = index_version()) {
+        versions.push_back(std::move(*current));
+        if (auto earlier = recorded_same_texts(internals_->root, versions.front())) {
+            versions.push_back(std::move(*earlier));
+        }
+    }
+    return versions;
+}
 
 IndexedMemories MemoryStore::list_indexed(const ListFilter &filter) {
     if (internals_->index.refresh() != detail::MachineIndex::State::current) {

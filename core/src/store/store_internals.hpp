@@ -14,6 +14,7 @@
 
 #include <filesystem>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -67,8 +68,17 @@ struct MemoryStore::Internals {
     /// records it in the index. Throws StoreError if there is no such memory.
     Memory update_locked(std::string_view key, const std::function<void(Memory &)> &mutate);
 
-    /// [locked] Appends records to the index journal, compacting it when it has grown enough.
+    /// [locked] Appends records to the index journal, compacting it when it has grown enough. When
+    /// they change no text a relevance index reads (only uses, review, pinning), records that the new
+    /// version has the texts of the one before (MemoryStore::index_versions_with_same_texts).
     void record(const std::vector<detail::IndexRecord> &records);
+    /// [locked] record() without the note of unchanged texts.
+    void append_records(const std::vector<detail::IndexRecord> &records);
+    /// [locked] The index's version before `records` are appended, when none of them changes what a
+    /// relevance index reads of its memory; nothing otherwise.
+    [[nodiscard]] std::optional<std::string> version_if_same_texts(const std::vector<detail::IndexRecord> &records);
+    /// [locked] After records that changed no text: the current version has those of `version_before`.
+    void note_same_texts(const std::string &version_before);
 
     /// Records `event`, dated now, in the history of the memory with id `memory_id` (provenance.hpp),
     /// failing open: a history that cannot be written never fails what it describes.

@@ -404,6 +404,13 @@ TEST_CASE("a prompt right after uses are folded ranks from the index of the same
         CHECK(folded.memories[index].score == before.memories[index].score);
     }
 
+    SECTION("while the indexes are rebuilt, one already of the new version, the other not yet") {
+        REQUIRE(core::refresh_relevance_indexes(store, bm25.policy(), std::span{scopes}.first(1)) == 1);
+        const auto halfway = core::prompt_injection(store, counting, prompt, project, {}, settings);
+        CHECK(counting.listings_scored == 0);
+        CHECK(halfway.index_stale);
+        CHECK_FALSE(halfway.memories.empty());
+    }
     SECTION("once rebuilt, the current index answers") {
         REQUIRE(core::refresh_relevance_indexes(store, bm25.policy(), scopes) == 2);
         const auto rebuilt = core::prompt_injection(store, counting, prompt, project, {}, settings);

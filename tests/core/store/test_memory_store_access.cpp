@@ -186,7 +186,7 @@ TEST_CASE("an injection is counted apart and reinforces nothing", "[store][acces
     CHECK(starling::core::injection_count(used) == 3);
 }
 
-TEST_CASE("folding uses keeps the earlier version as one with the same texts until anything else is written",
+TEST_CASE("writes that change no text keep the earlier version as one with the same texts until a text changes",
           "[store][access][same-texts]") {
     StoreFixture fixture{"access-same-texts"};
     auto &store = fixture.store;
@@ -226,6 +226,20 @@ TEST_CASE("folding uses keeps the earlier version as one with the same texts unt
     SECTION("a memory changed since has other texts") {
         static_cast<void>(store.update(key, [](Memory &memory) { memory.summary = "Deploy on Wednesdays"; }));
         CHECK(store.index_versions_with_same_texts() == std::vector<std::string>{*store.index_version()});
+    }
+    SECTION("new tags are other texts") {
+        static_cast<void>(store.update(key, [](Memory &memory) { memory.tags = {"deploy"}; }));
+        CHECK(store.index_versions_with_same_texts() == std::vector<std::string>{*store.index_version()});
+    }
+    SECTION("a review cleared or a pin keeps the texts") {
+        static_cast<void>(store.update(key, [](Memory &memory) {
+            memory.review = false;
+            memory.pinned = true;
+        }));
+        const auto cleared = store.index_version();
+        REQUIRE(cleared);
+        REQUIRE(*cleared != *twice);
+        CHECK(store.index_versions_with_same_texts() == std::vector<std::string>{*cleared, *built});
     }
     SECTION("nothing to fold leaves the record as it was") {
         CHECK(store.apply_noted_accesses() == 0);

@@ -214,10 +214,10 @@ public:
     /// Nothing when there is no index yet. Throws StoreError if the index cannot be read.
     [[nodiscard]] std::optional<std::string> index_version() const;
     /// The versions an index of this store's texts may be of: index_version() first, then, when
-    /// the changes since an earlier version were only uses folded into memories
-    /// (apply_noted_accesses), that earlier version. An index built at it holds the same texts and
-    /// ranks them with the use counts of then: what a hook can rank with while the current index is
-    /// still being built, instead of tokenising every memory. Empty when there is no index yet.
+    /// every write since an earlier version changed no text a relevance index reads (uses folded
+    /// in, reviews cleared, pins), that earlier version. An index built at it holds the same texts
+    /// and ranks them with the use counts of then: what a hook can rank with while the current index
+    /// is still being built, instead of tokenising every memory. Empty when there is no index yet.
     [[nodiscard]] std::vector<std::string> index_versions_with_same_texts() const;
     /// The files in memory directories that do not parse, sorted by key, as of a fresh scan like list().
     [[nodiscard]] std::vector<UnreadableMemory> unreadable();
@@ -248,10 +248,6 @@ public:
     void write_index_markdown(const Scope &scope);
 
 private:
-    /// [locked] After folding uses: records that the version now has the texts `version_before`
-    /// had (index_versions_with_same_texts).
-    void record_same_texts(const std::optional<std::string> &version_before);
-
     struct Internals;
     std::unique_ptr<Internals> internals_;
 };
