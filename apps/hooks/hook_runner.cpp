@@ -174,6 +174,7 @@ void work_in_worker(HookRun &run, ReplySender &sender, bool background) {
     }
     if (background) {
         detach_from_agent();
+        yield_to_hooks();
     }
     // Nobody waits for this work with a deadline, but a hung plugin may hold the store's lock.
     run.application->watch_plugin_calls();

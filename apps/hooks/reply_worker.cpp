@@ -12,6 +12,7 @@
 #include <sys/mman.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <array>
@@ -242,6 +243,15 @@ void detach_worker_on_signal() noexcept {
 }
 
 void detach_worker(pid_t worker) noexcept { ::kill(worker, SIGUSR1); }
+
+void yield_to_hooks() noexcept {
+    // Failing leaves the work at the hooks' priority: slower hooks, never lost work.
+    errno = 0;
+    const int current = ::getpriority(PRIO_PROCESS, 0);
+    if (errno == 0) {
+        static_cast<void>(::setpriority(PRIO_PROCESS, 0, current + after_reply_niceness));
+    }
+}
 
 void detach_from_agent() noexcept {
     ::setsid();

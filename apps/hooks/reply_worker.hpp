@@ -61,4 +61,13 @@ void detach_worker(pid_t worker) noexcept;
 /// stdout and stderr on /dev/null, so that the agent sees the hook end as soon as its parent does.
 void detach_from_agent() noexcept;
 
+/// How much lower than the hooks the work after a reply runs (nice): consolidating and rebuilding
+/// the relevance indexes take both cores of a small machine for a fifth of a second at 10,000
+/// memories, and the next hook — a prompt given right after its session's start — must not wait
+/// for them.
+inline constexpr int after_reply_niceness = 10;
+
+/// Lowers this process's CPU priority by after_reply_niceness, for work nobody waits on.
+void yield_to_hooks() noexcept;
+
 } // namespace starling::app

@@ -3,6 +3,7 @@
 
 #include "descriptor_io.hpp"
 #include "hook_run.hpp"
+#include "reply_worker.hpp"
 #include "resident_channel.hpp"
 
 #include <starling/app/application.hpp>
@@ -852,6 +853,7 @@ int run_after_reply_work(std::string_view adapter_id) {
     ::umask(077);
     ::signal(SIGPIPE, SIG_IGN);
     in_after_reply_work = 1;
+    yield_to_hooks();
     Request request;
     try {
         request = decode_request(
