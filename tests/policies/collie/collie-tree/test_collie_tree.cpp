@@ -352,6 +352,33 @@ TEST_CASE("STEP 3a keeps standing instructions and corrections as feedback", "[p
     });
 }
 
+TEST_CASE("a rule that lists what it rules out with no or 对 is kept; the word alone is an acknowledgement",
+          "[policy][collie-tree][acknowledgement]") {
+    // "no trailing period" after a comma opens a clause, and was taken for "No." said to the agent.
+    require_stores({
+        {"Commit messages: imperative mood, max 72 characters, no trailing period.", "feedback", "user"},
+        {"Commit-Nachrichten auf Englisch, ohne Emojis.", "feedback", "user"},
+        {"提交信息用英文，行宽不超过 72 个字符。", "feedback", "user"},
+    });
+    for (const std::string text : {"API responses use camelCase, no snake_case.",
+                                   "接口统一返回驼峰命名，对外不暴露内部 ID。"}) {
+        INFO(text);
+        const auto decision = default_tree().decide_asked_to_keep(text, "demo-project");
+        CHECK(decision.store);
+        CHECK_THAT(decision.reason, !Catch::Contains("acknowledgement"));
+    }
+    require_discards({
+        {"No.", "STEP 1: acknowledgement"},
+        {"no", "STEP 1: acknowledgement"},
+        {"No thanks", "STEP 1: acknowledgement"},
+        {"Nein.", "STEP 1: acknowledgement"},
+        {"对", "STEP 1: acknowledgement"},
+        {"对，就是这样", "STEP 1: acknowledgement"},
+        {"好", "STEP 1: acknowledgement"},
+        {"行", "STEP 1: acknowledgement"},
+    });
+}
+
 TEST_CASE("a correction of what was said or kept is the user's feedback and asks to supersede what it corrects",
           "[policy][collie-tree][corrections]") {
     for (const std::string text :
