@@ -179,11 +179,10 @@ void MemoryStore::Internals::note_same_texts(const std::string &version_before) 
 
 void MemoryStore::Internals::record(const std::vector<detail::IndexRecord> &records) {
     // Under the store lock: nothing else writes between the two versions compared.
-    if (const auto unchanged_texts = version_if_same_texts(records)) {
-        append_records(records);
+    const auto unchanged_texts = version_if_same_texts(records);
+    append_records(records);
+    if (unchanged_texts) {
         note_same_texts(*unchanged_texts);
-    } else {
-        append_records(records);
     }
 }
 
