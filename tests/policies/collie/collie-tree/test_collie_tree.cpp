@@ -352,16 +352,14 @@ TEST_CASE("STEP 3a keeps standing instructions and corrections as feedback", "[p
     });
 }
 
-TEST_CASE("a rule that lists what it rules out with no or 对 is kept; the word alone is an acknowledgement",
+TEST_CASE("a rule that lists what it rules out with no or 对 is kept, and the word alone is an acknowledgement",
           "[policy][collie-tree][acknowledgement]") {
-    // "no trailing period" after a comma opens a clause, and was taken for "No." said to the agent.
-    require_stores({
-        {"Commit messages: imperative mood, max 72 characters, no trailing period.", "feedback", "user"},
-        {"Commit-Nachrichten auf Englisch, ohne Emojis.", "feedback", "user"},
-        {"提交信息用英文，行宽不超过 72 个字符。", "feedback", "user"},
-    });
-    for (const std::string text : {"API responses use camelCase, no snake_case.",
-                                   "接口统一返回驼峰命名，对外不暴露内部 ID。"}) {
+    // "no trailing period" after a comma opens a clause, and was taken for "No." said to the agent:
+    // `starling remember` discarded the rule.
+    for (const std::string text : {"Commit messages: imperative mood, max 72 characters, no trailing period.",
+                                   "API responses use camelCase, no snake_case.",
+                                   "Commit-Nachrichten auf Englisch, nein zu Emojis.",
+                                   "接口统一返回驼峰命名，对外不暴露内部 ID。", "每行不超过 100 个字符，行尾不要有空格。"}) {
         INFO(text);
         const auto decision = default_tree().decide_asked_to_keep(text, "demo-project");
         CHECK(decision.store);
