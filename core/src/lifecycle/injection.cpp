@@ -10,6 +10,7 @@
 #include <starling/sdk/kit/prefault.hpp>
 
 #include <algorithm>
+#include <bit>
 #include <array>
 #include <cctype>
 #include <cstdio>
@@ -540,31 +541,57 @@ std::vector<std::string> add_standing(BudgetedText &out, Injection &injection, M
     return named;
 }
 
-/// The collections of `scopes`, each at one of `versions` (index_versions_with_same_texts: the
-/// current one first), in every combination, those with more collections at the current version
-/// first. While the indexes are rebuilt one collection's may already be of the current version
-/// and another's still of the earlier one with the same texts.
-std::vector<std::vector<MemoryCollection>> collections_at(const std::vector<Scope> &scopes,
-                                                          const std::vector<std::string> &versions) {
-    std::vector<std::vector<MemoryCollection>> combinations;
-    if (versions.empty()) {
-        return combinations;
+/// A ranking from the relevance policy's indexes, and the collections it was asked for.
+struct IndexRanking {
+    std::vector<MemoryCollection> collections;
+    std::vector<RankedKey> ranked;
+    bool earlier = false; ///< some collection ranked at the earlier version with the same texts
+};
+
+/// The `limit` best of `query` over the collections of `scopes`, from their indexes at the store's
+/// version; while those are still being built, each collection's at that version or at the earlier
+/// one with the same texts (MemoryStore::earlier_version_with_same_texts; they are built one after
+/// the other), fewest at the earlier one first. Nothing when no index answers.
+std::optional<IndexRanking> rank_from_indexes(MemoryStore &store, const RelevanceScorer &scorer,
+                                              std::string_view query, const std::vector<Scope> &scopes,
+                                              std::size_t limit) {
+    const auto current = store.index_version();
+    if (!current) {
+        return std::nullopt;
     }
-    const std::size_t count = std::size_t{1} << (versions.size() > 1 ? scopes.size() : 0);
-    for (std::size_t earlier = 0; earlier < count; ++earlier) {
-        auto &collections = combinations.emplace_back();
+    const auto rank_at = [&](const std::string *earlier, unsigned earlier_scopes) -> std::optional<IndexRanking> {
+        IndexRanking ranking;
         for (std::size_t at = 0; at < scopes.size(); ++at) {
-            collections.push_back({collection_id(scopes[at]), versions[(earlier >> at) & 1U]});
+            const bool at_earlier = ((earlier_scopes >> at) & 1U) != 0;
+            ranking.collections.push_back({collection_id(scopes[at]), at_earlier ? *earlier : *current});
+        }
+        auto ranked = scorer.rank(query, ranking.collections, store.clock().now(), limit);
+        if (!ranked) {
+            return std::nullopt;
+        }
+        ranking.ranked = std::move(*ranked);
+        ranking.earlier = earlier_scopes != 0;
+        return ranking;
+    };
+    if (auto ranking = rank_at(nullptr, 0)) {
+        return ranking;
+    }
+    const auto earlier = store.earlier_version_with_same_texts(*current);
+    if (!earlier) {
+        return std::nullopt;
+    }
+    const unsigned all = (1U << scopes.size()) - 1U;
+    for (int count = 1; count <= static_cast<int>(scopes.size()); ++count) {
+        for (unsigned earlier_scopes = 1; earlier_scopes <= all; ++earlier_scopes) {
+            if (std::popcount(earlier_scopes) != count) {
+                continue;
+            }
+            if (auto ranking = rank_at(&*earlier, earlier_scopes)) {
+                return ranking;
+            }
         }
     }
-    std::stable_sort(combinations.begin(), combinations.end(), [&](const auto &left, const auto &right) {
-        const auto at_earlier = [&](const std::vector<MemoryCollection> &collections) {
-            return std::count_if(collections.begin(), collections.end(),
-                                 [&](const MemoryCollection &collection) { return collection.version != versions[0]; });
-        };
-        return at_earlier(left) < at_earlier(right);
-    });
-    return combinations;
+    return std::nullopt;
 }
 
 /// The relevance to `query` of each of the project's long-term `memories`, from the relevance
@@ -585,32 +612,28 @@ std::optional<std::vector<double>> ranked_project_relevance(MemoryStore &store, 
     }
     constexpr std::size_t spare = 8;
     std::size_t limit = wanted + spare;
-    std::vector<MemoryCollection> collections;
-    std::optional<std::vector<RankedKey>> ranked;
-    for (auto &tried : collections_at({Scope::project(project_id)}, store.index_versions_with_same_texts())) {
-        ranked = scorer.rank(query, tried, store.clock().now(), limit);
-        if (ranked) {
-            collections = std::move(tried);
-            break;
-        }
+    auto ranking = rank_from_indexes(store, scorer, query, {Scope::project(project_id)}, limit);
+    if (!ranking) {
+        return std::nullopt;
     }
     while (true) {
-        if (!ranked) {
-            return std::nullopt;
-        }
         std::vector<double> relevance(memories.size(), 0.0);
         std::size_t related = 0;
-        for (const RankedKey &memory : *ranked) {
+        for (const RankedKey &memory : ranking->ranked) {
             if (const auto found = position.find(memory.key); found != position.end() && memory.score > 0.0) {
                 relevance[found->second] = memory.score;
                 ++related;
             }
         }
-        if (related >= wanted || ranked->size() < limit) {
+        if (related >= wanted || ranking->ranked.size() < limit) {
             return relevance;
         }
         limit *= 4;
-        ranked = scorer.rank(query, collections, store.clock().now(), limit);
+        auto more = scorer.rank(query, ranking->collections, store.clock().now(), limit);
+        if (!more) {
+            return std::nullopt;
+        }
+        ranking->ranked = std::move(*more);
     }
 }
 
@@ -698,36 +721,26 @@ std::optional<Injection> ranked_prompt_injection(MemoryStore &store, const Relev
                             prompt, "prompt"};
     constexpr std::size_t spare = 8;
     std::size_t limit = settings.max_memories + already_injected.size() + spare;
-    std::vector<MemoryCollection> collections;
-    std::optional<std::vector<RankedKey>> ranked;
-    const auto versions = store.index_versions_with_same_texts();
-    for (auto &tried : collections_at(prompt_scopes(project_id), versions)) {
-        ranked = scorer.rank(prompt, tried, store.clock().now(), limit);
-        if (ranked) {
-            // An index of the same texts with older use counts answers while the current one is
-            // still to be built, which the hook does after its reply.
-            injection.index_stale = std::any_of(tried.begin(), tried.end(), [&](const MemoryCollection &collection) {
-                return collection.version != versions.front();
-            });
-            collections = std::move(tried);
-            break;
-        }
-    }
-    if (!ranked) {
+    auto ranking = rank_from_indexes(store, scorer, prompt, prompt_scopes(project_id), limit);
+    if (!ranking) {
         return std::nullopt;
     }
+    // An index of the same texts with older use counts answers while the current one is still to
+    // be built, which the hook does after its reply.
+    injection.index_stale = ranking->earlier;
+    const std::vector<RankedKey> &ranked = ranking->ranked; // replaced as the ranking goes deeper
     std::size_t offered = 0;
     while (true) {
-        if (ranked->empty() || (*ranked)[0].score < settings.min_relevance) {
-            if (!ranked->empty() && (*ranked)[0].score > 0.0) {
-                injection.best_below_threshold = InjectedMemory{(*ranked)[0].key, (*ranked)[0].score, 0};
+        if (ranked.empty() || ranked[0].score < settings.min_relevance) {
+            if (!ranked.empty() && ranked[0].score > 0.0) {
+                injection.best_below_threshold = InjectedMemory{ranked[0].key, ranked[0].score, 0};
             }
             break; // the prompt is about nothing the store knows
         }
-        const double least = least_prompt_relevance((*ranked)[0].score, settings);
+        const double least = least_prompt_relevance(ranked[0].score, settings);
         bool below_minimum = false;
-        for (; offered < ranked->size() && !sections.full(); ++offered) {
-            const RankedKey &memory = (*ranked)[offered];
+        for (; offered < ranked.size() && !sections.full(); ++offered) {
+            const RankedKey &memory = ranked[offered];
             if (memory.score < least) {
                 below_minimum = true; // best first: every later one is lower still
                 break;
@@ -736,14 +749,15 @@ std::optional<Injection> ranked_prompt_injection(MemoryStore &store, const Relev
                 sections.offer(memory.key, memory.score, nullptr);
             }
         }
-        if (below_minimum || sections.full() || ranked->size() < limit) {
+        if (below_minimum || sections.full() || ranked.size() < limit) {
             break;
         }
         limit *= 4;
-        ranked = scorer.rank(prompt, collections, store.clock().now(), limit);
-        if (!ranked) {
+        auto more = scorer.rank(prompt, ranking->collections, store.clock().now(), limit);
+        if (!more) {
             return std::nullopt;
         }
+        ranking->ranked = std::move(*more);
     }
     set_context(injection, out);
     return injection;

@@ -12,9 +12,9 @@
 #include <starling/core/io/store_error.hpp>
 
 #include <algorithm>
-#include <optional>
 #include <cerrno>
 #include <cstdio>
+#include <optional>
 
 namespace starling::core {
 namespace {

@@ -321,15 +321,8 @@ IndexedMemories MemoryStore::list_in_place(const ListFilter &filter) {
 
 std::optional<std::string> MemoryStore::index_version() const { return internals_->index.version(); }
 
-std::vector<std::string> MemoryStore::index_versions_with_same_texts() const {
-    std::vector<std::string> versions;
-    if (auto current = index_version()) {
-        versions.push_back(std::move(*current));
-        if (auto earlier = recorded_same_texts(internals_->root, versions.front())) {
-            versions.push_back(std::move(*earlier));
-        }
-    }
-    return versions;
+std::optional<std::string> MemoryStore::earlier_version_with_same_texts(const std::string &version) const {
+    return recorded_same_texts(internals_->root, version);
 }
 
 IndexedMemories MemoryStore::list_indexed(const ListFilter &filter) {

@@ -70,7 +70,7 @@ struct MemoryStore::Internals {
 
     /// [locked] Appends records to the index journal, compacting it when it has grown enough. When
     /// they change no text a relevance index reads (only uses, review, pinning), records that the new
-    /// version has the texts of the one before (MemoryStore::index_versions_with_same_texts).
+    /// version has the texts of the one before (MemoryStore::earlier_version_with_same_texts).
     void record(const std::vector<detail::IndexRecord> &records);
     /// [locked] record() without the note of unchanged texts.
     void append_records(const std::vector<detail::IndexRecord> &records);

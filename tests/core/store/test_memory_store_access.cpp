@@ -32,6 +32,18 @@ std::string unused_memory(MemoryStore &store, const std::string &summary) {
     return store.create(Scope::user(), Tier::long_term, memory);
 }
 
+/// The store's version, then the earlier one with the same texts if one is recorded for it.
+std::vector<std::string> versions_with_same_texts(const MemoryStore &store) {
+    std::vector<std::string> versions;
+    if (auto current = store.index_version()) {
+        versions.push_back(*current);
+        if (auto earlier = store.earlier_version_with_same_texts(*current)) {
+            versions.push_back(std::move(*earlier));
+        }
+    }
+    return versions;
+}
+
 } // namespace
 
 TEST_CASE("noted uses change nothing until applied, then count like bump_access", "[store][access]") {
@@ -194,42 +206,42 @@ TEST_CASE("writes that change no text keep the earlier version as one with the s
     static_cast<void>(store.list_indexed());
     const auto built = store.index_version();
     REQUIRE(built);
-    CHECK(store.index_versions_with_same_texts() == std::vector<std::string>{*built});
+    CHECK(versions_with_same_texts(store) == std::vector<std::string>{*built});
 
     store.note_access(key, "s-1");
     REQUIRE(store.apply_noted_accesses() == 1);
     const auto folded = store.index_version();
     REQUIRE(folded);
     REQUIRE(*folded != *built);
-    CHECK(store.index_versions_with_same_texts() == std::vector<std::string>{*folded, *built});
+    CHECK(versions_with_same_texts(store) == std::vector<std::string>{*folded, *built});
 
     // Folded again: still the texts of the first version, not of the one in between.
     store.note_access(key, "s-2");
     REQUIRE(store.apply_noted_accesses() == 1);
     const auto twice = store.index_version();
     REQUIRE(twice);
-    CHECK(store.index_versions_with_same_texts() == std::vector<std::string>{*twice, *built});
+    CHECK(versions_with_same_texts(store) == std::vector<std::string>{*twice, *built});
 
     SECTION("a memory written since has other texts") {
         static_cast<void>(unused_memory(store, "Release on Thursdays"));
         const auto written = store.index_version();
         REQUIRE(written);
-        CHECK(store.index_versions_with_same_texts() == std::vector<std::string>{*written});
+        CHECK(versions_with_same_texts(store) == std::vector<std::string>{*written});
 
         // Uses folded after it go back to it, not to a version before it.
         store.note_access(key, "s-3");
         REQUIRE(store.apply_noted_accesses() == 1);
         const auto after = store.index_version();
         REQUIRE(after);
-        CHECK(store.index_versions_with_same_texts() == std::vector<std::string>{*after, *written});
+        CHECK(versions_with_same_texts(store) == std::vector<std::string>{*after, *written});
     }
     SECTION("a memory changed since has other texts") {
         static_cast<void>(store.update(key, [](Memory &memory) { memory.summary = "Deploy on Wednesdays"; }));
-        CHECK(store.index_versions_with_same_texts() == std::vector<std::string>{*store.index_version()});
+        CHECK(versions_with_same_texts(store) == std::vector<std::string>{*store.index_version()});
     }
     SECTION("new tags are other texts") {
         static_cast<void>(store.update(key, [](Memory &memory) { memory.tags = {"deploy"}; }));
-        CHECK(store.index_versions_with_same_texts() == std::vector<std::string>{*store.index_version()});
+        CHECK(versions_with_same_texts(store) == std::vector<std::string>{*store.index_version()});
     }
     SECTION("a review cleared or a pin keeps the texts") {
         static_cast<void>(store.update(key, [](Memory &memory) {
@@ -239,21 +251,21 @@ TEST_CASE("writes that change no text keep the earlier version as one with the s
         const auto cleared = store.index_version();
         REQUIRE(cleared);
         REQUIRE(*cleared != *twice);
-        CHECK(store.index_versions_with_same_texts() == std::vector<std::string>{*cleared, *built});
+        CHECK(versions_with_same_texts(store) == std::vector<std::string>{*cleared, *built});
     }
     SECTION("nothing to fold leaves the record as it was") {
         CHECK(store.apply_noted_accesses() == 0);
-        CHECK(store.index_versions_with_same_texts() == std::vector<std::string>{*twice, *built});
+        CHECK(versions_with_same_texts(store) == std::vector<std::string>{*twice, *built});
     }
     SECTION("a record that does not parse says nothing") {
         std::ofstream{fixture.root.path() / "index" / "same-texts"} << *twice;
-        CHECK(store.index_versions_with_same_texts() == std::vector<std::string>{*twice});
+        CHECK(versions_with_same_texts(store) == std::vector<std::string>{*twice});
         std::ofstream{fixture.root.path() / "index" / "same-texts"} << *twice << "\n\n";
-        CHECK(store.index_versions_with_same_texts() == std::vector<std::string>{*twice});
+        CHECK(versions_with_same_texts(store) == std::vector<std::string>{*twice});
     }
 }
 
 TEST_CASE("a store without an index yet has no versions with the same texts", "[store][access][same-texts]") {
     StoreFixture fixture{"access-no-index"};
-    CHECK(fixture.store.index_versions_with_same_texts().empty());
+    CHECK(versions_with_same_texts(fixture.store).empty());
 }

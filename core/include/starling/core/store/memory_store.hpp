@@ -213,12 +213,13 @@ public:
     /// read and a stat): what a relevance policy's index is checked against on the hook path.
     /// Nothing when there is no index yet. Throws StoreError if the index cannot be read.
     [[nodiscard]] std::optional<std::string> index_version() const;
-    /// The versions an index of this store's texts may be of: index_version() first, then, when
-    /// every write since an earlier version changed no text a relevance index reads (uses folded
-    /// in, reviews cleared, pins), that earlier version. An index built at it holds the same texts
-    /// and ranks them with the use counts of then: what a hook can rank with while the current index
-    /// is still being built, instead of tokenising every memory. Empty when there is no index yet.
-    [[nodiscard]] std::vector<std::string> index_versions_with_same_texts() const;
+    /// The earlier version with the same texts as `version`, the store's current one: when every
+    /// write since it changed no text a relevance index reads (uses folded in, reviews cleared,
+    /// pins), an index built at it holds the same texts and ranks them with the use counts of then —
+    /// what a hook can rank with while the current index is still being built, instead of
+    /// tokenising every memory. Nothing when no such version is recorded for `version`. Reads a
+    /// file, so only asked when the current version's index cannot answer.
+    [[nodiscard]] std::optional<std::string> earlier_version_with_same_texts(const std::string &version) const;
     /// The files in memory directories that do not parse, sorted by key, as of a fresh scan like list().
     [[nodiscard]] std::vector<UnreadableMemory> unreadable();
     /// The folders the last listing could not enter, each with why (SkippedFolder); empty when
