@@ -137,7 +137,10 @@ int run_inject_command(Application &application, std::span<const std::string> wo
         }
         nlohmann::json below = nullptr;
         if (const auto &best = injection.best_below_threshold) {
-            below = {{"key", best->key}, {"score", best->score}, {"min_relevance", injection.threshold}};
+            below = {{"key", best->key},
+                     {"score", best->score},
+                     {"min_relevance", injection.threshold},
+                     {"general_question", injection.held_as_question}};
         }
         print_json({{"event", event},
                     {"budget_tokens", settings.budget_tokens},
@@ -155,14 +158,18 @@ int run_inject_command(Application &application, std::span<const std::string> wo
     }
     if (const auto &best = injection.best_below_threshold) {
         // Why nothing was injected: a user tuning injection.min_relevance needs the score it missed by.
-        // A general question is held to injection.question_relevance instead.
-        const bool question = injection.threshold != settings.min_relevance;
+        // A general question is held to injection.question_relevance by its own words instead.
         std::array<char, 32> threshold{};
         const auto written = std::to_chars(threshold.data(), threshold.data() + threshold.size(), injection.threshold);
-        std::cout << "# nothing scores " << (question ? "injection.question_relevance, for a general question, ("
-                                                      : "injection.min_relevance (")
-                  << std::string_view{threshold.data(), static_cast<std::size_t>(written.ptr - threshold.data())}
-                  << ") or more; the best memory:\n# " << format_score(best->score) << "  " << best->key << '\n';
+        const std::string_view least{threshold.data(), static_cast<std::size_t>(written.ptr - threshold.data())};
+        if (injection.held_as_question) {
+            std::cout << "# a general question: nothing matches its own words (before feedback) by "
+                         "injection.question_relevance ("
+                      << least << ") or more; the best memory:\n";
+        } else {
+            std::cout << "# nothing scores injection.min_relevance (" << least << ") or more; the best memory:\n";
+        }
+        std::cout << "# " << format_score(best->score) << "  " << best->key << '\n';
     }
     std::cout << injection.context << (injection.context.empty() ? "" : "\n");
     return 0;

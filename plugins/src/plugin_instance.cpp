@@ -299,12 +299,33 @@ RelevancePolicyInstance::RelevancePolicyInstance(PluginInstance instance)
         index->build != nullptr && index->rank != nullptr) {
         index_table_ = index;
     }
+    // Optional (ABI 1.10): a policy without it does not widen queries, and its scores are its first pass.
+    const auto *first_pass = static_cast<const starling_relevance_first_pass_v1 *>(
+        instance_.interface(STARLING_RELEVANCE_FIRST_PASS_INTERFACE_V1));
+    if (first_pass != nullptr && first_pass->struct_size >= STARLING_RELEVANCE_FIRST_PASS_V1_SIZE_1_10 &&
+        first_pass->score != nullptr) {
+        first_pass_table_ = first_pass;
+    }
 }
 
 std::vector<double> RelevancePolicyInstance::score(std::string_view query, const starling_memory_batch &batch) const {
+    return score_with(table_->score, "score", query, batch);
+}
+
+std::vector<double> RelevancePolicyInstance::score_first_pass(std::string_view query,
+                                                              const starling_memory_batch &batch) const {
+    if (first_pass_table_ == nullptr) {
+        return score(query, batch);
+    }
+    return score_with(first_pass_table_->score, "score (first pass)", query, batch);
+}
+
+std::vector<double> RelevancePolicyInstance::score_with(ScoreEntry entry, const char *operation,
+                                                        std::string_view query,
+                                                        const starling_memory_batch &batch) const {
     std::vector<double> scores(batch.count, 0.0);
-    call_plugin(info(), "score", [&](starling_sink error) {
-        return table_->score(instance_.handle(), sdk::as_bytes(query), &batch, scores.data(), error);
+    call_plugin(info(), operation, [&](starling_sink error) {
+        return entry(instance_.handle(), sdk::as_bytes(query), &batch, scores.data(), error);
     });
     return scores;
 }
@@ -356,6 +377,24 @@ std::optional<std::vector<core::RankedKey>> RelevancePolicyInstance::rank(
     if (index_table_ == nullptr) {
         return std::nullopt;
     }
+    return rank_with(index_table_->rank, "rank", query, collections, now, limit);
+}
+
+std::optional<std::vector<core::RankedKey>> RelevancePolicyInstance::rank_first_pass(
+    std::string_view query, std::span<const core::MemoryCollection> collections, std::chrono::sys_seconds now,
+    std::size_t limit) const {
+    if (first_pass_table_ == nullptr) {
+        return rank(query, collections, now, limit);
+    }
+    if (index_table_ == nullptr || first_pass_table_->rank == nullptr) {
+        return std::nullopt; // scored instead, by score_first_pass()
+    }
+    return rank_with(first_pass_table_->rank, "rank (first pass)", query, collections, now, limit);
+}
+
+std::optional<std::vector<core::RankedKey>> RelevancePolicyInstance::rank_with(
+    RankEntry entry, const char *operation, std::string_view query,
+    std::span<const core::MemoryCollection> collections, std::chrono::sys_seconds now, std::size_t limit) const {
     std::vector<starling_collection> abi;
     abi.reserve(collections.size());
     for (const auto &collection : collections) {
@@ -375,14 +414,14 @@ std::optional<std::vector<core::RankedKey>> RelevancePolicyInstance::rank(
                                              into.memories.push_back({std::string{sdk::as_string_view(key)}, score});
                                          }
                                      }};
-    const bool current = call_answering_stale(info(), "rank", [&](starling_sink error) {
-        return index_table_->rank(instance_.handle(), sdk::as_bytes(query), pointers.data(), pointers.size(),
-                                  now.time_since_epoch().count(), limit, sink, error);
+    const bool current = call_answering_stale(info(), operation, [&](starling_sink error) {
+        return entry(instance_.handle(), sdk::as_bytes(query), pointers.data(), pointers.size(),
+                     now.time_since_epoch().count(), limit, sink, error);
     });
     if (!current) {
         return std::nullopt;
     }
-    return convert_output(info(), "rank", [&] {
+    return convert_output(info(), operation, [&] {
         for (std::size_t index = 1; index < ranking.memories.size(); ++index) {
             if (ranking.memories[index].score > ranking.memories[index - 1].score) {
                 throw std::invalid_argument("the ranking is not best first");

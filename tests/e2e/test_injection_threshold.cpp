@@ -153,3 +153,45 @@ TEST_CASE("starling inject says which memory came closest when none clears the t
     CHECK_FALSE(answered["memories"].empty());
     CHECK(answered["best_below_threshold"].is_null());
 }
+
+TEST_CASE("a general question that shares only a tool's name with a memory gets nothing through the real hook, a task "
+          "naming it gets the memory",
+          "[e2e][injection][prompt-kind]") {
+    const ScratchHome home{"injection-general-question"};
+    remember_developer_notes(home);
+    for (const char *text : {"The orders API is FastAPI on Python 3.12, served by uvicorn on port 8000.",
+                             "Local Kafka is Redpanda on localhost:19092."}) {
+        REQUIRE(run_process(kBinaries / "starling", {"remember", "--force", text}, home.options()).exit_code == 0);
+    }
+    const std::string question = "how does dependency injection with Depends work in FastAPI?";
+    // Feedback lends the one FastAPI memory its own words, which lifts it past the question's
+    // threshold; by the question's own words it stays below. Scored from a listing, then ranked.
+    for (const std::string session : {"q-1", "q-2"}) {
+        INFO(session);
+        CHECK(claude_prompt_context(home, session, question).empty());
+        CHECK(claude_prompt_context(home, session, "how does Kafka guarantee ordering within a partition?").empty());
+        REQUIRE(home.wait_for_background_work() == 0);
+    }
+    CHECK_THAT(claude_prompt_context(home, "q-3", "add a FastAPI Depends for the database session to the orders API"),
+               Catch::Contains("The orders API is FastAPI"));
+
+    const auto explained = run_process(kBinaries / "starling", {"inject", "--event", "prompt", "--prompt", question},
+                                       home.options());
+    REQUIRE(explained.exit_code == 0);
+    CHECK_THAT(explained.stdout_text,
+               Catch::Contains("# a general question: nothing matches its own words (before feedback) by "
+                               "injection.question_relevance (0.4) or more; the best memory:\n") &&
+                   Catch::Contains("orders"));
+    const auto report = nlohmann::json::parse(
+        run_process(kBinaries / "starling", {"inject", "--event", "prompt", "--prompt", question, "--json"},
+                    home.options())
+            .stdout_text);
+    CHECK(report["memories"].empty());
+    CHECK(report["best_below_threshold"]["general_question"] == true);
+    CHECK(report["best_below_threshold"]["min_relevance"] == 0.4);
+    CHECK(report["best_below_threshold"]["score"] < 0.4);
+
+    // 0 treats a general question as any prompt.
+    std::ofstream{home.path() / "starling.toml"} << "[injection]\nquestion_relevance = 0\n";
+    CHECK_THAT(claude_prompt_context(home, "q-4", question), Catch::Contains("The orders API is FastAPI"));
+}

@@ -63,6 +63,8 @@ void check_index_round_trip(const starling::plugins::RelevancePolicyInstance &po
     policy.build_index(user, batch.batch());
     CHECK(policy.index_current(user));
     CHECK(policy.rank("dark mode", std::vector{user}, kNow, 10) == std::vector<RankedKey>{{"user", 3.0}});
+    // Built before starling.relevance-first-pass/1 (ABI 1.10): its only pass is its first.
+    CHECK(policy.rank_first_pass("dark mode", std::vector{user}, kNow, 10) == std::vector<RankedKey>{{"user", 3.0}});
     CHECK_FALSE(policy.index_current(MemoryCollection{"user", "v2"}));
 }
 
@@ -89,6 +91,7 @@ TEST_CASE("a plugin built against ABI 1.0 loads and scores", "[plugins][abi]") {
     const auto policy = registry.create_relevance_policy("abi-1-0", "{}");
     auto batch = dark_mode_batch();
     CHECK(policy.score("dark mode", batch.batch()) == kDarkModeScores);
+    CHECK(policy.score_first_pass("dark mode", batch.batch()) == kDarkModeScores); // its only pass
     CHECK_FALSE(policy.keeps_index());
 }
 

@@ -16,12 +16,17 @@
 
 namespace starling::test {
 
+/// Which of the policy's passes to score: score() or score_first_pass().
+enum class ScoringPass { full, first };
+
 inline std::vector<core::RankedKey> ranking_by_scoring(const core::RelevanceScorer &policy,
                                                           const std::vector<const HistoryMemory *> &memories,
                                                           std::string_view query, std::int64_t now,
-                                                          std::size_t limit, bool with_bodies = false) {
+                                                          std::size_t limit, bool with_bodies = false,
+                                                          ScoringPass pass = ScoringPass::full) {
     const HistoryBatch batch{memories, with_bodies, now};
-    const auto scores = policy.score(query, batch.get());
+    const auto scores =
+        pass == ScoringPass::full ? policy.score(query, batch.get()) : policy.score_first_pass(query, batch.get());
     std::vector<std::size_t> order;
     for (std::size_t index = 0; index < scores.size(); ++index) {
         if (scores[index] > 0.0) {

@@ -253,6 +253,17 @@ std::optional<std::vector<core::RankedKey>> LazyRelevanceScorer::rank(
     return application_->relevance_policy()->rank(query, collections, now, limit);
 }
 
+std::vector<double> LazyRelevanceScorer::score_first_pass(std::string_view query,
+                                                          const starling_memory_batch &batch) const {
+    return application_->relevance_policy()->score_first_pass(query, batch);
+}
+
+std::optional<std::vector<core::RankedKey>> LazyRelevanceScorer::rank_first_pass(
+    std::string_view query, std::span<const core::MemoryCollection> collections, std::chrono::sys_seconds now,
+    std::size_t limit) const {
+    return application_->relevance_policy()->rank_first_pass(query, collections, now, limit);
+}
+
 core::LifecycleSettings Application::lifecycle_settings() {
     const auto &settings = config();
     core::LifecycleSettings lifecycle;

@@ -263,12 +263,13 @@ std::vector<ConfigKey> build_schema() {
             "Once a prompt's best memory clears injection.min_relevance, each other memory is injected when it "
             "scores at least this fraction of the best one's score, if that is below injection.min_relevance; "
             "1 holds every memory to injection.min_relevance."),
-        number_key<&Config::injection, &InjectionConfig::question_relevance>("injection.question_relevance", 0.5,
+        number_key<&Config::injection, &InjectionConfig::question_relevance>("injection.question_relevance", 0.4,
             number_at_least(0.0),
-            "Least relevance of the best memory of a general question - how something works, what tells two "
-            "things apart, 'explain ...' - that says nothing of the user's own setup ('our', 'my', 'wir', "
-            "'我们'), when it is above injection.min_relevance: such a question is about the world, not "
-            "about what the user keeps; 0 holds it to injection.min_relevance like any prompt."),
+            "A general question - how something works, what tells two things apart, 'explain ...' - that "
+            "says nothing of the user's own setup ('our', 'my', 'wir', '我们') is about the world, not about "
+            "what the user keeps: it is answered only when its best memory scores at least this by the "
+            "question's own words (the relevance policy's first pass, before pseudo-relevance feedback), "
+            "and then as any prompt; 0 treats it as any prompt."),
         integer_key<&Config::injection, &InjectionConfig::max_memories>("injection.max_memories", 5, at_least(0),
             "Most memories whose text is injected at once; 0 injects none."),
         boolean_key<&Config::injection, &InjectionConfig::standing_memories>("injection.standing_memories", true,

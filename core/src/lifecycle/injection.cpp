@@ -541,6 +541,10 @@ std::vector<std::string> add_standing(BudgetedText &out, Injection &injection, M
     return named;
 }
 
+/// One of the scorer's rankings: RelevanceScorer::rank or RelevanceScorer::rank_first_pass.
+using RankingPass = std::optional<std::vector<RankedKey>> (RelevanceScorer::*)(
+    std::string_view, std::span<const MemoryCollection>, std::chrono::sys_seconds, std::size_t) const;
+
 /// A ranking from the relevance policy's indexes, and the collections it was asked for.
 struct IndexRanking {
     std::vector<MemoryCollection> collections;
@@ -554,7 +558,7 @@ struct IndexRanking {
 /// the other), fewest at the earlier one first. Nothing when no index answers.
 std::optional<IndexRanking> rank_from_indexes(MemoryStore &store, const RelevanceScorer &scorer,
                                               std::string_view query, const std::vector<Scope> &scopes,
-                                              std::size_t limit) {
+                                              std::size_t limit, RankingPass pass = &RelevanceScorer::rank) {
     const auto current = store.index_version();
     if (!current) {
         return std::nullopt;
@@ -565,7 +569,7 @@ std::optional<IndexRanking> rank_from_indexes(MemoryStore &store, const Relevanc
             const bool at_earlier = ((earlier_scopes >> at) & 1U) != 0;
             ranking.collections.push_back({collection_id(scopes[at]), at_earlier ? *earlier : *current});
         }
-        auto ranked = scorer.rank(query, ranking.collections, store.clock().now(), limit);
+        auto ranked = (scorer.*pass)(query, ranking.collections, store.clock().now(), limit);
         if (!ranked) {
             return std::nullopt;
         }
@@ -823,6 +827,44 @@ Injection ranked_or_scored_prompt_injection(MemoryStore &store, const RelevanceS
     return injection;
 }
 
+/// The memory that best matches the prompt in the relevance policy's first pass, and whether the
+/// indexes could not answer (the listing was scored instead).
+struct FirstPassBest {
+    std::optional<RankedKey> best; ///< none when no memory scores above 0
+    bool index_stale = false;
+};
+
+FirstPassBest best_first_pass(MemoryStore &store, const RelevanceScorer &scorer, std::string_view prompt,
+                              const std::string &project_id) {
+    const auto scopes = prompt_scopes(project_id);
+    FirstPassBest found;
+    if (scorer.keeps_index()) {
+        if (auto ranking = rank_from_indexes(store, scorer, prompt, scopes, 1, &RelevanceScorer::rank_first_pass)) {
+            if (!ranking->ranked.empty()) {
+                found.best = std::move(ranking->ranked.front());
+            }
+            found.index_stale = ranking->earlier;
+            return found;
+        }
+        found.index_stale = true;
+    }
+    IndexedMemories listing = memories_of(store, scopes.front(), std::nullopt);
+    for (auto scope = std::next(scopes.begin()); scope != scopes.end(); ++scope) {
+        listing.append(memories_of(store, *scope, std::nullopt));
+    }
+    if (listing.empty()) {
+        return found;
+    }
+    const auto memories = MemoryViewBatch::with_body_excerpts(std::move(listing), store.clock().now());
+    const auto scores = scorer.score_first_pass(prompt, memories.batch());
+    const auto best_at = std::max_element(scores.begin(), scores.end()); // the first of equals, as the index ranks them
+    if (best_at != scores.end() && *best_at > 0.0) {
+        found.best = RankedKey{std::string{memories.memory(static_cast<std::size_t>(best_at - scores.begin())).key},
+                               *best_at};
+    }
+    return found;
+}
+
 } // namespace
 
 Injection prompt_injection(MemoryStore &store, const RelevanceScorer &scorer, std::string_view prompt,
@@ -832,12 +874,23 @@ Injection prompt_injection(MemoryStore &store, const RelevanceScorer &scorer, st
     if (configured.max_memories == 0 || configured.budget_tokens == 0) {
         return Injection{};
     }
-    InjectionSettings settings = configured;
-    if (settings.question_relevance > settings.min_relevance && is_general_question(prompt)) {
-        settings.min_relevance = settings.question_relevance;
+    if (configured.question_relevance > 0.0 && is_general_question(prompt)) {
+        // Held to the policy's first pass: feedback drawn from a lone faint match lends that very
+        // memory its own words, and lifts it as if it answered the question.
+        auto first_pass = best_first_pass(store, scorer, prompt, project_id);
+        if (!first_pass.best || first_pass.best->score < configured.question_relevance) {
+            Injection held;
+            held.held_as_question = true;
+            held.threshold = configured.question_relevance;
+            held.index_stale = first_pass.index_stale;
+            if (first_pass.best) {
+                held.best_below_threshold = InjectedMemory{std::move(first_pass.best->key), first_pass.best->score, 0};
+            }
+            return held;
+        }
     }
-    auto injection = ranked_or_scored_prompt_injection(store, scorer, prompt, project_id, already_injected, settings);
-    injection.threshold = settings.min_relevance;
+    auto injection = ranked_or_scored_prompt_injection(store, scorer, prompt, project_id, already_injected, configured);
+    injection.threshold = configured.min_relevance;
     return injection;
 }
 

@@ -66,7 +66,11 @@ InjectionReceipt receipt_of(const Injection &injection, const Event &event, std:
     receipt.more_left_out = injection.more_left_out;
     if (injection.best_below_threshold) {
         receipt.best_below_threshold = receipt_memory(*injection.best_below_threshold);
-        receipt.best_below_threshold->reason = "the best memory, below the threshold: nothing was injected";
+        receipt.best_below_threshold->reason =
+            injection.held_as_question
+                ? "a general question: the best memory by the prompt's own words (before feedback), below "
+                  "the threshold for questions: nothing was injected"
+                : "the best memory, below the threshold: nothing was injected";
     }
     return receipt;
 }

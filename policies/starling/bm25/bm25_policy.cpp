@@ -30,7 +30,8 @@ std::unique_ptr<starling::bm25::TokenCache> token_cache(const starling::sdk::Hos
 }
 
 class Bm25Policy final : public starling::sdk::RelevancePolicy,
-                         public starling::cache_files::IndexedBy<starling::bm25::RelevanceIndexes> {
+                         public starling::cache_files::IndexedBy<starling::bm25::RelevanceIndexes>,
+                         public starling::sdk::FirstPassRelevance {
 public:
     Bm25Policy(const starling::sdk::HostServices &host, const starling::sdk::Settings &settings)
         : Bm25Policy(host, starling::bm25::read_bm25_settings(settings)) {}
@@ -38,6 +39,21 @@ public:
     void score(std::string_view query, const starling::sdk::MemoryBatch &memories,
                std::span<double> scores) override {
         scorer_.score(query, memories, scores);
+    }
+
+    // The first pass is BM25F before feedback (feedback.documents).
+    void score_first_pass(std::string_view query, const starling::sdk::MemoryBatch &memories,
+                          std::span<double> scores) override {
+        scorer_.score(query, memories, scores, starling::bm25::QueryPass::first);
+    }
+
+    std::optional<std::vector<starling::sdk::RankedMemory>> rank_first_pass(
+        std::string_view query, std::span<const starling::sdk::Collection> collections, std::int64_t now,
+        std::size_t limit) override {
+        if (!indexes_) {
+            return std::nullopt;
+        }
+        return indexes_->rank(query, collections, now, limit, starling::bm25::QueryPass::first);
     }
 
 private:

@@ -36,13 +36,14 @@ std::uint64_t batch_fingerprint(const sdk::MemoryBatch &batch) {
 Bm25Scorer::Bm25Scorer(Bm25Settings settings, std::unique_ptr<TokenCache> cache)
     : settings_(std::move(settings)), tokenizer_(settings_.tokenizer), cache_(std::move(cache)) {}
 
-void Bm25Scorer::score(std::string_view query, const sdk::MemoryBatch &batch, std::span<double> scores) {
+void Bm25Scorer::score(std::string_view query, const sdk::MemoryBatch &batch, std::span<double> scores,
+                       QueryPass pass) {
     std::fill(scores.begin(), scores.end(), 0.0);
     if (batch.has_bodies()) {
         const bool tokenised = prepare_kept(batch, query.empty());
         if (evaluator_.set_query(query, dictionary_) && !batch.empty()) {
             BatchTermSource source{kept_->terms, dictionary_, kept_->postings ? &*kept_->postings : nullptr};
-            evaluate(source, batch, scores);
+            evaluate(source, batch, scores, pass);
         }
         if (tokenised) {
             end_call();
@@ -56,12 +57,13 @@ void Bm25Scorer::score(std::string_view query, const sdk::MemoryBatch &batch, st
     }
     batch_tokenizer_.tokenize(batch, dictionary_, cache_.get(), batch_terms_);
     BatchTermSource source{batch_terms_, dictionary_};
-    evaluate(source, batch, scores);
+    evaluate(source, batch, scores, pass);
     end_call();
 }
 
-void Bm25Scorer::evaluate(BatchTermSource &source, const sdk::MemoryBatch &batch, std::span<double> scores) {
-    evaluator_.evaluate(source, scored_);
+void Bm25Scorer::evaluate(BatchTermSource &source, const sdk::MemoryBatch &batch, std::span<double> scores,
+                          QueryPass pass) {
+    evaluator_.evaluate(source, scored_, pass);
     for (const auto &memory : scored_) {
         scores[memory.memory] = memory.score;
     }

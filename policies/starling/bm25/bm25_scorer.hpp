@@ -52,7 +52,8 @@ public:
     /// Writes one score per memory of `batch` into `scores` (batch.size() entries). A batch with
     /// bodies is tokenised and kept even when the query has no terms (all scores 0); an empty
     /// query also makes its postings at once: a caller prepares the searches to come so.
-    void score(std::string_view query, const sdk::MemoryBatch &batch, std::span<double> scores);
+    void score(std::string_view query, const sdk::MemoryBatch &batch, std::span<double> scores,
+               QueryPass pass = QueryPass::full);
 
     /// Tokenises `batch` as score() does, through the token cache, and hands the terms to `use`
     /// (as `use(const BatchTerms &, const TermDictionary &)`) before the
@@ -84,7 +85,7 @@ private:
     /// Its postings are made when it is met again, or at once when `preparing`. Returns whether
     /// it tokenised.
     bool prepare_kept(const sdk::MemoryBatch &batch, bool preparing);
-    void evaluate(BatchTermSource &source, const sdk::MemoryBatch &batch, std::span<double> scores);
+    void evaluate(BatchTermSource &source, const sdk::MemoryBatch &batch, std::span<double> scores, QueryPass pass);
     void apply_boosts(const sdk::MemoryBatch &batch, std::span<double> scores) const;
     /// Ends a call on the token cache: last, since a rewrite may invalidate the dictionary's terms.
     void end_call();

@@ -39,7 +39,7 @@ std::vector<ScoredMemory> best_memories(const ScoredMemories &scored, std::size_
 
 } // namespace
 
-void QueryEvaluator::evaluate(TermSource &source, ScoredMemories &scored) {
+void QueryEvaluator::evaluate(TermSource &source, ScoredMemories &scored, QueryPass pass) {
     scored.clear();
     if (terms_.ids.empty() || source.memory_count() == 0) {
         return;
@@ -51,7 +51,7 @@ void QueryEvaluator::evaluate(TermSource &source, ScoredMemories &scored) {
     set_idf(source, 0);
 
     score_terms(source, scored, 0);
-    if (settings_->feedback_documents > 0 && settings_->feedback_weight > 0.0) {
+    if (pass == QueryPass::full && settings_->feedback_documents > 0 && settings_->feedback_weight > 0.0) {
         if (const auto original_scale = expand_with_feedback(source, scored)) {
             // A term's contribution is proportional to its weight, and feedback scaled every one of
             // the query's own terms alike: their sums are scaled instead of summed again, and only the

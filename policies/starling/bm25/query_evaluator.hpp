@@ -47,6 +47,10 @@ using ScoredMemories = std::vector<ScoredMemory, PrefaultedAllocator<ScoredMemor
     return left.score != right.score ? left.score > right.score : left.memory < right.memory;
 }
 
+/// Which pass of a query to score: `full` widens the query with feedback (when the settings turn it
+/// on), `first` stops before it — what the policy's first pass made of the query's own terms.
+enum class QueryPass { full, first };
+
 class QueryEvaluator {
 public:
     /// Both must outlive the evaluator.
@@ -67,7 +71,7 @@ public:
     /// one positive number leaves their order as it was, and takes out what depends on the store's
     /// size — idf grows with the log of the number of memories — so a threshold means the same in
     /// a store of a hundred memories and of ten thousand.
-    void evaluate(TermSource &source, ScoredMemories &scored);
+    void evaluate(TermSource &source, ScoredMemories &scored, QueryPass pass);
 
 private:
     struct WeightedTerms {

@@ -106,7 +106,8 @@ void RelevanceIndexes::build(const sdk::Collection &collection, const sdk::Memor
 
 std::optional<std::vector<sdk::RankedMemory>> RelevanceIndexes::rank(std::string_view query,
                                                                      std::span<const sdk::Collection> collections,
-                                                                     std::int64_t now, std::size_t limit) {
+                                                                     std::int64_t now, std::size_t limit,
+                                                                     QueryPass pass) {
     std::vector<const RelevanceIndexFile *> pointers;
     double bound = 1.0;
     for (const auto &collection : collections) {
@@ -127,7 +128,7 @@ std::optional<std::vector<sdk::RankedMemory>> RelevanceIndexes::rank(std::string
     }
     try {
         IndexTermSource source{std::move(pointers), dictionary};
-        evaluator_.evaluate(source, scored_);
+        evaluator_.evaluate(source, scored_, pass);
         // Candidates are taken best first from a heap rather than sorting them all: a prompt of
         // common words matches thousands of memories, of which the loop mostly reads a few dozen.
         const auto worse = [](const ScoredMemory &left, const ScoredMemory &right) { return ranks_before(right, left); };

@@ -43,7 +43,8 @@ public:
     /// nothing when an index is missing, damaged (logged) or of another version.
     [[nodiscard]] std::optional<std::vector<sdk::RankedMemory>> rank(std::string_view query,
                                                                      std::span<const sdk::Collection> collections,
-                                                                     std::int64_t now, std::size_t limit);
+                                                                     std::int64_t now, std::size_t limit,
+                                                                     QueryPass pass = QueryPass::full);
 
     /// The file of a collection: named after a hash of its id, which the file also holds.
     [[nodiscard]] std::filesystem::path path_of(std::string_view collection_id) const;

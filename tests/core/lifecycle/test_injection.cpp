@@ -27,6 +27,27 @@ struct InjectionFixture {
     }
 };
 
+/// Word overlap as its first pass, and a second pass that lends every matching memory twice its
+/// score again, as pseudo-relevance feedback lends a lone match its own words.
+class TwoPassScorer final : public core::RelevanceScorer {
+public:
+    std::vector<double> score(std::string_view query, const starling_memory_batch &batch) const override {
+        auto scores = overlap_.score(query, batch);
+        for (double &score : scores) {
+            score *= 3.0;
+        }
+        return scores;
+    }
+    std::vector<double> score_first_pass(std::string_view query, const starling_memory_batch &batch) const override {
+        ++first_passes;
+        return overlap_.score(query, batch);
+    }
+    mutable int first_passes = 0;
+
+private:
+    test::WordOverlapScorer overlap_;
+};
+
 } // namespace
 
 TEST_CASE("token estimates are conservative for ASCII and CJK", "[lifecycle][injection]") {
@@ -303,10 +324,52 @@ TEST_CASE("a general question is held to injection.question_relevance, a questio
                                             {}, {}, settings);
     REQUIRE(own.memories.size() == 1);
     CHECK(own.threshold == 1.0);
-    // 0, or a value at or below min_relevance, holds a general question to min_relevance.
+    CHECK_FALSE(own.held_as_question);
+    // 0 treats a general question as any prompt.
     settings.question_relevance = 0.0;
     CHECK(core::prompt_injection(fixture.store, fixture.scorer, "how does kafka guarantee ordering", {}, {}, settings)
               .memories.size() == 1);
+}
+
+TEST_CASE("a general question is held to injection.question_relevance by the policy's first pass, not by feedback",
+          "[lifecycle][injection][prompt-kind]") {
+    InjectionFixture fixture;
+    const auto kafka = fixture.add(core::Scope::user(), core::Tier::short_term, "local kafka is redpanda on port 19092",
+                                   "local kafka is redpanda on port 19092\n");
+    const TwoPassScorer scorer;
+    core::InjectionSettings settings;
+    settings.min_relevance = 1.0;
+    settings.question_relevance = 2.0;
+    // One shared word: 1 in the first pass, 3 in the second, which alone would clear both thresholds.
+    const auto general =
+        core::prompt_injection(fixture.store, scorer, "how does kafka guarantee ordering", {}, {}, settings);
+    CHECK(general.memories.empty());
+    CHECK(general.held_as_question);
+    CHECK(general.threshold == 2.0);
+    REQUIRE(general.best_below_threshold);
+    CHECK(general.best_below_threshold->key == kafka);
+    CHECK(general.best_below_threshold->score == 1.0); // the first pass's score
+    CHECK(scorer.first_passes == 1);
+
+    // The same words as a task are not a general question, and take the second pass's score.
+    const auto task = core::prompt_injection(fixture.store, scorer, "check kafka ordering", {}, {}, settings);
+    REQUIRE(task.memories.size() == 1);
+    CHECK(task.memories.front().score == 3.0);
+    CHECK_FALSE(task.held_as_question);
+    CHECK(scorer.first_passes == 1);
+
+    // A question whose own words match well enough is answered as any prompt, with the full scores.
+    const auto matching = core::prompt_injection(fixture.store, scorer, "how does local kafka redpanda guarantee ordering",
+                                                 {}, {}, settings);
+    REQUIRE(matching.memories.size() == 1);
+    CHECK(matching.memories.front().score == 9.0);
+    CHECK(matching.threshold == 1.0);
+    CHECK_FALSE(matching.held_as_question);
+
+    // Nothing at all in the first pass: held, with nothing to name.
+    const auto unmatched = core::prompt_injection(fixture.store, scorer, "how does tcp slow start work", {}, {}, settings);
+    CHECK(unmatched.held_as_question);
+    CHECK_FALSE(unmatched.best_below_threshold);
 }
 
 TEST_CASE("each memory injected says why it was chosen: the prompt's words it shares, or being a standing one",

@@ -89,6 +89,9 @@ public:
     std::vector<double> score(std::string_view query, const starling_memory_batch &batch) const override {
         return scorer_->score(query, batch);
     }
+    std::vector<double> score_first_pass(std::string_view query, const starling_memory_batch &batch) const override {
+        return scorer_->score_first_pass(query, batch);
+    }
 
 private:
     const core::RelevanceScorer *scorer_;
@@ -110,6 +113,16 @@ public:
                                                      std::span<const core::MemoryCollection> collections,
                                                      std::chrono::sys_seconds now, std::size_t limit) const override {
         return scorer_->rank(query, collections, now, limit);
+    }
+    std::vector<double> score_first_pass(std::string_view query, const starling_memory_batch &batch) const override {
+        ++listings_scored;
+        return scorer_->score_first_pass(query, batch);
+    }
+    std::optional<std::vector<core::RankedKey>> rank_first_pass(std::string_view query,
+                                                                std::span<const core::MemoryCollection> collections,
+                                                                std::chrono::sys_seconds now,
+                                                                std::size_t limit) const override {
+        return scorer_->rank_first_pass(query, collections, now, limit);
     }
 
     mutable int listings_scored = 0;
@@ -347,6 +360,46 @@ TEST_CASE("a prompt's injection is the same ranked from bm25's index as scored f
     CHECK(followed.memories.front().score >= settings.min_relevance);
     CHECK(followed.memories.back().score < settings.min_relevance);
     check_alike({}, false);
+}
+
+TEST_CASE("a general question is held by bm25's first pass alike ranked from the index and scored from a listing",
+          "[lifecycle][relevance-index][prompt-kind]") {
+    test::StoreFixture fixture{"index-question"};
+    auto &store = fixture.store;
+    const auto scopes = filled_scopes(store);
+    const std::string &project = scopes[1].project_id();
+    const Bm25ForStore bm25{store};
+    const ScoringOnly scoring{bm25.policy()};
+    const CountingScorer counting{bm25.policy()};
+    REQUIRE(core::refresh_relevance_indexes(store, bm25.policy(), scopes) == 2);
+    const std::string question = "how does kafka guarantee ordering within a partition?";
+
+    core::InjectionSettings settings;
+    settings.min_relevance = 0.01;
+    settings.question_relevance = 100.0; // above any score: held, naming its best first-pass memory
+    const auto held = core::prompt_injection(store, counting, question, project, {}, settings);
+    CHECK(counting.listings_scored == 0);
+    CHECK(held.held_as_question);
+    CHECK(held.memories.empty());
+    REQUIRE(held.best_below_threshold);
+    const auto held_scored = core::prompt_injection(store, scoring, question, project, {}, settings);
+    CHECK(held_scored.held_as_question);
+    REQUIRE(held_scored.best_below_threshold);
+    CHECK(held_scored.best_below_threshold->key == held.best_below_threshold->key);
+    CHECK(held_scored.best_below_threshold->score == held.best_below_threshold->score);
+
+    settings.question_relevance = 0.0;
+    const auto unheld = core::prompt_injection(store, bm25.policy(), question, project, {}, settings);
+    REQUIRE_FALSE(unheld.memories.empty());
+    CHECK(unheld.memories.front().score > held.best_below_threshold->score); // feedback lifted it
+
+    // Just below the first pass's best: answered as any prompt, with the full pass's scores.
+    settings.question_relevance = held.best_below_threshold->score * 0.99;
+    const auto answered = core::prompt_injection(store, counting, question, project, {}, settings);
+    CHECK(counting.listings_scored == 0);
+    CHECK_FALSE(answered.held_as_question);
+    CHECK(answered.context == unheld.context);
+    CHECK(core::prompt_injection(store, scoring, question, project, {}, settings).context == unheld.context);
 }
 
 TEST_CASE("a prompt in the words of a memory's body finds it, ranked from the index or scored",

@@ -112,12 +112,27 @@ public:
                                                                       std::span<const core::MemoryCollection> collections,
                                                                       std::chrono::sys_seconds now,
                                                                       std::size_t limit) const override;
+    /// From starling.relevance-first-pass/1 when the plugin offers it; else score() and rank().
+    [[nodiscard]] std::vector<double> score_first_pass(std::string_view query,
+                                                       const starling_memory_batch &batch) const override;
+    [[nodiscard]] std::optional<std::vector<core::RankedKey>> rank_first_pass(
+        std::string_view query, std::span<const core::MemoryCollection> collections, std::chrono::sys_seconds now,
+        std::size_t limit) const override;
     [[nodiscard]] const PluginInfo &info() const noexcept { return instance_.info(); }
 
 private:
+    using ScoreEntry = decltype(starling_relevance_v1::score);
+    using RankEntry = decltype(starling_relevance_index_v1::rank);
+    [[nodiscard]] std::vector<double> score_with(ScoreEntry entry, const char *operation, std::string_view query,
+                                                 const starling_memory_batch &batch) const;
+    [[nodiscard]] std::optional<std::vector<core::RankedKey>> rank_with(
+        RankEntry entry, const char *operation, std::string_view query,
+        std::span<const core::MemoryCollection> collections, std::chrono::sys_seconds now, std::size_t limit) const;
+
     PluginInstance instance_;
     const starling_relevance_v1 *table_;
     const starling_relevance_index_v1 *index_table_ = nullptr;
+    const starling_relevance_first_pass_v1 *first_pass_table_ = nullptr; ///< ABI 1.10, optional
 };
 
 } // namespace starling::plugins

@@ -30,7 +30,7 @@
 #include <stdint.h>
 
 #define STARLING_ABI_MAJOR 1u
-#define STARLING_ABI_MINOR 9u
+#define STARLING_ABI_MINOR 10u
 
 #if defined(_WIN32)
 #define STARLING_EXPORT __declspec(dllexport)
@@ -550,6 +550,31 @@ typedef struct starling_relevance_index_v1 {
                             size_t count, int64_t now, size_t limit, starling_ranking_sink ranking,
                             starling_sink error);
 } starling_relevance_index_v1;
+
+/* Since ABI 1.10. Optional for relevance policies that widen a query by themselves. */
+#define STARLING_RELEVANCE_FIRST_PASS_INTERFACE_V1 "starling.relevance-first-pass/1"
+
+/*
+ * A relevance policy's first pass: how well memories match the query as the policy reads it, before
+ * the policy widens the query with terms of its own choosing (pseudo-relevance feedback: the best
+ * matches of a first pass lend their words to a second). Feedback drawn from one faint match lends
+ * that very memory its own words, so a lone memory that shares a word with a question can rank as
+ * if it answered it; the host asks the first pass where that would mislead (a general question).
+ * A policy without this interface has no other pass: the host takes its scores as they are.
+ */
+typedef struct starling_relevance_first_pass_v1 {
+    uint32_t struct_size;
+    /* [instance] As starling.relevance/1's score(), from the first pass. */
+    starling_status (*score)(void *instance, starling_bytes query, const starling_memory_batch *batch,
+                             double *scores, starling_sink error);
+    /*
+     * [instance] As starling.relevance-index/1's rank(), from the first pass, STARLING_STATUS_STALE
+     * included. NULL when the policy keeps no index.
+     */
+    starling_status (*rank)(void *instance, starling_bytes query, const starling_collection *const *collections,
+                            size_t count, int64_t now, size_t limit, starling_ranking_sink ranking,
+                            starling_sink error);
+} starling_relevance_first_pass_v1;
 
 #ifdef __cplusplus
 }

@@ -42,6 +42,7 @@
 #define STARLING_MODULE_ENTRY_SIZE_1_7 STARLING_FIELD_END(starling_module_entry, get_factory)
 #define STARLING_PLUGIN_FACTORY_V1_SIZE_1_7 STARLING_FIELD_END(starling_plugin_factory_v1, descriptor)
 #define STARLING_SESSION_HISTORY_V1_SIZE_1_8 STARLING_FIELD_END(starling_session_history_v1, read)
+#define STARLING_RELEVANCE_FIRST_PASS_V1_SIZE_1_10 STARLING_FIELD_END(starling_relevance_first_pass_v1, rank)
 
 /* What the host hands a plugin. */
 #define STARLING_HOST_SIZE_1_0 STARLING_FIELD_END(starling_host, get_extension)

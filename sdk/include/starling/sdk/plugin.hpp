@@ -250,6 +250,21 @@ public:
                                                           std::int64_t now, std::size_t limit) = 0;
 };
 
+/// The optional base of a relevance policy that widens a query with terms of its own choosing, as
+/// pseudo-relevance feedback does (starling.relevance-first-pass/1, since ABI 1.10): how its first
+/// pass scored and ranked, before the widening. Derive from RelevancePolicy and FirstPassRelevance
+/// (and from RelevanceIndex, whose rank() rank_first_pass() mirrors, if the policy keeps indexes).
+class FirstPassRelevance {
+public:
+    virtual ~FirstPassRelevance() = default;
+    /// As RelevancePolicy::score(), from the first pass.
+    virtual void score_first_pass(std::string_view query, const MemoryBatch &memories, std::span<double> scores) = 0;
+    /// As RelevanceIndex::rank(), from the first pass; asked only of a policy that is a RelevanceIndex.
+    virtual std::optional<std::vector<RankedMemory>> rank_first_pass(std::string_view query,
+                                                                     std::span<const Collection> collections,
+                                                                     std::int64_t now, std::size_t limit) = 0;
+};
+
 namespace detail {
 
 /// Output JSON must survive invalid UTF-8 in agent payloads: replace, never throw.
@@ -415,7 +430,9 @@ starling_status decay_plan(void *instance, const starling_memory_batch *batch, s
     });
 }
 
-template <class PluginClass>
+/// A score() call of either pass over the ABI: `score` is the plugin's RelevancePolicy::score or
+/// FirstPassRelevance::score_first_pass.
+template <class PluginClass, auto score>
 starling_status relevance_score(void *instance, starling_bytes query, const starling_memory_batch *batch,
                                 double *scores, starling_sink error) noexcept {
     return guarded(error, [&] {
@@ -424,7 +441,7 @@ starling_status relevance_score(void *instance, starling_bytes query, const star
         }
         std::span<double> out{scores, batch->count};
         std::fill(out.begin(), out.end(), 0.0);
-        plugin_of<PluginClass>(instance).score(as_string_view(query), MemoryBatch{*batch}, out);
+        (plugin_of<PluginClass>(instance).*score)(as_string_view(query), MemoryBatch{*batch}, out);
     });
 }
 
@@ -469,7 +486,9 @@ starling_status relevance_index_build(void *instance, const starling_collection 
     });
 }
 
-template <class PluginClass>
+/// A rank() call of either pass over the ABI: `rank` is the plugin's RelevanceIndex::rank or
+/// FirstPassRelevance::rank_first_pass.
+template <class PluginClass, auto rank>
 starling_status relevance_index_rank(void *instance, starling_bytes query,
                                      const starling_collection *const *collections, std::size_t count,
                                      std::int64_t now, std::size_t limit, starling_ranking_sink ranking,
@@ -484,7 +503,7 @@ starling_status relevance_index_rank(void *instance, starling_bytes query,
         for (std::size_t index = 0; index < count; ++index) {
             wanted.push_back(collection_of(collections[index]));
         }
-        const auto ranked = plugin_of<PluginClass>(instance).rank(as_string_view(query), wanted, now, limit);
+        const auto ranked = (plugin_of<PluginClass>(instance).*rank)(as_string_view(query), wanted, now, limit);
         if (!ranked) {
             stale = true;
             return;
@@ -494,6 +513,16 @@ starling_status relevance_index_rank(void *instance, starling_bytes query,
         }
     });
     return status == STARLING_STATUS_OK && stale ? STARLING_STATUS_STALE : status;
+}
+
+/// The first pass's rank() entry, or NULL for a policy that keeps no index.
+template <class PluginClass>
+constexpr auto rank_first_pass_entry() noexcept -> decltype(starling_relevance_first_pass_v1::rank) {
+    if constexpr (std::is_base_of_v<RelevanceIndex, PluginClass>) {
+        return &relevance_index_rank<PluginClass, &FirstPassRelevance::rank_first_pass>;
+    } else {
+        return nullptr;
+    }
 }
 
 template <class PluginClass>
@@ -537,16 +566,26 @@ const void *get_interface(const char *interface_id) noexcept {
         return nullptr;
     } else {
         static_assert(PluginClass::kind == STARLING_KIND_RELEVANCE_POLICY, "unknown plugin kind");
-        static const starling_relevance_v1 table{sizeof(starling_relevance_v1), &relevance_score<PluginClass>};
+        static const starling_relevance_v1 table{sizeof(starling_relevance_v1),
+                                                 &relevance_score<PluginClass, &RelevancePolicy::score>};
         if (id == STARLING_RELEVANCE_INTERFACE_V1) {
             return &table;
         }
         if constexpr (std::is_base_of_v<RelevanceIndex, PluginClass>) {
             static const starling_relevance_index_v1 index_table{
                 sizeof(starling_relevance_index_v1), &relevance_index_check<PluginClass>,
-                &relevance_index_build<PluginClass>, &relevance_index_rank<PluginClass>};
+                &relevance_index_build<PluginClass>, &relevance_index_rank<PluginClass, &RelevanceIndex::rank>};
             if (id == STARLING_RELEVANCE_INDEX_INTERFACE_V1) {
                 return &index_table;
+            }
+        }
+        if constexpr (std::is_base_of_v<FirstPassRelevance, PluginClass>) {
+            static const starling_relevance_first_pass_v1 first_pass_table{
+                sizeof(starling_relevance_first_pass_v1),
+                &relevance_score<PluginClass, &FirstPassRelevance::score_first_pass>,
+                rank_first_pass_entry<PluginClass>()};
+            if (id == STARLING_RELEVANCE_FIRST_PASS_INTERFACE_V1) {
+                return &first_pass_table;
             }
         }
         return nullptr;

@@ -90,6 +90,17 @@ public:
         return policy.score(query, batch);
     }
 
+    std::vector<double> score_first_pass(const RelevancePolicyInstance &policy, std::string_view query) {
+        pointers_.clear();
+        for (const auto &view : views_) {
+            pointers_.push_back(&view);
+        }
+        const starling_memory_batch batch{sizeof(starling_memory_batch),
+                                          with_bodies_ ? STARLING_BATCH_HAS_BODIES : 0U, now,
+                                          pointers_.size(), pointers_.data()};
+        return policy.score_first_pass(query, batch);
+    }
+
 private:
     bool with_bodies_;
     std::deque<Memory> memories_;
@@ -288,6 +299,32 @@ TEST_CASE("feedback lifts memories that share terms with the best matches", "[po
     CHECK(expanded[2] > expanded[1]);
     CHECK(expanded[3] == 0.0); // shares only feedback terms, none of the query's
     CHECK(expanded[4] == 0.0);
+}
+
+TEST_CASE("the first pass scores as bm25 without feedback, and feedback lifts a lone match above it",
+          "[policy][bm25][first-pass]") {
+    Batch batch;
+    batch.add({"kafka consumer lag kafka"})
+        .add({"kafka lunch"})
+        .add({"kafka consumer lag"})
+        .add({"consumer lag dashboards"})
+        .add({"coffee"});
+    auto with_feedback = kStoreAlone;
+    with_feedback["feedback"] = {{"documents", 1}, {"terms", 2}, {"weight", 0.5}};
+    auto without_feedback = kStoreAlone;
+    without_feedback["feedback"] = {{"documents", 0}};
+    const auto policy = bm25_policy(with_feedback);
+    const auto first = batch.score_first_pass(policy, "kafka");
+    CHECK(first == batch.score(bm25_policy(without_feedback), "kafka"));
+    const auto full = batch.score(policy, "kafka");
+    CHECK(full != first);
+    CHECK(full[0] > first[0]); // the best match lends itself its own words
+
+    // Bodies or not, the batch is scored the same way in both passes.
+    Batch summaries_only{false};
+    summaries_only.add({"kafka consumer lag kafka"}).add({"kafka lunch"}).add({"coffee"});
+    CHECK(summaries_only.score_first_pass(policy, "kafka") ==
+          summaries_only.score(bm25_policy(without_feedback), "kafka"));
 }
 
 TEST_CASE("what was said around a memory raises it through its links, but never brings in one that shares nothing",

@@ -66,7 +66,7 @@ ScoredMemories evaluated_with(const Bm25Settings &settings, const std::string &q
     const auto batch = summaries(texts, tokenizer, dictionary);
     BatchTermSource source{batch, dictionary};
     ScoredMemories scored;
-    evaluator.evaluate(source, scored);
+    evaluator.evaluate(source, scored, starling::bm25::QueryPass::full);
     return scored;
 }
 
@@ -153,7 +153,7 @@ TEST_CASE("feedback separates memories that the query's own terms cannot tell ap
         const auto batch = summaries(texts, tokenizer, dictionary);
         BatchTermSource source{batch, dictionary};
         ScoredMemories scored;
-        evaluator.evaluate(source, scored);
+        evaluator.evaluate(source, scored, starling::bm25::QueryPass::full);
         // Only memories that match the query's own term score, with or without feedback.
         REQUIRE(scored.size() == 4);
         CHECK(scored[3].memory == 3);
@@ -325,7 +325,7 @@ TEST_CASE("the length prior counts a memory's own terms, not the context its lin
     add(Field::summary, "pnpm workspace");
     BatchTermSource source{batch, dictionary};
     ScoredMemories scored;
-    evaluator.evaluate(source, scored);
+    evaluator.evaluate(source, scored, starling::bm25::QueryPass::full);
     // Context of no query term changes neither BM25F's score nor the prior: the two tie.
     CHECK(score_of(scored, 0) == score_of(scored, 1));
 }

@@ -8,6 +8,7 @@
 #include <starling/sdk/bytes.hpp>
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include "support/history_batch.hpp"
 #include "support/quiet_logger.hpp"
@@ -115,8 +116,9 @@ std::vector<const Memory *> pointers_to(const std::vector<Memory> &memories) {
 
 std::vector<RankedKey> ranking_by_scoring(const RelevancePolicyInstance &policy,
                                              const std::vector<const Memory *> &memories, std::string_view query,
-                                             std::size_t limit, bool with_bodies = false) {
-    return starling::test::ranking_by_scoring(policy, memories, query, now, limit, with_bodies);
+                                             std::size_t limit, bool with_bodies = false,
+                                             starling::test::ScoringPass pass = starling::test::ScoringPass::full) {
+    return starling::test::ranking_by_scoring(policy, memories, query, now, limit, with_bodies, pass);
 }
 
 void build(const RelevancePolicyInstance &policy, const MemoryCollection &collection,
@@ -171,6 +173,44 @@ TEST_CASE("a ranking from the indexes equals scoring one batch of every collecti
             }
         }
     }
+}
+
+TEST_CASE("the first pass ranks from the indexes as it scores one batch, and as bm25 ranks without feedback",
+          "[policy][bm25][index][first-pass]") {
+    starling::test::TempDir scratch{"bm25-first-pass"};
+    const auto user = generate_memories("memory/user/long/", 300, 1);
+    const auto project = generate_memories("memory/projects/app/short/", 200, 2);
+    std::vector<const Memory *> all = pointers_to(user);
+    for (const auto &memory : project) {
+        all.push_back(&memory);
+    }
+    const Bm25 bm25{scratch / "with-feedback"};
+    PluginRegistry registry{quiet_logger()};
+    registry.add_static_plugins(starling::plugins::linked_static_plugins());
+    auto no_feedback = nlohmann::json::parse(registry.find("bm25")->default_settings_json);
+    no_feedback.merge_patch({{"feedback", {{"documents", 0}}}});
+    const Bm25 without_feedback{scratch / "without-feedback", no_feedback.dump()};
+    const std::vector<MemoryCollection> collections{{"user", "v1"}, {"projects/app", "v7"}};
+    for (const Bm25 *policy : {&bm25, &without_feedback}) {
+        build(policy->policy(), collections[0], user, true);
+        build(policy->policy(), collections[1], project, true);
+    }
+    const auto sys_now = std::chrono::sys_seconds{std::chrono::seconds{now}};
+    bool feedback_changed_a_ranking = false;
+    for (const auto &query : queries()) {
+        for (const std::size_t limit : {std::size_t{1}, std::size_t{5}, all.size()}) {
+            INFO("query '" << query << "', limit " << limit);
+            const auto first = bm25.policy().rank_first_pass(query, collections, sys_now, limit);
+            REQUIRE(first);
+            CHECK(*first ==
+                  ranking_by_scoring(bm25.policy(), all, query, limit, true, starling::test::ScoringPass::first));
+            CHECK(*first == *without_feedback.policy().rank(query, collections, sys_now, limit));
+            feedback_changed_a_ranking =
+                feedback_changed_a_ranking || *first != *bm25.policy().rank(query, collections, sys_now, limit);
+        }
+    }
+    CHECK(feedback_changed_a_ranking); // else the two passes were one
+    CHECK_FALSE(bm25.policy().rank_first_pass("kafka", std::vector<MemoryCollection>{{"user", "v2"}}, sys_now, 5));
 }
 
 TEST_CASE("a collection ranked alone, or with an empty one, ranks as its batch scores", "[policy][bm25][index]") {

@@ -59,6 +59,11 @@ public:
                                                                       std::span<const core::MemoryCollection> collections,
                                                                       std::chrono::sys_seconds now,
                                                                       std::size_t limit) const override;
+    [[nodiscard]] std::vector<double> score_first_pass(std::string_view query,
+                                                       const starling_memory_batch &batch) const override;
+    [[nodiscard]] std::optional<std::vector<core::RankedKey>> rank_first_pass(
+        std::string_view query, std::span<const core::MemoryCollection> collections, std::chrono::sys_seconds now,
+        std::size_t limit) const override;
 
 private:
     Application *application_;

@@ -20,9 +20,11 @@ struct InjectionSettings {
     /// when that is lower than `min_relevance`; 1 holds every memory to `min_relevance`.
     double relative_relevance = 0.4;
     /// A general question (prompt_kind.hpp: how something works, what tells two things apart) that
-    /// says nothing of the user's own setup needs its best memory to score at least this, when it
-    /// is above `min_relevance`: such a question is about the world, not about what the user keeps.
-    double question_relevance = 0.5;
+    /// says nothing of the user's own setup is about the world, not about what the user keeps: it
+    /// is answered only when its best memory in the relevance policy's first pass (before
+    /// pseudo-relevance feedback, RelevanceScorer::score_first_pass) scores at least this, and then
+    /// as any prompt. 0 treats it as any prompt.
+    double question_relevance = 0.4;
     std::size_t max_memories = 5;     ///< most memories whose text is injected at once
     /// Session start shows the standing memories (pinned, or of type user, feedback, project or
     /// reference) of the user and the project whatever their tier; false shows only the long-term index.
@@ -55,8 +57,11 @@ struct Injection {
     /// injected: what `starling inject` shows to say why (its `tokens` are 0: its text was not read).
     std::optional<InjectedMemory> best_below_threshold;
     /// The least score the prompt's best memory needed: `min_relevance`, or `question_relevance`
-    /// for a general question (is_general_question). 0 at session start.
+    /// when `held_as_question`. 0 at session start.
     double threshold = 0.0;
+    /// A general question (is_general_question) whose best memory in the first pass scored below
+    /// `question_relevance`: nothing was injected, and `best_below_threshold` is that memory.
+    bool held_as_question = false;
     /// The relevance policy keeps an index, but it was not of the store's current version, so every
     /// memory was scored instead: the caller should refresh the index (refresh_relevance_indexes).
     bool index_stale = false;
@@ -79,7 +84,8 @@ struct Injection {
 
 /// Prompt submit: the user's and the project's memories (both tiers) most relevant to the prompt,
 /// never one already given in this session, within the budget: nothing when the best scores below
-/// `min_relevance`, else each scoring at least `least_prompt_relevance` of the best. When
+/// `min_relevance` (or a general question's best first-pass score is below `question_relevance`),
+/// else each scoring at least `least_prompt_relevance` of the best. When
 /// the scorer keeps an index of the store's current version, it ranks from there without listing
 /// the store; the result is the same either way. Nothing is ranked when `max_memories` or the
 /// budget is 0.

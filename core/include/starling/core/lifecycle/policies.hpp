@@ -56,6 +56,19 @@ public:
                                                                         std::size_t /*limit*/) const {
         return std::nullopt;
     }
+    /// score() from the policy's first pass: the query as the policy reads it, before the policy
+    /// widens it with terms of its own choosing (pseudo-relevance feedback). A policy that widens no
+    /// query has only the one pass.
+    [[nodiscard]] virtual std::vector<double> score_first_pass(std::string_view query,
+                                                               const starling_memory_batch &batch) const {
+        return score(query, batch);
+    }
+    /// rank() from the policy's first pass; nothing when the caller should score_first_pass() instead.
+    [[nodiscard]] virtual std::optional<std::vector<RankedKey>> rank_first_pass(
+        std::string_view query, std::span<const MemoryCollection> collections, std::chrono::sys_seconds now,
+        std::size_t limit) const {
+        return rank(query, collections, now, limit);
+    }
 };
 
 /// What the lifecycle needs from a decision policy.
