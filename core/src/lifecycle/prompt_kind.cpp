@@ -12,10 +12,12 @@ namespace starling::core {
 namespace {
 
 /// Phrases that make a prompt a general question wherever they stand (lower case).
-constexpr std::array<std::string_view, 18> question_phrases = {
+constexpr std::array<std::string_view, 26> question_phrases = {
     "difference between", "what's the difference", "what is the difference", "explain", "versus",
-    "when should i use", "when to use", "unterschied", "wie funktioniert", "erklär", "was bedeutet", "was heißt",
-    "区别", "解释", "原理", "有什么不同", "是怎么工作", "什么意思"};
+    "when should i use", "when to use", "why does", "why do ",
+    "unterschied", "wie funktioniert", "erklär", "was bedeutet", "was heißt", "warum", "wieso", "weshalb",
+    "wofür", "wozu",
+    "区别", "解释", "原理", "有什么不同", "是怎么工作", "什么意思", "为什么"};
 
 /// "how does X work / differ / compare / behave", "what does X mean": a question's opening words, then
 /// one of its verbs later on.

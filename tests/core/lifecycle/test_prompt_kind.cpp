@@ -16,7 +16,10 @@ TEST_CASE("a question about how something works or what tells things apart is ge
           "was ist der Unterschied zwischen count und for_each in Terraform?", "Erklär mir ROW_NUMBER()",
           "解释一下 Kubernetes 里 Deployment 和 StatefulSet 的区别", "explain how TCP slow start works",
           "what does SO_REUSEPORT mean on Linux?", "when should I use a BTreeMap over a HashMap?",
-          "was bedeutet idempotent bei HTTP-Methoden?", "was heißt eventual consistency?", "CAP 定理是什么意思？"}) {
+          "was bedeutet idempotent bei HTTP-Methoden?", "was heißt eventual consistency?", "CAP 定理是什么意思？",
+          "why does Rust need explicit lifetimes?", "why do floats lose precision?", "warum ist eine HashMap unsortiert?",
+          "wieso braucht man ein Mutex?", "wofür ist ein Bloom-Filter gut?", "wozu dient volatile in Java?",
+          "为什么 Go 的 map 不是并发安全的？"}) {
         INFO(prompt);
         CHECK(is_general_question(prompt));
     }
@@ -30,7 +33,9 @@ TEST_CASE("a question about the user's own setup, or a task, is not general", "[
           "how do I run the integration tests?", "was sind die Unterschriften", "what does our retry policy mean for jobs?",
           "what does the deploy script do?", "was bedeutet das für unser Release?",
           "pods keep going into CrashLoopBackOff after the rollout, what does that mean?",
-          "der Build meldet exit code 137, was bedeutet das?", "日志里一直报 OOMKilled，这是什么意思？", ""}) {
+          "der Build meldet exit code 137, was bedeutet das?", "日志里一直报 OOMKilled，这是什么意思？",
+          "why do we pin numpy below 2?", "why does my build fail on CI?", "warum nutzen wir Flux statt Argo?",
+          "为什么我们的部署要等审批？", ""}) {
         INFO(prompt);
         CHECK_FALSE(is_general_question(prompt));
     }
