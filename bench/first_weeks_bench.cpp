@@ -37,6 +37,7 @@ void add_half(HalfFigures &into, const HalfFigures &half) {
     into.quiet += half.quiet;
     into.relevant += half.relevant;
     into.answered += half.answered;
+    into.in_context += half.in_context;
     into.tokens_unrelated += half.tokens_unrelated;
     into.tokens_relevant += half.tokens_relevant;
     into.injected_for_relevant += half.injected_for_relevant;
@@ -64,8 +65,14 @@ std::map<std::size_t, SizeFigures> by_size(const FirstWeeksReport &report) {
 }
 
 nlohmann::json half_json(const HalfFigures &half) {
-    return {{"unrelated", half.unrelated}, {"quiet", half.quiet}, {"quiet_rate", half.quiet_rate()},
-            {"related", half.relevant},    {"served", half.answered}, {"served_rate", half.answered_rate()}};
+    return {{"unrelated", half.unrelated},
+            {"quiet", half.quiet},
+            {"quiet_rate", half.quiet_rate()},
+            {"related", half.relevant},
+            {"served", half.answered},
+            {"served_rate", half.answered_rate()},
+            {"in_context", half.in_context},
+            {"in_context_rate", half.in_context_rate()}};
 }
 
 } // namespace
@@ -95,8 +102,9 @@ FirstWeeksReport run_first_weeks_benchmark(const FirstWeeksOptions &options) {
 
 std::string format_first_weeks_report(const FirstWeeksReport &report) {
     std::string out = "| store size | stores | check: related prompts served | check: unrelated prompts quiet | "
-                      "tuning: served | tuning: quiet | session start: shown in full / by a line / visible "
-                      "(tokens per start) |\n|---|---|---:|---:|---:|---:|---:|\n";
+                      "tuning: served | tuning: quiet | check: related, their memory in context (served, or in "
+                      "full at session start) | session start: shown in full / by a line / visible "
+                      "(tokens per start) |\n|---|---|---:|---:|---:|---:|---:|---:|\n";
     for (const auto &[size, figures] : by_size(report)) {
         std::string names;
         for (const auto &name : figures.stores) {
@@ -106,7 +114,8 @@ std::string format_first_weeks_report(const FirstWeeksReport &report) {
                percent(figures.check.answered, figures.check.relevant) + " | " +
                percent(figures.check.quiet, figures.check.unrelated) + " | " +
                percent(figures.tuning.answered, figures.tuning.relevant) + " | " +
-               percent(figures.tuning.quiet, figures.tuning.unrelated) + " | " + std::to_string(figures.in_full) +
+               percent(figures.tuning.quiet, figures.tuning.unrelated) + " | " +
+               percent(figures.check.in_context, figures.check.relevant) + " | " + std::to_string(figures.in_full) +
                " / " + std::to_string(figures.listed) + " / " + std::to_string(figures.visible) + " (" +
                std::to_string(figures.starts == 0 ? 0 : figures.tokens / figures.starts) + ") |\n";
     }

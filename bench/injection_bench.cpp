@@ -175,6 +175,9 @@ public:
         };
         for (const auto &memory : injection.memories) {
             outcome.in_full += labelled(memory.key);
+            if (const auto found = ids_of_key_.find(memory.key); found != ids_of_key_.end()) {
+                outcome.ids_in_full.insert(found->second.begin(), found->second.end());
+            }
         }
         for (const auto &key : injection.listed) {
             outcome.listed += labelled(key);
@@ -253,6 +256,8 @@ nlohmann::json half_json(const HalfFigures &half) {
             {"relevant", half.relevant},
             {"answered", half.answered},
             {"answered_rate", half.answered_rate()},
+            {"in_context", half.in_context},
+            {"in_context_rate", half.in_context_rate()},
             {"precision", half.precision()},
             {"tokens_per_unrelated", share(half.tokens_unrelated, half.unrelated)},
             {"tokens_per_relevant", share(half.tokens_relevant, half.relevant)}};
@@ -264,6 +269,7 @@ void HalfFigures::add(const PromptOutcome &outcome) {
     if (outcome.has_relevant) {
         ++relevant;
         answered += outcome.relevant_injected > 0 ? 1 : 0;
+        in_context += outcome.relevant_injected > 0 || outcome.relevant_at_start ? 1 : 0;
         tokens_relevant += outcome.tokens;
         injected_for_relevant += outcome.injected;
         relevant_injected += outcome.relevant_injected;
@@ -276,6 +282,7 @@ void HalfFigures::add(const PromptOutcome &outcome) {
 
 double HalfFigures::quiet_rate() const noexcept { return share(quiet, unrelated); }
 double HalfFigures::answered_rate() const noexcept { return share(answered, relevant); }
+double HalfFigures::in_context_rate() const noexcept { return share(in_context, relevant); }
 double HalfFigures::precision() const noexcept { return share(relevant_injected, injected_for_relevant); }
 
 CheckHalfMisses check_half_misses(const StoreSizeReport &sized) {
@@ -312,14 +319,20 @@ InjectionReport run_injection_benchmark(const InjectionBenchOptions &options) {
         bench.pad(data, size);
         bench.index(data);
         sized.memories = bench.memory_count();
-        for (const auto &prompt : data.prompts) {
-            const auto outcome = bench.inject(prompt, settings);
-            (prompt.tuning ? sized.tuning : sized.check).add(outcome);
-            sized.outcomes.push_back(outcome);
-        }
         sized.session_starts.push_back(bench.start_session(data, "", settings));
         for (const auto &project : data.projects) {
             sized.session_starts.push_back(bench.start_session(data, project, settings));
+        }
+        for (const auto &prompt : data.prompts) {
+            auto outcome = bench.inject(prompt, settings);
+            const auto start = std::find_if(sized.session_starts.begin(), sized.session_starts.end(),
+                                            [&](const SessionStartOutcome &started) { return started.project == prompt.project; });
+            outcome.relevant_at_start =
+                start != sized.session_starts.end() &&
+                std::any_of(prompt.relevant.begin(), prompt.relevant.end(),
+                            [&](const std::string &id) { return start->ids_in_full.contains(id); });
+            (prompt.tuning ? sized.tuning : sized.check).add(outcome);
+            sized.outcomes.push_back(outcome);
         }
         for (const double threshold : options.sweep) {
             auto swept = settings;
@@ -388,7 +401,8 @@ nlohmann::json injection_report_json(const InjectionReport &report) {
                                {"relevant_injected", outcome.relevant_injected},
                                {"tokens", outcome.tokens},
                                {"best_score", outcome.best_score},
-                               {"best_below_threshold", outcome.best_below_threshold}});
+                               {"best_below_threshold", outcome.best_below_threshold},
+                               {"relevant_at_start", outcome.relevant_at_start}});
         }
         nlohmann::json sweep = nlohmann::json::array();
         for (const auto &row : sized.sweep) {

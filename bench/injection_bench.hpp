@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <filesystem>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,9 @@ struct PromptOutcome {
     /// When nothing was injected, the best memory's score all the same (0 when none matched at all):
     /// how far a missed prompt was from the threshold, which best_score cannot tell.
     double best_below_threshold = 0.0;
+    /// The session start of the prompt's working directory showed a memory relevant to it in full:
+    /// the agent had it in its context before the prompt, injected or not.
+    bool relevant_at_start = false;
 };
 
 /// What one half of the prompts got.
@@ -41,6 +45,9 @@ struct HalfFigures {
     std::size_t quiet = 0;     ///< of them, those that got nothing
     std::size_t relevant = 0;  ///< prompts with a relevant memory
     std::size_t answered = 0;  ///< of them, those that got at least one relevant memory
+    /// Of the prompts with a relevant memory, those whose agent had one in its context: answered,
+    /// or shown in full by the session start (PromptOutcome::relevant_at_start).
+    std::size_t in_context = 0;
     std::size_t tokens_unrelated = 0;
     std::size_t tokens_relevant = 0;
     std::size_t injected_for_relevant = 0; ///< memories injected for prompts with a relevant one
@@ -49,6 +56,7 @@ struct HalfFigures {
     void add(const PromptOutcome &outcome);
     [[nodiscard]] double quiet_rate() const noexcept;
     [[nodiscard]] double answered_rate() const noexcept;
+    [[nodiscard]] double in_context_rate() const noexcept;
     /// Of the memories injected for prompts that have relevant ones, the share labelled relevant.
     [[nodiscard]] double precision() const noexcept;
 };
@@ -60,6 +68,7 @@ struct SessionStartOutcome {
     std::size_t in_full = 0; ///< of them, shown in full
     std::size_t listed = 0;  ///< of them, named by a line
     std::size_t tokens = 0;
+    std::set<std::string> ids_in_full; ///< the labelled memories shown in full
 };
 
 struct ThresholdFigures {

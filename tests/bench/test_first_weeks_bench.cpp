@@ -48,7 +48,8 @@ TEST_CASE("starling-bench first-weeks runs each store at its own size, sums the 
                 "q1 | - | u-a | write the commit message\n"
                 "n1 | - | - | how many days has February?\n"
                 "q2 | - | u-b | file a ticket in Linear for this\n"
-                "n2 | - | - | lol ok\n");
+                "n2 | - | - | lol ok\n"
+                "q3 | - | u-c | what should I focus on today?\n");
     fs::create_directories(scratch / "data" / "not-a-store"); // no memories.txt: not a store
     FirstWeeksOptions options;
     options.data = scratch / "data";
@@ -77,9 +78,23 @@ TEST_CASE("starling-bench first-weeks runs each store at its own size, sums the 
     CHECK(two["session_start"]["visible"] == 5);
     CHECK(two["session_start"]["in_full"] == 5);
     CHECK(json["sizes"][1]["memories"] == 3);
+    // q3 shares no word with the memory about the user's team, which the session start showed in
+    // full: in the agent's context, not served. Every memory of these stores is shown in full.
+    const auto &three = json["sizes"][1];
+    CHECK(three["tuning"]["related"] == 2);
+    CHECK(three["tuning"]["in_context"] == 2);
+    CHECK(three["tuning"]["served"] < three["tuning"]["in_context"]);
+    CHECK(two["check"]["in_context"] == 2);
+    const auto &c_three_prompts = json["stores"][2]["injection"]["sizes"][0]["prompts"];
+    REQUIRE(c_three_prompts.size() == 5);
+    CHECK(c_three_prompts[4]["id"] == "q3");
+    CHECK(c_three_prompts[4]["relevant_at_start"] == true);
+    CHECK(c_three_prompts[4]["relevant_injected"] == 0);
+    CHECK(c_three_prompts[1]["relevant_at_start"] == false); // n1: nothing bears on it
 
     const auto text = starling::bench::format_first_weeks_report(report);
     CHECK_THAT(text, Catch::Contains("| 2 | a-small, b-small | ") && Catch::Contains("| 2/2 100.0 % | "));
+    CHECK_THAT(text, Catch::Contains("their memory in context"));
     CHECK_THAT(text, Catch::Contains("- c-three: noisy none; missed"));
 }
 
