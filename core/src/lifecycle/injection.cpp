@@ -320,6 +320,16 @@ IndexedMemories memories_of(MemoryStore &store, const Scope &scope, std::optiona
     return store.list_indexed(filter);
 }
 
+/// Every memory of `scopes`, both tiers, in scope order. The first listing is sized for the whole
+/// index, so the next ones are appended without growing it.
+IndexedMemories memories_of(MemoryStore &store, const std::vector<Scope> &scopes) {
+    IndexedMemories listing = memories_of(store, scopes.front(), std::nullopt);
+    for (auto scope = std::next(scopes.begin()); scope != scopes.end(); ++scope) {
+        listing.append(memories_of(store, *scope, std::nullopt));
+    }
+    return listing;
+}
+
 } // namespace
 
 namespace {
@@ -650,11 +660,7 @@ Injection session_start_injection(MemoryStore &store, const RelevanceScorer *sco
     BudgetedText out{settings.budget_tokens};
     std::vector<std::string> shown;
     if (settings.standing_memories) {
-        const auto scopes = prompt_scopes(project_id);
-        IndexedMemories listing = memories_of(store, scopes.front(), std::nullopt);
-        for (auto scope = std::next(scopes.begin()); scope != scopes.end(); ++scope) {
-            listing.append(memories_of(store, *scope, std::nullopt));
-        }
+        const IndexedMemories listing = memories_of(store, prompt_scopes(project_id));
         shown = add_standing(out, injection, store, listing, already_injected, settings.budget_tokens,
                              settings.index_lines);
     }
@@ -789,12 +795,7 @@ Injection ranked_or_scored_prompt_injection(MemoryStore &store, const RelevanceS
     }
     Injection injection;
     injection.index_stale = keeps_index;
-    // The first listing is sized for the whole index, so the next one is appended without growing it.
-    const auto scopes = prompt_scopes(project_id);
-    IndexedMemories listing = memories_of(store, scopes.front(), std::nullopt);
-    for (auto scope = std::next(scopes.begin()); scope != scopes.end(); ++scope) {
-        listing.append(memories_of(store, *scope, std::nullopt));
-    }
+    IndexedMemories listing = memories_of(store, prompt_scopes(project_id));
     if (listing.empty()) {
         return injection;
     }
@@ -848,10 +849,7 @@ FirstPassBest best_first_pass(MemoryStore &store, const RelevanceScorer &scorer,
         }
         found.index_stale = true;
     }
-    IndexedMemories listing = memories_of(store, scopes.front(), std::nullopt);
-    for (auto scope = std::next(scopes.begin()); scope != scopes.end(); ++scope) {
-        listing.append(memories_of(store, *scope, std::nullopt));
-    }
+    IndexedMemories listing = memories_of(store, scopes);
     if (listing.empty()) {
         return found;
     }

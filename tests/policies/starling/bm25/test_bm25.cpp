@@ -80,28 +80,24 @@ public:
     }
 
     std::vector<double> score(const RelevancePolicyInstance &policy, std::string_view query) {
-        pointers_.clear();
-        for (const auto &view : views_) {
-            pointers_.push_back(&view);
-        }
-        const starling_memory_batch batch{sizeof(starling_memory_batch),
-                                          with_bodies_ ? STARLING_BATCH_HAS_BODIES : 0U, now,
-                                          pointers_.size(), pointers_.data()};
-        return policy.score(query, batch);
+        return policy.score(query, batch());
     }
 
     std::vector<double> score_first_pass(const RelevancePolicyInstance &policy, std::string_view query) {
+        return policy.score_first_pass(query, batch());
+    }
+
+private:
+    /// The memories added so far; valid until the next add().
+    starling_memory_batch batch() {
         pointers_.clear();
         for (const auto &view : views_) {
             pointers_.push_back(&view);
         }
-        const starling_memory_batch batch{sizeof(starling_memory_batch),
-                                          with_bodies_ ? STARLING_BATCH_HAS_BODIES : 0U, now,
-                                          pointers_.size(), pointers_.data()};
-        return policy.score_first_pass(query, batch);
+        return {sizeof(starling_memory_batch), with_bodies_ ? STARLING_BATCH_HAS_BODIES : 0U, now, pointers_.size(),
+                pointers_.data()};
     }
 
-private:
     bool with_bodies_;
     std::deque<Memory> memories_;
     std::deque<starling_memory_view> views_;
