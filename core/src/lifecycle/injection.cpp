@@ -608,6 +608,18 @@ std::optional<IndexRanking> rank_from_indexes(MemoryStore &store, const Relevanc
     return std::nullopt;
 }
 
+/// Ranks `query` again over the collections `ranking` was answered from, `limit` deep and in the
+/// full pass: false, leaving `ranking` as it was, when an index stopped answering meanwhile.
+bool rank_again(MemoryStore &store, const RelevanceScorer &scorer, std::string_view query, IndexRanking &ranking,
+                std::size_t limit) {
+    auto ranked = scorer.rank(query, ranking.collections, store.clock().now(), limit);
+    if (!ranked) {
+        return false;
+    }
+    ranking.ranked = std::move(*ranked);
+    return true;
+}
+
 /// The relevance to `query` of each of the project's long-term `memories`, from the relevance
 /// policy's index of the project: at 10,000 memories, scoring the batch would tokenise every one
 /// of them in a hook the agent waits on. Ranks until at least `wanted` of them score above 0 or the
@@ -643,11 +655,9 @@ std::optional<std::vector<double>> ranked_project_relevance(MemoryStore &store, 
             return relevance;
         }
         limit *= 4;
-        auto more = scorer.rank(query, ranking->collections, store.clock().now(), limit);
-        if (!more) {
+        if (!rank_again(store, scorer, query, *ranking, limit)) {
             return std::nullopt;
         }
-        ranking->ranked = std::move(*more);
     }
 }
 
@@ -717,24 +727,74 @@ namespace {
 
 constexpr std::string_view prompt_heading = "## Starling memory: relevant to this prompt\n";
 
+/// What a general question gets when `best`, its best memory in the relevance policy's first pass,
+/// does not clear `question_relevance`: nothing, and why. Nothing to say when it does. The first
+/// pass, because feedback drawn from a lone faint match lends that very memory its own words and
+/// lifts it as if it answered the question.
+std::optional<Injection> held_question(const std::optional<RankedKey> &best, double question_relevance) {
+    if (best && best->score >= question_relevance) {
+        return std::nullopt;
+    }
+    Injection held;
+    held.held_as_question = true;
+    held.threshold = question_relevance;
+    if (best) {
+        held.best_below_threshold = InjectedMemory{best->key, best->score, 0};
+    }
+    return held;
+}
+
+/// The first of `ranked`, if any.
+std::optional<RankedKey> best_ranked(const std::vector<RankedKey> &ranked) {
+    return ranked.empty() ? std::nullopt : std::optional<RankedKey>{ranked.front()};
+}
+
+/// The best of `scores` over `memories`, the first of equals as the index ranks them; nothing when
+/// none scores above 0.
+std::optional<RankedKey> best_scored(const MemoryViewBatch &memories, const std::vector<double> &scores) {
+    const auto best_at = std::max_element(scores.begin(), scores.end());
+    if (best_at == scores.end() || !(*best_at > 0.0)) {
+        return std::nullopt;
+    }
+    return RankedKey{std::string{memories.memory(static_cast<std::size_t>(best_at - scores.begin())).key}, *best_at};
+}
+
 /// The prompt's injection from the relevance policy's indexes, or nothing when an index is neither
 /// of the store's current version nor of an earlier one with the same texts. Ranks as many
 /// memories as could be needed — the most that fit, plus those already given in this session, plus
 /// a few that may not fit — and more only when the ranking ran out before the injection was full.
+/// A general question (`question`) is first ranked in the first pass, for its best memory only.
 std::optional<Injection> ranked_prompt_injection(MemoryStore &store, const RelevanceScorer &scorer,
                                                  std::string_view prompt, const std::string &project_id,
                                                  const std::vector<std::string> &already_injected,
-                                                 const InjectionSettings &settings) {
+                                                 const InjectionSettings &settings, bool question) {
+    constexpr std::size_t spare = 8;
+    std::size_t limit = settings.max_memories + already_injected.size() + spare;
+    std::optional<IndexRanking> ranking;
+    if (question) {
+        ranking = rank_from_indexes(store, scorer, prompt, prompt_scopes(project_id), 1,
+                                    &RelevanceScorer::rank_first_pass);
+        if (!ranking) {
+            return std::nullopt;
+        }
+        if (auto held = held_question(best_ranked(ranking->ranked), settings.question_relevance)) {
+            held->index_stale = ranking->earlier;
+            return held;
+        }
+        // The indexes that answered the first pass answer the full one.
+        if (!rank_again(store, scorer, prompt, *ranking, limit)) {
+            return std::nullopt;
+        }
+    } else {
+        ranking = rank_from_indexes(store, scorer, prompt, prompt_scopes(project_id), limit);
+        if (!ranking) {
+            return std::nullopt;
+        }
+    }
     Injection injection;
     BudgetedText out{settings.budget_tokens};
     MemorySections sections{out, injection, store, settings.max_memories, std::string{prompt_heading},
                             prompt, "prompt"};
-    constexpr std::size_t spare = 8;
-    std::size_t limit = settings.max_memories + already_injected.size() + spare;
-    auto ranking = rank_from_indexes(store, scorer, prompt, prompt_scopes(project_id), limit);
-    if (!ranking) {
-        return std::nullopt;
-    }
     // An index of the same texts with older use counts answers while the current one is still to
     // be built, which the hook does after its reply.
     injection.index_stale = ranking->earlier;
@@ -763,11 +823,9 @@ std::optional<Injection> ranked_prompt_injection(MemoryStore &store, const Relev
             break;
         }
         limit *= 4;
-        auto more = scorer.rank(prompt, ranking->collections, store.clock().now(), limit);
-        if (!more) {
+        if (!rank_again(store, scorer, prompt, *ranking, limit)) {
             return std::nullopt;
         }
-        ranking->ranked = std::move(*more);
     }
     set_context(injection, out);
     return injection;
@@ -783,34 +841,31 @@ double least_prompt_relevance(double best, const InjectionSettings &settings) no
 
 namespace {
 
-Injection ranked_or_scored_prompt_injection(MemoryStore &store, const RelevanceScorer &scorer, std::string_view prompt,
-                                            const std::string &project_id,
-                                            const std::vector<std::string> &already_injected,
-                                            const InjectionSettings &settings) {
-    const bool keeps_index = scorer.keeps_index();
-    if (keeps_index) {
-        if (auto ranked = ranked_prompt_injection(store, scorer, prompt, project_id, already_injected, settings)) {
-            return std::move(*ranked);
-        }
-    }
-    Injection injection;
-    injection.index_stale = keeps_index;
+/// The prompt's injection scored from a listing of its scopes, as the indexes would rank it from the
+/// same texts: both passes of a general question (`question`) from one listing.
+Injection scored_prompt_injection(MemoryStore &store, const RelevanceScorer &scorer, std::string_view prompt,
+                                  const std::string &project_id, const std::vector<std::string> &already_injected,
+                                  const InjectionSettings &settings, bool question) {
     IndexedMemories listing = memories_of(store, prompt_scopes(project_id));
     if (listing.empty()) {
-        return injection;
+        return question ? std::move(*held_question(std::nullopt, settings.question_relevance)) : Injection{};
     }
-    // Scored as the index would rank it, from the same texts.
     const auto memories = MemoryViewBatch::with_body_excerpts(std::move(listing), store.clock().now());
-    const auto scores = scorer.score(prompt, memories.batch());
-    const auto best_at = std::max_element(scores.begin(), scores.end()); // the first of equals, as the index ranks them
-    const double best = best_at == scores.end() ? 0.0 : *best_at;
-    std::vector<Candidate> candidates;
-    if (best > 0.0 && best < settings.min_relevance) {
-        const auto at = static_cast<std::size_t>(best_at - scores.begin());
-        injection.best_below_threshold = InjectedMemory{std::string{memories.memory(at).key}, best, 0};
+    if (question) {
+        if (auto held = held_question(best_scored(memories, scorer.score_first_pass(prompt, memories.batch())),
+                                      settings.question_relevance)) {
+            return std::move(*held);
+        }
     }
-    if (best >= settings.min_relevance && best > 0.0) {
-        const double least = least_prompt_relevance(best, settings);
+    const auto scores = scorer.score(prompt, memories.batch());
+    const auto best = best_scored(memories, scores);
+    Injection injection;
+    std::vector<Candidate> candidates;
+    if (best && best->score < settings.min_relevance) {
+        injection.best_below_threshold = InjectedMemory{best->key, best->score, 0};
+    }
+    if (best && best->score >= settings.min_relevance) {
+        const double least = least_prompt_relevance(best->score, settings);
         for (std::size_t index = 0; index < memories.size(); ++index) {
             if (scores[index] >= least && scores[index] > 0.0 &&
                 !contains(already_injected, memories.memory(index).key) && !is_superseded(memories.memory(index))) {
@@ -828,68 +883,28 @@ Injection ranked_or_scored_prompt_injection(MemoryStore &store, const RelevanceS
     return injection;
 }
 
-/// The memory that best matches the prompt in the relevance policy's first pass, and whether the
-/// indexes could not answer (the listing was scored instead).
-struct FirstPassBest {
-    std::optional<RankedKey> best; ///< none when no memory scores above 0
-    bool index_stale = false;
-};
-
-FirstPassBest best_first_pass(MemoryStore &store, const RelevanceScorer &scorer, std::string_view prompt,
-                              const std::string &project_id) {
-    const auto scopes = prompt_scopes(project_id);
-    FirstPassBest found;
-    if (scorer.keeps_index()) {
-        if (auto ranking = rank_from_indexes(store, scorer, prompt, scopes, 1, &RelevanceScorer::rank_first_pass)) {
-            if (!ranking->ranked.empty()) {
-                found.best = std::move(ranking->ranked.front());
-            }
-            found.index_stale = ranking->earlier;
-            return found;
-        }
-        found.index_stale = true;
-    }
-    IndexedMemories listing = memories_of(store, scopes);
-    if (listing.empty()) {
-        return found;
-    }
-    const auto memories = MemoryViewBatch::with_body_excerpts(std::move(listing), store.clock().now());
-    const auto scores = scorer.score_first_pass(prompt, memories.batch());
-    const auto best_at = std::max_element(scores.begin(), scores.end()); // the first of equals, as the index ranks them
-    if (best_at != scores.end() && *best_at > 0.0) {
-        found.best = RankedKey{std::string{memories.memory(static_cast<std::size_t>(best_at - scores.begin())).key},
-                               *best_at};
-    }
-    return found;
-}
-
 } // namespace
 
 Injection prompt_injection(MemoryStore &store, const RelevanceScorer &scorer, std::string_view prompt,
                            const std::string &project_id, const std::vector<std::string> &already_injected,
-                           const InjectionSettings &configured) {
+                           const InjectionSettings &settings) {
     // A configuration that injects nothing per prompt (collie's profile) pays for no ranking.
-    if (configured.max_memories == 0 || configured.budget_tokens == 0) {
+    if (settings.max_memories == 0 || settings.budget_tokens == 0) {
         return Injection{};
     }
-    if (configured.question_relevance > 0.0 && is_general_question(prompt)) {
-        // Held to the policy's first pass: feedback drawn from a lone faint match lends that very
-        // memory its own words, and lifts it as if it answered the question.
-        auto first_pass = best_first_pass(store, scorer, prompt, project_id);
-        if (!first_pass.best || first_pass.best->score < configured.question_relevance) {
-            Injection held;
-            held.held_as_question = true;
-            held.threshold = configured.question_relevance;
-            held.index_stale = first_pass.index_stale;
-            if (first_pass.best) {
-                held.best_below_threshold = InjectedMemory{std::move(first_pass.best->key), first_pass.best->score, 0};
-            }
-            return held;
-        }
+    const bool question = settings.question_relevance > 0.0 && is_general_question(prompt);
+    std::optional<Injection> injection;
+    if (scorer.keeps_index()) {
+        injection = ranked_prompt_injection(store, scorer, prompt, project_id, already_injected, settings, question);
     }
-    auto injection = ranked_or_scored_prompt_injection(store, scorer, prompt, project_id, already_injected, configured);
-    injection.threshold = configured.min_relevance;
-    return injection;
+    if (!injection) {
+        injection = scored_prompt_injection(store, scorer, prompt, project_id, already_injected, settings, question);
+        injection->index_stale = scorer.keeps_index();
+    }
+    if (!injection->held_as_question) {
+        injection->threshold = settings.min_relevance;
+    }
+    return std::move(*injection);
 }
 
 } // namespace starling::core
