@@ -173,7 +173,8 @@ std::vector<CommandReference> make_reference() {
          "or what came closest and why it stayed out.",
          {{"event", "EVENT", "the hook event", "prompt", {"session-start", "prompt"}},
           {"prompt", "TEXT", "the prompt, for --event prompt (required there)", "none"},
-          {"session", "ID", "the session, for what it has already been given", "a new one"},
+          {"session", "ID", "for a prompt: the session, for what it has already been given (a session start gives its "
+                      "standing memories again)", "a new one"},
           project_directory_option(),
           json_option()},
          {"starling inject --event session-start",

@@ -114,8 +114,9 @@ int run_inject_command(Application &application, std::span<const std::string> wo
     const auto *relevance = application.active_policies().relevance;
     core::Injection injection;
     if (event == "session-start") {
+        // A session start gives its standing memories whatever the session was given before, as the hook does.
         injection = core::session_start_injection(store, relevance, project,
-                                                  directory.filename().string() + " " + project, already, settings);
+                                                  directory.filename().string() + " " + project, {}, settings);
     } else if (event == "prompt") {
         const auto prompt = arguments.value("prompt");
         if (!prompt) {

@@ -49,19 +49,21 @@ std::string remember(const ScratchHome &home, const std::string &text, const std
     return outcome["id"].get<std::string>();
 }
 
-std::string session_start_payload(const std::string &session) {
+std::string session_start_payload(const std::string &session, const std::string &source) {
     return nlohmann::json{{"session_id", session},
                           {"transcript_path", "/t"},
                           {"cwd", "/work/app"},
                           {"hook_event_name", "SessionStart"},
-                          {"source", "startup"}}
+                          {"source", source}}
         .dump();
 }
 
-/// What Claude Code's model is given when a session starts, as the real hook replies.
-std::string session_start_context(const ScratchHome &home, const std::string &session, const std::string &now) {
+/// What Claude Code's model is given when a session starts (`source` as Claude Code names why), as
+/// the real hook replies.
+std::string session_start_context(const ScratchHome &home, const std::string &session, const std::string &now,
+                                  const std::string &source = "startup") {
     const auto result = run_process(kBinaries / "starling-claude", {"SessionStart"},
-                                    home.options_at(now, session_start_payload(session)));
+                                    home.options_at(now, session_start_payload(session, source)));
     REQUIRE(result.exit_code == 0);
     if (result.stdout_text.empty()) {
         return "";
@@ -110,6 +112,30 @@ TEST_CASE("everything a new user asked to keep is in the next session's start, t
             CHECK_THAT(shown.stdout_text, Catch::Contains(summary));
         }
     }
+}
+
+TEST_CASE("after the agent compacts its context, what the user asked to keep is given again in the same session",
+          "[e2e][delivery][session-start]") {
+    const ScratchHome home{"delivery-compaction"};
+    const auto pnpm = summary_of(home, remember(home, "I prefer pnpm over npm for every JavaScript project."));
+    const std::string now = "2026-11-03T09:00:00Z";
+    CHECK_THAT(session_start_context(home, "s-long", now), Catch::Contains(pnpm));
+    // Shown at the start: the prompt does not give it twice.
+    CHECK(claude_prompt_context(home, "s-long", "install the pnpm packages").empty());
+    // Claude Code compacts the context (PreCompact), and the summary no longer holds it.
+    const auto compacting = run_process(kBinaries / "starling-claude", {"PreCompact"},
+                                        home.options(nlohmann::json{{"session_id", "s-long"},
+                                                                    {"transcript_path", "/t"},
+                                                                    {"cwd", "/work/app"},
+                                                                    {"hook_event_name", "PreCompact"},
+                                                                    {"trigger", "auto"},
+                                                                    {"custom_instructions", ""}}
+                                                         .dump()));
+    REQUIRE(compacting.exit_code == 0);
+    CHECK_THAT(claude_prompt_context(home, "s-long", "install the pnpm packages"), Catch::Contains(pnpm));
+    // And the session start it sends after compacting shows what the user asked to keep again.
+    CHECK_THAT(session_start_context(home, "s-long", now, "compact"), Catch::Contains(pnpm));
+    CHECK(claude_prompt_context(home, "s-long", "install the pnpm packages").empty());
 }
 
 TEST_CASE("prompts that name a memory's subject in other words get it — prompts about nothing stored get nothing",

@@ -80,6 +80,15 @@ std::string project_query_for(const Event &event) {
     return directory.filename().string() + " " + event.project;
 }
 
+/// Whether what the session was given before this event may no longer be before the model. A
+/// session start begins a context: a new session, a resumed or cleared one, or the summary an agent
+/// compacted the old context into (some agents send a session start after compacting, in the same
+/// session). Compaction ends one: agents without a session start after it get what the next
+/// prompts need again. The session's given memories are then only what this event gives.
+bool begins_new_context(EventKind kind) {
+    return kind == EventKind::session_started || kind == EventKind::context_compacting;
+}
+
 } // namespace
 
 std::string memory_key_for_path(const MemoryStore &store, std::string_view file_path,
@@ -228,10 +237,12 @@ void Lifecycle::reinforce(const Event &event, ReplyBuilder & /*reply*/) {
 void Lifecycle::inject(const Event &event, ReplyBuilder &reply) {
     const bool channel = event.context_channel;
     const auto state = session_log_for(*store_, event).state();
+    const bool new_context = begins_new_context(event.kind);
     std::optional<Injection> injection;
     if (event.kind == EventKind::session_started) {
-        injection = session_start_injection(*store_, policies_.relevance, event.project, project_query_for(event),
-                                            state.injected, settings_.injection);
+        // Nothing the session was given before counts as given: see begins_new_context.
+        injection = session_start_injection(*store_, policies_.relevance, event.project, project_query_for(event), {},
+                                            settings_.injection);
     } else if (event.kind == EventKind::prompt_submitted && policies_.relevance != nullptr) {
         injection = prompt_injection(*store_, *policies_.relevance, event.prompt, event.project, state.injected,
                                      settings_.injection);
@@ -248,14 +259,14 @@ void Lifecycle::inject(const Event &event, ReplyBuilder &reply) {
         delivered_pending = state.pending_context;
         delivered = text.empty() ? delivered_pending : delivered_pending + "\n\n" + text;
     }
-    if (!store_unwritable_ && (injection || gives_context)) {
+    if (!store_unwritable_ && (injection || gives_context || new_context)) {
         // One record of the reply, written once it is sent: nothing here is needed before.
-        reply_records_.emplace_back([this, event, made = std::move(injection), time = store_->clock().now(), gives_context,
-                                     text, delivered_pending] {
+        reply_records_.emplace_back([this, event, made = std::move(injection), time = store_->clock().now(),
+                                     records_state = gives_context || new_context, text, delivered_pending] {
             if (made) {
                 record_receipt(event, *made, time);
             }
-            if (gives_context) {
+            if (records_state) {
                 std::vector<std::string> injected;
                 if (made) {
                     for (const auto &memory : made->memories) {
@@ -281,7 +292,11 @@ void Lifecycle::record_session_state(const Event &event, const std::vector<std::
     }
     try {
         session_log_for(*store_, event).update_state([&](SessionState &session) {
-            session.injected.insert(session.injected.end(), injected.begin(), injected.end());
+            if (begins_new_context(event.kind)) {
+                session.injected = injected;
+            } else {
+                session.injected.insert(session.injected.end(), injected.begin(), injected.end());
+            }
             if (!event.context_channel) {
                 // The agent cannot show context at this event: keep it for the next event that
                 // can, within one budget.

@@ -149,6 +149,34 @@ TEST_CASE("injection at prompt never repeats a memory within a session", "[lifec
     CHECK(core::injection_count(after) == 2);
 }
 
+TEST_CASE("a session start or a compaction begins a new context, in which what the session was given is given "
+          "again",
+          "[lifecycle][injection]") {
+    LifecycleFixture fixture;
+    core::Memory memory;
+    memory.type = "feedback";
+    memory.summary = "deploy only on tuesdays";
+    memory.body = "Deploys happen on Tuesdays.\n";
+    const auto key = fixture.store.create(core::Scope::user(), core::Tier::short_term, memory);
+    const core::SessionLog log{fixture.directory.path() / "sessions", "s-1"};
+    const auto started = fixture.publish(fixture.event(core::EventKind::session_started));
+    CHECK_THAT(started.reply.context, Catch::Contains("Deploys happen on Tuesdays."));
+    CHECK(fixture.publish(fixture.prompt("when do we deploy")).reply.context.empty()); // shown at the start
+
+    SECTION("the session start an agent sends after compacting, in the same session") {
+        const auto again = fixture.publish(fixture.event(core::EventKind::session_started));
+        CHECK_THAT(again.reply.context, Catch::Contains("Deploys happen on Tuesdays."));
+        CHECK(log.state().injected == std::vector<std::string>{key}); // replaced, not added twice
+    }
+    SECTION("a compaction with no session start after it: the next prompt that needs it gets it") {
+        (void)fixture.publish(fixture.event(core::EventKind::context_compacting));
+        CHECK(log.state().injected.empty());
+        CHECK_THAT(fixture.publish(fixture.prompt("when do we deploy")).reply.context,
+                   Catch::Contains("Deploys happen on Tuesdays."));
+        CHECK(fixture.publish(fixture.prompt("deploy again?")).reply.context.empty());
+    }
+}
+
 TEST_CASE("what a reply injected is recorded once the host has sent it, or when its lifecycle ends",
           "[lifecycle][injection]") {
     LifecycleFixture fixture;

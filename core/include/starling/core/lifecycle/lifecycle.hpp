@@ -113,7 +113,8 @@ private:
 
     /// Records what an injection gave the session and why (receipts.hpp), failing open.
     void record_receipt(const Event &event, const Injection &injection, std::chrono::sys_seconds time);
-    /// Records in the session's state what `injected` gave it: the memories (never repeated), and
+    /// Records in the session's state what `injected` gave it: the memories (not repeated until a
+    /// session start or a compaction begins a new context, when they replace the earlier ones), and
     /// `text` kept for the next event with a context channel when this one had none; with one,
     /// `delivered_pending`, the waiting context this reply delivered, no longer waits.
     void record_session_state(const Event &event, const std::vector<std::string> &injected, const std::string &text,
