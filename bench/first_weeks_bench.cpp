@@ -38,6 +38,7 @@ void add_half(HalfFigures &into, const HalfFigures &half) {
     into.relevant += half.relevant;
     into.answered += half.answered;
     into.in_context += half.in_context;
+    into.quiet_in_session += half.quiet_in_session;
     into.tokens_unrelated += half.tokens_unrelated;
     into.tokens_relevant += half.tokens_relevant;
     into.injected_for_relevant += half.injected_for_relevant;
@@ -72,7 +73,9 @@ nlohmann::json half_json(const HalfFigures &half) {
             {"served", half.answered},
             {"served_rate", half.answered_rate()},
             {"in_context", half.in_context},
-            {"in_context_rate", half.in_context_rate()}};
+            {"in_context_rate", half.in_context_rate()},
+            {"quiet_in_session", half.quiet_in_session},
+            {"quiet_in_session_rate", half.quiet_in_session_rate()}};
 }
 
 } // namespace
@@ -101,21 +104,28 @@ FirstWeeksReport run_first_weeks_benchmark(const FirstWeeksOptions &options) {
 }
 
 std::string format_first_weeks_report(const FirstWeeksReport &report) {
-    std::string out = "| store size | stores | check: related prompts served | check: unrelated prompts quiet | "
-                      "tuning: served | tuning: quiet | check: related, their memory in context (served, or in "
-                      "full at session start) | session start: shown in full / by a line / visible "
-                      "(tokens per start) |\n|---|---|---:|---:|---:|---:|---:|---:|\n";
+    std::string out =
+        "In a session (as the hooks run): each prompt follows its working directory's session start, and the "
+        "prompt hook does not give again what that start showed. Outside a session: the prompt's injection alone.\n\n"
+        "| store size | stores | check, in a session: related prompts with their memory in context (shown at the "
+        "start, or injected) | check, in a session: unrelated prompts given nothing | check, outside a session: "
+        "related prompts served | check, outside a session: unrelated prompts quiet | tuning, in a session: in "
+        "context / given nothing | tuning, outside a session: served / quiet | session start: shown in full / by "
+        "a line / visible (tokens per start) |\n|---|---|---:|---:|---:|---:|---:|---:|---:|\n";
     for (const auto &[size, figures] : by_size(report)) {
         std::string names;
         for (const auto &name : figures.stores) {
             names += (names.empty() ? "" : ", ") + name;
         }
         out += "| " + std::to_string(size) + " | " + names + " | " +
+               percent(figures.check.in_context, figures.check.relevant) + " | " +
+               percent(figures.check.quiet_in_session, figures.check.unrelated) + " | " +
                percent(figures.check.answered, figures.check.relevant) + " | " +
                percent(figures.check.quiet, figures.check.unrelated) + " | " +
-               percent(figures.tuning.answered, figures.tuning.relevant) + " | " +
-               percent(figures.tuning.quiet, figures.tuning.unrelated) + " | " +
-               percent(figures.check.in_context, figures.check.relevant) + " | " + std::to_string(figures.in_full) +
+               percent(figures.tuning.in_context, figures.tuning.relevant) + " / " +
+               percent(figures.tuning.quiet_in_session, figures.tuning.unrelated) + " | " +
+               percent(figures.tuning.answered, figures.tuning.relevant) + " / " +
+               percent(figures.tuning.quiet, figures.tuning.unrelated) + " | " + std::to_string(figures.in_full) +
                " / " + std::to_string(figures.listed) + " / " + std::to_string(figures.visible) + " (" +
                std::to_string(figures.starts == 0 ? 0 : figures.tokens / figures.starts) + ") |\n";
     }

@@ -174,6 +174,7 @@ public:
             return found == ids_of_key_.end() ? std::size_t{0} : found->second.size();
         };
         for (const auto &memory : injection.memories) {
+            outcome.keys_in_full.push_back(memory.key);
             outcome.in_full += labelled(memory.key);
             if (const auto found = ids_of_key_.find(memory.key); found != ids_of_key_.end()) {
                 outcome.ids_in_full.insert(found->second.begin(), found->second.end());
@@ -192,14 +193,7 @@ public:
     /// The prompt as the prompt hook injects it: its working directory's project, nothing injected
     /// before in the session.
     PromptOutcome inject(const LabelledPrompt &prompt, const core::InjectionSettings &settings) {
-        const auto project =
-            store().resolve_project(directory_of(prompt.project), core::MemoryStore::ProjectFolder::look_up);
-        const auto injection = core::prompt_injection(store(), *application_->active_policies().relevance,
-                                                      prompt.text, project, {}, settings);
-        if (injection.index_stale) {
-            throw std::runtime_error("prompt " + prompt.id +
-                                     " was scored without the relevance index, which the benchmark had just built");
-        }
+        const auto injection = prompt_injection(prompt, settings, {});
         PromptOutcome outcome;
         outcome.id = prompt.id;
         outcome.tuning = prompt.tuning;
@@ -208,20 +202,51 @@ public:
         outcome.tokens = injection.tokens;
         outcome.best_score = injection.memories.empty() ? 0.0 : injection.memories.front().score;
         outcome.best_below_threshold = injection.best_below_threshold ? injection.best_below_threshold->score : 0.0;
+        outcome.relevant_injected = relevant_among(prompt, injection);
+        return outcome;
+    }
+
+    /// The prompt as the prompt hook injects it in a session that began with `start`, into `outcome`.
+    void inject_in_session(const LabelledPrompt &prompt, const core::InjectionSettings &settings,
+                           const SessionStartOutcome &start, PromptOutcome &outcome) {
+        const auto injection = prompt_injection(prompt, settings, start.keys_in_full);
+        outcome.injected_in_session = injection.memories.size();
+        outcome.relevant_injected_in_session = relevant_among(prompt, injection);
+        outcome.relevant_at_start = std::any_of(prompt.relevant.begin(), prompt.relevant.end(),
+                                                [&](const std::string &id) { return start.ids_in_full.contains(id); });
+    }
+
+private:
+    [[nodiscard]] fs::path home() const { return root_ / "home"; }
+
+    core::Injection prompt_injection(const LabelledPrompt &prompt, const core::InjectionSettings &settings,
+                                     const std::vector<std::string> &already_injected) {
+        const auto project =
+            store().resolve_project(directory_of(prompt.project), core::MemoryStore::ProjectFolder::look_up);
+        auto injection = core::prompt_injection(store(), *application_->active_policies().relevance, prompt.text,
+                                                project, already_injected, settings);
+        if (injection.index_stale) {
+            throw std::runtime_error("prompt " + prompt.id +
+                                     " was scored without the relevance index, which the benchmark had just built");
+        }
+        return injection;
+    }
+
+    /// How many of the memories `injection` gives are labelled relevant to `prompt`.
+    std::size_t relevant_among(const LabelledPrompt &prompt, const core::Injection &injection) const {
+        std::size_t relevant = 0;
         for (const auto &memory : injection.memories) {
             const auto found = ids_of_key_.find(memory.key);
             if (found == ids_of_key_.end()) {
                 continue; // a padding memory
             }
-            const bool relevant = std::any_of(prompt.relevant.begin(), prompt.relevant.end(),
-                                              [&](const std::string &id) { return found->second.contains(id); });
-            outcome.relevant_injected += relevant ? 1 : 0;
+            relevant += std::any_of(prompt.relevant.begin(), prompt.relevant.end(),
+                                    [&](const std::string &id) { return found->second.contains(id); })
+                            ? 1
+                            : 0;
         }
-        return outcome;
+        return relevant;
     }
-
-private:
-    [[nodiscard]] fs::path home() const { return root_ / "home"; }
 
     fs::path root_;
     ScopedEnvironment environment_;
@@ -258,6 +283,8 @@ nlohmann::json half_json(const HalfFigures &half) {
             {"answered_rate", half.answered_rate()},
             {"in_context", half.in_context},
             {"in_context_rate", half.in_context_rate()},
+            {"quiet_in_session", half.quiet_in_session},
+            {"quiet_in_session_rate", half.quiet_in_session_rate()},
             {"precision", half.precision()},
             {"tokens_per_unrelated", share(half.tokens_unrelated, half.unrelated)},
             {"tokens_per_relevant", share(half.tokens_relevant, half.relevant)}};
@@ -269,13 +296,14 @@ void HalfFigures::add(const PromptOutcome &outcome) {
     if (outcome.has_relevant) {
         ++relevant;
         answered += outcome.relevant_injected > 0 ? 1 : 0;
-        in_context += outcome.relevant_injected > 0 || outcome.relevant_at_start ? 1 : 0;
+        in_context += outcome.relevant_injected_in_session > 0 || outcome.relevant_at_start ? 1 : 0;
         tokens_relevant += outcome.tokens;
         injected_for_relevant += outcome.injected;
         relevant_injected += outcome.relevant_injected;
     } else {
         ++unrelated;
         quiet += outcome.injected == 0 ? 1 : 0;
+        quiet_in_session += outcome.injected_in_session == 0 ? 1 : 0;
         tokens_unrelated += outcome.tokens;
     }
 }
@@ -283,6 +311,7 @@ void HalfFigures::add(const PromptOutcome &outcome) {
 double HalfFigures::quiet_rate() const noexcept { return share(quiet, unrelated); }
 double HalfFigures::answered_rate() const noexcept { return share(answered, relevant); }
 double HalfFigures::in_context_rate() const noexcept { return share(in_context, relevant); }
+double HalfFigures::quiet_in_session_rate() const noexcept { return share(quiet_in_session, unrelated); }
 double HalfFigures::precision() const noexcept { return share(relevant_injected, injected_for_relevant); }
 
 CheckHalfMisses check_half_misses(const StoreSizeReport &sized) {
@@ -327,10 +356,11 @@ InjectionReport run_injection_benchmark(const InjectionBenchOptions &options) {
             auto outcome = bench.inject(prompt, settings);
             const auto start = std::find_if(sized.session_starts.begin(), sized.session_starts.end(),
                                             [&](const SessionStartOutcome &started) { return started.project == prompt.project; });
-            outcome.relevant_at_start =
-                start != sized.session_starts.end() &&
-                std::any_of(prompt.relevant.begin(), prompt.relevant.end(),
-                            [&](const std::string &id) { return start->ids_in_full.contains(id); });
+            if (start == sized.session_starts.end()) {
+                throw std::runtime_error("prompt " + prompt.id + " is in project " + prompt.project +
+                                         ", which has no session start");
+            }
+            bench.inject_in_session(prompt, settings, *start, outcome);
             (prompt.tuning ? sized.tuning : sized.check).add(outcome);
             sized.outcomes.push_back(outcome);
         }
@@ -402,7 +432,9 @@ nlohmann::json injection_report_json(const InjectionReport &report) {
                                {"tokens", outcome.tokens},
                                {"best_score", outcome.best_score},
                                {"best_below_threshold", outcome.best_below_threshold},
-                               {"relevant_at_start", outcome.relevant_at_start}});
+                               {"relevant_at_start", outcome.relevant_at_start},
+                               {"injected_in_session", outcome.injected_in_session},
+                               {"relevant_injected_in_session", outcome.relevant_injected_in_session}});
         }
         nlohmann::json sweep = nlohmann::json::array();
         for (const auto &row : sized.sweep) {

@@ -37,6 +37,10 @@ struct PromptOutcome {
     /// The session start of the prompt's working directory showed a memory relevant to it in full:
     /// the agent had it in its context before the prompt, injected or not.
     bool relevant_at_start = false;
+    /// The same prompt injected as the hook injects it in a session that began with that session
+    /// start: what the start showed in full is not given again (the session's state excludes it).
+    std::size_t injected_in_session = 0;
+    std::size_t relevant_injected_in_session = 0;
 };
 
 /// What one half of the prompts got.
@@ -45,9 +49,12 @@ struct HalfFigures {
     std::size_t quiet = 0;     ///< of them, those that got nothing
     std::size_t relevant = 0;  ///< prompts with a relevant memory
     std::size_t answered = 0;  ///< of them, those that got at least one relevant memory
-    /// Of the prompts with a relevant memory, those whose agent had one in its context: answered,
-    /// or shown in full by the session start (PromptOutcome::relevant_at_start).
+    /// Of the prompts with a relevant memory, those whose agent had one in its context in a session
+    /// begun by its working directory's session start: shown in full by that start
+    /// (PromptOutcome::relevant_at_start), or injected by the prompt in that session.
     std::size_t in_context = 0;
+    /// Of the prompts no memory bears on, those to which the prompt hook added nothing in that session.
+    std::size_t quiet_in_session = 0;
     std::size_t tokens_unrelated = 0;
     std::size_t tokens_relevant = 0;
     std::size_t injected_for_relevant = 0; ///< memories injected for prompts with a relevant one
@@ -57,6 +64,7 @@ struct HalfFigures {
     [[nodiscard]] double quiet_rate() const noexcept;
     [[nodiscard]] double answered_rate() const noexcept;
     [[nodiscard]] double in_context_rate() const noexcept;
+    [[nodiscard]] double quiet_in_session_rate() const noexcept;
     /// Of the memories injected for prompts that have relevant ones, the share labelled relevant.
     [[nodiscard]] double precision() const noexcept;
 };
@@ -69,6 +77,8 @@ struct SessionStartOutcome {
     std::size_t listed = 0;  ///< of them, named by a line
     std::size_t tokens = 0;
     std::set<std::string> ids_in_full; ///< the labelled memories shown in full
+    /// Every memory shown in full, padding included: what the session's state records as given.
+    std::vector<std::string> keys_in_full;
 };
 
 struct ThresholdFigures {

@@ -98,6 +98,52 @@ TEST_CASE("starling-bench first-weeks runs each store at its own size, sums the 
     CHECK_THAT(text, Catch::Contains("- c-three: noisy none; missed"));
 }
 
+TEST_CASE("starling-bench first-weeks runs each prompt as in a session begun by its session start, which gives "
+          "nothing again",
+          "[bench][first-weeks]") {
+    const TempDir scratch{"first-weeks-session"};
+    // n1 is about browser tabs, not indentation: alone it gets the memory about tabs; in a session
+    // the start has shown that memory already, and the prompt hook adds nothing.
+    write_store(scratch / "data" / "tabs", "u-tabs | user | feedback | - | Indent with tabs, never spaces. | -\n"
+                                           "u-go | user | user | - | I write Go at work. | -\n",
+                "q1 | - | u-tabs | tabs or spaces for this file?\n"
+                "n1 | - | - | how many tabs can Firefox keep open?\n"
+                "q2 | - | u-go | which language do I write at work?\n"
+                "n2 | - | - | good morning\n");
+    FirstWeeksOptions options;
+    options.data = scratch / "data";
+    options.scratch = scratch / "stores";
+
+    SECTION("standing memories at session start") {
+        const auto json = starling::bench::first_weeks_report_json(run_first_weeks_benchmark(options));
+        const auto &tuning = json["sizes"][0]["tuning"];
+        CHECK(tuning["served"] == 1);
+        CHECK(tuning["quiet"] == 0);
+        CHECK(tuning["in_context"] == 1);
+        CHECK(tuning["quiet_in_session"] == 1);
+        const auto &prompts = json["stores"][0]["injection"]["sizes"][0]["prompts"];
+        CHECK(prompts[1]["injected"] == 1);
+        CHECK(prompts[1]["injected_in_session"] == 0);
+        CHECK(prompts[0]["relevant_at_start"] == true);
+        CHECK(prompts[0]["relevant_injected_in_session"] == 0);
+        const auto text = starling::bench::format_first_weeks_report(run_first_weeks_benchmark(options));
+        CHECK_THAT(text, Catch::Contains("In a session (as the hooks run)"));
+    }
+    SECTION("a session start that shows only the long-term index: in a session as alone") {
+        std::ofstream{scratch / "config.toml"} << "[injection]\nstanding_memories = false\n";
+        options.config_file = scratch / "config.toml";
+        const auto json = starling::bench::first_weeks_report_json(run_first_weeks_benchmark(options));
+        const auto &tuning = json["sizes"][0]["tuning"];
+        CHECK(tuning["served"] == 1);
+        CHECK(tuning["in_context"] == 1); // injected by the prompt, not shown at the start
+        CHECK(tuning["quiet"] == 0);
+        CHECK(tuning["quiet_in_session"] == 0);
+        const auto &prompts = json["stores"][0]["injection"]["sizes"][0]["prompts"];
+        CHECK(prompts[0]["relevant_at_start"] == false);
+        CHECK(prompts[0]["relevant_injected_in_session"] == 1);
+    }
+}
+
 TEST_CASE("starling-bench first-weeks refuses a data directory without stores, naming it", "[bench][first-weeks]") {
     const TempDir scratch{"first-weeks-empty"};
     fs::create_directories(scratch / "data");
