@@ -36,7 +36,7 @@ constexpr ClaudeStyleEvent kEvents[] = {
     {"PermissionDenied", EventKind::other, rules::silent},
     {"PostToolUseFailure", EventKind::other, rules::context_or_block},
     {"PostToolBatch", EventKind::other, rules::context},
-    {"SubagentStart", EventKind::other, rules::context},
+    {"SubagentStart", EventKind::subagent_started, rules::context},
     {"Setup", EventKind::other, rules::context},
     {"UserPromptExpansion", EventKind::other, rules::context},
     {"MessageDisplay", EventKind::other, rules::silent},
@@ -72,7 +72,8 @@ starling::sdk::AgentIntegration agent_integration() {
     agent.hooks.user_path = "settings.json";
     agent.hooks.project_path = ".claude/settings.json";
     agent.hooks.events = {{"SessionStart", ""}, {"UserPromptSubmit", ""}, {"PostToolUse", "Read|Bash"},
-                          {"PreCompact", ""},   {"Stop", ""},             {"SessionEnd", ""}};
+                          {"PreCompact", ""},   {"Stop", ""},             {"SessionEnd", ""},
+                          {"SubagentStart", ""}};
     agent.instructions = Instructions{InstructionsPlacement::own_file, starling::adapters::kSkillPath,
                                       std::string{".claude/"} + starling::adapters::kSkillPath,
                                       starling::adapters::skill_preamble()};

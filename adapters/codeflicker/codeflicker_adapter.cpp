@@ -22,7 +22,7 @@ constexpr ClaudeStyleEvent kEvents[] = {
     {"PostToolUse", EventKind::tool_used, rules::context_or_block},
     {"PostToolUseFailure", EventKind::other, rules::silent},
     {"Stop", EventKind::turn_stopped, rules::message_or_continue},
-    {"SubagentStart", EventKind::other, rules::context},
+    {"SubagentStart", EventKind::subagent_started, rules::context},
     {"SubagentStop", EventKind::other, rules::message_or_continue},
     {"PreCompact", EventKind::context_compacting, rules::message},
     {"PermissionRequest", EventKind::other, rules::message_or_deny_request},

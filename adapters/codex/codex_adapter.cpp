@@ -33,7 +33,7 @@ constexpr ClaudeStyleEvent kEvents[] = {
     {"PostToolUse", EventKind::tool_used, rules::context_or_block},
     {"PreCompact", EventKind::context_compacting, rules::message_or_halt},
     {"PostCompact", EventKind::other, rules::message},
-    {"SubagentStart", EventKind::other, rules::context},
+    {"SubagentStart", EventKind::subagent_started, rules::context},
     {"SubagentStop", EventKind::other, rules::message_or_continue},
     {"Stop", EventKind::turn_stopped, rules::message_or_continue},
     {"SessionEnd", EventKind::session_ended, rules::silent},

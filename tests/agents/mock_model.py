@@ -6,7 +6,9 @@ API (generateContent, streamGenerateContent, countTokens), Copilot CLI and OpenC
 Completions; the turns are streamed as server-sent events. Each turn whose user prompt carries
 READ_MARKER is answered with one tool call that reads `read_path` through the client's own read tool
 (Claude's Read, Codex's shell, Gemini's read_file, Copilot's view, OpenCode's read), then with a
-short text once the tool result comes back. A turn whose prompt carries SEARCH_MARKER calls Starling's
+short text once the tool result comes back. A Claude Code turn whose prompt carries SUBAGENT_MARKER
+starts a subagent (the Agent tool) with SUBAGENT_TASK, which the subagent's own turn answers with a
+short text. A turn whose prompt carries SEARCH_MARKER calls Starling's
 MCP tools as the client offers them: memory_search for SEARCH_QUERY, then memory_get for the first id
 the search returned, then answers. Every request body is kept, so a test can look for the context
 the hooks injected and the tool results.
@@ -18,6 +20,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 READ_MARKER = "[read-the-memory]"
 SEARCH_MARKER = "[search-the-memories]"
+SUBAGENT_MARKER = "[start-a-subagent]"
+SUBAGENT_TASK = "List the top-level files of this project and say nothing else."
 SEARCH_QUERY = "quokka dashboard"
 # A memory id in memory_search's result, as text ("<id>  <score>  [<type>, <scope>]  ...") or as its
 # structured content ({"id": "<id>", ...}), whichever the client gives the model.
@@ -154,6 +158,15 @@ def needs_read(items, tool_output_type):
 
 # The read tools of the clients that are told apart by what they offer: (tool, its path argument).
 READ_TOOLS = (("read_file", "file_path"), ("view", "path"), ("read", "filePath"))
+
+
+def starts_subagent(messages, tools):
+    """Whether this Anthropic turn is the one of SUBAGENT_MARKER's prompt, with the Agent tool offered
+    and no tool result after that prompt yet."""
+    if not any((tool.get("name") == "Agent") for tool in declared_tools(tools)):
+        return False
+    holding = [i for i, item in enumerate(messages) if marked(item, SUBAGENT_MARKER)]
+    return bool(holding) and '"tool_result"' not in json.dumps(messages[holding[-1]:])
 
 
 def read_tool(tools):
@@ -293,6 +306,9 @@ class MockModel:
                 call = None
                 if searching is not None and body.get("tools"):
                     call = mcp_step(body.get("tools"), tool_results(searching))
+                if not call and body.get("tools") and starts_subagent(body.get("messages") or [], body.get("tools")):
+                    call = (("Agent",), {"description": "List files", "prompt": SUBAGENT_TASK,
+                                         "subagent_type": "general-purpose"})
                 if call:
                     block = {"type": "tool_use", "id": f"toolu_mock_{call[0][0].replace('_', '')}", "name": call[0][0],
                              "input": {}}

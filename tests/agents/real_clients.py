@@ -43,7 +43,8 @@ import urllib.error
 import urllib.request
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from mock_model import MockModel, READ_MARKER, SEARCH_MARKER, after_latest, offered_tools, tool_results  # noqa: E402
+from mock_model import (MockModel, READ_MARKER, SEARCH_MARKER, SUBAGENT_MARKER, SUBAGENT_TASK,  # noqa: E402
+                        after_latest, offered_tools, tool_results)
 
 INJECTED_MEMORY = "Zanzibar deploys happen on Tuesdays only, never on Fridays."
 READ_MEMORY = "The quokka dashboard lives at dash.example.test and tracks build health."
@@ -53,6 +54,8 @@ KEPT_PREFERENCE = "I prefer tabs over spaces in every wombat repository."
 PROMPT = f"When do zanzibar deploys happen? {STANDING_INSTRUCTION} {READ_MARKER}"
 # Answered by the mock model with memory_search, then memory_get of what it found (READ_MEMORY).
 SEARCH_PROMPT = f"Look up in my memories where that dashboard is. {SEARCH_MARKER}"
+# Answered by the mock model (Claude Code) with the Agent tool, which starts a subagent on SUBAGENT_TASK.
+SUBAGENT_PROMPT = f"Have a subagent look at the files. {SUBAGENT_MARKER}"
 
 
 class Checks:
@@ -255,10 +258,12 @@ def run_claude(scratch, clients, checks):
         before = scratch.access_count(scratch.read_key)
         stream, debug = [], ""
         session = ""
-        # One turn, then a compaction of the same session (PreCompact, and SessionStart "compact").
+        # One turn, then a compaction of the same session (PreCompact, and SessionStart "compact"),
+        # then a session whose turn starts a subagent (SubagentStart).
         for name, arguments in (("turn", ["-p", PROMPT, "--add-dir", str(scratch.starling_home),
                                           "--allowedTools", "Read"]),
-                                ("compaction", ["-p", "/compact", "--resume", "<session>"])):
+                                ("compaction", ["-p", "/compact", "--resume", "<session>"]),
+                                ("subagent", ["-p", SUBAGENT_PROMPT, "--allowedTools", "Agent"])):
             arguments = [session if a == "<session>" else a for a in arguments]
             debug_file = scratch.root / f"claude-{name}-debug.log"
             run = subprocess.run([str(clients / "claude"), *arguments, "--output-format", "stream-json", "--verbose",
@@ -276,6 +281,11 @@ def run_claude(scratch, clients, checks):
             outcome = claude_hook_outcome(stream, debug, event)
             checks.check("claude", f"{event}: the hook ran and its reply was accepted", outcome == "accepted", outcome)
         check_context_reached(checks, "claude", model, "/messages")
+        subagent_turns = [json.dumps(body, ensure_ascii=False) for body in model.bodies("/messages")]
+        subagent_turns = [text for text in subagent_turns if SUBAGENT_TASK in text and SUBAGENT_MARKER not in text]
+        checks.check("claude", "what the user asked to keep reached the subagent from its start",
+                     any(KEPT_PREFERENCE in text for text in subagent_turns),
+                     f"{len(subagent_turns)} requests of the subagent; the first: {(subagent_turns or [''])[0][-3000:]}")
         after = scratch.access_count(scratch.read_key)
         uses_before_mcp = scratch.uses_of(scratch.read_id)
         # Mid-session, through Starling's MCP server as `starling install` registered it (~/.claude.json).

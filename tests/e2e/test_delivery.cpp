@@ -138,6 +138,29 @@ TEST_CASE("after the agent compacts its context, what the user asked to keep is 
     CHECK(claude_prompt_context(home, "s-long", "install the pnpm packages").empty());
 }
 
+TEST_CASE("a subagent the agent starts is given what the user asked to keep, in its own context",
+          "[e2e][delivery][session-start]") {
+    const ScratchHome home{"delivery-subagent"};
+    const auto pnpm = summary_of(home, remember(home, "I prefer pnpm over npm for every JavaScript project."));
+    const std::string now = "2026-11-03T09:00:00Z";
+    CHECK_THAT(session_start_context(home, "s-main", now), Catch::Contains(pnpm));
+    // Claude Code's SubagentStart carries the session's id and the subagent's.
+    const auto started = run_process(kBinaries / "starling-claude", {"SubagentStart"},
+                                     home.options(nlohmann::json{{"session_id", "s-main"},
+                                                                 {"transcript_path", "/t"},
+                                                                 {"cwd", "/work/app"},
+                                                                 {"hook_event_name", "SubagentStart"},
+                                                                 {"agent_id", "agent-1"},
+                                                                 {"agent_type", "general-purpose"}}
+                                                      .dump()));
+    REQUIRE(started.exit_code == 0);
+    const auto reply = nlohmann::json::parse(started.stdout_text);
+    CHECK(reply["hookSpecificOutput"]["hookEventName"] == "SubagentStart");
+    CHECK_THAT(reply["hookSpecificOutput"]["additionalContext"].get<std::string>(), Catch::Contains(pnpm));
+    // The session itself was given it at its start: its prompts still do not repeat it.
+    CHECK(claude_prompt_context(home, "s-main", "install the pnpm packages").empty());
+}
+
 TEST_CASE("prompts that name a memory's subject in other words get it — prompts about nothing stored get nothing",
           "[e2e][delivery][injection]") {
     const ScratchHome one{"delivery-one-memory"};

@@ -372,7 +372,7 @@ TEST_CASE("hooks an earlier version wrote unquoted from a path with a space are 
     REQUIRE(run_process(kStarling, {"install", "claude"}, home.options()).exit_code == 0);
     const auto reinstalled = read_text(file);
     CHECK_THAT(reinstalled, !Catch::Contains("/opt/my tools"));
-    CHECK(starling_commands(nlohmann::json::parse(reinstalled)).size() == 6);
+    CHECK(starling_commands(nlohmann::json::parse(reinstalled)).size() == 7); // one per installed event
     REQUIRE(run_process(kStarling, {"uninstall", "claude"}, home.options()).exit_code == 0);
     CHECK(nlohmann::json::parse(read_text(file)) == nlohmann::json::parse(user_hooks));
 }

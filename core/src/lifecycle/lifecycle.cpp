@@ -46,7 +46,9 @@ InjectionReceipt receipt_of(const Injection &injection, const Event &event, std:
                             std::size_t budget_tokens, std::optional<std::size_t> message_count) {
     InjectionReceipt receipt;
     receipt.time = now;
-    receipt.event = event.kind == EventKind::session_started ? "session-start" : "prompt";
+    receipt.event = event.kind == EventKind::session_started    ? "session-start"
+                    : event.kind == EventKind::subagent_started ? "subagent-start"
+                                                                : "prompt";
     receipt.session = event.session_id;
     receipt.agent = event.agent;
     receipt.project = event.project;
@@ -235,6 +237,10 @@ void Lifecycle::reinforce(const Event &event, ReplyBuilder & /*reply*/) {
 }
 
 void Lifecycle::inject(const Event &event, ReplyBuilder &reply) {
+    if (event.kind == EventKind::subagent_started) {
+        inject_into_subagent(event, reply);
+        return;
+    }
     const bool channel = event.context_channel;
     const auto state = session_log_for(*store_, event).state();
     const bool new_context = begins_new_context(event.kind);
@@ -282,6 +288,31 @@ void Lifecycle::inject(const Event &event, ReplyBuilder &reply) {
             delivered = text; // pending and new text together would break the budget: the newer wins
         }
         reply.add_context(delivered);
+    }
+}
+
+void Lifecycle::inject_into_subagent(const Event &event, ReplyBuilder &reply) {
+    // The subagent's context is its own: it gets what a session start gives, and the session's
+    // record of what it was given, and the context waiting for its next channel, stay the session's.
+    auto injection = session_start_injection(*store_, policies_.relevance, event.project, project_query_for(event), {},
+                                             settings_.injection);
+    if (injection.context.empty() || !event.context_channel) {
+        return;
+    }
+    reply.add_context(injection.context);
+    if (!store_unwritable_) {
+        reply_records_.emplace_back([this, event, made = std::move(injection), time = store_->clock().now()] {
+            record_receipt(event, made, time);
+            std::vector<std::string> given;
+            for (const auto &memory : made.memories) {
+                given.push_back(memory.key);
+            }
+            try {
+                store_->note_accesses(given, event.session_id, AccessKind::injection);
+            } catch (const StoreError &error) {
+                report_unwritable(error);
+            }
+        });
     }
 }
 

@@ -177,6 +177,39 @@ TEST_CASE("a session start or a compaction begins a new context, in which what t
     }
 }
 
+TEST_CASE("a subagent starts with what a session start gives, and the session's record stays the session's",
+          "[lifecycle][injection]") {
+    LifecycleFixture fixture;
+    core::Memory memory;
+    memory.type = "feedback";
+    memory.summary = "deploy only on tuesdays";
+    memory.body = "Deploys happen on Tuesdays.\n";
+    const auto key = fixture.store.create(core::Scope::user(), core::Tier::short_term, memory);
+    const core::SessionLog log{fixture.directory.path() / "sessions", "s-1"};
+    (void)fixture.publish(fixture.event(core::EventKind::session_started));
+    REQUIRE(log.state().injected == std::vector<std::string>{key});
+    core::SessionLog{fixture.directory.path() / "sessions", "s-1"}.update_state(
+        [](core::SessionState &state) { state.pending_context = "for the session's next channel"; });
+
+    const auto subagent = fixture.publish(fixture.event(core::EventKind::subagent_started));
+    CHECK_THAT(subagent.reply.context, Catch::Contains("Deploys happen on Tuesdays."));
+    CHECK(subagent.reply.context.find("for the session's next channel") == std::string::npos);
+    CHECK(log.state().injected == std::vector<std::string>{key});
+    CHECK(log.state().pending_context == "for the session's next channel");
+    const core::ReceiptLog receipts{fixture.directory.path() / "sessions", core::SessionLog::file_stem("s-1"),
+                                    fixture.store.redactor()};
+    const auto injections = receipts.read().injections;
+    REQUIRE(injections.size() == 2);
+    CHECK(injections.back().event == "subagent-start");
+
+    SECTION("nothing for a subagent whose start has no channel to the model") {
+        auto silent = fixture.event(core::EventKind::subagent_started);
+        silent.context_channel = false;
+        CHECK(fixture.publish(silent).reply.context.empty());
+        CHECK(log.state().pending_context == "for the session's next channel");
+    }
+}
+
 TEST_CASE("what a reply injected is recorded once the host has sent it, or when its lifecycle ends",
           "[lifecycle][injection]") {
     LifecycleFixture fixture;

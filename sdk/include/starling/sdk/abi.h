@@ -30,7 +30,7 @@
 #include <stdint.h>
 
 #define STARLING_ABI_MAJOR 1u
-#define STARLING_ABI_MINOR 10u
+#define STARLING_ABI_MINOR 11u
 
 #if defined(_WIN32)
 #define STARLING_EXPORT __declspec(dllexport)

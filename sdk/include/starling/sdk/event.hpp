@@ -20,6 +20,9 @@ enum class EventKind {
     turn_stopped,
     session_ended,
     other, ///< an event Starling does not act on; parsed so that its safe reply can be rendered
+    /// A subagent of the session starts, with a context of its own that holds none of the session's
+    /// (ABI 1.11; adapters built before it report such an event as `other`).
+    subagent_started,
 };
 
 /// What a tool call did, whatever the agent calls the tool.
@@ -66,6 +69,7 @@ struct Reply {
     case EventKind::turn_stopped: return "turn_stopped";
     case EventKind::session_ended: return "session_ended";
     case EventKind::other: return "other";
+    case EventKind::subagent_started: return "subagent_started";
     }
     return "other";
 }
@@ -87,7 +91,7 @@ struct Reply {
 [[nodiscard]] inline std::optional<EventKind> event_kind_from_string(std::string_view text) noexcept {
     for (const auto kind : {EventKind::session_started, EventKind::prompt_submitted, EventKind::tool_used,
                             EventKind::context_compacting, EventKind::turn_stopped, EventKind::session_ended,
-                            EventKind::other}) {
+                            EventKind::other, EventKind::subagent_started}) {
         if (to_string(kind) == text) {
             return kind;
         }

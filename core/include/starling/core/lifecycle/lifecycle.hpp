@@ -111,6 +111,8 @@ private:
     void judge(SessionLog &log, const ClaimedMessages &claimed, const std::string &session_id,
                const std::string &project);
 
+    /// A subagent's start: what a session start gives, into the subagent's own context.
+    void inject_into_subagent(const Event &event, ReplyBuilder &reply);
     /// Records what an injection gave the session and why (receipts.hpp), failing open.
     void record_receipt(const Event &event, const Injection &injection, std::chrono::sys_seconds time);
     /// Records in the session's state what `injected` gave it: the memories (not repeated until a

@@ -26,7 +26,7 @@ struct ReceiptMemory {
 /// What one injection put into an agent's context, and why: written where the injection is decided.
 struct InjectionReceipt {
     std::chrono::sys_seconds time{};
-    std::string event;   ///< `session-start` or `prompt`
+    std::string event;   ///< `session-start`, `subagent-start` or `prompt`
     std::string session; ///< the agent's session id
     std::string agent;
     std::string project; ///< the project id injected for; empty outside a project
