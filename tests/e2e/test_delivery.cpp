@@ -72,6 +72,13 @@ std::string session_start_context(const ScratchHome &home, const std::string &se
     return reply.contains("hookSpecificOutput") ? reply["hookSpecificOutput"].value("additionalContext", "") : "";
 }
 
+/// Runs Claude Code's hook `event` of `session` in /work/app, with the event's own `fields`.
+starling::test::ProcessResult claude_hook(const ScratchHome &home, const std::string &event, const std::string &session,
+                                          nlohmann::json fields) {
+    fields.update({{"session_id", session}, {"transcript_path", "/t"}, {"cwd", "/work/app"}, {"hook_event_name", event}});
+    return run_process(kBinaries / "starling-claude", {event}, home.options(fields.dump()));
+}
+
 /// The summary `remember` gave a text: what session start shows of it.
 std::string summary_of(const ScratchHome &home, const std::string &id) {
     const auto shown = run_process(kBinaries / "starling", {"show", "--json", id}, home.options());
@@ -123,15 +130,8 @@ TEST_CASE("after the agent compacts its context, what the user asked to keep is 
     // Shown at the start: the prompt does not give it twice.
     CHECK(claude_prompt_context(home, "s-long", "install the pnpm packages").empty());
     // Claude Code compacts the context (PreCompact), and the summary no longer holds it.
-    const auto compacting = run_process(kBinaries / "starling-claude", {"PreCompact"},
-                                        home.options(nlohmann::json{{"session_id", "s-long"},
-                                                                    {"transcript_path", "/t"},
-                                                                    {"cwd", "/work/app"},
-                                                                    {"hook_event_name", "PreCompact"},
-                                                                    {"trigger", "auto"},
-                                                                    {"custom_instructions", ""}}
-                                                         .dump()));
-    REQUIRE(compacting.exit_code == 0);
+    REQUIRE(claude_hook(home, "PreCompact", "s-long", {{"trigger", "auto"}, {"custom_instructions", ""}}).exit_code ==
+            0);
     CHECK_THAT(claude_prompt_context(home, "s-long", "install the pnpm packages"), Catch::Contains(pnpm));
     // And the session start it sends after compacting shows what the user asked to keep again.
     CHECK_THAT(session_start_context(home, "s-long", now, "compact"), Catch::Contains(pnpm));
@@ -145,14 +145,8 @@ TEST_CASE("a subagent the agent starts is given what the user asked to keep, in 
     const std::string now = "2026-11-03T09:00:00Z";
     CHECK_THAT(session_start_context(home, "s-main", now), Catch::Contains(pnpm));
     // Claude Code's SubagentStart carries the session's id and the subagent's.
-    const auto started = run_process(kBinaries / "starling-claude", {"SubagentStart"},
-                                     home.options(nlohmann::json{{"session_id", "s-main"},
-                                                                 {"transcript_path", "/t"},
-                                                                 {"cwd", "/work/app"},
-                                                                 {"hook_event_name", "SubagentStart"},
-                                                                 {"agent_id", "agent-1"},
-                                                                 {"agent_type", "general-purpose"}}
-                                                      .dump()));
+    const auto started =
+        claude_hook(home, "SubagentStart", "s-main", {{"agent_id", "agent-1"}, {"agent_type", "general-purpose"}});
     REQUIRE(started.exit_code == 0);
     const auto reply = nlohmann::json::parse(started.stdout_text);
     CHECK(reply["hookSpecificOutput"]["hookEventName"] == "SubagentStart");

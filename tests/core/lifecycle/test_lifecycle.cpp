@@ -45,6 +45,14 @@ struct LifecycleFixture {
         event.project = store.resolve_project("/work/app");
         return event;
     }
+    /// A standing memory (feedback) in the user's short-term tier: a session start shows it.
+    std::string deploy_rule() {
+        core::Memory memory;
+        memory.type = "feedback";
+        memory.summary = "deploy only on tuesdays";
+        memory.body = "Deploys happen on Tuesdays.\n";
+        return store.create(core::Scope::user(), core::Tier::short_term, memory);
+    }
     core::Event prompt(std::string text, std::string session = "s-1") {
         auto submitted = event(core::EventKind::prompt_submitted, std::move(session));
         submitted.prompt = std::move(text);
@@ -153,11 +161,7 @@ TEST_CASE("a session start or a compaction begins a new context, in which what t
           "again",
           "[lifecycle][injection]") {
     LifecycleFixture fixture;
-    core::Memory memory;
-    memory.type = "feedback";
-    memory.summary = "deploy only on tuesdays";
-    memory.body = "Deploys happen on Tuesdays.\n";
-    const auto key = fixture.store.create(core::Scope::user(), core::Tier::short_term, memory);
+    const auto key = fixture.deploy_rule();
     const core::SessionLog log{fixture.directory.path() / "sessions", "s-1"};
     const auto started = fixture.publish(fixture.event(core::EventKind::session_started));
     CHECK_THAT(started.reply.context, Catch::Contains("Deploys happen on Tuesdays."));
@@ -180,11 +184,7 @@ TEST_CASE("a session start or a compaction begins a new context, in which what t
 TEST_CASE("a subagent starts with what a session start gives, and the session's record stays the session's",
           "[lifecycle][injection]") {
     LifecycleFixture fixture;
-    core::Memory memory;
-    memory.type = "feedback";
-    memory.summary = "deploy only on tuesdays";
-    memory.body = "Deploys happen on Tuesdays.\n";
-    const auto key = fixture.store.create(core::Scope::user(), core::Tier::short_term, memory);
+    const auto key = fixture.deploy_rule();
     const core::SessionLog log{fixture.directory.path() / "sessions", "s-1"};
     (void)fixture.publish(fixture.event(core::EventKind::session_started));
     REQUIRE(log.state().injected == std::vector<std::string>{key});
