@@ -54,6 +54,8 @@ KEPT_PREFERENCE = "I prefer tabs over spaces in every wombat repository."
 PROMPT = f"When do zanzibar deploys happen? {STANDING_INSTRUCTION} {READ_MARKER}"
 # Answered by the mock model with memory_search, then memory_get of what it found (READ_MEMORY).
 SEARCH_PROMPT = f"Look up in my memories where that dashboard is. {SEARCH_MARKER}"
+# Given after the compaction, in the same session: what the user asked to keep must reach it again.
+AFTER_COMPACTION_PROMPT = "Which wombat repository did we talk about?"
 # Answered by the mock model (Claude Code) with the Agent tool, which starts a subagent on SUBAGENT_TASK.
 SUBAGENT_PROMPT = f"Have a subagent look at the files. {SUBAGENT_MARKER}"
 
@@ -258,14 +260,15 @@ def run_claude(scratch, clients, checks):
         before = scratch.access_count(scratch.read_key)
         stream, debug = [], ""
         session = ""
-        # One turn, then a compaction of the same session (PreCompact, and SessionStart "compact"),
-        # then a session whose turn starts a subagent (SubagentStart).
+        # One turn, then a compaction of the same session (PreCompact, and SessionStart "compact") and
+        # a turn after it, then a session whose turn starts a subagent (SubagentStart).
         for name, arguments in (("turn", ["-p", PROMPT, "--add-dir", str(scratch.starling_home),
                                           "--allowedTools", "Read"]),
                                 ("compaction", ["-p", "/compact", "--resume", "<session>"]),
+                                ("turn after the compaction", ["-p", AFTER_COMPACTION_PROMPT, "--resume", "<session>"]),
                                 ("subagent", ["-p", SUBAGENT_PROMPT, "--allowedTools", "Agent"])):
             arguments = [session if a == "<session>" else a for a in arguments]
-            debug_file = scratch.root / f"claude-{name}-debug.log"
+            debug_file = scratch.root / f"claude-{name.replace(' ', '-')}-debug.log"
             run = subprocess.run([str(clients / "claude"), *arguments, "--output-format", "stream-json", "--verbose",
                                   "--include-hook-events", "--debug-file", str(debug_file)],
                                  cwd=scratch.project, env=env, capture_output=True, text=True, timeout=300)
@@ -281,6 +284,12 @@ def run_claude(scratch, clients, checks):
             outcome = claude_hook_outcome(stream, debug, event)
             checks.check("claude", f"{event}: the hook ran and its reply was accepted", outcome == "accepted", outcome)
         check_context_reached(checks, "claude", model, "/messages")
+        after_compaction = [json.dumps(body, ensure_ascii=False) for body in model.bodies("/messages")]
+        after_compaction = [text for text in after_compaction if AFTER_COMPACTION_PROMPT in text]
+        checks.check("claude", "what the user asked to keep reached the model again after the compaction",
+                     bool(after_compaction) and all(KEPT_PREFERENCE in text for text in after_compaction),
+                     f"{len(after_compaction)} requests of the turn after it; the first: "
+                     f"{(after_compaction or [''])[0][-3000:]}")
         subagent_turns = [json.dumps(body, ensure_ascii=False) for body in model.bodies("/messages")]
         subagent_turns = [text for text in subagent_turns if SUBAGENT_TASK in text and SUBAGENT_MARKER not in text]
         checks.check("claude", "what the user asked to keep reached the subagent from its start",
