@@ -91,6 +91,22 @@ bool begins_new_context(EventKind kind) {
     return kind == EventKind::session_started || kind == EventKind::context_compacting;
 }
 
+/// What a session start gives, or a subagent's start: whatever the session was given before.
+Injection start_injection(MemoryStore &store, const RelevanceScorer *relevance, const Event &event,
+                          const InjectionSettings &settings) {
+    return session_start_injection(store, relevance, event.project, project_query_for(event), {}, settings);
+}
+
+/// The keys of the memories `injection` gave, best first.
+std::vector<std::string> keys_given(const Injection &injection) {
+    std::vector<std::string> keys;
+    keys.reserve(injection.memories.size());
+    for (const auto &memory : injection.memories) {
+        keys.push_back(memory.key);
+    }
+    return keys;
+}
+
 } // namespace
 
 std::string memory_key_for_path(const MemoryStore &store, std::string_view file_path,
@@ -247,8 +263,7 @@ void Lifecycle::inject(const Event &event, ReplyBuilder &reply) {
     std::optional<Injection> injection;
     if (event.kind == EventKind::session_started) {
         // Nothing the session was given before counts as given: see begins_new_context.
-        injection = session_start_injection(*store_, policies_.relevance, event.project, project_query_for(event), {},
-                                            settings_.injection);
+        injection = start_injection(*store_, policies_.relevance, event, settings_.injection);
     } else if (event.kind == EventKind::prompt_submitted && policies_.relevance != nullptr) {
         injection = prompt_injection(*store_, *policies_.relevance, event.prompt, event.project, state.injected,
                                      settings_.injection);
@@ -273,13 +288,8 @@ void Lifecycle::inject(const Event &event, ReplyBuilder &reply) {
                 record_receipt(event, *made, time);
             }
             if (records_state) {
-                std::vector<std::string> injected;
-                if (made) {
-                    for (const auto &memory : made->memories) {
-                        injected.push_back(memory.key);
-                    }
-                }
-                record_session_state(event, injected, text, delivered_pending);
+                record_session_state(event, made ? keys_given(*made) : std::vector<std::string>{}, text,
+                                     delivered_pending);
             }
         });
     }
@@ -294,8 +304,7 @@ void Lifecycle::inject(const Event &event, ReplyBuilder &reply) {
 void Lifecycle::inject_into_subagent(const Event &event, ReplyBuilder &reply) {
     // The subagent's context is its own: it gets what a session start gives, and the session's
     // record of what it was given, and the context waiting for its next channel, stay the session's.
-    auto injection = session_start_injection(*store_, policies_.relevance, event.project, project_query_for(event), {},
-                                             settings_.injection);
+    auto injection = start_injection(*store_, policies_.relevance, event, settings_.injection);
     if (injection.context.empty() || !event.context_channel) {
         return;
     }
@@ -303,12 +312,8 @@ void Lifecycle::inject_into_subagent(const Event &event, ReplyBuilder &reply) {
     if (!store_unwritable_) {
         reply_records_.emplace_back([this, event, made = std::move(injection), time = store_->clock().now()] {
             record_receipt(event, made, time);
-            std::vector<std::string> given;
-            for (const auto &memory : made.memories) {
-                given.push_back(memory.key);
-            }
             try {
-                store_->note_accesses(given, event.session_id, AccessKind::injection);
+                store_->note_accesses(keys_given(made), event.session_id, AccessKind::injection);
             } catch (const StoreError &error) {
                 report_unwritable(error);
             }
