@@ -38,6 +38,7 @@ void add_half(HalfFigures &into, const HalfFigures &half) {
     into.relevant += half.relevant;
     into.answered += half.answered;
     into.in_context += half.in_context;
+    into.in_context_by_line += half.in_context_by_line;
     into.quiet_in_session += half.quiet_in_session;
     into.tokens_unrelated += half.tokens_unrelated;
     into.tokens_relevant += half.tokens_relevant;
@@ -74,6 +75,7 @@ nlohmann::json half_json(const HalfFigures &half) {
             {"served_rate", half.answered_rate()},
             {"in_context", half.in_context},
             {"in_context_rate", half.in_context_rate()},
+            {"in_context_by_line", half.in_context_by_line},
             {"quiet_in_session", half.quiet_in_session},
             {"quiet_in_session_rate", half.quiet_in_session_rate()}};
 }
@@ -107,8 +109,8 @@ std::string format_first_weeks_report(const FirstWeeksReport &report) {
     std::string out =
         "In a session (as the hooks run): each prompt follows its working directory's session start, and the "
         "prompt hook does not give again what that start showed. Outside a session: the prompt's injection alone.\n\n"
-        "| store size | stores | check, in a session: related prompts with their memory in context (shown at the "
-        "start, or injected) | check, in a session: unrelated prompts given nothing | check, outside a session: "
+        "| store size | stores | check, in a session: related prompts with their memory's whole text in context "
+        "(shown at the start in full, or by a line that is all of it, or injected; of them, by such a line alone) | check, in a session: unrelated prompts given nothing | check, outside a session: "
         "related prompts served | check, outside a session: unrelated prompts quiet | tuning, in a session: in "
         "context / given nothing | tuning, outside a session: served / quiet | session start: shown in full / by "
         "a line / visible (tokens per start) |\n|---|---|---:|---:|---:|---:|---:|---:|---:|\n";
@@ -118,7 +120,8 @@ std::string format_first_weeks_report(const FirstWeeksReport &report) {
             names += (names.empty() ? "" : ", ") + name;
         }
         out += "| " + std::to_string(size) + " | " + names + " | " +
-               percent(figures.check.in_context, figures.check.relevant) + " | " +
+               percent(figures.check.in_context, figures.check.relevant) + " (" +
+               std::to_string(figures.check.in_context_by_line) + " by a line) | " +
                percent(figures.check.quiet_in_session, figures.check.unrelated) + " | " +
                percent(figures.check.answered, figures.check.relevant) + " | " +
                percent(figures.check.quiet, figures.check.unrelated) + " | " +

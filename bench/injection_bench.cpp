@@ -8,6 +8,7 @@
 #include <starling/core/lifecycle/relevance_index.hpp>
 #include <starling/core/lifecycle/remember.hpp>
 #include <starling/core/io/time_format.hpp>
+#include <starling/sdk/text/blanks.hpp>
 
 #include <algorithm>
 #include <cstdlib>
@@ -21,6 +22,13 @@
 namespace starling::bench {
 
 namespace {
+
+/// Whether a session start's line for `memory` (its summary) is all of it: its body is empty or
+/// says the summary again, as `starling remember` keeps a one-sentence memory.
+bool line_is_whole(const core::Memory &memory) {
+    const auto body = sdk::text::trim_blanks(memory.body);
+    return body.empty() || body == sdk::text::trim_blanks(memory.summary);
+}
 
 namespace fs = std::filesystem;
 
@@ -182,6 +190,10 @@ public:
         }
         for (const auto &key : injection.listed) {
             outcome.listed += labelled(key);
+            const auto found = ids_of_key_.find(key);
+            if (found != ids_of_key_.end() && line_is_whole(store().read(key))) {
+                outcome.ids_whole_in_line.insert(found->second.begin(), found->second.end());
+            }
         }
         return outcome;
     }
@@ -214,6 +226,9 @@ public:
         outcome.relevant_injected_in_session = relevant_among(prompt, injection);
         outcome.relevant_at_start = std::any_of(prompt.relevant.begin(), prompt.relevant.end(),
                                                 [&](const std::string &id) { return start.ids_in_full.contains(id); });
+        outcome.relevant_whole_in_line_at_start =
+            std::any_of(prompt.relevant.begin(), prompt.relevant.end(),
+                        [&](const std::string &id) { return start.ids_whole_in_line.contains(id); });
     }
 
 private:
@@ -283,6 +298,7 @@ nlohmann::json half_json(const HalfFigures &half) {
             {"answered_rate", half.answered_rate()},
             {"in_context", half.in_context},
             {"in_context_rate", half.in_context_rate()},
+            {"in_context_by_line", half.in_context_by_line},
             {"quiet_in_session", half.quiet_in_session},
             {"quiet_in_session_rate", half.quiet_in_session_rate()},
             {"precision", half.precision()},
@@ -296,7 +312,9 @@ void HalfFigures::add(const PromptOutcome &outcome) {
     if (outcome.has_relevant) {
         ++relevant;
         answered += outcome.relevant_injected > 0 ? 1 : 0;
-        in_context += outcome.relevant_injected_in_session > 0 || outcome.relevant_at_start ? 1 : 0;
+        const bool in_full = outcome.relevant_injected_in_session > 0 || outcome.relevant_at_start;
+        in_context += in_full || outcome.relevant_whole_in_line_at_start ? 1 : 0;
+        in_context_by_line += !in_full && outcome.relevant_whole_in_line_at_start ? 1 : 0;
         tokens_relevant += outcome.tokens;
         injected_for_relevant += outcome.injected;
         relevant_injected += outcome.relevant_injected;
@@ -433,6 +451,7 @@ nlohmann::json injection_report_json(const InjectionReport &report) {
                                {"best_score", outcome.best_score},
                                {"best_below_threshold", outcome.best_below_threshold},
                                {"relevant_at_start", outcome.relevant_at_start},
+                               {"relevant_whole_in_line_at_start", outcome.relevant_whole_in_line_at_start},
                                {"injected_in_session", outcome.injected_in_session},
                                {"relevant_injected_in_session", outcome.relevant_injected_in_session}});
         }

@@ -37,6 +37,9 @@ struct PromptOutcome {
     /// The session start of the prompt's working directory showed a memory relevant to it in full:
     /// the agent had it in its context before the prompt, injected or not.
     bool relevant_at_start = false;
+    /// Not shown in full, but named by a line of that start which is the memory's whole text (a
+    /// memory with no body beyond its summary): the agent had all of it all the same.
+    bool relevant_whole_in_line_at_start = false;
     /// The same prompt injected as the hook injects it in a session that began with that session
     /// start: what the start showed in full is not given again (the session's state excludes it).
     std::size_t injected_in_session = 0;
@@ -49,10 +52,12 @@ struct HalfFigures {
     std::size_t quiet = 0;     ///< of them, those that got nothing
     std::size_t relevant = 0;  ///< prompts with a relevant memory
     std::size_t answered = 0;  ///< of them, those that got at least one relevant memory
-    /// Of the prompts with a relevant memory, those whose agent had one in its context in a session
-    /// begun by its working directory's session start: shown in full by that start
-    /// (PromptOutcome::relevant_at_start), or injected by the prompt in that session.
+    /// Of the prompts with a relevant memory, those whose agent had one's whole text in its context in
+    /// a session begun by its working directory's session start: shown by that start in full
+    /// (PromptOutcome::relevant_at_start) or by a line that is all of it, or injected by the prompt.
     std::size_t in_context = 0;
+    /// Of those, the ones whose memory reached the context only by a session start's whole line.
+    std::size_t in_context_by_line = 0;
     /// Of the prompts no memory bears on, those to which the prompt hook added nothing in that session.
     std::size_t quiet_in_session = 0;
     std::size_t tokens_unrelated = 0;
@@ -77,6 +82,8 @@ struct SessionStartOutcome {
     std::size_t listed = 0;  ///< of them, named by a line
     std::size_t tokens = 0;
     std::set<std::string> ids_in_full; ///< the labelled memories shown in full
+    /// The labelled memories named by a line that is their whole text (no body beyond the summary).
+    std::set<std::string> ids_whole_in_line;
     /// Every memory shown in full, padding included: what the session's state records as given.
     std::vector<std::string> keys_in_full;
 };

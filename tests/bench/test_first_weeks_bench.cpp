@@ -94,7 +94,7 @@ TEST_CASE("starling-bench first-weeks runs each store at its own size, sums the 
 
     const auto text = starling::bench::format_first_weeks_report(report);
     CHECK_THAT(text, Catch::Contains("| 2 | a-small, b-small | ") && Catch::Contains("| 2/2 100.0 % | "));
-    CHECK_THAT(text, Catch::Contains("their memory in context"));
+    CHECK_THAT(text, Catch::Contains("their memory's whole text in context"));
     CHECK_THAT(text, Catch::Contains("- c-three: noisy none; missed"));
 }
 
@@ -142,6 +142,51 @@ TEST_CASE("starling-bench first-weeks runs each prompt as in a session begun by 
         CHECK(prompts[0]["relevant_at_start"] == false);
         CHECK(prompts[0]["relevant_injected_in_session"] == 1);
     }
+}
+
+TEST_CASE("starling-bench first-weeks counts a memory named by a line of the session start as in context only when "
+          "the line is all of it",
+          "[bench][first-weeks]") {
+    const TempDir scratch{"first-weeks-lines"};
+    // A budget that holds the feedback in full and then not the on-call memory's long body, so that
+    // it and the tracker (a reference, ranked after a memory of type user) get a line each. The
+    // tracker's line is its whole text; the on-call one leaves out the body, its escalation rules.
+    // Neither prompt shares a word with its memory, so the prompt hook injects nothing.
+    write_store(scratch / "data" / "lines",
+                "u-review | user | feedback | - | Review every change before you call it finished. | Read the diff "
+                "again and run the full test suite.\n"
+                "u-oncall | user | user | - | I am on the on-call rota in PagerDuty this quarter. | Escalate to the "
+                "platform team after fifteen minutes without an acknowledgement, page the database owners for "
+                "anything that touches the primary, write the incident channel's first message within five "
+                "minutes, and keep the status page in step with what the channel knows until the incident is "
+                "closed.\n"
+                "u-tracker | user | reference | - | Tickets live in Linear. | -\n",
+                "q1 | - | u-tracker | where do I file a bug?\n"
+                "n1 | - | - | what is the capital of France?\n"
+                "q2 | - | u-oncall | who gets woken up at night when production breaks?\n"
+                "n2 | - | - | good morning\n");
+    std::ofstream{scratch / "config.toml"} << "[budgets]\ninject_tokens = 100\n";
+    FirstWeeksOptions options;
+    options.data = scratch / "data";
+    options.scratch = scratch / "stores";
+    options.config_file = scratch / "config.toml";
+    const auto json = starling::bench::first_weeks_report_json(run_first_weeks_benchmark(options));
+    const auto &size = json["sizes"][0];
+    CHECK(size["session_start"]["in_full"] == 1);
+    CHECK(size["session_start"]["listed"] == 2);
+    const auto &prompts = json["stores"][0]["injection"]["sizes"][0]["prompts"];
+    REQUIRE(prompts.size() == 4);
+    CHECK(prompts[0]["relevant_at_start"] == false);
+    CHECK(prompts[0]["relevant_whole_in_line_at_start"] == true);
+    CHECK(prompts[0]["relevant_injected_in_session"] == 0);
+    CHECK(prompts[2]["relevant_whole_in_line_at_start"] == false);
+    CHECK(prompts[2]["relevant_injected_in_session"] == 0);
+    CHECK(size["tuning"]["in_context"] == 1);
+    CHECK(size["tuning"]["in_context_by_line"] == 1);
+    CHECK(size["check"]["in_context"] == 0);
+    CHECK(size["check"]["in_context_by_line"] == 0);
+    const auto text = starling::bench::format_first_weeks_report(run_first_weeks_benchmark(options));
+    CHECK_THAT(text, Catch::Contains("| 0/1 0.0 % (0 by a line) |")); // the check half: the on-call prompt
 }
 
 TEST_CASE("starling-bench first-weeks refuses a data directory without stores, naming it", "[bench][first-weeks]") {
