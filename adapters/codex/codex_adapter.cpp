@@ -63,7 +63,8 @@ starling::sdk::AgentIntegration agent_integration() {
     agent.hooks.user_path = "hooks.json";
     agent.hooks.project_path = ".codex/hooks.json";
     agent.hooks.events = {{"SessionStart", ""}, {"UserPromptSubmit", ""}, {"PostToolUse", "Bash"},
-                          {"PreCompact", ""},   {"Stop", ""},             {"SessionEnd", ""}};
+                          {"PreCompact", ""},   {"SubagentStart", ""},    {"Stop", ""},
+                          {"SessionEnd", ""}};
     agent.hooks.trust = HookTrust{"codex-hook-state", "config.toml", {{"timeout", 600}, {"async", false}},
                                   {{"SessionEnd", {{"timeout", 1}}}}};
     agent.instructions =

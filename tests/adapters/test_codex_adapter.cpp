@@ -136,6 +136,23 @@ TEST_CASE("codex reads the notify program's argument and never answers it", "[ad
     CHECK(other_type.kind == starling::sdk::EventKind::other);
 }
 
+TEST_CASE("codex takes a prompt inside a subagent for its parent's task, not the user's prompt", "[adapter][codex]") {
+    const AdapterUnderTest adapter{kAgent};
+    // As Codex 0.171 sent it: the parent's session, the subagent's id and the task the model wrote.
+    const auto in_subagent = adapter.parse(
+        {"UserPromptSubmit"},
+        R"({"session_id":"s-1","turn_id":"t-2","cwd":"/w","hook_event_name":"UserPromptSubmit",
+            "prompt":"List the top-level files of this project.","agent_id":"a-7","agent_type":"default"})");
+    CHECK(in_subagent.kind == starling::sdk::EventKind::other);
+    CHECK(in_subagent.prompt.empty());
+    CHECK(in_subagent.session_id == "s-1");
+    const auto from_user = adapter.parse(
+        {"UserPromptSubmit"},
+        R"({"session_id":"s-1","turn_id":"t-1","cwd":"/w","hook_event_name":"UserPromptSubmit","prompt":"run the tests"})");
+    CHECK(from_user.kind == starling::sdk::EventKind::prompt_submitted);
+    CHECK(from_user.prompt == "run the tests");
+}
+
 TEST_CASE("codex finds the file an apply_patch touches inside the patch", "[adapter][codex]") {
     const AdapterUnderTest adapter{kAgent};
     const auto tool_of = [&](std::string_view patch) {

@@ -6,9 +6,9 @@ API (generateContent, streamGenerateContent, countTokens), Copilot CLI and OpenC
 Completions; the turns are streamed as server-sent events. Each turn whose user prompt carries
 READ_MARKER is answered with one tool call that reads `read_path` through the client's own read tool
 (Claude's Read, Codex's shell, Gemini's read_file, Copilot's view, OpenCode's read), then with a
-short text once the tool result comes back. A Claude Code turn whose prompt carries SUBAGENT_MARKER
-starts a subagent (the Agent tool) with SUBAGENT_TASK, which the subagent's own turn answers with a
-short text. A turn whose prompt carries SEARCH_MARKER calls Starling's
+short text once the tool result comes back. A Claude Code or Codex turn whose prompt carries
+SUBAGENT_MARKER starts a subagent (Claude's Agent tool; Codex's spawn_agent, then wait_agent) with
+SUBAGENT_TASK, which the subagent's own turn answers with a short text. A turn whose prompt carries SEARCH_MARKER calls Starling's
 MCP tools as the client offers them: memory_search for SEARCH_QUERY, then memory_get for the first id
 the search returned, then answers. Every request body is kept, so a test can look for the context
 the hooks injected and the tool results.
@@ -167,6 +167,26 @@ def starts_subagent(messages, tools):
         return False
     holding = [i for i, item in enumerate(messages) if marked(item, SUBAGENT_MARKER)]
     return bool(holding) and '"tool_result"' not in json.dumps(messages[holding[-1]:])
+
+
+def codex_subagent_step(body):
+    """The next call of a Codex turn whose prompt carries SUBAGENT_MARKER, as ((tool, namespace), arguments), or None
+    for a text answer: spawn_agent on SUBAGENT_TASK, then wait_agent on the agent it started, then text. Codex 0.171
+    offers them inside the `multi_agent_v1` namespace ([features] multi_agent, on by default). The subagent's own
+    requests carry client_metadata["x-openai-subagent"] = "collab_spawn" (and the same HTTP header): they get text."""
+    if (body.get("client_metadata") or {}).get("x-openai-subagent"):
+        return None
+    turn = after_latest(body.get("input") or [], SUBAGENT_MARKER)
+    spawn, wait = tool_named(body.get("tools"), "spawn_agent"), tool_named(body.get("tools"), "wait_agent")
+    if turn is None or not spawn or not wait:
+        return None
+    results = tool_results(turn)
+    if not results:
+        return spawn, {"message": SUBAGENT_TASK}
+    if len(results) == 1:
+        found = re.search(r'"agent_id"\s*:\s*"([^"]+)"', results[0][1])
+        return (wait, {"targets": [found.group(1)], "timeout_ms": 60000}) if found else None
+    return None
 
 
 def read_tool(tools):
@@ -354,6 +374,8 @@ class MockModel:
                 call = None
                 if searching is not None:
                     call = mcp_step(body.get("tools"), tool_results(searching))
+                if not call:
+                    call = codex_subagent_step(body)
                 response = {"id": "resp_mock", "object": "response", "status": "in_progress", "output": []}
                 events = [("response.created", {"type": "response.created", "response": response})]
                 if call or wants_read:

@@ -56,7 +56,8 @@ PROMPT = f"When do zanzibar deploys happen? {STANDING_INSTRUCTION} {READ_MARKER}
 SEARCH_PROMPT = f"Look up in my memories where that dashboard is. {SEARCH_MARKER}"
 # Given after the compaction, in the same session: what the user asked to keep must reach it again.
 AFTER_COMPACTION_PROMPT = "Which wombat repository did we talk about?"
-# Answered by the mock model (Claude Code) with the Agent tool, which starts a subagent on SUBAGENT_TASK.
+# Answered by the mock model with the Agent tool (Claude Code) or spawn_agent (Codex), which starts a subagent
+# on SUBAGENT_TASK.
 SUBAGENT_PROMPT = f"Have a subagent look at the files. {SUBAGENT_MARKER}"
 
 
@@ -295,6 +296,7 @@ def run_claude(scratch, clients, checks):
         checks.check("claude", "what the user asked to keep reached the subagent from its start",
                      any(KEPT_PREFERENCE in text for text in subagent_turns),
                      f"{len(subagent_turns)} requests of the subagent; the first: {(subagent_turns or [''])[0][-3000:]}")
+        check_subagent_task_not_captured(checks, "claude", scratch)
         after = scratch.access_count(scratch.read_key)
         uses_before_mcp = scratch.uses_of(scratch.read_id)
         # Mid-session, through Starling's MCP server as `starling install` registered it (~/.claude.json).
@@ -423,12 +425,9 @@ def run_codex(scratch, clients, checks):
             # Mid-session, through Starling's MCP server as `starling install` registered it (config.toml).
             read_before_mcp = scratch.access_count(scratch.read_key)
             uses_before_mcp = scratch.uses_of(scratch.read_id)
-            turns = len(server.notifications("turn/completed"))
-            server.request("turn/start", {"threadId": thread, "input": [{"type": "text", "text": SEARCH_PROMPT}]})
-            try:
-                server.wait_for(lambda m: len(server.notifications("turn/completed")) > turns, 300)
-            except TimeoutError:
-                pass  # the MCP checks below say what was missing
+            run_codex_turn(server, thread, SEARCH_PROMPT)  # the MCP checks below say what was missing
+            # A turn that starts a subagent (spawn_agent, then wait_agent): SubagentStart.
+            run_codex_turn(server, thread, SUBAGENT_PROMPT)
         finally:
             server.close()
         completed = server.notifications("hook/completed")
@@ -446,11 +445,39 @@ def run_codex(scratch, clients, checks):
         checks.check("codex", "the turns ran in Codex's default sandbox", modes and "danger-full-access" not in modes,
                      modes)
         check_mcp_reached(checks, "codex", model, "/responses", scratch.read_id)
+        # The subagent's requests say so in their client metadata; its input holds only its task.
+        subagent_turns = [json.dumps(body.get("input"), ensure_ascii=False) for body in model.bodies("/responses")
+                          if (body.get("client_metadata") or {}).get("x-openai-subagent")]
+        checks.check("codex", "what the user asked to keep reached the subagent from its start",
+                     bool(subagent_turns) and all(KEPT_PREFERENCE in text for text in subagent_turns),
+                     f"{len(subagent_turns)} requests of the subagent; the first: {(subagent_turns or [''])[0][-3000:]}")
+    check_subagent_task_not_captured(checks, "codex", scratch)
     after = scratch.access_count(scratch.read_key)
     checks.check("codex", "a shell `cat` of a memory file reinforced it",
                  f"read of {scratch.read_key} in session" in scratch.log() and read_before_mcp > before,
                  f"access count {before} -> {read_before_mcp}")
     check_store_effects(checks, "codex", scratch, uses_before_mcp)
+
+
+def check_subagent_task_not_captured(checks, client, scratch):
+    """The task the parent's model wrote for a subagent is not in the session log as the user's words
+    (Codex runs UserPromptSubmit inside the subagent with it); the user's prompt that started it is."""
+    checks.check(client, "the subagent's task was not captured as the user's prompt",
+                 scratch.captured(SUBAGENT_PROMPT) and not scratch.captured(SUBAGENT_TASK),
+                 f"the user's prompt captured: {scratch.captured(SUBAGENT_PROMPT)}, "
+                 f"the subagent's task captured: {scratch.captured(SUBAGENT_TASK)}")
+
+
+def run_codex_turn(server, thread, text):
+    """Starts a turn of `thread` and waits for that thread's turn/completed (a subagent's own turn
+    completes first, in a thread of its own); a turn that never completes is left to the checks."""
+    turns = len([n for n in server.notifications("turn/completed") if n.get("threadId") == thread])
+    server.request("turn/start", {"threadId": thread, "input": [{"type": "text", "text": text}]})
+    try:
+        server.wait_for(lambda m: len([n for n in server.notifications("turn/completed")
+                                       if n.get("threadId") == thread]) > turns, 300)
+    except TimeoutError:
+        pass
 
 
 def hook_outcome_in_codex(completed, event):

@@ -394,7 +394,8 @@ TEST_CASE("install codex records each of its hooks as trusted in config.toml, an
     const std::map<std::string, std::string> snake_case{
         {"SessionStart", "session_start"}, {"UserPromptSubmit", "user_prompt_submit"},
         {"PostToolUse", "post_tool_use"},  {"PreCompact", "pre_compact"},
-        {"Stop", "stop"},                  {"SessionEnd", "session_end"}};
+        {"SubagentStart", "subagent_start"}, {"Stop", "stop"},
+        {"SessionEnd", "session_end"}};
     std::size_t recorded = 0;
     for (const auto &[event, groups] : hooks["hooks"].items()) {
         REQUIRE(snake_case.count(event) == 1);
@@ -404,7 +405,7 @@ TEST_CASE("install codex records each of its hooks as trusted in config.toml, an
         CHECK_THAT(trusted, Catch::Contains(header));
         ++recorded;
     }
-    CHECK(recorded == 6);
+    CHECK(recorded == 7);
 
     // A second install from the same place changes nothing; uninstall restores the user's bytes.
     REQUIRE(run_process(folder / "starling", {"install", "codex"}, home.options()).exit_code == 0);

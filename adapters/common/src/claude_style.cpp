@@ -69,6 +69,12 @@ sdk::Event ClaudeStyleAdapter::parse(const std::vector<std::string> &argv, std::
     if (event.working_directory.empty()) {
         event.working_directory = first_text_element(fields, "workspace_roots");
     }
+    if (event.kind == sdk::EventKind::prompt_submitted && !text_field(fields, "agent_id").empty()) {
+        // Codex runs UserPromptSubmit inside a subagent too, with the task its parent's model wrote as
+        // the prompt: not what the user said, so it is neither logged nor judged as theirs. The
+        // subagent's memories came with its start (SubagentStart).
+        event.kind = sdk::EventKind::other;
+    }
     if (event.kind == sdk::EventKind::prompt_submitted) {
         // `message` and `content` are what collie's capture script falls back to for Claude-like agents.
         event.prompt = first_text_field(fields, {"prompt", "message", "content"});
