@@ -233,6 +233,23 @@ TEST_CASE("the built-in lexicon knows libraries as dependencies, AWS's services 
     CHECK(weight_of(expand_written(lexicon, tokenizer, "go through the changes on this branch"), "review") > 0.0);
 }
 
+TEST_CASE("the built-in lexicon knows what apps and games are made of across languages, and German verb forms",
+          "[bm25][lexicon]") {
+    auto tokenizer = default_tokenizer();
+    const Lexicon lexicon{starling::bm25::built_in_lexicon(), LexiconWeights{}};
+    CHECK(weight_of(expand(lexicon, tokenizer, "add a setting to turn off vibration"), "haptik") == 1.0);
+    CHECK(weight_of(expand(lexicon, tokenizer, "add a setting to turn off vibration"), "haptic") == 1.0);
+    CHECK(weight_of(expand(lexicon, tokenizer, "im Spielstand soll mehr stehen"), term_of(tokenizer, "Spielstände")) ==
+          1.0);
+    CHECK(weight_of(expand(lexicon, tokenizer, "a script that renames the screenshots"),
+                    term_of(tokenizer, "Skripte")) == 1.0);
+    CHECK(weight_of(expand(lexicon, tokenizer, "the key distribution page"), "verteilen") == 1.0);
+    CHECK(weight_of(expand(lexicon, tokenizer, "installier mir ripgrep"), term_of(tokenizer, "installiere")) == 1.0);
+    // 通知 alone also means "let me know": only the push notification is one.
+    CHECK(weight_of(expand(lexicon, tokenizer, "完成后通知我"), term_of(tokenizer, "notification")) == 0.0);
+    CHECK(weight_of(expand(lexicon, tokenizer, "加一个推送通知"), term_of(tokenizer, "notification")) == 1.0);
+}
+
 TEST_CASE("no member of the built-in lexicon makes a lone Chinese character a term", "[bm25][lexicon]") {
     // Chinese is indexed as overlapping pairs; a character makes a term of its own only where it
     // stands alone, so a one-character verb (装, 删) inside a sentence ("帮我装一下") is never a
