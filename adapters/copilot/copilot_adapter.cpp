@@ -51,7 +51,7 @@ constexpr CopilotEvent kEvents[] = {
     {"permissionRequest", EventKind::other, kSilent},
     {"agentStop", EventKind::turn_stopped, {false, CopilotBlockForm::continuation}},
     {"Stop", EventKind::turn_stopped, {false, CopilotBlockForm::continuation}},
-    {"subagentStart", EventKind::other, kSilent},
+    {"subagentStart", EventKind::subagent_started, {true, CopilotBlockForm::none}},
     {"subagentStop", EventKind::other, kSilent},
     {"preCompact", EventKind::context_compacting, kSilent},
     {"sessionEnd", EventKind::session_ended, kSilent},
@@ -91,7 +91,8 @@ starling::sdk::AgentIntegration agent_integration() {
     agent.hooks.handler_form = HookHandlerForm::exec;
     agent.hooks.handler_fields = {{"type", "command"}};
     agent.hooks.events = {{"sessionStart", ""}, {"userPromptSubmitted", ""}, {"postToolUse", "view|bash"},
-                          {"agentStop", ""},    {"preCompact", ""},          {"sessionEnd", ""}};
+                          {"subagentStart", ""}, {"agentStop", ""},          {"preCompact", ""},
+                          {"sessionEnd", ""}};
     agent.instructions = Instructions{InstructionsPlacement::section, "copilot-instructions.md",
                                       ".github/copilot-instructions.md", "## Starling memory\n\n"};
     agent.mcp = McpServers{McpFileShape::json, "mcp-config.json", false, "", {{"type", "local"}, {"tools", {"*"}}}};
@@ -139,6 +140,15 @@ public:
                                                      std::span<const CopilotEvent>{kEvents});
         event.session_id = starling::adapters::first_text_field(fields, {"sessionId", "session_id"});
         event.working_directory = text_field(fields, "cwd");
+        // Inside a subagent Copilot runs userPromptSubmitted with the task its parent's model wrote,
+        // and agentStop when the subagent is done, both under the subagent's own session: neither is
+        // the user's, so the prompt is not captured and no turn of the user's ends.
+        const bool in_subagent =
+            !starling::adapters::first_text_field(fields, {"agentId", "agent_id"}).empty() &&
+            event.kind != EventKind::subagent_started;
+        if (in_subagent && (event.kind == EventKind::prompt_submitted || event.kind == EventKind::turn_stopped)) {
+            event.kind = EventKind::other;
+        }
         if (event.kind == EventKind::prompt_submitted) {
             event.prompt = text_field(fields, "prompt");
         }

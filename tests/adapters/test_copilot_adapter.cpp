@@ -73,6 +73,35 @@ TEST_CASE("copilot continues a stop only when the payload says no stop hook alre
     CHECK(rendered(R"({"sessionId":"s","cwd":"/w"})").empty());
 }
 
+TEST_CASE("copilot gives a subagent its start's context, and takes what runs inside it for the subagent's, not the "
+          "user's",
+          "[adapter][copilot]") {
+    const AdapterUnderTest adapter{kAgent};
+    // As Copilot CLI 1.0.102 sent them: subagentStart under the parent's session, then the prompt and
+    // the stop inside the subagent under its own (sessionId = agentId).
+    const auto start = adapter.parse({"subagentStart"}, R"({"sessionId":"p-1","cwd":"/w","agentName":"explore",
+        "agentId":"a-7","agentType":"explore","parentAgentId":"p-1"})");
+    CHECK(start.kind == EventKind::subagent_started);
+    CHECK(start.session_id == "p-1");
+    starling::sdk::Reply reply;
+    reply.context = "## Starling memory: what you asked to keep";
+    CHECK(json::parse(adapter.render(start, reply).stdout_text) ==
+          json{{"additionalContext", "## Starling memory: what you asked to keep"}});
+    const auto task = adapter.parse({"userPromptSubmitted"}, R"({"sessionId":"a-7","cwd":"/w",
+        "prompt":"List the top-level files.","agentId":"a-7","agentType":"explore","parentAgentId":"p-1"})");
+    CHECK(task.kind == EventKind::other);
+    CHECK(task.prompt.empty());
+    const auto task_pascal = adapter.parse({}, R"({"hook_event_name":"UserPromptSubmit","session_id":"a-7",
+        "cwd":"/w","prompt":"List the top-level files.","agent_id":"a-7","agent_type":"explore"})");
+    CHECK(task_pascal.kind == EventKind::other);
+    const auto done = adapter.parse({"agentStop"}, R"({"sessionId":"a-7","cwd":"/w","stopReason":"end_turn",
+        "stop_hook_active":false,"agentId":"a-7","agentType":"explore","parentAgentId":"p-1"})");
+    CHECK(done.kind == EventKind::other);
+    const auto users = adapter.parse({"userPromptSubmitted"}, R"({"sessionId":"p-1","cwd":"/w","prompt":"run the tests"})");
+    CHECK(users.kind == EventKind::prompt_submitted);
+    CHECK(users.prompt == "run the tests");
+}
+
 TEST_CASE("copilot reads the user's prompts from the events Copilot CLI recorded", "[adapter][copilot][history]") {
     const AdapterUnderTest adapter{kAgent};
     const auto read = [&](const std::string &session) {

@@ -6,9 +6,10 @@ API (generateContent, streamGenerateContent, countTokens), Copilot CLI and OpenC
 Completions; the turns are streamed as server-sent events. Each turn whose user prompt carries
 READ_MARKER is answered with one tool call that reads `read_path` through the client's own read tool
 (Claude's Read, Codex's shell, Gemini's read_file, Copilot's view, OpenCode's read), then with a
-short text once the tool result comes back. A Claude Code or Codex turn whose prompt carries
-SUBAGENT_MARKER starts a subagent (Claude's Agent tool; Codex's spawn_agent, then wait_agent) with
-SUBAGENT_TASK, which the subagent's own turn answers with a short text. A turn whose prompt carries SEARCH_MARKER calls Starling's
+short text once the tool result comes back. A Claude Code, Codex or Copilot CLI turn whose prompt
+carries SUBAGENT_MARKER starts a subagent (Claude's Agent tool; Codex's spawn_agent, then
+wait_agent; Copilot's task) with SUBAGENT_TASK, which the subagent's own turn answers with a short
+text. A turn whose prompt carries SEARCH_MARKER calls Starling's
 MCP tools as the client offers them: memory_search for SEARCH_QUERY, then memory_get for the first id
 the search returned, then answers. Every request body is kept, so a test can look for the context
 the hooks injected and the tool results.
@@ -189,6 +190,19 @@ def codex_subagent_step(body):
     return None
 
 
+def chat_subagent_call(tools):
+    """The call that starts a subagent on SUBAGENT_TASK through Copilot CLI's `task` tool (its
+    `agent_type`; `mode` sync, so that the parent's turn waits for it), as (name, arguments), or None
+    when no such tool is offered (a subagent's own requests offer none)."""
+    task = next((tool for tool in declared_tools(tools)
+                 if (tool.get("function") or tool).get("name") == "task"), None)
+    properties = ((task or {}).get("function") or task or {}).get("parameters", {}).get("properties", {})
+    if "agent_type" not in properties:
+        return None
+    return "task", {"name": "lister", "description": "List the files", "agent_type": "explore",
+                    "prompt": SUBAGENT_TASK, "mode": "sync"}
+
+
 def read_tool(tools):
     """The offered read tool as (name, path argument), or None."""
     names = {tool.get("name") or (tool.get("function") or {}).get("name") for tool in declared_tools(tools)}
@@ -307,13 +321,17 @@ class MockModel:
             def _turn_call(self, items, tools, tool_output_type):
                 """The tool call a turn of the Gemini or Chat Completions APIs answers with, as
                 (name, arguments), or None for a text answer: Starling's MCP tools in a SEARCH_MARKER
-                turn, the offered read tool in a READ_MARKER turn."""
+                turn, the subagent tool in a SUBAGENT_MARKER turn, the offered read tool in a
+                READ_MARKER turn."""
                 if not tools:
                     return None
                 searching = after_latest(items, SEARCH_MARKER)
                 if searching is not None:
                     call = mcp_step(tools, tool_results(searching))
                     return (call[0][0], call[1]) if call else None
+                starting = after_latest(items, SUBAGENT_MARKER)
+                if starting is not None:
+                    return None if tool_results(starting) else chat_subagent_call(tools)
                 reader = read_tool(tools)
                 if reader and needs_read(items, tool_output_type):
                     return reader[0], {reader[1]: model.read_path}

@@ -59,6 +59,9 @@ AFTER_COMPACTION_PROMPT = "Which wombat repository did we talk about?"
 # Answered by the mock model with the Agent tool (Claude Code) or spawn_agent (Codex), which starts a subagent
 # on SUBAGENT_TASK.
 SUBAGENT_PROMPT = f"Have a subagent look at the files. {SUBAGENT_MARKER}"
+# Typed by the user to Claude Code run as a custom agent (`--agent reviewer`): its hooks carry agent_type,
+# and the prompt is still the user's.
+AGENT_MODE_PROMPT = "Check the error handling in the payment module."
 
 
 class Checks:
@@ -262,12 +265,18 @@ def run_claude(scratch, clients, checks):
         stream, debug = [], ""
         session = ""
         # One turn, then a compaction of the same session (PreCompact, and SessionStart "compact") and
-        # a turn after it, then a session whose turn starts a subagent (SubagentStart).
+        # a turn after it, then a session whose turn starts a subagent (SubagentStart), then a session
+        # run as a custom agent.
+        agents = scratch.project / ".claude" / "agents"
+        agents.mkdir(parents=True)
+        (agents / "reviewer.md").write_text("---\nname: reviewer\ndescription: Reviews code changes.\n---\n"
+                                            "You review code.\n")
         for name, arguments in (("turn", ["-p", PROMPT, "--add-dir", str(scratch.starling_home),
                                           "--allowedTools", "Read"]),
                                 ("compaction", ["-p", "/compact", "--resume", "<session>"]),
                                 ("turn after the compaction", ["-p", AFTER_COMPACTION_PROMPT, "--resume", "<session>"]),
-                                ("subagent", ["-p", SUBAGENT_PROMPT, "--allowedTools", "Agent"])):
+                                ("subagent", ["-p", SUBAGENT_PROMPT, "--allowedTools", "Agent"]),
+                                ("turn as a custom agent", ["-p", AGENT_MODE_PROMPT, "--agent", "reviewer"])):
             arguments = [session if a == "<session>" else a for a in arguments]
             debug_file = scratch.root / f"claude-{name.replace(' ', '-')}-debug.log"
             run = subprocess.run([str(clients / "claude"), *arguments, "--output-format", "stream-json", "--verbose",
@@ -297,6 +306,8 @@ def run_claude(scratch, clients, checks):
                      any(KEPT_PREFERENCE in text for text in subagent_turns),
                      f"{len(subagent_turns)} requests of the subagent; the first: {(subagent_turns or [''])[0][-3000:]}")
         check_subagent_task_not_captured(checks, "claude", scratch)
+        checks.check("claude", "a prompt to Claude Code run as a custom agent was captured as the user's",
+                     scratch.captured(AGENT_MODE_PROMPT), scratch.log()[-1500:])
         after = scratch.access_count(scratch.read_key)
         uses_before_mcp = scratch.uses_of(scratch.read_id)
         # Mid-session, through Starling's MCP server as `starling install` registered it (~/.claude.json).
@@ -596,6 +607,9 @@ def run_copilot(scratch, clients, checks):
         run = run_bounded(copilot + ["-p", SEARCH_PROMPT, "--allow-tool=starling(memory_search)",
                                      "--allow-tool=starling(memory_get)"], scratch.project, env, 180)
         checks.check("copilot", "the MCP turn completed", run.returncode == 0, run.stderr[-2000:])
+        # A session whose prompt the mock model answers with the task tool: a subagent (subagentStart).
+        run = run_bounded(copilot + ["-p", SUBAGENT_PROMPT, "--allow-tool=task"], scratch.project, env, 180)
+        checks.check("copilot", "the subagent turn completed", run.returncode == 0, run.stderr[-2000:])
         # Each session's events.jsonl has a hook.start and a hook.end (success, the reply as parsed) per run.
         recorded = [m for f in sorted((scratch.home / ".copilot" / "session-state").glob("*/events.jsonl"))
                     for m in json_lines(f.read_text()) if m.get("type") in ("hook.start", "hook.end")]
@@ -605,6 +619,14 @@ def run_copilot(scratch, clients, checks):
             checks.check("copilot", f"{event}: the hook ran and its reply was accepted", outcome == "accepted", outcome)
         check_context_reached(checks, "copilot", model, "/chat/completions")
         check_mcp_reached(checks, "copilot", model, "/chat/completions", scratch.read_id)
+        # The subagent's requests hold its task and not the user's prompt (and offer no task tool).
+        subagent_turns = [json.dumps(body.get("messages"), ensure_ascii=False)
+                          for body in model.bodies("/chat/completions")]
+        subagent_turns = [text for text in subagent_turns if SUBAGENT_TASK in text and SUBAGENT_MARKER not in text]
+        checks.check("copilot", "what the user asked to keep reached the subagent from its start",
+                     bool(subagent_turns) and all(KEPT_PREFERENCE in text for text in subagent_turns),
+                     f"{len(subagent_turns)} requests of the subagent; the first: {(subagent_turns or [''])[0][-3000:]}")
+    check_subagent_task_not_captured(checks, "copilot", scratch)
     check_store_effects(checks, "copilot", scratch, uses_before_mcp)
     checks.check("copilot", "the view of a memory file reinforced it",
                  bool(session) and f"read of {scratch.read_key} in session {session}" in scratch.log() and after > before,

@@ -460,7 +460,8 @@ TEST_CASE("install copilot writes a hooks file of its own, run without a shell, 
 
     const auto hooks = nlohmann::json::parse(read_text(user_home / ".copilot/hooks/starling.json"));
     CHECK(hooks["version"] == 1);
-    for (const auto *event : {"sessionStart", "userPromptSubmitted", "postToolUse", "agentStop", "preCompact", "sessionEnd"}) {
+    for (const auto *event : {"sessionStart", "userPromptSubmitted", "postToolUse", "subagentStart", "agentStop", "preCompact",
+                              "sessionEnd"}) {
         INFO(event);
         REQUIRE(hooks["hooks"][event].size() == 1);
         const auto &handler = hooks["hooks"][event][0];
