@@ -28,6 +28,7 @@ constexpr OpenCodeEvent kEvents[] = {
     {"SessionStart", EventKind::session_started, {true}},  {"UserPromptSubmit", EventKind::prompt_submitted, {true}},
     {"PostToolUse", EventKind::tool_used, {true}},         {"PreCompact", EventKind::context_compacting, {true}},
     {"Stop", EventKind::turn_stopped, {false}},            {"SessionEnd", EventKind::session_ended, {false}},
+    {"SubagentStart", EventKind::subagent_started, {true}}, // a child session of the task tool
 };
 
 constexpr std::string_view kFilePathKeys[] = {"filePath", "file_path", "path"};

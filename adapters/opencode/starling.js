@@ -61,7 +61,12 @@ function promptOf(parts) {
 }
 
 export const StarlingMemory = async ({ client, directory }) => {
-  const sessionContext = new Map(); // session → what Starling gave at its start, for the system prompt
+  // session → what Starling gives at its start, for the system prompt: a promise, so that a request
+  // made before the hook answered still waits for it.
+  const sessionContext = new Map();
+  // A subagent (the task tool) runs in a child session, whose prompt is the task the parent's model
+  // wrote: not the user's words, so it is neither captured nor judged, and its end is not a turn's.
+  const subagentSessions = new Set();
   let hiddenPrompts; // the prompts of OpenCode's own agents (title, summary, compaction)
 
   // Those agents' requests begin with their own prompt; memory is for the agent the user talks to.
@@ -82,25 +87,32 @@ export const StarlingMemory = async ({ client, directory }) => {
   return {
     event: async ({ event }) => {
       const properties = event.properties ?? {};
-      if (event.type === "session.created" && !properties.info?.parentID) {
-        const context = await runHook("SessionStart", { ...base(properties.info.id), source: "startup" });
-        if (context) sessionContext.set(properties.info.id, context);
-      } else if (event.type === "session.idle") {
+      const info = properties.info;
+      if (event.type === "session.created" && info?.parentID) {
+        subagentSessions.add(info.id);
+        const context = runHook("SubagentStart", { ...base(info.parentID), agent_id: info.id, agent_type: info.agent ?? "" });
+        sessionContext.set(info.id, context);
+        await context;
+      } else if (event.type === "session.created" && info) {
+        const context = runHook("SessionStart", { ...base(info.id), source: "startup" });
+        sessionContext.set(info.id, context);
+        await context;
+      } else if (event.type === "session.idle" && !subagentSessions.has(properties.sessionID)) {
         await runHook("Stop", { ...base(properties.sessionID), stop_hook_active: false });
-      } else if (event.type === "session.deleted" && properties.info) {
-        sessionContext.delete(properties.info.id);
-        await runHook("SessionEnd", { ...base(properties.info.id), reason: "deleted" });
+      } else if (event.type === "session.deleted" && info) {
+        sessionContext.delete(info.id);
+        if (!subagentSessions.delete(info.id)) await runHook("SessionEnd", { ...base(info.id), reason: "deleted" });
       }
     },
 
     "experimental.chat.system.transform": async (input, output) => {
-      const context = sessionContext.get(input.sessionID);
+      const context = await sessionContext.get(input.sessionID);
       if (context && !(await isHiddenAgentRequest(output.system))) output.system.push(context);
     },
 
     "chat.message": async (input, output) => {
       const prompt = promptOf(output.parts);
-      if (!prompt) return;
+      if (!prompt || subagentSessions.has(input.sessionID)) return;
       const context = await runHook("UserPromptSubmit", { ...base(input.sessionID), prompt });
       if (context) {
         output.parts.push({ id: partId(), type: "text", text: context, synthetic: true, sessionID: input.sessionID,

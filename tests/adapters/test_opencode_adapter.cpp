@@ -15,7 +15,8 @@ constexpr std::string_view kAgent = "opencode";
 TEST_CASE("opencode honours the adapter contract", "[adapter][opencode]") {
     // The events Starling's plugin (adapters/opencode/starling.js) passes on.
     const std::vector<std::string_view> events{"SessionStart", "UserPromptSubmit", "PostToolUse",
-                                               "PreCompact",   "Stop",             "SessionEnd"};
+                                               "PreCompact",   "Stop",             "SessionEnd",
+                                               "SubagentStart"};
     starling::test::check_adapter_contract({kAgent, events, ""});
 }
 

@@ -6,9 +6,9 @@ API (generateContent, streamGenerateContent, countTokens), Copilot CLI and OpenC
 Completions; the turns are streamed as server-sent events. Each turn whose user prompt carries
 READ_MARKER is answered with one tool call that reads `read_path` through the client's own read tool
 (Claude's Read, Codex's shell, Gemini's read_file, Copilot's view, OpenCode's read), then with a
-short text once the tool result comes back. A Claude Code, Codex or Copilot CLI turn whose prompt
-carries SUBAGENT_MARKER starts a subagent (Claude's Agent tool; Codex's spawn_agent, then
-wait_agent; Copilot's task) with SUBAGENT_TASK, which the subagent's own turn answers with a short
+short text once the tool result comes back. A Claude Code, Codex, Copilot CLI or OpenCode turn whose
+prompt carries SUBAGENT_MARKER starts a subagent (Claude's Agent tool; Codex's spawn_agent, then
+wait_agent; Copilot's and OpenCode's task) with SUBAGENT_TASK, which the subagent's own turn answers with a short
 text. A turn whose prompt carries SEARCH_MARKER calls Starling's
 MCP tools as the client offers them: memory_search for SEARCH_QUERY, then memory_get for the first id
 the search returned, then answers. Every request body is kept, so a test can look for the context
@@ -191,16 +191,19 @@ def codex_subagent_step(body):
 
 
 def chat_subagent_call(tools):
-    """The call that starts a subagent on SUBAGENT_TASK through Copilot CLI's `task` tool (its
-    `agent_type`; `mode` sync, so that the parent's turn waits for it), as (name, arguments), or None
-    when no such tool is offered (a subagent's own requests offer none)."""
+    """The call that starts a subagent on SUBAGENT_TASK through the `task` tool, as (name,
+    arguments), or None when no such tool is offered (a subagent's own requests offer none):
+    Copilot CLI's (`agent_type`; `mode` sync, so that the parent's turn waits for it) or
+    OpenCode's (`subagent_type`)."""
     task = next((tool for tool in declared_tools(tools)
                  if (tool.get("function") or tool).get("name") == "task"), None)
     properties = ((task or {}).get("function") or task or {}).get("parameters", {}).get("properties", {})
-    if "agent_type" not in properties:
-        return None
-    return "task", {"name": "lister", "description": "List the files", "agent_type": "explore",
-                    "prompt": SUBAGENT_TASK, "mode": "sync"}
+    if "agent_type" in properties:
+        return "task", {"name": "lister", "description": "List the files", "agent_type": "explore",
+                        "prompt": SUBAGENT_TASK, "mode": "sync"}
+    if "subagent_type" in properties:
+        return "task", {"description": "List the files", "prompt": SUBAGENT_TASK, "subagent_type": "general"}
+    return None
 
 
 def read_tool(tools):
@@ -325,13 +328,14 @@ class MockModel:
                 READ_MARKER turn."""
                 if not tools:
                     return None
+                # The latest marked prompt decides: a session may have had a SEARCH_MARKER turn before.
                 searching = after_latest(items, SEARCH_MARKER)
+                starting = after_latest(items, SUBAGENT_MARKER)
+                if starting is not None and (searching is None or len(starting) < len(searching)):
+                    return None if tool_results(starting) else chat_subagent_call(tools)
                 if searching is not None:
                     call = mcp_step(tools, tool_results(searching))
                     return (call[0][0], call[1]) if call else None
-                starting = after_latest(items, SUBAGENT_MARKER)
-                if starting is not None:
-                    return None if tool_results(starting) else chat_subagent_call(tools)
                 reader = read_tool(tools)
                 if reader and needs_read(items, tool_output_type):
                     return reader[0], {reader[1]: model.read_path}

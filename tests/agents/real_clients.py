@@ -748,6 +748,9 @@ def run_opencode(scratch, clients, checks):
             # Mid-session, through Starling's MCP server as `starling install` registered it (opencode.json).
             turns_completed &= step("MCP turn", "POST", f"/session/{session}/message",
                                     {"parts": [{"type": "text", "text": SEARCH_PROMPT}]}) is not None
+            # A turn the mock model answers with the task tool: a subagent in a child session.
+            step("subagent turn", "POST", f"/session/{session}/message",
+                 {"parts": [{"type": "text", "text": SUBAGENT_PROMPT}]})
             step("session deletion", "DELETE", f"/session/{session}")
         finally:
             server.close()
@@ -766,6 +769,14 @@ def run_opencode(scratch, clients, checks):
         checks.check("opencode", "the title generator's request got no memory in its system prompt",
                      bool(titles) and not any(KEPT_PREFERENCE in json.dumps(content) for content in title_systems),
                      f"{len(titles)} title request(s); their system messages: {json.dumps(title_systems)[:800]}")
+        # The subagent's requests (its child session's, with tools) hold its task, not the user's prompt.
+        subagent_turns = [json.dumps(body.get("messages"), ensure_ascii=False)
+                          for body in model.bodies("/chat/completions") if body.get("tools")]
+        subagent_turns = [text for text in subagent_turns if SUBAGENT_TASK in text and SUBAGENT_MARKER not in text]
+        checks.check("opencode", "what the user asked to keep reached the subagent from its start",
+                     bool(subagent_turns) and all(KEPT_PREFERENCE in text for text in subagent_turns),
+                     f"{len(subagent_turns)} requests of the subagent; the first: {(subagent_turns or [''])[0][-3000:]}")
+    check_subagent_task_not_captured(checks, "opencode", scratch)
     check_store_effects(checks, "opencode", scratch, uses_before_mcp)
     checks.check("opencode", "the read of a memory file reinforced it",
                  bool(session) and f"read of {scratch.read_key} in session {session}" in scratch.log() and

@@ -76,18 +76,39 @@ test("each OpenCode moment reaches the hook as a Claude-style event, and the con
   assert.equal(seen[2].payload.tool_name, "read");
 });
 
-test("OpenCode's own hidden agents (the title generator) get no memory, nor do child sessions", async () => {
+test("OpenCode's own hidden agents (the title generator) get no memory", async () => {
   const { hooks, calls } = await pluginRunning(answering);
   await hooks.event({ event: { type: "session.created", properties: { info: { id: "ses_1" } } } });
   const title = ["You are a title generator. You output ONLY a thread title."];
   await hooks["experimental.chat.system.transform"]({ sessionID: "ses_1" }, { system: title });
   assert.equal(title.length, 1);
+  assert.equal(calls().length, 1);
+});
 
-  await hooks.event({ event: { type: "session.created", properties: { info: { id: "ses_2", parentID: "ses_1" } } } });
+test("a subagent's child session gets what a subagent start gives, and its task, end and deletion are not the user's",
+     async () => {
+  const { hooks, calls } = await pluginRunning(answering);
+  await hooks.event({ event: { type: "session.created", properties: { info: { id: "ses_1" } } } });
+  // As OpenCode 1.18.33 sent it for the task tool: a child session naming its parent and agent.
+  const created = hooks.event({ event: { type: "session.created",
+    properties: { info: { id: "ses_2", parentID: "ses_1", agent: "general" } } } });
+  // The child's first request may come before the hook has answered: it waits for it.
   const child = ["You are opencode."];
   await hooks["experimental.chat.system.transform"]({ sessionID: "ses_2" }, { system: child });
-  assert.equal(child.length, 1);
-  assert.equal(calls().length, 1);
+  await created;
+  assert.deepEqual(child, ["You are opencode.", "memory for SubagentStart"]);
+
+  const parts = [{ type: "text", text: "List the top-level files." }];
+  await hooks["chat.message"]({ sessionID: "ses_2", agent: "general" }, { message: { id: "m" }, parts });
+  assert.equal(parts.length, 1);
+  await hooks.event({ event: { type: "session.idle", properties: { sessionID: "ses_2" } } });
+  await hooks.event({ event: { type: "session.deleted", properties: { info: { id: "ses_2", parentID: "ses_1" } } } });
+
+  const seen = calls();
+  assert.deepEqual(seen.map((call) => call.argv), ["opencode SessionStart", "opencode SubagentStart"]);
+  assert.equal(seen[1].payload.session_id, "ses_1");
+  assert.equal(seen[1].payload.agent_id, "ses_2");
+  assert.equal(seen[1].payload.agent_type, "general");
 });
 
 test("a hook that fails, answers nonsense or is missing adds nothing, and OpenCode carries on", async () => {
