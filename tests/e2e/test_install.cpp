@@ -526,7 +526,7 @@ TEST_CASE("install opencode writes Starling's plugin and its MCP server, and uni
     CHECK_THAT(again.stdout_text, Catch::Contains("already installed") && Catch::Contains("already registered"));
 
     const auto doctor = run_process(kStarling, {"doctor"}, home.options());
-    CHECK_THAT(doctor.stdout_text, Catch::Contains("plugin installed; it passes on 6 events"));
+    CHECK_THAT(doctor.stdout_text, Catch::Contains("plugin installed; it passes on 7 events"));
 
     REQUIRE(run_process(kStarling, {"uninstall", "opencode"}, home.options()).exit_code == 0);
     CHECK_FALSE(fs::exists(plugin));
