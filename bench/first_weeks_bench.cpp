@@ -110,7 +110,8 @@ std::string format_first_weeks_report(const FirstWeeksReport &report) {
         "In a session (as the hooks run): each prompt follows its working directory's session start, and the "
         "prompt hook does not give again what that start showed. Outside a session: the prompt's injection alone.\n\n"
         "| store size | stores | check, in a session: related prompts with their memory's whole text in context "
-        "(shown at the start in full, or by a line that is all of it, or injected; of them, by such a line alone) | check, in a session: unrelated prompts given nothing | check, outside a session: "
+        "(shown at the start in full, or by a line that is all of it, or injected; of them, by such a line "
+        "alone) | check, in a session: unrelated prompts given nothing | check, outside a session: "
         "related prompts served | check, outside a session: unrelated prompts quiet | tuning, in a session: in "
         "context / given nothing | tuning, outside a session: served / quiet | session start: shown in full / by "
         "a line / visible (tokens per start) |\n|---|---|---:|---:|---:|---:|---:|---:|---:|\n";

@@ -23,14 +23,14 @@ namespace starling::bench {
 
 namespace {
 
+namespace fs = std::filesystem;
+
 /// Whether a session start's line for `memory` (its summary) is all of it: its body is empty or
 /// says the summary again, as `starling remember` keeps a one-sentence memory.
 bool line_is_whole(const core::Memory &memory) {
     const auto body = sdk::text::trim_blanks(memory.body);
     return body.empty() || body == sdk::text::trim_blanks(memory.summary);
 }
-
-namespace fs = std::filesystem;
 
 /// The time every memory is stored and every prompt submitted at, so that two runs rank alike.
 constexpr const char *fixed_now = "2026-11-22T09:00:00Z";

@@ -143,9 +143,7 @@ public:
         // Inside a subagent Copilot runs userPromptSubmitted with the task its parent's model wrote,
         // and agentStop when the subagent is done, both under the subagent's own session: neither is
         // the user's, so the prompt is not captured and no turn of the user's ends.
-        const bool in_subagent =
-            !starling::adapters::first_text_field(fields, {"agentId", "agent_id"}).empty() &&
-            event.kind != EventKind::subagent_started;
+        const bool in_subagent = !starling::adapters::first_text_field(fields, {"agentId", "agent_id"}).empty();
         if (in_subagent && (event.kind == EventKind::prompt_submitted || event.kind == EventKind::turn_stopped)) {
             event.kind = EventKind::other;
         }

@@ -300,11 +300,8 @@ def run_claude(scratch, clients, checks):
                      bool(after_compaction) and all(KEPT_PREFERENCE in text for text in after_compaction),
                      f"{len(after_compaction)} requests of the turn after it; the first: "
                      f"{(after_compaction or [''])[0][-3000:]}")
-        subagent_turns = [json.dumps(body, ensure_ascii=False) for body in model.bodies("/messages")]
-        subagent_turns = [text for text in subagent_turns if SUBAGENT_TASK in text and SUBAGENT_MARKER not in text]
-        checks.check("claude", "what the user asked to keep reached the subagent from its start",
-                     any(KEPT_PREFERENCE in text for text in subagent_turns),
-                     f"{len(subagent_turns)} requests of the subagent; the first: {(subagent_turns or [''])[0][-3000:]}")
+        check_kept_reached_subagent(checks, "claude", [json.dumps(body, ensure_ascii=False)
+                                                       for body in model.bodies("/messages")], every=False)
         check_subagent_task_not_captured(checks, "claude", scratch)
         checks.check("claude", "a prompt to Claude Code run as a custom agent was captured as the user's",
                      scratch.captured(AGENT_MODE_PROMPT), scratch.log()[-1500:])
@@ -456,18 +453,26 @@ def run_codex(scratch, clients, checks):
         checks.check("codex", "the turns ran in Codex's default sandbox", modes and "danger-full-access" not in modes,
                      modes)
         check_mcp_reached(checks, "codex", model, "/responses", scratch.read_id)
-        # The subagent's requests say so in their client metadata; its input holds only its task.
-        subagent_turns = [json.dumps(body.get("input"), ensure_ascii=False) for body in model.bodies("/responses")
-                          if (body.get("client_metadata") or {}).get("x-openai-subagent")]
-        checks.check("codex", "what the user asked to keep reached the subagent from its start",
-                     bool(subagent_turns) and all(KEPT_PREFERENCE in text for text in subagent_turns),
-                     f"{len(subagent_turns)} requests of the subagent; the first: {(subagent_turns or [''])[0][-3000:]}")
+        # The subagent's requests say so in their client metadata.
+        check_kept_reached_subagent(checks, "codex", [json.dumps(body.get("input"), ensure_ascii=False)
+                                                      for body in model.bodies("/responses")
+                                                      if (body.get("client_metadata") or {}).get("x-openai-subagent")])
     check_subagent_task_not_captured(checks, "codex", scratch)
     after = scratch.access_count(scratch.read_key)
     checks.check("codex", "a shell `cat` of a memory file reinforced it",
                  f"read of {scratch.read_key} in session" in scratch.log() and read_before_mcp > before,
                  f"access count {before} -> {read_before_mcp}")
     check_store_effects(checks, "codex", scratch, uses_before_mcp)
+
+
+def check_kept_reached_subagent(checks, client, requests, every=True):
+    """What the user asked to keep is in the subagent's requests to the model (`every` one, or at
+    least one): those of `requests` (texts) that hold SUBAGENT_TASK and not the user's prompt."""
+    of_subagent = [text for text in requests if SUBAGENT_TASK in text and SUBAGENT_MARKER not in text]
+    reached = (all if every else any)(KEPT_PREFERENCE in text for text in of_subagent)
+    checks.check(client, "what the user asked to keep reached the subagent from its start",
+                 bool(of_subagent) and reached,
+                 f"{len(of_subagent)} requests of the subagent; the first: {(of_subagent or [''])[0][-3000:]}")
 
 
 def check_subagent_task_not_captured(checks, client, scratch):
@@ -619,13 +624,8 @@ def run_copilot(scratch, clients, checks):
             checks.check("copilot", f"{event}: the hook ran and its reply was accepted", outcome == "accepted", outcome)
         check_context_reached(checks, "copilot", model, "/chat/completions")
         check_mcp_reached(checks, "copilot", model, "/chat/completions", scratch.read_id)
-        # The subagent's requests hold its task and not the user's prompt (and offer no task tool).
-        subagent_turns = [json.dumps(body.get("messages"), ensure_ascii=False)
-                          for body in model.bodies("/chat/completions")]
-        subagent_turns = [text for text in subagent_turns if SUBAGENT_TASK in text and SUBAGENT_MARKER not in text]
-        checks.check("copilot", "what the user asked to keep reached the subagent from its start",
-                     bool(subagent_turns) and all(KEPT_PREFERENCE in text for text in subagent_turns),
-                     f"{len(subagent_turns)} requests of the subagent; the first: {(subagent_turns or [''])[0][-3000:]}")
+        check_kept_reached_subagent(checks, "copilot", [json.dumps(body.get("messages"), ensure_ascii=False)
+                                                        for body in model.bodies("/chat/completions")])
     check_subagent_task_not_captured(checks, "copilot", scratch)
     check_store_effects(checks, "copilot", scratch, uses_before_mcp)
     checks.check("copilot", "the view of a memory file reinforced it",
@@ -769,13 +769,10 @@ def run_opencode(scratch, clients, checks):
         checks.check("opencode", "the title generator's request got no memory in its system prompt",
                      bool(titles) and not any(KEPT_PREFERENCE in json.dumps(content) for content in title_systems),
                      f"{len(titles)} title request(s); their system messages: {json.dumps(title_systems)[:800]}")
-        # The subagent's requests (its child session's, with tools) hold its task, not the user's prompt.
-        subagent_turns = [json.dumps(body.get("messages"), ensure_ascii=False)
-                          for body in model.bodies("/chat/completions") if body.get("tools")]
-        subagent_turns = [text for text in subagent_turns if SUBAGENT_TASK in text and SUBAGENT_MARKER not in text]
-        checks.check("opencode", "what the user asked to keep reached the subagent from its start",
-                     bool(subagent_turns) and all(KEPT_PREFERENCE in text for text in subagent_turns),
-                     f"{len(subagent_turns)} requests of the subagent; the first: {(subagent_turns or [''])[0][-3000:]}")
+        # The title generator's requests (no tools) may hold the task too: they are not the subagent's.
+        check_kept_reached_subagent(checks, "opencode", [json.dumps(body.get("messages"), ensure_ascii=False)
+                                                         for body in model.bodies("/chat/completions")
+                                                         if body.get("tools")])
     check_subagent_task_not_captured(checks, "opencode", scratch)
     check_store_effects(checks, "opencode", scratch, uses_before_mcp)
     checks.check("opencode", "the read of a memory file reinforced it",

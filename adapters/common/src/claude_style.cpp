@@ -70,9 +70,10 @@ sdk::Event ClaudeStyleAdapter::parse(const std::vector<std::string> &argv, std::
         event.working_directory = first_text_element(fields, "workspace_roots");
     }
     if (event.kind == sdk::EventKind::prompt_submitted && !text_field(fields, "agent_id").empty()) {
-        // Codex runs UserPromptSubmit inside a subagent too, with the task its parent's model wrote as
-        // the prompt: not what the user said, so it is neither logged nor judged as theirs. The
-        // subagent's memories came with its start (SubagentStart).
+        // Inside a subagent (Codex runs UserPromptSubmit there) the prompt is the task its parent's
+        // model wrote: not what the user said, so it is neither logged nor judged as theirs. The
+        // subagent's memories come with its start (SubagentStart). Claude Code's `--agent` sessions
+        // carry agent_type alone: their prompts are the user's.
         event.kind = sdk::EventKind::other;
     }
     if (event.kind == sdk::EventKind::prompt_submitted) {
