@@ -7,7 +7,9 @@
 // whether or not anything is compressed; a headless run prepends the session-start context to the
 // prompt it hands BeforeAgent; and hooks load only in folders the user trusts.
 #include <starling/adapters/claude_style.hpp>
+#include <starling/adapters/hook_invocation.hpp>
 #include <starling/adapters/paths.hpp>
+#include <starling/adapters/replies.hpp>
 #include <starling/adapters/recorded_sessions.hpp>
 #include <starling/sdk/text/blanks.hpp>
 
@@ -22,6 +24,11 @@ using starling::adapters::ClaudeStyleEvent;
 using starling::adapters::Json;
 using starling::sdk::EventKind;
 namespace rules = starling::adapters::claude_rules;
+
+// Gemini CLI runs no hook when a subagent starts, and the subagent's context holds none of the
+// session's: its only way in is the task itself. BeforeTool of the tool that starts one
+// (invoke_agent) is therefore its start, and the reply puts the context before the task.
+constexpr std::string_view kSubagentTool = "invoke_agent";
 
 // SessionStart, SessionEnd, PreCompress and Notification are advisory: only systemMessage is shown.
 // A block at AfterAgent retries the turn with the reason as the prompt, as Claude's Stop does.
@@ -62,6 +69,7 @@ starling::sdk::AgentIntegration agent_integration() {
     agent.hooks.handler_fields = {{"name", "starling"}};
     agent.hooks.events = {{"SessionStart", ""},
                           {"BeforeAgent", ""},
+                          {"BeforeTool", std::string{kSubagentTool}},
                           {"AfterTool", "read_file|read_many_files|run_shell_command"},
                           {"AfterAgent", ""},
                           {"PreCompress", ""},
@@ -199,7 +207,29 @@ public:
             starling::adapters::text_field(event.details, "trigger") != "manual") {
             event.kind = EventKind::other;
         }
+        if (event.agent_event == "BeforeTool") {
+            const auto fields = starling::adapters::read_invocation(argv, payload).payload;
+            if (starling::adapters::text_field(fields, "tool_name") == kSubagentTool) {
+                event.kind = EventKind::subagent_started;
+                // The reply restates the tool's arguments: Gemini replaces them with the reply's.
+                event.details["tool_input"] = starling::adapters::object_field(fields, "tool_input");
+            }
+        }
         return event;
+    }
+
+    starling::sdk::RenderedReply render(const starling::sdk::Event &event, const starling::sdk::Reply &reply) override {
+        if (event.kind != EventKind::subagent_started) {
+            return ClaudeStyleAdapter::render(event, reply);
+        }
+        auto tool_input = starling::adapters::object_field(event.details, "tool_input");
+        const auto task = starling::adapters::text_field(tool_input, "prompt");
+        if (reply.context.empty() || task.empty()) {
+            return starling::adapters::silent_reply();
+        }
+        tool_input["prompt"] = reply.context + "\n\n" + task;
+        return starling::adapters::json_reply(
+            Json{{"hookSpecificOutput", {{"hookEventName", event.agent_event}, {"tool_input", tool_input}}}});
     }
 
     std::vector<starling::sdk::RecordedPrompt> read_history(std::string_view /*path*/, std::string_view text) override {

@@ -22,7 +22,33 @@ TEST_CASE("gemini honours the adapter contract", "[adapter][gemini]") {
     const std::vector<std::string_view> events{"SessionStart", "SessionEnd",  "BeforeAgent",         "AfterAgent",
                                                "BeforeModel",  "AfterModel",  "BeforeToolSelection", "BeforeTool",
                                                "AfterTool",    "PreCompress", "Notification"};
-    starling::test::check_adapter_contract({kAgent, events, "", {"/trigger"}});
+    // A manual PreCompress is a compaction, BeforeTool of invoke_agent a subagent's start.
+    starling::test::check_adapter_contract({kAgent, events, "", {"/trigger", "/tool_name"}});
+}
+
+TEST_CASE("gemini starts a subagent with the context before its task, restating every argument of the tool",
+          "[adapter][gemini]") {
+    const starling::test::AdapterUnderTest adapter{kAgent};
+    // As Gemini CLI 0.61.0 sent it: the tool that starts a subagent, under the parent's session.
+    const auto event = adapter.parse({"BeforeTool"}, R"({"session_id":"s-1","cwd":"/w","hook_event_name":"BeforeTool",
+        "tool_name":"invoke_agent","tool_input":{"agent_name":"generalist","prompt":"List the files.",
+        "wait_for_previous":true}})");
+    CHECK(event.kind == starling::sdk::EventKind::subagent_started);
+    CHECK(event.session_id == "s-1");
+    starling::sdk::Reply reply;
+    CHECK(adapter.render(event, reply).stdout_text.empty()); // nothing to give: the arguments stay Gemini's
+    reply.context = "## Starling memory: what you asked to keep";
+    // Gemini replaces the tool's arguments with the reply's: each one is restated.
+    CHECK(nlohmann::json::parse(adapter.render(event, reply).stdout_text) ==
+          nlohmann::json{{"hookSpecificOutput",
+                          {{"hookEventName", "BeforeTool"},
+                           {"tool_input", {{"agent_name", "generalist"},
+                                           {"prompt", "## Starling memory: what you asked to keep\n\nList the files."},
+                                           {"wait_for_previous", true}}}}}});
+    const auto other_tool = adapter.parse({"BeforeTool"}, R"({"session_id":"s-1","cwd":"/w","hook_event_name":"BeforeTool",
+        "tool_name":"read_file","tool_input":{"file_path":"/w/a.md"}})");
+    CHECK(other_tool.kind == starling::sdk::EventKind::other);
+    CHECK(adapter.render(other_tool, reply).stdout_text.empty());
 }
 
 TEST_CASE("gemini replies JSON or nothing: plain text would reach only the user", "[adapter][gemini]") {

@@ -6,10 +6,10 @@ API (generateContent, streamGenerateContent, countTokens), Copilot CLI and OpenC
 Completions; the turns are streamed as server-sent events. Each turn whose user prompt carries
 READ_MARKER is answered with one tool call that reads `read_path` through the client's own read tool
 (Claude's Read, Codex's shell, Gemini's read_file, Copilot's view, OpenCode's read), then with a
-short text once the tool result comes back. A Claude Code, Codex, Copilot CLI or OpenCode turn whose
-prompt carries SUBAGENT_MARKER starts a subagent (Claude's Agent tool; Codex's spawn_agent, then
-wait_agent; Copilot's and OpenCode's task) with SUBAGENT_TASK, which the subagent's own turn answers with a short
-text. A turn whose prompt carries SEARCH_MARKER calls Starling's
+short text once the tool result comes back. A turn whose prompt carries SUBAGENT_MARKER starts a
+subagent on SUBAGENT_TASK (Claude's Agent tool; Codex's spawn_agent, then wait_agent; Gemini's
+invoke_agent; Copilot's and OpenCode's task), whose own turn answers with a short text (a Gemini
+subagent with complete_task). A turn whose prompt carries SEARCH_MARKER calls Starling's
 MCP tools as the client offers them: memory_search for SEARCH_QUERY, then memory_get for the first id
 the search returned, then answers. Every request body is kept, so a test can look for the context
 the hooks injected and the tool results.
@@ -190,11 +190,13 @@ def codex_subagent_step(body):
     return None
 
 
-def chat_subagent_call(tools):
-    """The call that starts a subagent on SUBAGENT_TASK through the `task` tool, as (name,
-    arguments), or None when no such tool is offered (a subagent's own requests offer none):
-    Copilot CLI's (`agent_type`; `mode` sync, so that the parent's turn waits for it) or
-    OpenCode's (`subagent_type`)."""
+def subagent_call(tools):
+    """The call that starts a subagent on SUBAGENT_TASK, as (name, arguments), or None when no such
+    tool is offered (a subagent's own requests offer none): Gemini CLI's `invoke_agent` (its
+    generalist), or the `task` tool of Copilot CLI (`agent_type`; `mode` sync, so that the parent's
+    turn waits for it) or OpenCode (`subagent_type`)."""
+    if any(tool.get("name") == "invoke_agent" for tool in declared_tools(tools)):
+        return "invoke_agent", {"agent_name": "generalist", "prompt": SUBAGENT_TASK}
     task = next((tool for tool in declared_tools(tools)
                  if (tool.get("function") or tool).get("name") == "task"), None)
     properties = ((task or {}).get("function") or task or {}).get("parameters", {}).get("properties", {})
@@ -332,7 +334,7 @@ class MockModel:
                 searching = after_latest(items, SEARCH_MARKER)
                 starting = after_latest(items, SUBAGENT_MARKER)
                 if starting is not None and (searching is None or len(starting) < len(searching)):
-                    return None if tool_results(starting) else chat_subagent_call(tools)
+                    return None if tool_results(starting) else subagent_call(tools)
                 if searching is not None:
                     call = mcp_step(tools, tool_results(searching))
                     return (call[0][0], call[1]) if call else None
@@ -450,6 +452,12 @@ class MockModel:
                     part = {"text": json.dumps(fill_schema(schema))}
                 else:
                     call = self._turn_call(body.get("contents") or [], body.get("tools"), "functionResponse")
+                    # A Gemini subagent ends by calling complete_task with its result, as its schema asks.
+                    finish = next((tool for tool in declared_tools(body.get("tools"))
+                                   if tool.get("name") == "complete_task"), None)
+                    if not call and finish:
+                        call = ("complete_task", fill_schema(finish.get("parametersJsonSchema") or
+                                                             finish.get("parameters") or {}))
                     part = {"functionCall": {"id": f"mock_{call[0]}", "name": call[0], "args": call[1]}} if call \
                         else {"text": "Done."}
                 reply = {"candidates": [{"content": {"role": "model", "parts": [part]}, "finishReason": "STOP",

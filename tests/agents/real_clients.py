@@ -551,12 +551,19 @@ def run_gemini(scratch, clients, checks):
         run = run_bounded(gemini + ["-p", SEARCH_PROMPT, "--policy", str(policy)], scratch.project, env, 180)
         checks.check("gemini", "the MCP turn completed", run.returncode == 0, run.stderr[-2000:])
         debug += run.stderr
+        # A session whose prompt the mock model answers with invoke_agent: a subagent (BeforeTool).
+        run = run_bounded(gemini + ["-p", SUBAGENT_PROMPT], scratch.project, env, 180)
+        checks.check("gemini", "the subagent turn completed", run.returncode == 0, run.stderr[-2000:])
+        debug += run.stderr
         (scratch.root / "gemini-debug.log").write_text(debug)
         for event in events:
             outcome = gemini_hook_outcome(debug, event)
             checks.check("gemini", f"{event}: the hook ran and its reply was accepted", outcome == "accepted", outcome)
         check_context_reached(checks, "gemini", model, ":streamGenerateContent")
         check_mcp_reached(checks, "gemini", model, ":streamGenerateContent", scratch.read_id)
+        check_kept_reached_subagent(checks, "gemini", [json.dumps(body.get("contents"), ensure_ascii=False)
+                                                       for body in model.bodies(":streamGenerateContent")])
+    check_subagent_task_not_captured(checks, "gemini", scratch)
     check_store_effects(checks, "gemini", scratch, uses_before_mcp)
     checks.check("gemini", "the read_file of a memory file reinforced it",
                  bool(session) and f"read of {scratch.read_key} in session {session}" in scratch.log() and after > before,
