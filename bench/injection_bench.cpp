@@ -8,7 +8,7 @@
 #include <starling/core/lifecycle/relevance_index.hpp>
 #include <starling/core/lifecycle/remember.hpp>
 #include <starling/core/io/time_format.hpp>
-#include <starling/sdk/text/blanks.hpp>
+#include <starling/core/store/record/body_excerpt.hpp>
 
 #include <algorithm>
 #include <cstdlib>
@@ -24,13 +24,6 @@ namespace starling::bench {
 namespace {
 
 namespace fs = std::filesystem;
-
-/// Whether a session start's line for `memory` (its summary) is all of it: its body is empty or
-/// says the summary again, as `starling remember` keeps a one-sentence memory.
-bool line_is_whole(const core::Memory &memory) {
-    const auto body = sdk::text::trim_blanks(memory.body);
-    return body.empty() || body == sdk::text::trim_blanks(memory.summary);
-}
 
 /// The time every memory is stored and every prompt submitted at, so that two runs rank alike.
 constexpr const char *fixed_now = "2026-11-22T09:00:00Z";
@@ -191,7 +184,13 @@ public:
         for (const auto &key : injection.listed) {
             outcome.listed += labelled(key);
             const auto found = ids_of_key_.find(key);
-            if (found != ids_of_key_.end() && line_is_whole(store().read(key))) {
+            if (found == ids_of_key_.end()) {
+                continue;
+            }
+            // A line is a memory's summary: all of it when the body says nothing beyond that, as
+            // session start itself judges (the index's body excerpt is empty).
+            const auto memory = store().read(key);
+            if (core::body_excerpt(memory.summary, memory.body).empty()) {
                 outcome.ids_whole_in_line.insert(found->second.begin(), found->second.end());
             }
         }

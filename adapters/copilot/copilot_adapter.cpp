@@ -9,6 +9,7 @@
 #include <starling/adapters/recorded_sessions.hpp>
 #include <starling/sdk/text/blanks.hpp>
 #include <starling/adapters/replies.hpp>
+#include <starling/adapters/subagents.hpp>
 #include <starling/adapters/tool_intents.hpp>
 
 #include <starling/sdk/plugin.hpp>
@@ -140,11 +141,10 @@ public:
                                                      std::span<const CopilotEvent>{kEvents});
         event.session_id = starling::adapters::first_text_field(fields, {"sessionId", "session_id"});
         event.working_directory = text_field(fields, "cwd");
-        // Inside a subagent Copilot runs userPromptSubmitted with the task its parent's model wrote,
-        // and agentStop when the subagent is done, both under the subagent's own session: neither is
-        // the user's, so the prompt is not captured and no turn of the user's ends.
-        const bool in_subagent = !starling::adapters::first_text_field(fields, {"agentId", "agent_id"}).empty();
-        if (in_subagent && (event.kind == EventKind::prompt_submitted || event.kind == EventKind::turn_stopped)) {
+        // Inside a subagent the prompt is its task, and agentStop (under the subagent's own
+        // session) is the subagent's end: neither the user's prompt nor the end of their turn.
+        if ((event.kind == EventKind::prompt_submitted || event.kind == EventKind::turn_stopped) &&
+            starling::adapters::inside_subagent(fields)) {
             event.kind = EventKind::other;
         }
         if (event.kind == EventKind::prompt_submitted) {

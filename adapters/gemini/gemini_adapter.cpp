@@ -7,7 +7,6 @@
 // whether or not anything is compressed; a headless run prepends the session-start context to the
 // prompt it hands BeforeAgent; and hooks load only in folders the user trusts.
 #include <starling/adapters/claude_style.hpp>
-#include <starling/adapters/hook_invocation.hpp>
 #include <starling/adapters/paths.hpp>
 #include <starling/adapters/replies.hpp>
 #include <starling/adapters/recorded_sessions.hpp>
@@ -207,14 +206,6 @@ public:
             starling::adapters::text_field(event.details, "trigger") != "manual") {
             event.kind = EventKind::other;
         }
-        if (event.agent_event == "BeforeTool") {
-            const auto fields = starling::adapters::read_invocation(argv, payload).payload;
-            if (starling::adapters::text_field(fields, "tool_name") == kSubagentTool) {
-                event.kind = EventKind::subagent_started;
-                // The reply restates the tool's arguments: Gemini replaces them with the reply's.
-                event.details["tool_input"] = starling::adapters::object_field(fields, "tool_input");
-            }
-        }
         return event;
     }
 
@@ -237,6 +228,14 @@ public:
     }
 
 protected:
+    void read_agent_fields(const Json &fields, starling::sdk::Event &event) const override {
+        if (event.agent_event == "BeforeTool" && starling::adapters::text_field(fields, "tool_name") == kSubagentTool) {
+            event.kind = EventKind::subagent_started;
+            // The reply restates the tool's arguments: Gemini replaces them with the reply's.
+            event.details["tool_input"] = starling::adapters::object_field(fields, "tool_input");
+        }
+    }
+
     starling::sdk::ToolUse describe_tool(std::string name, const Json &tool_input,
                                          std::string_view working_directory) const override {
         auto use = ClaudeStyleAdapter::describe_tool(std::move(name), tool_input, working_directory);

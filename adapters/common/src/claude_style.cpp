@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <starling/adapters/claude_style.hpp>
+#include <starling/adapters/subagents.hpp>
 #include <starling/adapters/replies.hpp>
 
 namespace starling::adapters {
@@ -69,12 +70,8 @@ sdk::Event ClaudeStyleAdapter::parse(const std::vector<std::string> &argv, std::
     if (event.working_directory.empty()) {
         event.working_directory = first_text_element(fields, "workspace_roots");
     }
-    if (event.kind == sdk::EventKind::prompt_submitted && !text_field(fields, "agent_id").empty()) {
-        // Inside a subagent (Codex runs UserPromptSubmit there) the prompt is the task its parent's
-        // model wrote: not what the user said, so it is neither logged nor judged as theirs. The
-        // subagent's memories come with its start (SubagentStart). Claude Code's `--agent` sessions
-        // carry agent_type alone: their prompts are the user's.
-        event.kind = sdk::EventKind::other;
+    if (event.kind == sdk::EventKind::prompt_submitted && inside_subagent(fields)) {
+        event.kind = sdk::EventKind::other; // the subagent's task (Codex), not the user's prompt
     }
     if (event.kind == sdk::EventKind::prompt_submitted) {
         // `message` and `content` are what collie's capture script falls back to for Claude-like agents.
@@ -86,8 +83,11 @@ sdk::Event ClaudeStyleAdapter::parse(const std::vector<std::string> &argv, std::
     }
     copy_typed_fields(fields, kCommonDetails, event.details);
     copy_typed_fields(fields, dialect_.extra_details, event.details);
+    read_agent_fields(fields, event);
     return event;
 }
+
+void ClaudeStyleAdapter::read_agent_fields(const Json & /*fields*/, sdk::Event & /*event*/) const {}
 
 sdk::RenderedReply ClaudeStyleAdapter::render(const sdk::Event &event, const sdk::Reply &reply) {
     const auto *spec = answered_event(dialect_.events, event);

@@ -83,6 +83,9 @@ protected:
     /// overrides it.
     [[nodiscard]] virtual sdk::ToolUse describe_tool(std::string name, const Json &tool_input,
                                                      std::string_view working_directory) const;
+    /// Last step of parse, with the payload's fields: an agent that reads more of them than the
+    /// dialect's tables say (or decides the kind by one) overrides it. The default reads nothing.
+    virtual void read_agent_fields(const Json &fields, sdk::Event &event) const;
 
 private:
     ClaudeStyleDialect dialect_;
