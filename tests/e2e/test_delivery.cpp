@@ -138,6 +138,27 @@ TEST_CASE("after the agent compacts its context, what the user asked to keep is 
     CHECK(claude_prompt_context(home, "s-long", "install the pnpm packages").empty());
 }
 
+TEST_CASE("what the user tells the agent is kept, not echoed back to the session it was said in, and in the next "
+          "session's start",
+          "[e2e][delivery][capture]") {
+    const ScratchHome home{"delivery-said-in-session"};
+    CHECK(claude_prompt_context(home, "s-said", "From now on, always run dart format before you show me code.").empty());
+    REQUIRE(claude_hook(home, "Stop", "s-said", nlohmann::json::object()).exit_code == 0);
+    REQUIRE(home.wait_for_background_work() == 0);
+    const auto listed = run_process(kBinaries / "starling", {"list", "--json", "--scope", "all", "--cwd", "/work/app"},
+                                    home.options());
+    REQUIRE(listed.exit_code == 0);
+    INFO(listed.stdout_text);
+    REQUIRE(nlohmann::json::parse(listed.stdout_text).size() == 1);
+
+    // The user's words are in this session's context already: no later prompt repeats them.
+    CHECK(claude_prompt_context(home, "s-said", "format the widget code and show it to me").empty());
+    // Every other session gets them: at its start, or at a prompt when it had no start.
+    CHECK_THAT(session_start_context(home, "s-next", "2026-11-03T09:00:00Z"), Catch::Contains("dart format"));
+    CHECK_THAT(claude_prompt_context(home, "s-other", "format the widget code and show it to me"),
+               Catch::Contains("dart format"));
+}
+
 TEST_CASE("a subagent the agent starts is given what the user asked to keep, in its own context",
           "[e2e][delivery][session-start]") {
     const ScratchHome home{"delivery-subagent"};

@@ -107,6 +107,16 @@ std::vector<std::string> keys_given(const Injection &injection) {
     return keys;
 }
 
+/// Adds the memories a decision kept or updated to `keys`: its own, or each of its claims'.
+void add_kept_keys(const RememberOutcome &outcome, std::vector<std::string> &keys) {
+    if (outcome.action != RememberOutcome::Action::discarded && !outcome.key.empty()) {
+        keys.push_back(outcome.key);
+    }
+    for (const auto &claim : outcome.claims) {
+        add_kept_keys(claim, keys);
+    }
+}
+
 } // namespace
 
 std::string memory_key_for_path(const MemoryStore &store, std::string_view file_path,
@@ -432,6 +442,7 @@ void Lifecycle::judge(SessionLog &log, const ClaimedMessages &claimed, const std
     }
     Rememberer rememberer{*store_, policies_, settings_.remember};
     const ReceiptLog receipts{store_->root() / "sessions", SessionLog::file_stem(session_id), store_->redactor()};
+    std::vector<std::string> kept;
     try {
         static_cast<void>(rememberer.remember_all(requests, [&](std::size_t index, const RememberOutcome &outcome) {
             log.mark_judged_before(claimed.first + index + 1);
@@ -440,10 +451,23 @@ void Lifecycle::judge(SessionLog &log, const ClaimedMessages &claimed, const std
                               std::string{to_string(outcome.action)} + " " + outcome.key + ": " + outcome.reason);
             }
             record_decision(receipts, claimed.first + index, outcome);
+            add_kept_keys(outcome, kept);
         }));
     } catch (...) {
         log.release_claim();
         throw;
+    }
+    // What the user said in this session is in its context already, in the user's own words: the
+    // memory kept from it would only echo them back at a later prompt. A compaction or a new
+    // session start forgets this, as it forgets what was injected.
+    if (!kept.empty()) {
+        log.update_state([&](SessionState &session) {
+            for (auto &key : kept) {
+                if (std::find(session.injected.begin(), session.injected.end(), key) == session.injected.end()) {
+                    session.injected.push_back(std::move(key));
+                }
+            }
+        });
     }
 }
 

@@ -157,6 +157,36 @@ TEST_CASE("injection at prompt never repeats a memory within a session", "[lifec
     CHECK(core::injection_count(after) == 2);
 }
 
+TEST_CASE("what the user said in a session is not echoed back to it as a memory, and reaches every other session",
+          "[lifecycle][injection][capture]") {
+    LifecycleFixture fixture;
+    const core::SessionLog log{fixture.directory.path() / "sessions", "s-1"};
+    (void)fixture.publish(fixture.prompt("remember: deploy only on tuesdays"));
+    (void)fixture.publish(fixture.event(core::EventKind::turn_stopped));
+    REQUIRE(fixture.store.list().size() == 1);
+    const auto key = fixture.store.list().front().key;
+    CHECK(log.state().injected == std::vector<std::string>{key});
+    CHECK(fixture.publish(fixture.prompt("when do we deploy")).reply.context.empty());
+    CHECK_THAT(fixture.publish(fixture.prompt("when do we deploy", "s-2")).reply.context,
+               Catch::Contains("deploy only on tuesdays"));
+    (void)fixture.publish(fixture.event(core::EventKind::session_ended, "s-2"));
+    CHECK(core::injection_count(fixture.store.read(key)) == 1); // kept in s-1, injected in s-2 only
+
+    SECTION("a compaction may have summarised the words away: the next prompt that needs it gets it") {
+        (void)fixture.publish(fixture.event(core::EventKind::context_compacting));
+        CHECK_THAT(fixture.publish(fixture.prompt("when do we deploy")).reply.context,
+                   Catch::Contains("deploy only on tuesdays"));
+    }
+    SECTION("each memory kept from the session's words is in its context, once") {
+        (void)fixture.publish(fixture.prompt("remember: deploy from the release branch"));
+        (void)fixture.publish(fixture.event(core::EventKind::turn_stopped));
+        (void)fixture.publish(fixture.event(core::EventKind::turn_stopped));
+        REQUIRE(fixture.store.list().size() == 2);
+        CHECK(log.state().injected.size() == 2);
+        CHECK(fixture.publish(fixture.prompt("deploy now?")).reply.context.empty());
+    }
+}
+
 TEST_CASE("a session start or a compaction begins a new context, in which what the session was given is given "
           "again",
           "[lifecycle][injection]") {

@@ -42,7 +42,8 @@ struct ClaimedMessages {
 struct SessionState {
     std::size_t evaluated = 0;              ///< messages whose outcome is written (judged and stored or discarded)
     std::optional<JudgeClaim> claim;        ///< the messages being judged right now, by whom
-    std::vector<std::string> injected;      ///< memory keys already put into this session's context
+    /// Memory keys already in this session's context: injected, or kept from what the user said in it.
+    std::vector<std::string> injected;
     std::string pending_context;            ///< context computed where the agent had no channel
     std::vector<std::string> warned;        ///< problems already reported in this session, each once
 };
