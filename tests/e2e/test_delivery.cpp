@@ -287,6 +287,35 @@ TEST_CASE("a correction supersedes the memory it corrects: only the correction r
     CHECK_THAT(restored_file, Catch::Contains("pinned: true"));
 }
 
+TEST_CASE("a correction that says what is no longer so retires the memory that says it, not one that agrees with it",
+          "[e2e][delivery][corrections]") {
+    const ScratchHome home{"delivery-retire"};
+    const auto riverpod = remember(home, "We use Riverpod for state management.");
+    const auto yarn = remember(home, "We use yarn in this repo.");
+    const auto pnpm = remember(home, "Use pnpm for every JavaScript project.");
+    const auto superseded_by = [&](const std::string &id) {
+        const auto shown = run_process(kBinaries / "starling", {"show", "--json", id}, home.options());
+        REQUIRE(shown.exit_code == 0);
+        const auto by = nlohmann::json::parse(shown.stdout_text)["superseded_by"];
+        return by.is_string() ? by.get<std::string>() : std::string{};
+    };
+    for (const std::string correction :
+         {"Actually we switched to Bloc last week, not Riverpod anymore.", "Actually, use pnpm here, not yarn."}) {
+        const auto stored = run_process(kBinaries / "starling", {"remember", "--cwd", "/work/app", correction},
+                                        home.options_at("2026-11-03T09:00:00Z"));
+        INFO(correction << "\n" << stored.stdout_text << stored.stderr_text);
+        REQUIRE(stored.exit_code == 0);
+        CHECK_THAT(stored.stdout_text, Catch::Contains("supersedes"));
+    }
+    CHECK_FALSE(superseded_by(riverpod).empty());
+    CHECK_FALSE(superseded_by(yarn).empty());
+    CHECK(superseded_by(pnpm).empty());
+    const auto start = session_start_context(home, "s-next", "2026-11-04T09:00:00Z");
+    CHECK_THAT(start, Catch::Contains("Bloc") && Catch::Contains("Use pnpm for every JavaScript project."));
+    CHECK_THAT(start, !Catch::Contains("We use Riverpod for state management.") &&
+                          !Catch::Contains("We use yarn in this repo."));
+}
+
 TEST_CASE("a plain fact handed to remember is kept as the project's, and the next session starts with it",
           "[e2e][delivery][remember]") {
     const ScratchHome home{"delivery-plain-fact"};

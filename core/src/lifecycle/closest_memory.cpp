@@ -5,6 +5,7 @@
 #include <starling/core/io/store_error.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <map>
 #include <numeric>
@@ -22,17 +23,24 @@ struct ScopeListing {
           listed(entries, store.clock().now()) {}
 };
 
-std::optional<ClosestMemory> closest_in(MemoryStore &store, const ActivePolicies &policies, std::size_t candidates,
-                                        const ScopeListing &scope, std::string_view text) {
+/// Memories read in full: what a duplicate judge compares a text with.
+struct ReadMemories {
+    std::vector<IndexEntry> entries;
+    std::vector<std::string> bodies;
+};
+
+/// The best `candidates` memories of `scope` for `query`, read: ranked by what the index already
+/// holds (summary and tags), by the relevance policy, else by the decay policy. A scope of 10,000
+/// memories must not cost 10,000 file reads per judged message.
+std::optional<ReadMemories> read_best(MemoryStore &store, const ActivePolicies &policies, std::size_t candidates,
+                                      const ScopeListing &scope, std::string_view query) {
     const auto &entries = scope.entries;
     if (policies.decay == nullptr || entries.empty()) {
         return std::nullopt;
     }
-    // Rank by what the index already holds (summary and tags), then read only the best few files:
-    // a scope of 10,000 memories must not cost 10,000 file reads per judged message.
     auto ranking = policies.relevance != nullptr
-                       ? std::optional<std::vector<double>>{policies.relevance->score(text, scope.listed.batch())}
-                       : policies.decay->similarity(text, scope.listed.batch());
+                       ? std::optional<std::vector<double>>{policies.relevance->score(query, scope.listed.batch())}
+                       : policies.decay->similarity(query, scope.listed.batch());
     if (!ranking) {
         return std::nullopt;
     }
@@ -42,38 +50,80 @@ std::optional<ClosestMemory> closest_in(MemoryStore &store, const ActivePolicies
                      [&](std::size_t a, std::size_t b) { return (*ranking)[a] > (*ranking)[b]; });
     order.resize(std::min(order.size(), candidates));
 
-    std::vector<IndexEntry> read_entries;
-    std::vector<std::string> bodies;
-    read_entries.reserve(order.size());
-    bodies.reserve(order.size());
+    ReadMemories read;
+    read.entries.reserve(order.size());
+    read.bodies.reserve(order.size());
     for (const auto index : order) {
         // Listed without the lock: another process may have promoted, merged or archived it since.
         // What is gone is no candidate; a memory still there that cannot be read is an error.
         try {
-            bodies.push_back(store.read(entries[index].key).body);
-            read_entries.push_back(entries[index]);
+            read.bodies.push_back(store.read(entries[index].key).body);
+            read.entries.push_back(entries[index]);
         } catch (const StoreError &) {
             if (store.contains(entries[index].key)) {
                 throw;
             }
         }
     }
-    if (read_entries.empty()) {
+    return read;
+}
+
+/// Of `read`, the memory `text` restates most closely as the decay policy judges it.
+std::optional<ClosestMemory> closest_of(MemoryStore &store, const ActivePolicies &policies, ReadMemories read,
+                                        std::string_view text) {
+    if (read.entries.empty()) {
         return std::nullopt;
     }
-    const MemoryViewBatch read{read_entries, std::move(bodies), store.clock().now()};
-    const auto similarities = policies.decay->similarity(text, read.batch());
+    const MemoryViewBatch batch{read.entries, std::move(read.bodies), store.clock().now()};
+    const auto similarities = policies.decay->similarity(text, batch.batch());
     if (!similarities) {
         return std::nullopt;
     }
     std::optional<ClosestMemory> closest;
-    for (std::size_t index = 0; index < read_entries.size(); ++index) {
+    for (std::size_t index = 0; index < read.entries.size(); ++index) {
         const double similarity = (*similarities)[index];
         if (!std::isnan(similarity) && (!closest || similarity > closest->similarity)) {
-            closest = ClosestMemory{read_entries[index].key, read_entries[index].id, similarity};
+            closest = ClosestMemory{read.entries[index].key, read.entries[index].id, similarity};
         }
     }
     return closest;
+}
+
+std::optional<ClosestMemory> closest_in(MemoryStore &store, const ActivePolicies &policies, std::size_t candidates,
+                                        const ScopeListing &scope, std::string_view text) {
+    auto read = read_best(store, policies, candidates, scope, text);
+    return read ? closest_of(store, policies, std::move(*read), text) : std::nullopt;
+}
+
+char ascii_lower(char character) {
+    return character >= 'A' && character <= 'Z' ? static_cast<char>(character - 'A' + 'a') : character;
+}
+
+bool is_name_character(char character) {
+    const auto byte = static_cast<unsigned char>(character);
+    return std::isalnum(byte) != 0 || character == '_' || character == '-';
+}
+
+/// Whether `text` holds `term` (lower case) as a whole word in any ASCII case: not inside a longer
+/// name ("db-staging-1" is not in "db-staging-10"). A term in an unspaced script matches anywhere.
+bool names(std::string_view text, std::string_view term) {
+    if (term.empty() || text.size() < term.size()) {
+        return false;
+    }
+    const bool word_like = is_name_character(term.front()) || is_name_character(term.back());
+    for (std::size_t at = 0; at + term.size() <= text.size(); ++at) {
+        const bool equal = std::equal(term.begin(), term.end(), text.begin() + static_cast<std::ptrdiff_t>(at),
+                                      [](char a, char b) { return a == ascii_lower(b); });
+        if (!equal) {
+            continue;
+        }
+        const bool bounded = !word_like || ((at == 0 || !is_name_character(text[at - 1])) &&
+                                            (at + term.size() == text.size() || !is_name_character(text[at + term.size()])));
+        if (bounded) {
+            return true;
+        }
+    }
+    return false;
 }
 
 } // namespace
@@ -84,6 +134,36 @@ std::optional<ClosestMemory> find_closest_memory(MemoryStore &store, const Activ
         return std::nullopt;
     }
     return closest_in(store, policies, candidates, ScopeListing{store, scope}, text);
+}
+
+std::optional<ClosestMemory> find_closest_naming(MemoryStore &store, const ActivePolicies &policies,
+                                                 std::size_t candidates, const Scope &scope,
+                                                 const std::vector<std::string> &terms, std::string_view text) {
+    if (policies.decay == nullptr || terms.empty()) {
+        return std::nullopt;
+    }
+    std::string query;
+    for (const auto &term : terms) {
+        query += (query.empty() ? "" : " ") + term;
+    }
+    auto read = read_best(store, policies, candidates, ScopeListing{store, scope}, query);
+    if (!read) {
+        return std::nullopt;
+    }
+    ReadMemories naming;
+    for (std::size_t index = 0; index < read->entries.size(); ++index) {
+        const std::string said = read->entries[index].summary + "\n" + read->bodies[index];
+        std::string lowered_term;
+        if (std::any_of(terms.begin(), terms.end(), [&](const std::string &term) {
+                lowered_term.resize(term.size());
+                std::transform(term.begin(), term.end(), lowered_term.begin(), ascii_lower);
+                return names(said, lowered_term);
+            })) {
+            naming.entries.push_back(std::move(read->entries[index]));
+            naming.bodies.push_back(std::move(read->bodies[index]));
+        }
+    }
+    return closest_of(store, policies, std::move(naming), text);
 }
 
 void add_closest_similarities(MemoryStore &store, const ActivePolicies &policies, std::size_t candidates,

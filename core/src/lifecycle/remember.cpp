@@ -16,6 +16,7 @@
 #include <limits>
 #include <stdexcept>
 #include <utility>
+#include <variant>
 
 namespace starling::core {
 
@@ -289,11 +290,23 @@ RememberOutcome Rememberer::apply(const RememberRequest &request, const std::str
     const bool is_correction = std::erase_if(decision.fields, [](const auto &field) {
                                    return field.first == supersedes_field;
                                }) > 0;
+    std::vector<std::string> retired;
+    std::erase_if(decision.fields, [&](const auto &field) {
+        if (field.first != retires_field) {
+            return false;
+        }
+        if (const auto *terms = std::get_if<std::vector<std::string>>(&field.second)) {
+            retired = *terms;
+        } else if (const auto *term = std::get_if<std::string>(&field.second)) {
+            retired = {*term};
+        }
+        return true;
+    });
     if (is_correction) {
         decision.summary = correction_statement(decision.summary);
     }
     const std::string said = decision.summary + "\n" + text; // what a stored memory may restate
-    const auto corrected = is_correction ? find_corrected(scope, request.project_id, said) : std::nullopt;
+    const auto corrected = is_correction ? find_corrected(scope, request.project_id, said, retired) : std::nullopt;
     const auto duplicate = is_correction               ? std::nullopt
                            : decision.dedupe_key.empty() ? find_duplicate(scope, said)
                                                          : find_by_dedupe_key(scope, decision.dedupe_key);
@@ -465,30 +478,47 @@ std::optional<Rememberer::Duplicate> Rememberer::find_by_dedupe_key(const Scope 
 }
 
 std::optional<Rememberer::Duplicate> Rememberer::find_corrected(const Scope &scope, const std::string &project_id,
-                                                                const std::string &text) {
+                                                                const std::string &text,
+                                                                const std::vector<std::string> &retired) {
     std::vector<Scope> scopes{scope};
     if (!scope.is_user()) {
         scopes.push_back(Scope::user());
     } else if (!project_id.empty()) {
         scopes.push_back(Scope::project(project_id));
     }
-    std::optional<Duplicate> best;
-    for (const Scope &candidate_scope : scopes) {
-        const auto closest =
-            find_closest_memory(*store_, policies_, settings_.duplicate_candidates, candidate_scope, text);
-        if (!closest || closest->similarity < settings_.supersede_similarity ||
-            (best && closest->similarity <= best->similarity)) {
-            continue;
-        }
-        try {
-            if (store_->read(closest->key).superseded_by.empty()) {
-                best = Duplicate{closest->key, closest->id, closest->similarity};
+    // The best of every scope at or above `threshold` that is not superseded already.
+    const auto best_of = [&](const auto &find, double threshold) {
+        std::optional<Duplicate> best;
+        for (const Scope &candidate_scope : scopes) {
+            const std::optional<ClosestMemory> closest = find(candidate_scope);
+            if (!closest || closest->similarity < threshold || (best && closest->similarity <= best->similarity)) {
+                continue;
             }
-        } catch (const StoreError &) {
-            // gone since it was listed: no candidate
+            try {
+                if (store_->read(closest->key).superseded_by.empty()) {
+                    best = Duplicate{closest->key, closest->id, closest->similarity};
+                }
+            } catch (const StoreError &) {
+                // gone since it was listed: no candidate
+            }
         }
+        return best;
+    };
+    // What the correction says is no longer so points at the memory that says it; the closest
+    // memory may be one that agrees with the correction ("use pnpm" for "use pnpm, not yarn").
+    if (auto naming = best_of(
+            [&](const Scope &candidate_scope) {
+                return find_closest_naming(*store_, policies_, settings_.duplicate_candidates, candidate_scope,
+                                           retired, text);
+            },
+            settings_.retire_similarity)) {
+        return naming;
     }
-    return best;
+    return best_of(
+        [&](const Scope &candidate_scope) {
+            return find_closest_memory(*store_, policies_, settings_.duplicate_candidates, candidate_scope, text);
+        },
+        settings_.supersede_similarity);
 }
 
 std::optional<Rememberer::Duplicate> Rememberer::find_duplicate(const Scope &scope, const std::string &text) {

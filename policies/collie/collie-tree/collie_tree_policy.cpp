@@ -10,6 +10,7 @@
 #include "language.hpp"
 #include "lexicon.hpp"
 #include "links.hpp"
+#include "retired_terms.hpp"
 #include "review_text.hpp"
 #include "summary.hpp"
 #include "tags.hpp"
@@ -58,6 +59,7 @@ public:
         : lexicon_(settings), detector_(settings), links_(settings),
           evidence_(lexicon_, detector_, links_, match_options(settings)), tree_(settings),
           summarizer_(settings), tags_(settings), explicit_request_(settings, match_options(settings)),
+          retired_terms_(settings),
           review_template_(settings.get<std::string>("review.template", "")) {
         if (review_template_.empty()) {
             throw std::invalid_argument("setting 'review.template' is empty");
@@ -83,6 +85,10 @@ public:
             if (decision.store && evidence.hits(Rule::fact_correction) > 0) {
                 // The host retires the memory this one corrects (starling.decision/1, `supersedes`).
                 decision.fields.emplace_back("supersedes", std::string{"closest"});
+                // What it says is no longer so names the memory it corrects (`retires`).
+                if (auto retired = retired_terms_.find(fold_for_matching(message.text)); !retired.empty()) {
+                    decision.fields.emplace_back("retires", std::move(retired));
+                }
             }
             decisions.push_back(std::move(decision));
         }
@@ -102,6 +108,7 @@ private:
     Summarizer summarizer_;
     TagExtractor tags_;
     ExplicitRequest explicit_request_;
+    RetiredTerms retired_terms_;
     std::string review_template_;
 };
 

@@ -166,3 +166,28 @@ TEST_CASE("closest similarity: over the scopes the message could be stored in �
     CHECK_THAT(fixture.told(asks, policies, {request(kFrenchOrPolish, "shop"), request(kUnrelated, "shop")}),
                Catch::Matchers::Approx(std::vector<double>{kFrenchOrPolishSimilarity, 1.0}));
 }
+
+TEST_CASE("closest naming: of the memories that name a term as a whole word, in any case, the closest",
+          "[lifecycle][closest-memory][corrections]") {
+    ClosestFixture fixture;
+    const auto yarn = fixture.memory("We use Yarn with its plug'n'play installs in CI.");
+    const auto agrees = fixture.memory("Use pnpm for this repo.");
+    const auto longer_name = fixture.memory("The replica is db-staging-10.");
+    const auto han = fixture.memory("测试都用 mockito 写。");
+    const core::ActivePolicies policies{nullptr, &fixture.judge, &fixture.scorer};
+    const auto naming = [&](const std::vector<std::string> &terms, const std::string &text) {
+        return core::find_closest_naming(fixture.store, policies, 8, core::Scope::user(), terms, text);
+    };
+    // The memory that agrees with the text is closer to it, but names nothing it retires.
+    const auto retired = naming({"yarn"}, "Use pnpm for this repo, not yarn.");
+    REQUIRE(retired);
+    CHECK(retired->key == yarn);
+    CHECK(retired->similarity > 0.0);
+    CHECK(core::find_closest_memory(fixture.store, policies, 8, core::Scope::user(), "Use pnpm for this repo, not yarn.")
+              ->key == agrees);
+    CHECK_FALSE(naming({"db-staging-1"}, "The replica is db-staging-2, not db-staging-1.")); // not db-staging-10
+    CHECK(naming({"db-staging-10"}, "The replica is db-staging-11.")->key == longer_name);
+    CHECK(naming({"mockito"}, "测试改用 mocktail，不再用 mockito。")->key == han);
+    CHECK_FALSE(naming({"jenkins"}, "Builds run on GitHub Actions, not Jenkins."));
+    CHECK_FALSE(naming({}, "Use pnpm."));
+}

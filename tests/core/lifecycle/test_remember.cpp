@@ -486,6 +486,31 @@ TEST_CASE("a correction is a memory of its own that supersedes the memory it res
     CHECK(again.superseded == correction.key);
 }
 
+TEST_CASE("a correction that names what is no longer so supersedes the memory that says it, not one that agrees",
+          "[lifecycle][remember][corrections]") {
+    RememberFixture fixture;
+    const auto yarn = fixture.rememberer.remember(fixture.request("remember: we use yarn for this repo"));
+    const auto pnpm = fixture.rememberer.remember(fixture.request("remember: use pnpm"));
+    REQUIRE(yarn.action == RememberOutcome::Action::created);
+    REQUIRE(pnpm.action == RememberOutcome::Action::created);
+    fixture.clock.advance(std::chrono::hours{2});
+    auto request = fixture.request("use pnpm, not yarn");
+    sdk::Decision decision;
+    decision.store = true;
+    decision.type = "feedback";
+    decision.scope = "user";
+    decision.reason = "a correction";
+    decision.fields.emplace_back(std::string{core::supersedes_field}, std::string{"closest"});
+    decision.fields.emplace_back(std::string{core::retires_field}, std::vector<std::string>{"yarn"});
+    request.forced = decision;
+    const auto correction = fixture.rememberer.remember(request);
+    REQUIRE(correction.action == RememberOutcome::Action::created);
+    CHECK(correction.superseded == yarn.key);
+    CHECK(fixture.store.read(pnpm.key).superseded_by.empty());
+    // The host reads the field; the memory does not keep it.
+    CHECK(fixture.store.read(correction.key).extra_field(core::retires_field) == nullptr);
+}
+
 TEST_CASE("a correction's summary is what it states, without the words that open it", "[lifecycle][remember][corrections]") {
     using core::correction_statement;
     CHECK(correction_statement("No, that's wrong: the staging database is db-staging-2, not db-staging-1.") ==

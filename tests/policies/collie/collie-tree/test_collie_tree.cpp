@@ -261,6 +261,21 @@ TEST_CASE("STEP 0 vetoes in-session operation requests in every language", "[pol
     });
 }
 
+TEST_CASE("a polite request is one request: \"please\" adds no weight to the verb after it, so a standing rule asked "
+          "for politely is kept",
+          "[policy][collie-tree]") {
+    require_discards({
+        {"Please rename this function to load_config.", "STEP 0 veto: in-session operation request (cue: 'rename')"},
+        {"Bitte schreib einen Test für den Parser.", "STEP 0 veto: in-session operation request (cue: 'schreib')"},
+        {"请把超时时间改成 30 秒。", "STEP 0 veto: in-session operation request"},
+    });
+    require_stores({
+        {"Bitte schreib Commit-Nachrichten immer auf Englisch.", "feedback", "user"},
+        {"Please run the tests before every commit.", "feedback", "user"},
+        {"Bitte führe vor jedem Commit die Tests aus.", "feedback", "user"},
+    });
+}
+
 TEST_CASE("STEP 0 vetoes what the code shows and debug conclusions in every language",
           "[policy][collie-tree]") {
     require_discards({
@@ -317,11 +332,15 @@ TEST_CASE("a plain fact or instruction a person asked to keep is kept, and a que
     // a word like "commit" a fact; said in a session, the same text is a request for now.
     for (const std::string text : {"Commit messages follow Conventional Commits (feat:, fix:, chore:).",
                                    "Push access to main is limited to the release team.",
-                                   "Deploy keys live in Vault under secret/deploy.",
-                                   "Run the linter before every commit.", "Führe vor jedem Commit den Linter aus.",
-                                   "提交代码前先跑 lint。"}) {
+                                   "Deploy keys live in Vault under secret/deploy.", "提交代码前先跑 lint。"}) {
         INFO(text);
         CHECK_THAT(default_tree().decide(text).reason, Catch::Contains("STEP 0 veto: in-session operation request"));
+        CHECK(default_tree().decide_asked_to_keep(text, "demo-project").store);
+    }
+    // Unless it says it is for every time: then it is a standing instruction however it arrives.
+    for (const std::string text : {"Run the linter before every commit.", "Führe vor jedem Commit den Linter aus."}) {
+        INFO(text);
+        CHECK_THAT(default_tree().decide(text).reason, Catch::Contains("STEP 3a: standing instruction"));
         CHECK(default_tree().decide_asked_to_keep(text, "demo-project").store);
     }
     // A question and an acknowledgement are not memories however they arrive.
@@ -382,7 +401,9 @@ TEST_CASE("a correction of what was said or kept is the user's feedback and asks
     for (const std::string text :
          {"No, that's wrong: the staging database is db-staging-2, not db-staging-1.",
           "Actually, the API runs on port 8081.", "That's wrong: the release branch is release/2.x.",
-          "Nein, das stimmt nicht: der Cache ist Redis, nicht Memcached.", "不对，我们用的是 PostgreSQL 15。"}) {
+          "Nein, das stimmt nicht: der Cache ist Redis, nicht Memcached.", "不对，我们用的是 PostgreSQL 15。",
+          "No, we use Podman now instead of Docker.", "No, we switched to Postgres 16 last month.",
+          "Nein, wir nutzen seit Montag Podman statt Docker."}) {
         INFO(text);
         const auto decision = default_tree().decide(text);
         CHECK(decision.store);
@@ -397,6 +418,37 @@ TEST_CASE("a correction of what was said or kept is the user's feedback and asks
     const auto thanks = default_tree().decide("No, thanks, that's fine.");
     CHECK_FALSE(thanks.store);
     CHECK(thanks.fields.empty());
+    for (const std::string text : {"No, we can do that later.", "Nein, wir machen das später.", "No, not that file."}) {
+        INFO(text);
+        CHECK_FALSE(default_tree().decide(text).store);
+    }
+}
+
+TEST_CASE("a correction names what is no longer so, for the host to retire the memory that says it",
+          "[policy][collie-tree][corrections]") {
+    const auto retired = [](const std::string &text) {
+        const auto decision = default_tree().decide(text);
+        INFO(text << ": " << decision.reason);
+        REQUIRE(decision.store);
+        const auto field = std::find_if(decision.fields.begin(), decision.fields.end(),
+                                        [](const auto &named) { return named.first == "retires"; });
+        return field == decision.fields.end() ? std::vector<std::string>{}
+                                              : std::get<std::vector<std::string>>(field->second);
+    };
+    using Terms = std::vector<std::string>;
+    CHECK(retired("No, that's wrong: the staging database is db-staging-2, not db-staging-1.") == Terms{"db-staging-1"});
+    CHECK(retired("Actually we switched to Bloc last week, not Riverpod anymore.") == Terms{"riverpod"});
+    CHECK(retired("Actually, use pnpm instead of yarn.") == Terms{"yarn"});
+    CHECK(retired("Actually, we no longer use the Jenkins pipeline; builds run on GitHub Actions.") == Terms{"jenkins"});
+    CHECK(retired("Nein, das stimmt nicht: der Cache ist Redis, nicht Memcached.") == Terms{"memcached"});
+    CHECK(retired("Nein, das stimmt nicht: wir nutzen seit Montag Podman statt Docker.") == Terms{"docker"});
+    CHECK(retired("不对，测试库是 db-test-4，不是 db-test-3。") == Terms{"db-test-3"});
+    CHECK(retired("不对，我们现在用 pnpm，不再用npm了。") == Terms{"npm"});
+    CHECK(retired("不对，报表要按北京时间切，不是 UTC。") == Terms{"utc"});
+    // A correction that names nothing it retires leaves the host to find the closest memory.
+    CHECK(retired("Actually, the API runs on port 8081.").empty());
+    CHECK(retired("Nein, das stimmt nicht: der Port ist 8081.").empty()); // "nicht:" names nothing
+    CHECK(retired("That's wrong: the release branch is release/2.x.").empty());
 }
 
 TEST_CASE("STEP 3b keeps the user's role, background and preferences", "[policy][collie-tree]") {

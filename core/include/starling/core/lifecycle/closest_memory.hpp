@@ -33,6 +33,15 @@ struct ClosestMemory {
                                                                std::size_t candidates, const Scope &scope,
                                                                std::string_view text);
 
+/// Of the memories of `scope` that name one of `terms` (as a whole word, in any case), the one
+/// `text` restates most closely, and how closely: the best `candidates` by the relevance policy for
+/// the terms (else by the decay policy) are read, and those that name a term are judged by the
+/// decay policy. Nothing when none names one or no decay policy judges duplicates.
+[[nodiscard]] std::optional<ClosestMemory> find_closest_naming(MemoryStore &store, const ActivePolicies &policies,
+                                                               std::size_t candidates, const Scope &scope,
+                                                               const std::vector<std::string> &terms,
+                                                               std::string_view text);
+
 /// Sets each message's closest_similarity: the similarity of the memory it restates most closely
 /// among the scopes it could be stored in (the user's, and its project's when it names one), as
 /// find_closest_memory judges it; left negative when there is none. Each scope is listed once for

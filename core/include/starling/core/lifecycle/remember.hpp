@@ -29,12 +29,21 @@ struct RememberSettings {
     /// user's or the project's scope that it restates most closely, when the decay policy's
     /// similarity is at least this: the two are about the same subject.
     double supersede_similarity = 0.3;
+    /// A correction that names what is no longer so (retires_field) retires the memory that names
+    /// it, when the decay policy's similarity is at least this: naming it is most of the evidence.
+    double retire_similarity = 0.1;
 };
 
 /// The decision field by which a policy says that a message corrects what is stored: its value
 /// `closest` asks the host to supersede the memory the message restates most closely. The new
 /// memory then names the one it replaced in this field, and that one names it in superseded_by_field.
 inline constexpr std::string_view supersedes_field = "supersedes";
+
+/// The decision field by which a correction names what is no longer so (an array of terms: for
+/// "db-staging-2, not db-staging-1", "db-staging-1"): the memory it supersedes is then the closest
+/// of those that name one of the terms, before the closest of all. The host reads it; it is not
+/// stored.
+inline constexpr std::string_view retires_field = "retires";
 
 /// Something to remember, and where it was said.
 struct RememberRequest {
@@ -117,11 +126,12 @@ private:
     /// stored before its judge died. Clears `id` when another memory has it.
     [[nodiscard]] std::optional<std::string> stored_capture(std::string &id, const std::string &message_ref);
     [[nodiscard]] std::optional<Duplicate> find_duplicate(const Scope &scope, const std::string &text);
-    /// The memory a correction stored in `scope` corrects: the closest one of that scope and of
-    /// the other scope the request can see, if it is close enough (supersede_similarity) and not
-    /// superseded already.
+    /// The memory a correction stored in `scope` corrects, of that scope and of the other scope the
+    /// request can see, not superseded already: the closest that names a `retired` term, if close
+    /// enough (retire_similarity), else the closest, if close enough (supersede_similarity).
     [[nodiscard]] std::optional<Duplicate> find_corrected(const Scope &scope, const std::string &project_id,
-                                                          const std::string &text);
+                                                          const std::string &text,
+                                                          const std::vector<std::string> &retired);
     /// The memory of `scope` whose `dedupe_key` field is `dedupe_key`, if any.
     [[nodiscard]] std::optional<Duplicate> find_by_dedupe_key(const Scope &scope, const std::string &dedupe_key);
 
