@@ -316,6 +316,37 @@ TEST_CASE("a correction that says what is no longer so retires the memory that s
                           !Catch::Contains("We use yarn in this repo."));
 }
 
+TEST_CASE("a newer preference on the same subject supersedes the older one, and another rule in the same words does "
+          "not",
+          "[e2e][delivery][corrections]") {
+    const ScratchHome home{"delivery-newer-preference"};
+    const auto yarn = remember(home, "I prefer yarn for JavaScript projects.");
+    const auto use_yarn = remember(home, "Use yarn in the monorepo.");
+    const auto go_tabs = remember(home, "Use tabs in Go files.");
+    const std::string later = "2026-11-03T09:00:00Z";
+    for (const std::string newer : {"I prefer pnpm for JavaScript projects.", "Use pnpm in the monorepo.",
+                                    "Use tabs in Makefiles."}) {
+        const auto stored = run_process(kBinaries / "starling", {"remember", "--json", "--cwd", "/work/app", newer},
+                                        home.options_at(later));
+        INFO(newer << "\n" << stored.stdout_text << stored.stderr_text);
+        REQUIRE(stored.exit_code == 0);
+        CHECK(nlohmann::json::parse(stored.stdout_text)["action"] == "created"); // never folded into the older
+    }
+    const auto superseded = [&](const std::string &id) {
+        const auto shown = run_process(kBinaries / "starling", {"show", "--json", id}, home.options());
+        REQUIRE(shown.exit_code == 0);
+        return nlohmann::json::parse(shown.stdout_text)["superseded_by"].is_string();
+    };
+    CHECK(superseded(yarn));
+    CHECK(superseded(use_yarn));
+    CHECK_FALSE(superseded(go_tabs)); // Makefiles are not another value of Go files: both rules hold
+    const auto start = session_start_context(home, "s-next", "2026-11-04T09:00:00Z");
+    CHECK_THAT(start, Catch::Contains("I prefer pnpm for JavaScript projects.") &&
+                          Catch::Contains("Use pnpm in the monorepo.") && Catch::Contains("Use tabs in Go files.") &&
+                          Catch::Contains("Use tabs in Makefiles."));
+    CHECK_THAT(start, !Catch::Contains("yarn"));
+}
+
 TEST_CASE("a plain fact handed to remember is kept as the project's, and the next session starts with it",
           "[e2e][delivery][remember]") {
     const ScratchHome home{"delivery-plain-fact"};

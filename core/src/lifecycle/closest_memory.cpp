@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <starling/core/lifecycle/closest_memory.hpp>
 
+#include <starling/core/lifecycle/replaced_value.hpp>
+
 #include <starling/core/store/memory_view_batch.hpp>
 #include <starling/core/io/store_error.hpp>
 
@@ -164,6 +166,38 @@ std::optional<ClosestMemory> find_closest_naming(MemoryStore &store, const Activ
         }
     }
     return closest_of(store, policies, std::move(naming), text);
+}
+
+std::optional<ClosestMemory> find_replaced(MemoryStore &store, const ActivePolicies &policies, const Scope &scope,
+                                           std::string_view statement, const ReplacementFrames &frames) {
+    // Comparing words is cheaper than ranking the scope: only a memory said in the same words is
+    // asked about further, so storing a message costs no second ranking of every memory.
+    const auto entries = store.list(ListFilter{scope, std::nullopt, std::nullopt});
+    std::optional<MemoryViewBatch> listed;
+    std::optional<ClosestMemory> best;
+    std::size_t best_frame = 0;
+    for (std::size_t index = 0; index < entries.size(); ++index) {
+        const IndexEntry &entry = entries[index];
+        if (!entry.superseded_by.empty()) {
+            continue;
+        }
+        const auto replaced = replaced_value(entry.summary, statement);
+        if (!replaced || (best && replaced->frame_words <= best_frame)) {
+            continue;
+        }
+        bool of_one_kind = replaced->differ_in_digits || replaced->frame_words >= frames.unrelated;
+        if (!of_one_kind && replaced->frame_words >= frames.related && policies.relevance != nullptr) {
+            if (!listed) {
+                listed.emplace(entries, store.clock().now());
+            }
+            of_one_kind = policies.relevance->score(replaced->newer, listed->batch())[index] > 0.0;
+        }
+        if (of_one_kind) {
+            best = ClosestMemory{entry.key, entry.id, 1.0};
+            best_frame = replaced->frame_words;
+        }
+    }
+    return best;
 }
 
 void add_closest_similarities(MemoryStore &store, const ActivePolicies &policies, std::size_t candidates,

@@ -306,8 +306,14 @@ RememberOutcome Rememberer::apply(const RememberRequest &request, const std::str
         decision.summary = correction_statement(decision.summary);
     }
     const std::string said = decision.summary + "\n" + text; // what a stored memory may restate
-    const auto corrected = is_correction ? find_corrected(scope, request.project_id, said, retired) : std::nullopt;
-    const auto duplicate = is_correction               ? std::nullopt
+    // A correction retires what it corrects; a plain statement may replace an older one on the
+    // same subject ("I prefer pnpm …" for "I prefer yarn …"), which must not be folded into it.
+    // A policy that keys what it says (dedupe_key: skill_master's triples) judges conflicts itself.
+    const auto superseded = is_correction || decision.dedupe_key.empty()
+                                ? find_superseded(scope, request.project_id, said, retired, decision.summary,
+                                                  is_correction)
+                                : std::nullopt;
+    const auto duplicate = is_correction || superseded ? std::nullopt
                            : decision.dedupe_key.empty() ? find_duplicate(scope, said)
                                                          : find_by_dedupe_key(scope, decision.dedupe_key);
     if (duplicate) {
@@ -356,8 +362,8 @@ RememberOutcome Rememberer::apply(const RememberRequest &request, const std::str
         !before.empty()) {
         memory.set_extra_list("links", episode_link_items(before));
     }
-    if (corrected) {
-        memory.set_extra_field(supersedes_field, corrected->id);
+    if (superseded) {
+        memory.set_extra_field(supersedes_field, superseded->id);
     }
     std::string new_id = memory.id; // known before it is written when derived from message_ref
     outcome.key = store_->create(scope, Tier::short_term, std::move(memory));
@@ -378,13 +384,14 @@ RememberOutcome Rememberer::apply(const RememberRequest &request, const std::str
         origin.reason = outcome.reason;
         record_provenance(store_->root(), store_->redactor(), new_id, std::move(origin));
     }
-    if (corrected && !new_id.empty()) {
+    if (superseded && !new_id.empty()) {
         try {
-            store_->update(corrected->key, [&](Memory &old) { supersede(old, new_id); });
-            outcome.superseded = corrected->key;
-            outcome.reason += "; supersedes " + corrected->id + ", which it corrects";
-            note_supersession(*store_, ProvenanceKind::supersedes, new_id, corrected->id);
-            note_supersession(*store_, ProvenanceKind::superseded_by, corrected->id, new_id);
+            store_->update(superseded->key, [&](Memory &old) { supersede(old, new_id); });
+            outcome.superseded = superseded->key;
+            outcome.reason += "; supersedes " + superseded->id +
+                              (is_correction ? ", which it corrects" : ", which it replaces with a newer value");
+            note_supersession(*store_, ProvenanceKind::supersedes, new_id, superseded->id);
+            note_supersession(*store_, ProvenanceKind::superseded_by, superseded->id, new_id);
         } catch (const StoreError &) {
             // The corrected memory was merged or archived meanwhile: nothing to mark.
         }
@@ -477,9 +484,10 @@ std::optional<Rememberer::Duplicate> Rememberer::find_by_dedupe_key(const Scope 
     return std::nullopt;
 }
 
-std::optional<Rememberer::Duplicate> Rememberer::find_corrected(const Scope &scope, const std::string &project_id,
-                                                                const std::string &text,
-                                                                const std::vector<std::string> &retired) {
+std::optional<Rememberer::Duplicate> Rememberer::find_superseded(const Scope &scope, const std::string &project_id,
+                                                                 const std::string &text,
+                                                                 const std::vector<std::string> &retired,
+                                                                 const std::string &statement, bool correction) {
     std::vector<Scope> scopes{scope};
     if (!scope.is_user()) {
         scopes.push_back(Scope::user());
@@ -504,6 +512,17 @@ std::optional<Rememberer::Duplicate> Rememberer::find_corrected(const Scope &sco
         }
         return best;
     };
+    // A plain statement replaces only a memory it says again in three words or more around a value
+    // of one kind ("I prefer pnpm for JavaScript projects", "Node 20" for "Node 18"): "Use mypy"
+    // does not replace "Use ruff". A correction, which says that it replaces something, also one
+    // framed by two words or more around any value ("we use Bloc for state management").
+    const ReplacementFrames frames = correction ? ReplacementFrames{1, 2} : ReplacementFrames{3};
+    const auto replaced = [&](const Scope &candidate_scope) {
+        return find_replaced(*store_, policies_, candidate_scope, statement, frames);
+    };
+    if (!correction) {
+        return best_of(replaced, 0.0);
+    }
     // What the correction says is no longer so points at the memory that says it; the closest
     // memory may be one that agrees with the correction ("use pnpm" for "use pnpm, not yarn").
     if (auto naming = best_of(
@@ -513,6 +532,9 @@ std::optional<Rememberer::Duplicate> Rememberer::find_corrected(const Scope &sco
             },
             settings_.retire_similarity)) {
         return naming;
+    }
+    if (auto replacing = best_of(replaced, 0.0)) {
+        return replacing;
     }
     return best_of(
         [&](const Scope &candidate_scope) {

@@ -511,6 +511,27 @@ TEST_CASE("a correction that names what is no longer so supersedes the memory th
     CHECK(fixture.store.read(correction.key).extra_field(core::retires_field) == nullptr);
 }
 
+TEST_CASE("a newer statement that changes a value for one of its kind supersedes the older one, not folded into it",
+          "[lifecycle][remember][corrections]") {
+    RememberFixture fixture;
+    const auto node18 = fixture.rememberer.remember(fixture.request("remember: we use node 18 in ci"));
+    const auto cards = fixture.rememberer.remember(fixture.request("remember: never log card numbers here"));
+    fixture.clock.advance(std::chrono::hours{2});
+    const auto node20 = fixture.rememberer.remember(fixture.request("remember: we use node 20 in ci"));
+    REQUIRE(node20.action == RememberOutcome::Action::created);
+    CHECK(node20.superseded == node18.key);
+    CHECK_THAT(node20.reason, Catch::Contains("which it replaces with a newer value"));
+    CHECK_FALSE(fixture.store.read(node18.key).superseded_by.empty());
+    // A value the relevance policy does not relate to the old one is another rule in the same
+    // words: it supersedes nothing (the duplicate judge decides whether it is a restatement).
+    const auto emails = fixture.rememberer.remember(fixture.request("remember: never log emails here"));
+    CHECK(emails.superseded.empty());
+    CHECK(fixture.store.read(cards.key).superseded_by.empty());
+    // Saying the same again is still a restatement.
+    CHECK(fixture.rememberer.remember(fixture.request("remember: we use node 20 in ci")).action ==
+          RememberOutcome::Action::updated);
+}
+
 TEST_CASE("a correction's summary is what it states, without the words that open it", "[lifecycle][remember][corrections]") {
     using core::correction_statement;
     CHECK(correction_statement("No, that's wrong: the staging database is db-staging-2, not db-staging-1.") ==

@@ -11,6 +11,7 @@
 #include <starling/sdk/policy_types.hpp>
 
 #include <cstddef>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -41,6 +42,21 @@ struct ClosestMemory {
                                                                std::size_t candidates, const Scope &scope,
                                                                const std::vector<std::string> &terms,
                                                                std::string_view text);
+
+/// How many words around a replaced value make a replacement (replaced_value): `related` when the
+/// relevance policy relates the new value to the old memory ("pnpm" to "Use yarn"), `unrelated`
+/// when it does not. Names that differ only in their digits need no more than replaced_value asks.
+struct ReplacementFrames {
+    std::size_t related = 1;
+    std::size_t unrelated = std::numeric_limits<std::size_t>::max();
+};
+
+/// A memory of `scope` that `statement` replaces: of those not superseded whose summary says the
+/// same with another value in one place (replaced_value), framed as `frames` asks, the one with the
+/// most words around the value.
+[[nodiscard]] std::optional<ClosestMemory> find_replaced(MemoryStore &store, const ActivePolicies &policies,
+                                                         const Scope &scope, std::string_view statement,
+                                                         const ReplacementFrames &frames);
 
 /// Sets each message's closest_similarity: the similarity of the memory it restates most closely
 /// among the scopes it could be stored in (the user's, and its project's when it names one), as

@@ -126,12 +126,16 @@ private:
     /// stored before its judge died. Clears `id` when another memory has it.
     [[nodiscard]] std::optional<std::string> stored_capture(std::string &id, const std::string &message_ref);
     [[nodiscard]] std::optional<Duplicate> find_duplicate(const Scope &scope, const std::string &text);
-    /// The memory a correction stored in `scope` corrects, of that scope and of the other scope the
-    /// request can see, not superseded already: the closest that names a `retired` term, if close
-    /// enough (retire_similarity), else the closest, if close enough (supersede_similarity).
-    [[nodiscard]] std::optional<Duplicate> find_corrected(const Scope &scope, const std::string &project_id,
-                                                          const std::string &text,
-                                                          const std::vector<std::string> &retired);
+    /// The memory a message stored in `scope` supersedes, of that scope and of the other scope the
+    /// request can see, not superseded already. A plain statement (`statement`, what it states)
+    /// supersedes the memory whose value it replaces with one of a kind (find_replaced). A
+    /// `correction` (`text`, all it says) supersedes the closest memory that names a `retired` term,
+    /// if close enough (retire_similarity), else the one whose value it replaces, else the closest,
+    /// if close enough (supersede_similarity).
+    [[nodiscard]] std::optional<Duplicate> find_superseded(const Scope &scope, const std::string &project_id,
+                                                           const std::string &text,
+                                                           const std::vector<std::string> &retired,
+                                                           const std::string &statement, bool correction);
     /// The memory of `scope` whose `dedupe_key` field is `dedupe_key`, if any.
     [[nodiscard]] std::optional<Duplicate> find_by_dedupe_key(const Scope &scope, const std::string &dedupe_key);
 

@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Whether a newer statement says what an older one says with another value in one place: the same
+// words around a different name ("I prefer yarn for JavaScript projects." → "I prefer pnpm for
+// JavaScript projects.", "Use yarn" → "Use pnpm", "We use Node 18" → "We use Node 20"). Such a
+// statement is no restatement to fold into the older memory: it is a newer one on the same subject,
+// and the newest wins (skill_master's conflict rule). Language-neutral: a word is a lower-cased
+// run of letters and digits (with the inner "-._" of "db-staging-1") or a single Han character.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace starling::core {
+
+struct ReplacedValue {
+    std::string older;            ///< the words only the older statement has, in their place
+    std::string newer;            ///< the words the newer statement has there instead
+    std::size_t frame_words = 0;  ///< the words both have around them, before and after
+    /// The two values are names of one shape that differ only in their digits ("db-staging-1" and
+    /// "db-staging-2", "18" and "20"): two values of one thing.
+    bool differ_in_digits = false;
+};
+
+/// The value `newer` puts in place of one of `older`'s: each statement's words differ only in one
+/// run of at most three words, the two runs share no word, and the words around them are at least
+/// half of the longer statement. Nothing otherwise, or when either is empty or they are the same.
+[[nodiscard]] std::optional<ReplacedValue> replaced_value(std::string_view older, std::string_view newer);
+
+} // namespace starling::core

@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <starling/core/lifecycle/replaced_value.hpp>
+
+#include <catch2/catch.hpp>
+
+using starling::core::replaced_value;
+
+TEST_CASE("replaced value: the same words around another value, in any case and script",
+          "[lifecycle][replaced-value]") {
+    const auto prefer = replaced_value("I prefer yarn for JavaScript projects.", "I prefer pnpm for JavaScript projects.");
+    REQUIRE(prefer);
+    CHECK(prefer->older == "yarn");
+    CHECK(prefer->newer == "pnpm");
+    CHECK(prefer->frame_words == 5);
+    CHECK_FALSE(prefer->differ_in_digits);
+
+    const auto use = replaced_value("Use yarn", "use PNPM.");
+    REQUIRE(use);
+    CHECK(use->newer == "pnpm");
+    CHECK(use->frame_words == 1);
+
+    const auto database = replaced_value("The staging database is db-staging-1.", "The staging database is db-staging-2");
+    REQUIRE(database);
+    CHECK(database->older == "db-staging-1");
+    CHECK(database->differ_in_digits);
+    CHECK(replaced_value("We use Node 18 in CI.", "We use Node 20 in CI.")->differ_in_digits);
+
+    const auto state = replaced_value("We use Riverpod for state management", "We use Bloc for state management");
+    REQUIRE(state);
+    CHECK(state->older == "riverpod");
+    CHECK(state->frame_words == 5);
+
+    const auto han = replaced_value("测试都用 mockito 写。", "测试都用 mocktail 写。");
+    REQUIRE(han);
+    CHECK(han->older == "mockito");
+    CHECK(han->frame_words == 5); // 测 试 都 用 … 写
+    const auto days = replaced_value("每周二发布", "每周五发布");
+    REQUIRE(days);
+    CHECK(days->older == "二");
+    CHECK(days->newer == "五");
+}
+
+TEST_CASE("replaced value: none for a restatement, a negation, a longer change or a thin frame",
+          "[lifecycle][replaced-value]") {
+    CHECK_FALSE(replaced_value("Use tabs.", "use tabs"));                      // the same words
+    CHECK_FALSE(replaced_value("Use tabs", "Never use tabs"));                 // nothing replaced, only added
+    CHECK_FALSE(replaced_value("Use tabs", "Use tabs and spaces"));            // only added
+    CHECK_FALSE(replaced_value("Use pnpm", "Use black for Python formatting")); // the frame is too thin
+    CHECK_FALSE(replaced_value("Deploy with Helm charts through ArgoCD", "Write commit messages in English"));
+    CHECK_FALSE(replaced_value("Use tabs in Go files", "Use spaces in Go files, never tabs")); // a longer change
+    CHECK_FALSE(replaced_value("We release on Tuesdays after the standup with the whole team",
+                               "We release on Fridays before lunch without the platform group"));
+    CHECK_FALSE(replaced_value("", "Use pnpm"));
+    CHECK_FALSE(replaced_value("Use pnpm", "!"));
+}
