@@ -6,6 +6,7 @@
 // benchmark code. Exit codes as `starling`'s: 0 success, 1 the benchmark failed, 64 a bad command line.
 #include "decision_bench.hpp"
 #include "first_weeks_bench.hpp"
+#include "supersession_bench.hpp"
 #include "injection_bench.hpp"
 #include "locomo_bench.hpp"
 #include "locomo_misses.hpp"
@@ -74,6 +75,12 @@ Usage: starling-bench [--config FILE] BENCHMARK [ARGS...]
                          EN/DE/ZH) run as injection runs it, at its own size, and each
                          working directory's session start: related prompts served and
                          unrelated ones quiet per store size, tuning and check half apart
+  supersession [--data FILE] [--scratch DIR] [--json] [--json-out FILE]
+                         what a newer sentence does to an older memory: each pair of FILE
+                         (default: the repository's bench/supersession/pairs.txt, written
+                         apart from the code) stored as `starling remember` stores it, in a
+                         store of its own; the older memory should be replaced, kept beside
+                         the newer, or restated; tuning and check half apart
   secrets [--data DIR] [--ordinary DIR]... [--json]
                          the redactor on a corpus written apart from it (default: the
                          repository's tests/fixtures/secrets): positives found, near misses
@@ -270,6 +277,18 @@ int bench_first_weeks(Application &application, std::span<const std::string> wor
     return write_report(arguments, first_weeks_report_json(report), format_first_weeks_report(report));
 }
 
+int bench_supersession(Application &application, std::span<const std::string> words) {
+    const Arguments arguments{words, {"data", "scratch", "json-out"}, {"json"}};
+    arguments.expect_operands(0, 0, "");
+    SupersessionOptions options;
+    options.data = arguments.value("data").value_or(STARLING_SUPERSESSION_DATA);
+    options.config_file = configuration_of(application);
+    const ScratchDirectory scratch{arguments.value("scratch"), "starling-supersession"};
+    options.scratch = scratch.path();
+    const auto report = run_supersession_benchmark(options);
+    return write_report(arguments, supersession_report_json(report), format_supersession_report(report));
+}
+
 int bench_secrets(Application &application, std::span<const std::string> words) {
     const Arguments arguments{words, {"data", "ordinary"}, {"json"}};
     arguments.expect_operands(0, 0, "");
@@ -401,7 +420,10 @@ int run(std::span<const std::string> words) {
     if (words.front() == "first-weeks") {
         return bench_first_weeks(application, words.subspan(1));
     }
-    throw UsageError("unknown benchmark '" + words.front() + "' (expected locomo, decisions, injection, first-weeks, secrets or weeks)");
+    if (words.front() == "supersession") {
+        return bench_supersession(application, words.subspan(1));
+    }
+    throw UsageError("unknown benchmark '" + words.front() + "' (expected locomo, decisions, injection, first-weeks, supersession, secrets or weeks)");
 }
 
 } // namespace

@@ -11,6 +11,8 @@ namespace starling::core {
 namespace {
 
 constexpr std::size_t kMaxValueWords = 3;
+/// The new value and the words said with it ("now", "inzwischen"), wherever they are.
+constexpr std::size_t kMaxNewWords = 4;
 constexpr auto kRules = sdk::text::Utf8Rules::permissive;
 
 bool is_name_byte(unsigned char byte) {
@@ -62,14 +64,6 @@ std::vector<std::string> words_of(std::string_view text) {
     return words;
 }
 
-std::string joined(const std::vector<std::string> &words, std::size_t from, std::size_t to) {
-    std::string text;
-    for (std::size_t index = from; index < to; ++index) {
-        text += (text.empty() ? "" : " ") + words[index];
-    }
-    return text;
-}
-
 bool has_digit(std::string_view word) {
     return std::any_of(word.begin(), word.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
@@ -88,35 +82,68 @@ std::optional<ReplacedValue> replaced_value(std::string_view older, std::string_
     if (old_words.empty() || new_words.empty() || old_words == new_words) {
         return std::nullopt;
     }
-    std::size_t prefix = 0;
-    while (prefix < old_words.size() && prefix < new_words.size() && old_words[prefix] == new_words[prefix]) {
-        ++prefix;
+    // The words both say, in order (a longest common subsequence), and which of each are their own.
+    const std::size_t rows = old_words.size();
+    const std::size_t columns = new_words.size();
+    std::vector<std::size_t> common((rows + 1) * (columns + 1), 0);
+    const auto at = [&](std::size_t row, std::size_t column) -> std::size_t & {
+        return common[row * (columns + 1) + column];
+    };
+    for (std::size_t row = rows; row-- > 0;) {
+        for (std::size_t column = columns; column-- > 0;) {
+            at(row, column) = old_words[row] == new_words[column] ? at(row + 1, column + 1) + 1
+                                                                  : std::max(at(row + 1, column), at(row, column + 1));
+        }
     }
-    std::size_t suffix = 0;
-    while (suffix < old_words.size() - prefix && suffix < new_words.size() - prefix &&
-           old_words[old_words.size() - 1 - suffix] == new_words[new_words.size() - 1 - suffix]) {
-        ++suffix;
+    std::vector<std::size_t> old_only;
+    std::vector<std::size_t> new_only;
+    for (std::size_t row = 0, column = 0; row < rows || column < columns;) {
+        if (row < rows && column < columns && old_words[row] == new_words[column]) {
+            ++row;
+            ++column;
+        } else if (column == columns || (row < rows && at(row + 1, column) >= at(row, column + 1))) {
+            old_only.push_back(row++);
+        } else {
+            new_only.push_back(column++);
+        }
     }
-    const std::size_t old_value = old_words.size() - prefix - suffix;
-    const std::size_t new_value = new_words.size() - prefix - suffix;
-    const std::size_t frame = prefix + suffix;
-    if (old_value == 0 || new_value == 0 || old_value > kMaxValueWords || new_value > kMaxValueWords ||
-        2 * frame < std::max(old_words.size(), new_words.size())) {
+    const std::size_t frame = at(0, 0);
+    // One place of the older statement changed ("8080" → "9090 now", "auf Port 3000" → "inzwischen
+    // auf Port 4000"), framed by at least half of the longer one: two changed places are another
+    // subject with another value ("Redis … 6379" → "Postgres … 5432").
+    const bool one_place = !old_only.empty() && old_only.back() - old_only.front() + 1 == old_only.size();
+    if (!one_place || old_only.size() > kMaxValueWords || new_only.empty() || new_only.size() > kMaxNewWords ||
+        2 * frame < std::max(rows, columns)) {
         return std::nullopt;
     }
-    for (std::size_t index = prefix; index < prefix + old_value; ++index) {
-        const auto end = new_words.begin() + static_cast<std::ptrdiff_t>(prefix + new_value);
-        if (std::find(new_words.begin() + static_cast<std::ptrdiff_t>(prefix), end, old_words[index]) != end) {
-            return std::nullopt; // "never use tabs" for "use tabs": the same value, said otherwise
+    for (const auto old_index : old_only) {
+        for (const auto new_index : new_only) {
+            if (old_words[old_index] == new_words[new_index]) {
+                return std::nullopt; // "never tabs" for "tabs": the same value, said otherwise
+            }
         }
     }
     ReplacedValue replaced;
-    replaced.older = joined(old_words, prefix, prefix + old_value);
-    replaced.newer = joined(new_words, prefix, prefix + new_value);
+    for (const auto index : old_only) {
+        replaced.older += (replaced.older.empty() ? "" : " ") + old_words[index];
+    }
+    for (const auto index : new_only) {
+        replaced.newer += (replaced.newer.empty() ? "" : " ") + new_words[index];
+    }
     replaced.frame_words = frame;
-    replaced.differ_in_digits = old_value == 1 && new_value == 1 && has_digit(replaced.older) &&
-                                has_digit(replaced.newer) &&
-                                without_digits(replaced.older) == without_digits(replaced.newer);
+    const auto numbered = [](std::size_t index, const std::vector<std::string> &words) {
+        return has_digit(words[index]);
+    };
+    const auto numbered_old = std::count_if(old_only.begin(), old_only.end(),
+                                            [&](std::size_t index) { return numbered(index, old_words); });
+    if (numbered_old == 1) {
+        const auto old_number = *std::find_if(old_only.begin(), old_only.end(),
+                                              [&](std::size_t index) { return numbered(index, old_words); });
+        const auto shape = without_digits(old_words[old_number]);
+        replaced.differ_in_digits = std::any_of(new_only.begin(), new_only.end(), [&](std::size_t index) {
+            return numbered(index, new_words) && without_digits(new_words[index]) == shape;
+        });
+    }
     return replaced;
 }
 

@@ -53,3 +53,19 @@ TEST_CASE("replaced value: none for a restatement, a negation, a longer change o
     CHECK_FALSE(replaced_value("", "Use pnpm"));
     CHECK_FALSE(replaced_value("Use pnpm", "!"));
 }
+
+TEST_CASE("replaced value: words said with the new value anywhere, but one changed place in the older",
+          "[lifecycle][replaced-value]") {
+    const auto port = replaced_value("The staging API listens on port 8080.", "The staging API listens on port 9090 now.");
+    REQUIRE(port);
+    CHECK(port->older == "8080");
+    CHECK(port->newer == "9090 now");
+    CHECK(port->differ_in_digits);
+    const auto german = replaced_value("Das Backend läuft auf Port 3000.", "Das Backend läuft inzwischen auf Port 4000.");
+    REQUIRE(german);
+    CHECK(german->newer == "inzwischen 4000");
+    CHECK(german->differ_in_digits);
+    // Two changed places: another subject with another value, not a newer value of the same.
+    CHECK_FALSE(replaced_value("Redis runs on port 6379 in dev.", "Postgres runs on port 5432 in dev."));
+    CHECK_FALSE(replaced_value("Use 4 spaces for indentation in Python files.", "Use 2 spaces for indentation in YAML files."));
+}

@@ -16,17 +16,19 @@
 namespace starling::core {
 
 struct ReplacedValue {
-    std::string older;            ///< the words only the older statement has, in their place
-    std::string newer;            ///< the words the newer statement has there instead
-    std::size_t frame_words = 0;  ///< the words both have around them, before and after
-    /// The two values are names of one shape that differ only in their digits ("db-staging-1" and
-    /// "db-staging-2", "18" and "20"): two values of one thing.
+    std::string older;            ///< the words only the older statement has
+    std::string newer;            ///< the words only the newer statement has
+    std::size_t frame_words = 0;  ///< the words both have, in order
+    /// The older's own words hold one name with digits, and the newer's one of the same shape that
+    /// differs only in them ("db-staging-1" and "db-staging-2", "is 30 Hz" and "to 60 Hz"): two
+    /// values of one thing.
     bool differ_in_digits = false;
 };
 
-/// The value `newer` puts in place of one of `older`'s: each statement's words differ only in one
-/// run of at most three words, the two runs share no word, and the words around them are at least
-/// half of the longer statement. Nothing otherwise, or when either is empty or they are the same.
+/// The value `newer` puts in place of one of `older`'s: of the words both say in order (at least
+/// half of the longer statement), the older's own are one run of at most three words, the newer's
+/// own at most four, anywhere ("The API listens on port 8080." → "… port 9090 now."), and the two
+/// share no word. Nothing otherwise, or when either is empty or they are the same.
 [[nodiscard]] std::optional<ReplacedValue> replaced_value(std::string_view older, std::string_view newer);
 
 } // namespace starling::core
