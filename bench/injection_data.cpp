@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "injection_data.hpp"
 
+#include "data_lines.hpp"
+
 #include <algorithm>
 #include <array>
 #include <fstream>
@@ -14,15 +16,6 @@ namespace {
 constexpr std::array<std::string_view, 4> memory_types{"user", "feedback", "project", "reference"};
 constexpr std::string_view no_entry = "-";
 
-std::string_view trimmed(std::string_view text) {
-    const auto first = text.find_first_not_of(" \t\r");
-    if (first == std::string_view::npos) {
-        return {};
-    }
-    const auto last = text.find_last_not_of(" \t\r");
-    return text.substr(first, last - first + 1);
-}
-
 /// A data line's place, for messages: "memories.txt:12".
 struct Where {
     std::string file;
@@ -32,21 +25,6 @@ struct Where {
         throw InjectionDataError(file + ":" + std::to_string(line) + ": " + problem);
     }
 };
-
-/// The ` | `-separated fields of a line, trimmed; the last field keeps any further `|`.
-std::vector<std::string> fields_of(std::string_view line, std::size_t count) {
-    std::vector<std::string> fields;
-    while (fields.size() + 1 < count) {
-        const auto bar = line.find('|');
-        if (bar == std::string_view::npos) {
-            break;
-        }
-        fields.emplace_back(trimmed(line.substr(0, bar)));
-        line.remove_prefix(bar + 1);
-    }
-    fields.emplace_back(trimmed(line));
-    return fields;
-}
 
 std::vector<std::string> comma_list(std::string_view text) {
     std::vector<std::string> items;

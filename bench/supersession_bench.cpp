@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "supersession_bench.hpp"
 
+#include "data_lines.hpp"
 #include "scoped_environment.hpp"
 
 #include <starling/app/application.hpp>
@@ -21,26 +22,6 @@ namespace fs = std::filesystem;
 
 constexpr const char *fixed_now = "2026-11-22T09:00:00Z";
 constexpr std::array<const char *, 3> kLabels{"replaces", "both", "restates"};
-
-std::string trimmed(const std::string &text) {
-    const auto first = text.find_first_not_of(" \t\r");
-    if (first == std::string::npos) {
-        return {};
-    }
-    return text.substr(first, text.find_last_not_of(" \t\r") - first + 1);
-}
-
-/// The fields of a line separated by " | ".
-std::vector<std::string> fields_of(const std::string &line) {
-    std::vector<std::string> fields;
-    std::size_t start = 0;
-    for (auto at = line.find(" | "); at != std::string::npos; at = line.find(" | ", start)) {
-        fields.push_back(trimmed(line.substr(start, at - start)));
-        start = at + 3;
-    }
-    fields.push_back(trimmed(line.substr(start)));
-    return fields;
-}
 
 /// Stores `pair`'s two sentences as `starling remember` does, in a store of their own, and says
 /// what the newer one did to the older memory.
@@ -133,7 +114,7 @@ std::vector<SupersessionPair> read_supersession_pairs(const fs::path &file) {
             continue;
         }
         const auto where = file.string() + ":" + std::to_string(number) + ": ";
-        auto fields = fields_of(line);
+        const auto fields = fields_of(line, 4);
         if (fields.size() != 4 || fields[0].empty() || fields[2].empty() || fields[3].empty()) {
             throw std::runtime_error(where + "expected `id | label | older | newer`, got '" + line + "'");
         }

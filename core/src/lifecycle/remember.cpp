@@ -393,7 +393,7 @@ RememberOutcome Rememberer::apply(const RememberRequest &request, const std::str
             note_supersession(*store_, ProvenanceKind::supersedes, new_id, superseded->id);
             note_supersession(*store_, ProvenanceKind::superseded_by, superseded->id, new_id);
         } catch (const StoreError &) {
-            // The corrected memory was merged or archived meanwhile: nothing to mark.
+            // The superseded memory was merged or archived meanwhile: nothing to mark.
         }
     }
     outcome.decision = std::move(decision);
@@ -512,10 +512,11 @@ std::optional<Rememberer::Duplicate> Rememberer::find_superseded(const Scope &sc
         }
         return best;
     };
-    // A plain statement replaces only a memory it says again in three words or more around a value
-    // of one kind ("I prefer pnpm for JavaScript projects", "Node 20" for "Node 18"): "Use mypy"
-    // does not replace "Use ruff". A correction, which says that it replaces something, also one
-    // framed by two words or more around any value ("we use Bloc for state management").
+    // A plain statement replaces only a memory it says again with a number changed ("Node 20" for
+    // "Node 18"), or in three words or more around a value of one kind ("I prefer pnpm for
+    // JavaScript projects"): "Use mypy" does not replace "Use ruff". A correction, which says that
+    // it replaces something, also one framed by two words or more around any value ("we use Bloc
+    // for state management").
     const ReplacementFrames frames = correction ? ReplacementFrames{1, 2} : ReplacementFrames{3};
     const auto replaced = [&](const Scope &candidate_scope) {
         return find_replaced(*store_, policies_, candidate_scope, statement, frames);

@@ -67,6 +67,21 @@ private:
     core::MemoryStore *store_;
 };
 
+/// A decision policy's answer for a correction: the user's feedback, superseding what it corrects
+/// (and naming what it `retires`, when given).
+sdk::Decision correction_decision(std::vector<std::string> retires = {}) {
+    sdk::Decision decision;
+    decision.store = true;
+    decision.type = "feedback";
+    decision.scope = "user";
+    decision.reason = "a correction";
+    decision.fields.emplace_back(std::string{core::supersedes_field}, std::string{"closest"});
+    if (!retires.empty()) {
+        decision.fields.emplace_back(std::string{core::retires_field}, std::move(retires));
+    }
+    return decision;
+}
+
 } // namespace
 
 TEST_CASE("remember writes what the decision policy stores, into short-term of its scope", "[lifecycle][remember]") {
@@ -453,13 +468,7 @@ TEST_CASE("a correction is a memory of its own that supersedes the memory it res
 
     const auto correct = [&](const std::string &text) {
         auto request = fixture.request(text);
-        sdk::Decision decision;
-        decision.store = true;
-        decision.type = "feedback";
-        decision.scope = "user";
-        decision.reason = "a correction";
-        decision.fields.emplace_back(std::string{core::supersedes_field}, std::string{"closest"});
-        request.forced = decision;
+        request.forced = correction_decision();
         return fixture.rememberer.remember(request);
     };
     // Close enough to be folded into the memory as a restatement, were it not a correction.
@@ -495,14 +504,7 @@ TEST_CASE("a correction that names what is no longer so supersedes the memory th
     REQUIRE(pnpm.action == RememberOutcome::Action::created);
     fixture.clock.advance(std::chrono::hours{2});
     auto request = fixture.request("use pnpm, not yarn");
-    sdk::Decision decision;
-    decision.store = true;
-    decision.type = "feedback";
-    decision.scope = "user";
-    decision.reason = "a correction";
-    decision.fields.emplace_back(std::string{core::supersedes_field}, std::string{"closest"});
-    decision.fields.emplace_back(std::string{core::retires_field}, std::vector<std::string>{"yarn"});
-    request.forced = decision;
+    request.forced = correction_decision({"yarn"});
     const auto correction = fixture.rememberer.remember(request);
     REQUIRE(correction.action == RememberOutcome::Action::created);
     CHECK(correction.superseded == yarn.key);
