@@ -7,7 +7,6 @@
 #include <starling/core/io/store_error.hpp>
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <map>
 #include <numeric>
@@ -97,35 +96,10 @@ std::optional<ClosestMemory> closest_in(MemoryStore &store, const ActivePolicies
     return read ? closest_of(store, policies, std::move(*read), text) : std::nullopt;
 }
 
-char ascii_lower(char character) {
-    return character >= 'A' && character <= 'Z' ? static_cast<char>(character - 'A' + 'a') : character;
-}
-
-bool is_name_character(char character) {
-    const auto byte = static_cast<unsigned char>(character);
-    return std::isalnum(byte) != 0 || character == '_' || character == '-';
-}
-
-/// Whether `text` holds `term` (lower case) as a whole word in any ASCII case: not inside a longer
-/// name ("db-staging-1" is not in "db-staging-10"). A term in an unspaced script matches anywhere.
-bool names(std::string_view text, std::string_view term) {
-    if (term.empty() || text.size() < term.size()) {
-        return false;
-    }
-    const bool word_like = is_name_character(term.front()) || is_name_character(term.back());
-    for (std::size_t at = 0; at + term.size() <= text.size(); ++at) {
-        const bool equal = std::equal(term.begin(), term.end(), text.begin() + static_cast<std::ptrdiff_t>(at),
-                                      [](char a, char b) { return a == ascii_lower(b); });
-        if (!equal) {
-            continue;
-        }
-        const bool bounded = !word_like || ((at == 0 || !is_name_character(text[at - 1])) &&
-                                            (at + term.size() == text.size() || !is_name_character(text[at + term.size()])));
-        if (bounded) {
-            return true;
-        }
-    }
-    return false;
+/// Whether `words` hold `term` (statement_words of both): as a whole name, so "db-staging-1" is not
+/// in "db-staging-10"; a term in Han script anywhere, as its characters are words of their own.
+bool names(const std::vector<std::string> &words, const std::vector<std::string> &term) {
+    return !term.empty() && std::search(words.begin(), words.end(), term.begin(), term.end()) != words.end();
 }
 
 } // namespace
@@ -152,15 +126,15 @@ std::optional<ClosestMemory> find_closest_naming(MemoryStore &store, const Activ
     if (!read) {
         return std::nullopt;
     }
+    std::vector<std::vector<std::string>> term_words;
+    for (const auto &term : terms) {
+        term_words.push_back(statement_words(term));
+    }
     ReadMemories naming;
     for (std::size_t index = 0; index < read->entries.size(); ++index) {
-        const std::string said = read->entries[index].summary + "\n" + read->bodies[index];
-        std::string lowered_term;
-        if (std::any_of(terms.begin(), terms.end(), [&](const std::string &term) {
-                lowered_term.resize(term.size());
-                std::transform(term.begin(), term.end(), lowered_term.begin(), ascii_lower);
-                return names(said, lowered_term);
-            })) {
+        const auto said = statement_words(read->entries[index].summary + "\n" + read->bodies[index]);
+        if (std::any_of(term_words.begin(), term_words.end(),
+                        [&](const std::vector<std::string> &term) { return names(said, term); })) {
             naming.entries.push_back(std::move(read->entries[index]));
             naming.bodies.push_back(std::move(read->bodies[index]));
         }

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <starling/core/lifecycle/replaced_value.hpp>
 
+#include <starling/sdk/text/case_folding.hpp>
+#include <starling/sdk/text/non_letters.hpp>
 #include <starling/sdk/text/unspaced_scripts.hpp>
 #include <starling/sdk/text/utf8.hpp>
+#include <starling/sdk/text/words.hpp>
 
 #include <algorithm>
 #include <vector>
@@ -13,55 +16,27 @@ namespace {
 constexpr std::size_t kMaxValueWords = 3;
 /// The new value and the words said with it ("now", "inzwischen"), wherever they are.
 constexpr std::size_t kMaxNewWords = 4;
-constexpr auto kRules = sdk::text::Utf8Rules::permissive;
+constexpr auto kUtf8Rules = sdk::text::Utf8Rules::permissive;
 
-bool is_name_byte(unsigned char byte) {
-    return (byte >= 'a' && byte <= 'z') || (byte >= '0' && byte <= '9') || byte == '_' || byte >= 0x80;
+bool is_separator(char32_t code_point) noexcept {
+    using namespace sdk::text;
+    return is_latin1_non_letter(code_point) || is_general_punctuation_or_symbol(code_point) ||
+           is_cjk_punctuation(code_point) || is_halfwidth_or_fullwidth_non_letter(code_point) ||
+           is_emoji_or_pictograph(code_point);
 }
 
-/// The words of `text`, lower-cased: runs of letters and digits (non-ASCII letters included) joined
-/// by an inner '-', '.' or '_', each Han character a word of its own, punctuation dropped.
-std::vector<std::string> words_of(std::string_view text) {
-    std::vector<std::string> words;
+/// Han characters are words of their own; the other unspaced scripts stay inside words.
+constexpr sdk::text::CharacterClassRules kWordCharacters{&sdk::text::is_bmp_han, &is_separator};
+
+/// One character between two runs of word characters that joins them into one name.
+bool joins_a_name(std::string_view gap) { return gap == "-" || gap == "." || gap == "_"; }
+
+std::string folded(std::string_view run) {
     std::string word;
-    const auto flush = [&] {
-        while (!word.empty() && (word.back() == '-' || word.back() == '.')) {
-            word.pop_back();
-        }
-        if (!word.empty()) {
-            words.push_back(std::move(word));
-        }
-        word.clear();
-    };
-    for (std::size_t at = 0; at < text.size();) {
-        const auto decoded = sdk::text::decode_utf8(text, at, kRules);
-        const std::string_view piece = text.substr(at, decoded.length);
-        if (sdk::text::is_bmp_han(decoded.code_point)) {
-            flush();
-            words.emplace_back(piece);
-        } else if (decoded.length == 1) {
-            auto byte = static_cast<unsigned char>(piece.front());
-            if (byte >= 'A' && byte <= 'Z') {
-                byte = static_cast<unsigned char>(byte - 'A' + 'a');
-            }
-            if (is_name_byte(byte)) {
-                word.push_back(static_cast<char>(byte));
-            } else if ((byte == '-' || byte == '.') && !word.empty()) {
-                word.push_back(static_cast<char>(byte));
-            } else {
-                flush();
-            }
-        } else if (decoded.code_point >= 0x3000 && decoded.code_point < 0x3040) {
-            flush(); // CJK punctuation
-        } else if (decoded.code_point >= 0xFF00 && decoded.code_point < 0xFF10) {
-            flush(); // full-width punctuation
-        } else {
-            word.append(piece);
-        }
-        at += decoded.length;
-    }
-    flush();
-    return words;
+    sdk::text::for_each_code_point(run, kUtf8Rules, [&](sdk::text::DecodedCodePoint decoded, std::string_view) {
+        sdk::text::append_utf8(word, sdk::text::to_lower_latin1(decoded.code_point));
+    });
+    return word;
 }
 
 bool has_digit(std::string_view word) {
@@ -76,9 +51,33 @@ std::string without_digits(std::string_view word) {
 
 } // namespace
 
+std::vector<std::string> statement_words(std::string_view text) {
+    std::vector<std::string> words;
+    std::size_t previous_end = std::string_view::npos; // where the last word run ended, to join names
+    sdk::text::for_each_run(text, kUtf8Rules, kWordCharacters, [&](sdk::text::CharacterClass kind, std::string_view run) {
+        const auto run_start = static_cast<std::size_t>(run.data() - text.data());
+        if (kind == sdk::text::CharacterClass::unspaced) {
+            sdk::text::for_each_code_point(run, kUtf8Rules, [&](sdk::text::DecodedCodePoint, std::string_view character) {
+                words.emplace_back(character);
+            });
+            previous_end = std::string_view::npos;
+            return;
+        }
+        const auto gap = previous_end == std::string_view::npos ? std::string_view{}
+                                                                  : text.substr(previous_end, run_start - previous_end);
+        if (joins_a_name(gap)) {
+            words.back().append(gap).append(folded(run));
+        } else {
+            words.push_back(folded(run));
+        }
+        previous_end = run_start + run.size();
+    });
+    return words;
+}
+
 std::optional<ReplacedValue> replaced_value(std::string_view older, std::string_view newer) {
-    const auto old_words = words_of(older);
-    const auto new_words = words_of(newer);
+    const auto old_words = statement_words(older);
+    const auto new_words = statement_words(newer);
     if (old_words.empty() || new_words.empty() || old_words == new_words) {
         return std::nullopt;
     }

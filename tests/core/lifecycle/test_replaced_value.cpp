@@ -3,6 +3,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <string>
+#include <vector>
+
 using starling::core::replaced_value;
 
 TEST_CASE("replaced value: the same words around another value, in any case and script",
@@ -68,4 +71,16 @@ TEST_CASE("replaced value: words said with the new value anywhere, but one chang
     // Two changed places: another subject with another value, not a newer value of the same.
     CHECK_FALSE(replaced_value("Redis runs on port 6379 in dev.", "Postgres runs on port 5432 in dev."));
     CHECK_FALSE(replaced_value("Use 4 spaces for indentation in Python files.", "Use 2 spaces for indentation in YAML files."));
+}
+
+TEST_CASE("statement words: names joined across one '-', '.' or '_', Han characters alone, quotes and symbols dropped",
+          "[lifecycle][replaced-value]") {
+    using starling::core::statement_words;
+    using Words = std::vector<std::string>;
+    CHECK(statement_words("The staging DB is db-staging-1.") == Words{"the", "staging", "db", "is", "db-staging-1"});
+    CHECK(statement_words("Use “Next.js” and snake_case — always") ==
+          Words{"use", "next.js", "and", "snake_case", "always"});
+    CHECK(statement_words("Über die Größe") == Words{"über", "die", "größe"});
+    CHECK(statement_words("测试用 mocktail，不用mockito。") == Words{"测", "试", "用", "mocktail", "不", "用", "mockito"});
+    CHECK(statement_words("a - b").size() == 2); // a dash between spaces separates
 }

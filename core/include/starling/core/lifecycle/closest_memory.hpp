@@ -34,7 +34,7 @@ struct ClosestMemory {
                                                                std::size_t candidates, const Scope &scope,
                                                                std::string_view text);
 
-/// Of the memories of `scope` that name one of `terms` (as a whole word, in any case), the one
+/// Of the memories of `scope` that name one of `terms` (as whole words, statement_words), the one
 /// `text` restates most closely, and how closely: the best `candidates` by the relevance policy for
 /// the terms (else by the decay policy) are read, and those that name a term are judged by the
 /// decay policy. Nothing when none names one or no decay policy judges duplicates.

@@ -4,14 +4,15 @@
 // words around a different name ("I prefer yarn for JavaScript projects." → "I prefer pnpm for
 // JavaScript projects.", "Use yarn" → "Use pnpm", "We use Node 18" → "We use Node 20"). Such a
 // statement is no restatement to fold into the older memory: it is a newer one on the same subject,
-// and the newest wins (skill_master's conflict rule). Language-neutral: a word is a lower-cased
-// run of letters and digits (with the inner "-._" of "db-staging-1") or a single Han character.
+// and the newest wins (skill_master's conflict rule). Language-neutral: words as statement_words
+// splits them.
 #pragma once
 
 #include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace starling::core {
 
@@ -24,6 +25,11 @@ struct ReplacedValue {
     /// values of one thing.
     bool differ_in_digits = false;
 };
+
+/// The words supersession compares: lower-cased runs of letters and digits, joined into one name
+/// across a single '-', '.' or '_' ("db-staging-1", "next.js"), each Han character a word of its
+/// own, punctuation and symbols dropped.
+[[nodiscard]] std::vector<std::string> statement_words(std::string_view text);
 
 /// The value `newer` puts in place of one of `older`'s: of the words both say in order (at least
 /// half of the longer statement), the older's own are one run of at most three words, the newer's
