@@ -81,9 +81,17 @@ std::string instruction(std::size_t agent, std::size_t session, std::size_t numb
     static const std::vector<std::string> areas = {"billing", "search", "checkout", "auth", "ledger", "gateway",
                                                    "reports", "mailer", "scheduler", "importer", "webhooks"};
     const std::size_t seed = agent * 7919 + session * 104729 + number * 31;
+    // The rule's label in letters ("rule abx-ce" for agent 0, session 1, number 24): with digits each
+    // instruction would say a number no other says and be a memory of its own (a restatement says
+    // its numbers again), and the test would time a store of thousands instead of racing
+    // restatements of the same few memories, which is what it is for.
+    std::string label;
+    for (const char digit : std::to_string(number)) {
+        label += static_cast<char>('a' + (digit - '0'));
+    }
     return "From now on always run " + tools[seed % tools.size()] + " on the " + areas[(seed / 3) % areas.size()] +
            " module before committing, rule " + std::string(1, static_cast<char>('a' + agent)) +
-           std::string(1, static_cast<char>('a' + session)) + "x" + std::to_string(number) + ".";
+           std::string(1, static_cast<char>('a' + session)) + "x-" + label + ".";
 }
 
 std::chrono::seconds test_duration() {

@@ -159,6 +159,22 @@ TEST_CASE("what the user tells the agent is kept, not echoed back to the session
                Catch::Contains("dart format"));
 }
 
+TEST_CASE("a fact said after a greeting is kept: the greeting takes nothing from it", "[e2e][delivery][capture]") {
+    const ScratchHome home{"delivery-greeting"};
+    static_cast<void>(claude_prompt_context(
+        home, "s-hi", "hi, backend dev here. our payments service runs on port 8081 and the ledger service on port 8082"));
+    static_cast<void>(claude_prompt_context(home, "s-hi", "Hallo!"));
+    REQUIRE(claude_hook(home, "Stop", "s-hi", nlohmann::json::object()).exit_code == 0);
+    REQUIRE(home.wait_for_background_work() == 0);
+    const auto listed = run_process(kBinaries / "starling", {"list", "--json", "--scope", "all", "--cwd", "/work/app"},
+                                    home.options());
+    REQUIRE(listed.exit_code == 0);
+    INFO(listed.stdout_text);
+    CHECK(nlohmann::json::parse(listed.stdout_text).size() == 1); // the fact, not the bare greeting
+    CHECK_THAT(session_start_context(home, "s-next", "2026-11-03T09:00:00Z"),
+               Catch::Contains("payments service runs on port 8081"));
+}
+
 TEST_CASE("a subagent the agent starts is given what the user asked to keep, in its own context",
           "[e2e][delivery][session-start]") {
     const ScratchHome home{"delivery-subagent"};
@@ -345,6 +361,48 @@ TEST_CASE("a newer preference on the same subject supersedes the older one, and 
                           Catch::Contains("Use pnpm in the monorepo.") && Catch::Contains("Use tabs in Go files.") &&
                           Catch::Contains("Use tabs in Makefiles."));
     CHECK_THAT(start, !Catch::Contains("yarn"));
+}
+
+TEST_CASE("a statement that something changed retires what it changes, and one with a number of its own is kept apart "
+          "with a way to retire the older",
+          "[e2e][delivery][corrections]") {
+    const ScratchHome home{"delivery-changed"};
+    const auto jenkins = remember(home, "Our CI runs on Jenkins.");
+    const auto dashboard = remember(home, "The metrics dashboard lives at grafana.internal.");
+    const auto webpack = remember(home, "前端用 webpack 打包。");
+    const auto auth = remember(home, "The auth service listens on port 8081.");
+    const std::string later = "2026-11-03T09:00:00Z";
+    const auto stored = [&](const std::string &text) {
+        const auto result = run_process(kBinaries / "starling", {"remember", "--json", "--cwd", "/work/app", text},
+                                        home.options_at(later));
+        INFO(text << "\n" << result.stdout_text << result.stderr_text);
+        REQUIRE(result.exit_code == 0);
+        return nlohmann::json::parse(result.stdout_text);
+    };
+    CHECK(stored("We moved our CI from Jenkins to GitHub Actions.")["action"] == "created");
+    // Kept where what it corrects was kept, the project: not a rule for every other project.
+    const auto moved = stored("The metrics dashboard moved to metrics.acme.io.");
+    CHECK(moved["key"].get<std::string>().rfind("memory/projects/", 0) == 0);
+    CHECK_THAT(moved["reason"].get<std::string>(), Catch::Contains("supersedes " + dashboard));
+    CHECK(stored("前端打包改用 Vite 了，不再用 webpack。")["action"] == "created");
+    const auto mail = stored("The mail service listens on port 8025.");
+    CHECK(mail["action"] == "created"); // never folded into the auth service's memory
+    CHECK_THAT(mail["reason"].get<std::string>(),
+               Catch::Contains("kept apart from " + auth) && Catch::Contains("`starling forget " + auth + "`"));
+    const auto superseded = [&](const std::string &id) {
+        const auto shown = run_process(kBinaries / "starling", {"show", "--json", id}, home.options());
+        REQUIRE(shown.exit_code == 0);
+        return nlohmann::json::parse(shown.stdout_text)["superseded_by"].is_string();
+    };
+    CHECK(superseded(jenkins));
+    CHECK(superseded(dashboard));
+    CHECK(superseded(webpack));
+    CHECK_FALSE(superseded(auth));
+    const auto start = session_start_context(home, "s-next", "2026-11-04T09:00:00Z");
+    CHECK_THAT(start, Catch::Contains("GitHub Actions") && Catch::Contains("metrics.acme.io") &&
+                          Catch::Contains("Vite") && Catch::Contains("8081") && Catch::Contains("8025"));
+    CHECK_THAT(start, !Catch::Contains("Our CI runs on Jenkins.") && !Catch::Contains("grafana.internal") &&
+                          !Catch::Contains("前端用 webpack 打包"));
 }
 
 TEST_CASE("a plain fact handed to remember is kept as the project's, and the next session starts with it",

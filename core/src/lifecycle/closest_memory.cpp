@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <map>
 #include <numeric>
 
@@ -169,6 +170,27 @@ std::optional<ClosestMemory> find_replaced(MemoryStore &store, const ActivePolic
         if (of_one_kind) {
             best = ClosestMemory{entry.key, entry.id, 1.0};
             best_frame = replaced->frame_words;
+        }
+    }
+    return best;
+}
+
+std::optional<ClosestMemory> find_renumbered(MemoryStore &store, const Scope &scope, std::string_view statement) {
+    auto said = statement_words(statement);
+    std::sort(said.begin(), said.end());
+    std::optional<ClosestMemory> best;
+    std::size_t best_shared = 0;
+    for (const IndexEntry &entry : store.list(ListFilter{scope, std::nullopt, std::nullopt})) {
+        if (!entry.superseded_by.empty() || !renumbered_name(entry.summary, statement)) {
+            continue;
+        }
+        auto words = statement_words(entry.summary);
+        std::sort(words.begin(), words.end());
+        std::vector<std::string> shared;
+        std::set_intersection(said.begin(), said.end(), words.begin(), words.end(), std::back_inserter(shared));
+        if (!best || shared.size() > best_shared) {
+            best = ClosestMemory{entry.key, entry.id, 1.0};
+            best_shared = shared.size();
         }
     }
     return best;

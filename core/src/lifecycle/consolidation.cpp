@@ -2,6 +2,7 @@
 #include <starling/core/lifecycle/consolidation.hpp>
 
 #include <starling/core/lifecycle/plan_actions.hpp>
+#include <starling/core/lifecycle/replaced_value.hpp>
 
 #include <starling/core/io/file_io.hpp>
 #include <starling/core/io/file_lock.hpp>
@@ -43,6 +44,21 @@ bool would_remove_pinned(MemoryStore &store, const sdk::LifecycleAction &action)
         return store.read(action.key).pinned;
     } catch (const StoreError &) {
         return false; // gone or unreadable: applying the action reports that
+    }
+}
+
+/// The numbers each side says alone when `action` merges two memories that each say one the other
+/// does not ("port 8081" and "port 8025"): another rule or a newer value, which a merge would hide
+/// under one summary. remember keeps such memories apart; so does consolidation.
+std::optional<OwnNumbers> merge_of_other_numbers(const MemoryStore &store, const sdk::LifecycleAction &action) {
+    if (action.kind != sdk::LifecycleAction::Kind::merge) {
+        return std::nullopt;
+    }
+    try {
+        auto numbers = own_numbers(store.read(action.into).summary, store.read(action.key).summary);
+        return numbers.differ() ? std::optional{std::move(numbers)} : std::nullopt;
+    } catch (const StoreError &) {
+        return std::nullopt; // gone or unreadable: applying the action reports that
     }
 }
 
@@ -117,6 +133,12 @@ ConsolidationReport consolidate(MemoryStore &store, const DecayPlanner &planner,
         AppliedAction applied{action, false, {}};
         if (would_remove_pinned(store, action)) {
             applied.result = "skipped: the memory is pinned";
+            report.actions.push_back(std::move(applied));
+            continue;
+        }
+        if (const auto numbers = merge_of_other_numbers(store, action)) {
+            applied.result = "skipped: the memories say different numbers (" + listed(numbers->older) + " / " +
+                             listed(numbers->newer) + ")";
             report.actions.push_back(std::move(applied));
             continue;
         }

@@ -4,6 +4,7 @@
 #include <starling/core/lifecycle/closest_memory.hpp>
 #include <starling/core/lifecycle/episode_links.hpp>
 #include <starling/core/lifecycle/plan_actions.hpp>
+#include <starling/core/lifecycle/replaced_value.hpp>
 #include <starling/core/redaction/redaction.hpp>
 #include <starling/core/store/provenance.hpp>
 #include <starling/core/store/record/memory_id.hpp>
@@ -51,6 +52,16 @@ std::size_t word_count(std::string_view text) {
         in_word = !space;
     }
     return words;
+}
+
+/// The summary of the memory at `key`; empty when it is gone or unreadable (a restatement there
+/// is then no concern of this check).
+std::string summary_of(const MemoryStore &store, const std::string &key) {
+    try {
+        return store.read(key).summary;
+    } catch (const StoreError &) {
+        return {};
+    }
 }
 
 } // namespace
@@ -284,7 +295,7 @@ RememberOutcome Rememberer::apply(const RememberRequest &request, const std::str
     if (!refused_fields.empty()) {
         outcome.reason += " (not set: " + refused_fields + ", which a decision may not set)";
     }
-    const Scope scope = decision.scope == "project" ? Scope::project(request.project_id) : Scope::user();
+    Scope scope = decision.scope == "project" ? Scope::project(request.project_id) : Scope::user();
     // A correction restates what it corrects closely ("the staging database is db-staging-2, not
     // db-staging-1"): folded into it, both would stay one memory. It replaces it instead.
     const bool is_correction = std::erase_if(decision.fields, [](const auto &field) {
@@ -309,13 +320,45 @@ RememberOutcome Rememberer::apply(const RememberRequest &request, const std::str
     // A correction retires what it corrects; a plain statement may replace an older one on the
     // same subject ("I prefer pnpm …" for "I prefer yarn …"), which must not be folded into it.
     // A policy that keys what it says (dedupe_key: skill_master's triples) judges conflicts itself.
-    const auto superseded = is_correction || decision.dedupe_key.empty()
-                                ? find_superseded(scope, request.project_id, said, retired, decision.summary,
-                                                  is_correction)
-                                : std::nullopt;
-    const auto duplicate = is_correction || superseded ? std::nullopt
-                           : decision.dedupe_key.empty() ? find_duplicate(scope, said)
-                                                         : find_by_dedupe_key(scope, decision.dedupe_key);
+    auto superseded = is_correction || decision.dedupe_key.empty()
+                          ? find_superseded(scope, request.project_id, said, retired, decision.summary, is_correction)
+                          : std::nullopt;
+    // What the user is told about a memory said alike that is neither superseded nor folded into.
+    std::string kept_apart;
+    // A memory that says more numbers than this one changes holds more than it corrects ("payments
+    // on port 8081 and the ledger on 8082" for "we moved the ledger to 9082"): retiring it would
+    // lose the rest. Unsure, both are kept.
+    if (superseded) {
+        if (const auto numbers = own_numbers(summary_of(*store_, superseded->key), decision.summary);
+            numbers.older.size() > numbers.newer.size()) {
+            kept_apart = "; changes only part of " + superseded->id + " (" + listed(numbers.older) + " there, " +
+                         (numbers.newer.empty() ? std::string{"none"} : listed(numbers.newer)) +
+                         " here): both kept, `starling forget " + superseded->id + "` when nothing else in it holds";
+            superseded.reset();
+        }
+    }
+    // A correction the decision policy kept as the user's belongs to the project whose memory it
+    // corrects ("The metrics dashboard moved to …"): not a rule for every other project.
+    if (is_correction && superseded && scope.is_user() && !superseded->scope.is_user()) {
+        scope = superseded->scope;
+        decision.scope = "project";
+        outcome.reason += "; kept as the project's, like the memory it corrects";
+    }
+    auto duplicate = is_correction || superseded ? std::nullopt
+                     : decision.dedupe_key.empty() ? find_duplicate(scope, said)
+                                                   : find_by_dedupe_key(scope, decision.dedupe_key);
+    // Said alike but with a number of its own on each side ("the auth service runs on port 8081",
+    // "the mail service … 8025"): another rule or a newer value, and folding it in would hide it
+    // under the older summary. Unsure which, both are kept and the user is told how to retire one.
+    if (duplicate && decision.dedupe_key.empty()) {
+        if (const auto numbers = own_numbers(summary_of(*store_, duplicate->key), decision.summary); numbers.differ()) {
+            kept_apart = "; kept apart from " + duplicate->id + " (similarity " +
+                         std::to_string(duplicate->similarity).substr(0, 4) + "), which says " +
+                         listed(numbers.older) + " where this says " + listed(numbers.newer) +
+                         ": `starling forget " + duplicate->id + "` if this replaces it";
+            duplicate.reset();
+        }
+    }
     if (duplicate) {
         if (auto key = restate(*duplicate, request, text, decision)) {
             ProvenanceEvent event = said_event(ProvenanceKind::reinforced, request, text, *store_);
@@ -365,6 +408,7 @@ RememberOutcome Rememberer::apply(const RememberRequest &request, const std::str
     if (superseded) {
         memory.set_extra_field(supersedes_field, superseded->id);
     }
+    outcome.reason += kept_apart;
     std::string new_id = memory.id; // known before it is written when derived from message_ref
     outcome.key = store_->create(scope, Tier::short_term, std::move(memory));
     outcome.action = RememberOutcome::Action::created;
@@ -478,7 +522,7 @@ std::optional<Rememberer::Duplicate> Rememberer::find_by_dedupe_key(const Scope 
         const auto fields = nlohmann::json::parse(entry.fields, nullptr, false);
         const auto found = fields.is_object() ? fields.find(dedupe_key_field) : fields.end();
         if (found != fields.end() && *found == dedupe_key) {
-            return Duplicate{entry.key, entry.id, 1.0};
+            return Duplicate{entry.key, entry.id, 1.0, scope};
         }
     }
     return std::nullopt;
@@ -504,7 +548,7 @@ std::optional<Rememberer::Duplicate> Rememberer::find_superseded(const Scope &sc
             }
             try {
                 if (store_->read(closest->key).superseded_by.empty()) {
-                    best = Duplicate{closest->key, closest->id, closest->similarity};
+                    best = Duplicate{closest->key, closest->id, closest->similarity, candidate_scope};
                 }
             } catch (const StoreError &) {
                 // gone since it was listed: no candidate
@@ -537,6 +581,11 @@ std::optional<Rememberer::Duplicate> Rememberer::find_superseded(const Scope &sc
     if (auto replacing = best_of(replaced, 0.0)) {
         return replacing;
     }
+    // "Wir sind inzwischen auf Postgres 16 umgestiegen" for "… gegen Postgres 15 in Docker."
+    if (auto renumbering = best_of(
+            [&](const Scope &candidate_scope) { return find_renumbered(*store_, candidate_scope, statement); }, 0.0)) {
+        return renumbering;
+    }
     return best_of(
         [&](const Scope &candidate_scope) {
             return find_closest_memory(*store_, policies_, settings_.duplicate_candidates, candidate_scope, text);
@@ -550,7 +599,7 @@ std::optional<Rememberer::Duplicate> Rememberer::find_duplicate(const Scope &sco
     if (!closest || closest->similarity < settings_.duplicate_similarity) {
         return std::nullopt;
     }
-    return Duplicate{closest->key, closest->id, closest->similarity};
+    return Duplicate{closest->key, closest->id, closest->similarity, scope};
 }
 
 } // namespace starling::core

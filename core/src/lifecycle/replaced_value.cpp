@@ -146,4 +146,54 @@ std::optional<ReplacedValue> replaced_value(std::string_view older, std::string_
     return replaced;
 }
 
+std::optional<std::string> renumbered_name(std::string_view older, std::string_view newer) {
+    const auto numbers = own_numbers(older, newer);
+    if (numbers.older.size() != 1 || numbers.newer.size() != 1 ||
+        without_digits(numbers.older.front()) != without_digits(numbers.newer.front())) {
+        return std::nullopt;
+    }
+    // The words right before each number: a name both give it.
+    const auto names_before = [](const std::vector<std::string> &words, const std::string &number) {
+        std::vector<std::string> names;
+        for (std::size_t index = 1; index < words.size(); ++index) {
+            if (words[index] == number && !has_digit(words[index - 1])) {
+                names.push_back(words[index - 1]);
+            }
+        }
+        return names;
+    };
+    const auto old_names = names_before(statement_words(older), numbers.older.front());
+    const auto new_names = names_before(statement_words(newer), numbers.newer.front());
+    for (const auto &name : old_names) {
+        if (std::find(new_names.begin(), new_names.end(), name) != new_names.end()) {
+            return name;
+        }
+    }
+    return std::nullopt;
+}
+
+OwnNumbers own_numbers(std::string_view older, std::string_view newer) {
+    const auto old_words = statement_words(older);
+    const auto new_words = statement_words(newer);
+    const auto numbers_only_in = [](const std::vector<std::string> &words, const std::vector<std::string> &other) {
+        std::vector<std::string> numbers;
+        for (const auto &word : words) {
+            if (has_digit(word) && std::find(other.begin(), other.end(), word) == other.end() &&
+                std::find(numbers.begin(), numbers.end(), word) == numbers.end()) {
+                numbers.push_back(word);
+            }
+        }
+        return numbers;
+    };
+    return OwnNumbers{numbers_only_in(old_words, new_words), numbers_only_in(new_words, old_words)};
+}
+
+std::string listed(const std::vector<std::string> &words) {
+    std::string text;
+    for (const auto &word : words) {
+        text += (text.empty() ? "" : ", ") + word;
+    }
+    return text;
+}
+
 } // namespace starling::core

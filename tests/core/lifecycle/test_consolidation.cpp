@@ -187,6 +187,27 @@ TEST_CASE("a pinned memory is never archived, reviewed or merged away, whatever 
     CHECK_FALSE(fixture.store.read(promoted).review);
 }
 
+TEST_CASE("memories that each say a number the other does not are never merged, whatever the plan says",
+          "[lifecycle][consolidation]") {
+    ConsolidationFixture fixture;
+    const auto auth = fixture.add(core::Tier::long_term, "the auth service listens on port 8081", "Auth.\n", 1, {"a"});
+    const auto mail = fixture.add(core::Tier::long_term, "the mail service listens on port 8025", "Mail.\n", 1, {"a"});
+    const auto again = fixture.add(core::Tier::long_term, "the auth service listens on port 8081, internally",
+                                   "Auth again.\n", 1, {"a"});
+    fixture.planner.actions = {{Kind::merge, mail, auth, "similar"}, {Kind::merge, again, auth, "similar"}};
+    for (const bool dry_run : {true, false}) {
+        INFO("dry run " << dry_run);
+        const auto report = core::consolidate(fixture.store, fixture.planner, dry_run);
+        REQUIRE(report.actions.size() == 2);
+        CHECK_FALSE(report.actions[0].applied);
+        CHECK(report.actions[0].result == "skipped: the memories say different numbers (8081 / 8025)");
+        CHECK(report.actions[1].result != report.actions[0].result); // the same number said again merges
+    }
+    CHECK(fixture.store.contains(mail));
+    CHECK_FALSE(fixture.store.contains(again));
+    CHECK(fixture.store.archived().size() == 1);
+}
+
 TEST_CASE("two consolidations at once merge each pair once: no text folded in twice, no count doubled",
           "[lifecycle][consolidation][concurrency]") {
     ConsolidationFixture fixture;

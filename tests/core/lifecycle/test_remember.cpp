@@ -513,6 +513,47 @@ TEST_CASE("a correction that names what is no longer so supersedes the memory th
     CHECK(fixture.store.read(correction.key).extra_field(core::retires_field) == nullptr);
 }
 
+TEST_CASE("a correction that gives a name another number supersedes the memory that gives the old one, and is kept "
+          "where that memory is",
+          "[lifecycle][remember][corrections]") {
+    RememberFixture fixture;
+    const auto postgres =
+        fixture.rememberer.remember(fixture.request("remember: this project tests against postgres 15 in docker", "app"));
+    const auto port = fixture.rememberer.remember(fixture.request("remember: this project serves its api on port 8080", "app"));
+    REQUIRE(postgres.action == RememberOutcome::Action::created);
+    REQUIRE(postgres.key.rfind("memory/projects/app/", 0) == 0);
+    fixture.clock.advance(std::chrono::hours{2});
+    auto request = fixture.request("we are on postgres 16 now", "app");
+    request.forced = correction_decision();
+    request.forced->summary = "we are on postgres 16 now";
+    const auto correction = fixture.rememberer.remember(request);
+    REQUIRE(correction.action == RememberOutcome::Action::created);
+    CHECK(correction.superseded == postgres.key);
+    CHECK(fixture.store.read(port.key).superseded_by.empty());
+    // The decision kept it as the user's; what it corrects is the project's, and so is it.
+    CHECK(correction.key.rfind("memory/projects/app/", 0) == 0);
+    CHECK_THAT(correction.reason, Catch::Contains("kept as the project's, like the memory it corrects"));
+}
+
+TEST_CASE("a correction of one of the numbers a memory says supersedes nothing: both are kept, and the outcome says so",
+          "[lifecycle][remember][corrections]") {
+    RememberFixture fixture;
+    const auto ports = fixture.rememberer.remember(
+        fixture.request("remember: this project runs payments on port 8081 and the ledger on port 8082", "app"));
+    REQUIRE(ports.action == RememberOutcome::Action::created);
+    fixture.clock.advance(std::chrono::hours{2});
+    auto request = fixture.request("this project runs the ledger on port 9082 now", "app");
+    request.forced = correction_decision();
+    request.forced->summary = "this project runs the ledger on port 9082 now";
+    const auto correction = fixture.rememberer.remember(request);
+    REQUIRE(correction.action == RememberOutcome::Action::created);
+    CHECK(correction.superseded.empty());
+    CHECK(fixture.store.read(ports.key).superseded_by.empty());
+    const auto ports_id = id_at(fixture.store, ports.key);
+    CHECK_THAT(correction.reason, Catch::Contains("changes only part of " + ports_id + " (8081, 8082 there, 9082 here)") &&
+                                      Catch::Contains("`starling forget " + ports_id + "`"));
+}
+
 TEST_CASE("a newer statement that changes a value for one of its kind supersedes the older one, not folded into it",
           "[lifecycle][remember][corrections]") {
     RememberFixture fixture;
@@ -532,6 +573,27 @@ TEST_CASE("a newer statement that changes a value for one of its kind supersedes
     // Saying the same again is still a restatement.
     CHECK(fixture.rememberer.remember(fixture.request("remember: we use node 20 in ci")).action ==
           RememberOutcome::Action::updated);
+}
+
+TEST_CASE("a statement said alike but with a number of its own is kept apart, and the outcome says how to retire the older",
+          "[lifecycle][remember][corrections]") {
+    RememberFixture fixture;
+    const auto auth = fixture.rememberer.remember(fixture.request("remember: the auth service listens on port 8081"));
+    REQUIRE(auth.action == RememberOutcome::Action::created);
+    const auto mail = fixture.rememberer.remember(fixture.request("remember: the mail service listens on port 8025"));
+    REQUIRE(mail.action == RememberOutcome::Action::created);
+    CHECK(mail.key != auth.key);
+    CHECK(mail.superseded.empty());
+    const auto auth_id = id_at(fixture.store, auth.key);
+    CHECK_THAT(mail.reason, Catch::Contains("kept apart from " + auth_id) &&
+                                Catch::Contains("which says 8081 where this says 8025") &&
+                                Catch::Contains("`starling forget " + auth_id + "` if this replaces it"));
+    CHECK(fixture.store.read(auth.key).superseded_by.empty());
+    CHECK(fixture.store.read(auth.key).body.find("8025") == std::string::npos);
+    // The same number said again is a restatement, folded in as before.
+    const auto again = fixture.rememberer.remember(fixture.request("remember: the auth service listens on port 8081"));
+    CHECK(again.action == RememberOutcome::Action::updated);
+    CHECK(again.key == auth.key);
 }
 
 TEST_CASE("a correction's summary is what it states, without the words that open it", "[lifecycle][remember][corrections]") {

@@ -84,3 +84,46 @@ TEST_CASE("statement words: names joined across one '-', '.' or '_', Han charact
     CHECK(statement_words("测试用 mocktail，不用mockito。") == Words{"测", "试", "用", "mocktail", "不", "用", "mockito"});
     CHECK(statement_words("a - b").size() == 2); // a dash between spaces separates
 }
+
+TEST_CASE("own numbers: statements that each say a number the other does not say different things",
+          "[lifecycle][replaced-value]") {
+    using starling::core::own_numbers;
+    using Words = std::vector<std::string>;
+    const auto services = own_numbers("Der Auth-Dienst läuft auf Port 8081.", "Der Mail-Dienst läuft auf Port 8025.");
+    CHECK(services.older == Words{"8081"});
+    CHECK(services.newer == Words{"8025"});
+    CHECK(services.differ());
+    const auto python = own_numbers("Use Python 3.10 for the data pipelines.", "Data pipelines run on Python 3.12.");
+    CHECK(python.older == Words{"3.10"});
+    CHECK(python.newer == Words{"3.12"});
+    CHECK(python.differ());
+    CHECK(own_numbers("模型训练的 batch size 是 32。", "模型训练的 batch size 设为 64。").differ());
+    // The same numbers said again, or a number only one of them says, are no other thing.
+    CHECK_FALSE(own_numbers("The staging database is db-staging-1.",
+                            "Staging DB host is db-staging-1, reachable only over the VPN.")
+                    .differ());
+    const auto added = own_numbers("Keep lines short.", "Keep lines under 100 characters.");
+    CHECK(added.older.empty());
+    CHECK(added.newer == Words{"100"});
+    CHECK_FALSE(added.differ());
+    CHECK_FALSE(own_numbers("Use pnpm", "Use yarn").differ());
+    CHECK_FALSE(own_numbers("", "Port 8080").differ());
+}
+
+TEST_CASE("renumbered name: the one number each says alone, given to one name, of one shape",
+          "[lifecycle][replaced-value]") {
+    using starling::core::renumbered_name;
+    CHECK(renumbered_name("Die Integrationstests laufen bei uns immer gegen Postgres 15 in Docker.",
+                          "Wir sind inzwischen auf Postgres 16 umgestiegen.") == "postgres");
+    CHECK(renumbered_name("Use Python 3.10 for the data pipelines.", "Data pipelines run on Python 3.12.") == "python");
+    CHECK(renumbered_name("我们在 CI 里用 Node 18。", "不对，CI 现在用 Node 20。") == "node");
+    CHECK(renumbered_name("The API listens on port 8080.", "Actually the API uses port 8081 since Monday.") == "port");
+    // An older statement that says another number of its own says more than the newer changes.
+    CHECK_FALSE(renumbered_name("Payments run on port 8081 and the ledger on port 8082.",
+                                "We moved the ledger to port 9082."));
+    // The same number, another name, or a number of another shape is no renumbering.
+    CHECK_FALSE(renumbered_name("We use Postgres 15.", "Postgres 15 runs in Docker."));
+    CHECK_FALSE(renumbered_name("We use Postgres 15.", "We use MySQL 8."));
+    CHECK_FALSE(renumbered_name("Deploy to region eu-west-1.", "Deploy to region 3."));
+    CHECK_FALSE(renumbered_name("", "Postgres 16"));
+}

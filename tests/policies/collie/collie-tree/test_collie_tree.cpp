@@ -301,6 +301,20 @@ TEST_CASE("STEP 1 discards opinions, acknowledgements and messages without conse
     });
 }
 
+TEST_CASE("a greeting that opens a message takes nothing from what the message says, and alone keeps nothing",
+          "[policy][collie-tree]") {
+    require_stores({
+        {"hi, backend dev here. our payments service runs on port 8081 and the ledger service on port 8082",
+         "project", "project"},
+        {"Hallo! Kurz zum Projekt: wir deployen nur dienstags, nie freitags.", "project", "project"},
+        {"你好，我们的接口一律返回 UTC 时间，前端自己转换时区。", "feedback", "project"},
+    });
+    for (const std::string text : {"hi", "Hallo!", "你好", "hey there, good morning"}) {
+        INFO(text);
+        CHECK_FALSE(default_tree().decide(text).store);
+    }
+}
+
 TEST_CASE("a plain fact or instruction a person asked to keep is kept, and a question or thanks is dropped anyway",
           "[policy][collie-tree][asked-to-keep]") {
     for (const std::string text : {"The staging database is db-staging-1.", "Jonas owns the billing service.",
@@ -419,6 +433,31 @@ TEST_CASE("a correction of what was said or kept is the user's feedback and asks
     CHECK_FALSE(thanks.store);
     CHECK(thanks.fields.empty());
     for (const std::string text : {"No, we can do that later.", "Nein, wir machen das später.", "No, not that file."}) {
+        INFO(text);
+        CHECK_FALSE(default_tree().decide(text).store);
+    }
+}
+
+TEST_CASE("a statement that something changed corrects what was kept, without a correction word",
+          "[policy][collie-tree][corrections]") {
+    for (const std::string text :
+         {"We moved CI to GitHub Actions.", "We cut release branches on Tuesdays, not Thursdays anymore.",
+          "We switched the staging cluster to Kubernetes 1.29.", "The Grafana dashboard moved to metrics.acme.io.",
+          "Wir haben die Builds auf GitHub Actions umgestellt.", "Wir nutzen Jenkins nicht mehr, die Builds laufen auf GitHub Actions.",
+          "前端打包改用 Vite 了，不再用 webpack。", "我们已经改用 pnpm。"}) {
+        INFO(text);
+        const auto decision = default_tree().decide(text);
+        INFO(decision.reason);
+        CHECK(decision.store);
+        CHECK_THAT(decision.reason, Catch::Contains("correction of what was said or kept"));
+        CHECK(std::any_of(decision.fields.begin(), decision.fields.end(),
+                          [](const auto &field) { return field.first == "supersedes"; }));
+    }
+    // A request to change something, and a report that something stopped working, keep nothing.
+    for (const std::string text :
+         {"Move the helpers to utils.py.", "Verschieb die Hilfsfunktionen nach utils.py.", "把端口改到 8081。",
+          "The build is not green anymore.", "It's no longer loading the config.",
+          "Der Build funktioniert nicht mehr.", "现在不再报错了。"}) {
         INFO(text);
         CHECK_FALSE(default_tree().decide(text).store);
     }

@@ -58,6 +58,12 @@ struct ReplacementFrames {
                                                          const Scope &scope, std::string_view statement,
                                                          const ReplacementFrames &frames);
 
+/// A memory of `scope` that `statement` gives a name of another number (renumbered_name: "Postgres
+/// 16" for "… Postgres 15 …"): of those not superseded whose summary gives one, the one that shares
+/// the most words with it.
+[[nodiscard]] std::optional<ClosestMemory> find_renumbered(MemoryStore &store, const Scope &scope,
+                                                           std::string_view statement);
+
 /// Sets each message's closest_similarity: the similarity of the memory it restates most closely
 /// among the scopes it could be stored in (the user's, and its project's when it names one), as
 /// find_closest_memory judges it; left negative when there is none. Each scope is listed once for

@@ -117,6 +117,7 @@ private:
         std::string key;
         std::string id;
         double similarity = 0;
+        Scope scope = Scope::user(); ///< where it is kept
     };
     /// Adds the restated text to the memory `duplicate` found and reinforces it, in one write, and
     /// returns where that memory is now; nullopt when it no longer exists (archived, merged away).

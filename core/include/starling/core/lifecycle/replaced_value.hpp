@@ -37,4 +37,29 @@ struct ReplacedValue {
 /// share no word. Nothing otherwise, or when either is empty or they are the same.
 [[nodiscard]] std::optional<ReplacedValue> replaced_value(std::string_view older, std::string_view newer);
 
+/// The name `newer` gives another number than `older` gives it, when that is the one number each
+/// says that the other does not: a word followed by a number in both, the two numbers of one shape
+/// ("Postgres 15" → "Postgres 16", "Python 3.10" → "Python 3.12", "port 8080" → "port 9090"),
+/// wherever each statement says it. Nothing when either says another number of its own: "the
+/// ledger on port 9082" does not renumber "payments on port 8081 and the ledger on port 8082",
+/// which says more than it changes.
+[[nodiscard]] std::optional<std::string> renumbered_name(std::string_view older, std::string_view newer);
+
+/// The numbers of two statements that the other does not say: words with a digit (a version, a
+/// port, a size, a name like "db-staging-1"), as statement_words splits them.
+struct OwnNumbers {
+    std::vector<std::string> older; ///< said only by the older statement, in its order
+    std::vector<std::string> newer; ///< said only by the newer statement, in its order
+
+    /// Each says a number the other does not: they say different things, however alike their
+    /// other words ("The auth service runs on port 8081." and "The mail service runs on port
+    /// 8025."; "Use Python 3.10" and "… Python 3.12"). A restatement says its numbers again.
+    [[nodiscard]] bool differ() const noexcept { return !older.empty() && !newer.empty(); }
+};
+
+[[nodiscard]] OwnNumbers own_numbers(std::string_view older, std::string_view newer);
+
+/// Words as a message lists them: "8081" or "3.10, 3.11".
+[[nodiscard]] std::string listed(const std::vector<std::string> &words);
+
 } // namespace starling::core
