@@ -44,6 +44,31 @@ HealthSection duplicates_section(const StoreSurvey &survey) {
     return section;
 }
 
+HealthSection alike_section(const StoreSurvey &survey) {
+    const auto alike = survey_links(survey.memories).alike;
+    auto section = new_section("alike", "Said alike, kept apart");
+    // Informational: both may well hold ("the auth service on 8081", "the mail service on 8025").
+    section.verdict = alike.empty() ? std::string{"no memory was kept apart from one said alike"}
+                                    : count_of(alike.size(), "memory was", "memories were") +
+                                          " kept apart from one said alike with other numbers, or corrected only "
+                                          "in part: both are injected until you retire one";
+    list_details(section, alike.size(), [&](std::size_t item) {
+        return memory_line(survey.memories[alike[item].newer]) + "\n        ~ " +
+               memory_line(survey.memories[alike[item].older]);
+    });
+    if (!alike.empty()) {
+        section.advice = "if the newer of a pair replaces the older, `starling forget ID` the older; if both hold, "
+                         "leave them";
+    }
+    section.data["count"] = alike.size();
+    section.data["pairs"] = nlohmann::ordered_json::array();
+    for (const auto &pair : alike) {
+        section.data["pairs"].push_back(
+            {{"newer", memory_reference(survey.memories[pair.newer])}, {"older", memory_reference(survey.memories[pair.older])}});
+    }
+    return section;
+}
+
 HealthSection links_section(const StoreSurvey &survey) {
     const auto links = survey_links(survey.memories);
     auto section = new_section("links", "Links");

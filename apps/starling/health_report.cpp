@@ -47,7 +47,7 @@ HealthReport build_health_report(const StoreSurvey &survey) {
     report.generated = core::format_timestamp(survey.now);
     report.memories = survey.memories.size();
     for (auto build : {memories_section, pinned_section, superseded_section, stale_section, effectiveness_section, duplicates_section,
-                       links_section, index_section, unreadable_section, size_section}) {
+                       alike_section, links_section, index_section, unreadable_section, size_section}) {
         report.sections.push_back(build(survey));
     }
     return report;

@@ -20,6 +20,8 @@ HealthSection superseded_section(const StoreSurvey &survey);
 HealthSection stale_section(const StoreSurvey &survey);
 HealthSection effectiveness_section(const StoreSurvey &survey);
 HealthSection duplicates_section(const StoreSurvey &survey);
+/// Memories `remember` kept apart from one said alike (`alike:` links).
+HealthSection alike_section(const StoreSurvey &survey);
 HealthSection links_section(const StoreSurvey &survey);
 HealthSection size_section(const StoreSurvey &survey);
 HealthSection index_section(const StoreSurvey &survey);

@@ -240,6 +240,7 @@ int run_remember_command(Application &application, std::span<const std::string> 
                            {"decision", decision_json(outcome.decision)},
                            {"reason", outcome.reason}};
         const bool kept = !outcome.key.empty();
+        out["kept_apart"] = outcome.kept_apart.empty() ? nlohmann::json(nullptr) : nlohmann::json(outcome.kept_apart);
         out["key"] = kept ? nlohmann::json(outcome.key) : nlohmann::json(nullptr);
         out["path"] = kept ? nlohmann::json(application.store().path_of(outcome.key).string()) : nlohmann::json(nullptr);
         out["id"] = kept ? nlohmann::json(core::memory_id_of(application.store().read(outcome.key)))
@@ -280,6 +281,9 @@ int run_remember_command(Application &application, std::span<const std::string> 
         const auto old_id = core::memory_id_of(application.store().read(outcome.superseded));
         std::cout << "  corrects and supersedes " << old_id << ": no longer injected, kept until it decays ("
                   << "`starling restore " << old_id << "` brings it back)\n";
+    }
+    if (!outcome.kept_apart.empty()) {
+        std::cout << "  " << outcome.kept_apart << '\n';
     }
     std::cout << "  id " << id << ", pinned: kept until `starling unpin " << id << "`\n";
     return 0;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "memory_links.hpp"
 
+#include <starling/core/lifecycle/remember.hpp>
+
 #include <unordered_map>
 
 namespace starling::app {
@@ -48,6 +50,10 @@ LinkSurvey survey_links(const std::vector<SurveyedMemory> &memories) {
             } else if (target->second != index) {
                 connected[index] = true;
                 connected[target->second] = true;
+                if (link.relation == core::alike_link_relation && memory.entry.superseded_by.empty() &&
+                    memories[target->second].entry.superseded_by.empty()) {
+                    survey.alike.push_back({index, target->second});
+                }
             }
         }
     }

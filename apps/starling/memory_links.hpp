@@ -26,6 +26,12 @@ struct OrphanedLink {
     LinkItem link;
 };
 
+/// A memory that `remember` kept apart from one said alike (an `alike:` link, both still live).
+struct AlikePair {
+    std::size_t newer = 0; ///< index of the memory whose `links` holds the link
+    std::size_t older = 0; ///< index of the memory it names
+};
+
 struct LinkSurvey {
     std::size_t memories_with_links = 0;
     std::size_t links = 0;
@@ -35,6 +41,8 @@ struct LinkSurvey {
     /// Memories with no link to or from another memory of the store; links to themselves and
     /// orphaned links connect nothing. Ascending.
     std::vector<std::size_t> isolated;
+    /// The pairs `remember` kept apart, neither superseded since; in listing order.
+    std::vector<AlikePair> alike;
 };
 
 /// Resolves every link against the ids of `memories`. Linear in memories and links.

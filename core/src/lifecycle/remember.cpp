@@ -323,17 +323,19 @@ RememberOutcome Rememberer::apply(const RememberRequest &request, const std::str
     auto superseded = is_correction || decision.dedupe_key.empty()
                           ? find_superseded(scope, request.project_id, said, retired, decision.summary, is_correction)
                           : std::nullopt;
-    // What the user is told about a memory said alike that is neither superseded nor folded into.
-    std::string kept_apart;
+    // A memory said alike that is neither superseded nor folded into: the new one links to it
+    // (`alike:`), for `health` to list, and the user is told how to retire it.
+    std::string alike_id;
     // A memory that says more numbers than this one changes holds more than it corrects ("payments
     // on port 8081 and the ledger on 8082" for "we moved the ledger to 9082"): retiring it would
     // lose the rest. Unsure, both are kept.
     if (superseded) {
         if (const auto numbers = own_numbers(summary_of(*store_, superseded->key), decision.summary);
             numbers.older.size() > numbers.newer.size()) {
-            kept_apart = "; changes only part of " + superseded->id + " (" + listed(numbers.older) + " there, " +
-                         (numbers.newer.empty() ? std::string{"none"} : listed(numbers.newer)) +
-                         " here): both kept, `starling forget " + superseded->id + "` when nothing else in it holds";
+            alike_id = superseded->id;
+            outcome.kept_apart = "changes only part of " + alike_id + " (" + listed(numbers.older) + " there, " +
+                                 (numbers.newer.empty() ? std::string{"none"} : listed(numbers.newer)) +
+                                 " here): both kept, `starling forget " + alike_id + "` when nothing else in it holds";
             superseded.reset();
         }
     }
@@ -352,10 +354,11 @@ RememberOutcome Rememberer::apply(const RememberRequest &request, const std::str
     // under the older summary. Unsure which, both are kept and the user is told how to retire one.
     if (duplicate && decision.dedupe_key.empty()) {
         if (const auto numbers = own_numbers(summary_of(*store_, duplicate->key), decision.summary); numbers.differ()) {
-            kept_apart = "; kept apart from " + duplicate->id + " (similarity " +
-                         std::to_string(duplicate->similarity).substr(0, 4) + "), which says " +
-                         listed(numbers.older) + " where this says " + listed(numbers.newer) +
-                         ": `starling forget " + duplicate->id + "` if this replaces it";
+            alike_id = duplicate->id;
+            outcome.kept_apart = "kept apart from " + alike_id + " (similarity " +
+                                 std::to_string(duplicate->similarity).substr(0, 4) + "), which says " +
+                                 listed(numbers.older) + " where this says " + listed(numbers.newer) +
+                                 ": `starling forget " + alike_id + "` if this replaces it";
             duplicate.reset();
         }
     }
@@ -401,14 +404,19 @@ RememberOutcome Rememberer::apply(const RememberRequest &request, const std::str
     }
     add_sessions(memory, {listable_session_id(request.session_id)});
     add_capture(memory, request.message_ref);
-    if (const auto before = episode_predecessors(*store_, scope, settings_.episode_links, settings_.episode_window);
-        !before.empty()) {
-        memory.set_extra_list("links", episode_link_items(before));
+    auto links = episode_link_items(episode_predecessors(*store_, scope, settings_.episode_links, settings_.episode_window));
+    if (!alike_id.empty()) {
+        links.push_back(std::string{alike_link_relation} + ":" + alike_id);
+    }
+    if (!links.empty()) {
+        memory.set_extra_list("links", links);
     }
     if (superseded) {
         memory.set_extra_field(supersedes_field, superseded->id);
     }
-    outcome.reason += kept_apart;
+    if (!outcome.kept_apart.empty()) {
+        outcome.reason += "; " + outcome.kept_apart;
+    }
     std::string new_id = memory.id; // known before it is written when derived from message_ref
     outcome.key = store_->create(scope, Tier::short_term, std::move(memory));
     outcome.action = RememberOutcome::Action::created;
@@ -532,14 +540,24 @@ std::optional<Rememberer::Duplicate> Rememberer::find_superseded(const Scope &sc
                                                                  const std::string &text,
                                                                  const std::vector<std::string> &retired,
                                                                  const std::string &statement, bool correction) {
-    std::vector<Scope> scopes{scope};
+    // A memory that says the same with another value, or names what is no longer so, may be in
+    // the other scope the request sees ("Ich nehme jetzt pnpm statt npm …", kept as the project's,
+    // for the user's "Ich bevorzuge npm …"). A looser match stays in the statement's scope: what is
+    // said of one project must not retire what the user holds everywhere ("wir sind auf Airflow
+    // 2.10 umgestiegen" for "Ich bin Data Engineer, … Airflow 2.9 …"); a correction the user makes,
+    // said in a project, may retire what that project holds.
+    std::vector<Scope> both_scopes{scope};
+    std::vector<Scope> near_scopes{scope};
     if (!scope.is_user()) {
-        scopes.push_back(Scope::user());
+        both_scopes.push_back(Scope::user());
     } else if (!project_id.empty()) {
-        scopes.push_back(Scope::project(project_id));
+        both_scopes.push_back(Scope::project(project_id));
+        if (correction) {
+            near_scopes.push_back(Scope::project(project_id));
+        }
     }
-    // The best of every scope at or above `threshold` that is not superseded already.
-    const auto best_of = [&](const auto &find, double threshold) {
+    // The best of `scopes` at or above `threshold` that is not superseded already.
+    const auto best_of = [&](const std::vector<Scope> &scopes, const auto &find, double threshold) {
         std::optional<Duplicate> best;
         for (const Scope &candidate_scope : scopes) {
             const std::optional<ClosestMemory> closest = find(candidate_scope);
@@ -566,11 +584,12 @@ std::optional<Rememberer::Duplicate> Rememberer::find_superseded(const Scope &sc
         return find_replaced(*store_, policies_, candidate_scope, statement, frames);
     };
     if (!correction) {
-        return best_of(replaced, 0.0);
+        return best_of(both_scopes, replaced, 0.0);
     }
     // What the correction says is no longer so points at the memory that says it; the closest
     // memory may be one that agrees with the correction ("use pnpm" for "use pnpm, not yarn").
     if (auto naming = best_of(
+            both_scopes,
             [&](const Scope &candidate_scope) {
                 return find_closest_naming(*store_, policies_, settings_.duplicate_candidates, candidate_scope,
                                            retired, text);
@@ -578,15 +597,17 @@ std::optional<Rememberer::Duplicate> Rememberer::find_superseded(const Scope &sc
             settings_.retire_similarity)) {
         return naming;
     }
-    if (auto replacing = best_of(replaced, 0.0)) {
+    if (auto replacing = best_of(both_scopes, replaced, 0.0)) {
         return replacing;
     }
     // "Wir sind inzwischen auf Postgres 16 umgestiegen" for "… gegen Postgres 15 in Docker."
     if (auto renumbering = best_of(
+            near_scopes,
             [&](const Scope &candidate_scope) { return find_renumbered(*store_, candidate_scope, statement); }, 0.0)) {
         return renumbering;
     }
     return best_of(
+        near_scopes,
         [&](const Scope &candidate_scope) {
             return find_closest_memory(*store_, policies_, settings_.duplicate_candidates, candidate_scope, text);
         },

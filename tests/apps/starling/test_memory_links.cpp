@@ -49,3 +49,22 @@ TEST_CASE("a links field that is no list is reported apart from orphaned links",
     CHECK(survey.unreadable_links == std::vector<std::size_t>{0});
     CHECK(survey.orphaned.empty());
 }
+
+TEST_CASE("a memory kept apart from one said alike is paired with it until either is superseded",
+          "[health][links]") {
+    const auto ports = test::surveyed("aaaaaaa", "Keep pull requests under 400 lines");
+    auto mobile = test::surveyed("bbbbbbb", "Keep pull requests under 300 lines in the mobile app");
+    mobile.links = {"episode:aaaaaaa", "alike:aaaaaaa"};
+    auto gone = test::surveyed("ccccccc", "The ledger runs on port 9082");
+    gone.links = {"alike:zzzzzzz"}; // names no memory: orphaned, no pair
+    auto corrected = test::surveyed("ddddddd", "Payments on 8081, the ledger on 8082");
+    auto partial = test::surveyed("eeeeeee", "the ledger moved to 9082");
+    partial.links = {"alike:ddddddd"};
+    corrected.entry.superseded_by = "fffffff"; // retired since: nothing left to review
+
+    const auto survey = app::survey_links({ports, mobile, gone, corrected, partial});
+    REQUIRE(survey.alike.size() == 1);
+    CHECK(survey.alike[0].newer == 1);
+    CHECK(survey.alike[0].older == 0);
+    CHECK(survey.orphaned.size() == 1);
+}

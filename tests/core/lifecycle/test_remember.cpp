@@ -550,8 +550,10 @@ TEST_CASE("a correction of one of the numbers a memory says supersedes nothing: 
     CHECK(correction.superseded.empty());
     CHECK(fixture.store.read(ports.key).superseded_by.empty());
     const auto ports_id = id_at(fixture.store, ports.key);
-    CHECK_THAT(correction.reason, Catch::Contains("changes only part of " + ports_id + " (8081, 8082 there, 9082 here)") &&
-                                      Catch::Contains("`starling forget " + ports_id + "`"));
+    CHECK_THAT(correction.kept_apart, Catch::StartsWith("changes only part of " + ports_id + " (8081, 8082 there, 9082 here)") &&
+                                          Catch::Contains("`starling forget " + ports_id + "`"));
+    const auto correction_links = links_of(fixture.store, correction.key);
+    CHECK(std::find(correction_links.begin(), correction_links.end(), "alike:" + ports_id) != correction_links.end());
 }
 
 TEST_CASE("a newer statement that changes a value for one of its kind supersedes the older one, not folded into it",
@@ -578,22 +580,27 @@ TEST_CASE("a newer statement that changes a value for one of its kind supersedes
 TEST_CASE("a statement said alike but with a number of its own is kept apart, and the outcome says how to retire the older",
           "[lifecycle][remember][corrections]") {
     RememberFixture fixture;
-    const auto auth = fixture.rememberer.remember(fixture.request("remember: the auth service listens on port 8081"));
-    REQUIRE(auth.action == RememberOutcome::Action::created);
-    const auto mail = fixture.rememberer.remember(fixture.request("remember: the mail service listens on port 8025"));
-    REQUIRE(mail.action == RememberOutcome::Action::created);
-    CHECK(mail.key != auth.key);
-    CHECK(mail.superseded.empty());
-    const auto auth_id = id_at(fixture.store, auth.key);
-    CHECK_THAT(mail.reason, Catch::Contains("kept apart from " + auth_id) &&
-                                Catch::Contains("which says 8081 where this says 8025") &&
-                                Catch::Contains("`starling forget " + auth_id + "` if this replaces it"));
-    CHECK(fixture.store.read(auth.key).superseded_by.empty());
-    CHECK(fixture.store.read(auth.key).body.find("8025") == std::string::npos);
+    const auto lines = fixture.rememberer.remember(fixture.request("remember: pull requests stay under 400 lines"));
+    REQUIRE(lines.action == RememberOutcome::Action::created);
+    const auto mobile =
+        fixture.rememberer.remember(fixture.request("remember: pull requests stay under 300 lines in the mobile app"));
+    REQUIRE(mobile.action == RememberOutcome::Action::created);
+    CHECK(mobile.key != lines.key);
+    CHECK(mobile.superseded.empty());
+    const auto lines_id = id_at(fixture.store, lines.key);
+    CHECK_THAT(mobile.kept_apart, Catch::StartsWith("kept apart from " + lines_id) &&
+                                      Catch::Contains("which says 400 where this says 300") &&
+                                      Catch::Contains("`starling forget " + lines_id + "` if this replaces it"));
+    CHECK_THAT(mobile.reason, Catch::EndsWith("; " + mobile.kept_apart));
+    // The new memory names the one it was kept apart from, for `health` to list the pair.
+    const auto mobile_links = links_of(fixture.store, mobile.key);
+    CHECK(std::find(mobile_links.begin(), mobile_links.end(), "alike:" + lines_id) != mobile_links.end());
+    CHECK(fixture.store.read(lines.key).superseded_by.empty());
+    CHECK(fixture.store.read(lines.key).body.find("300") == std::string::npos);
     // The same number said again is a restatement, folded in as before.
-    const auto again = fixture.rememberer.remember(fixture.request("remember: the auth service listens on port 8081"));
+    const auto again = fixture.rememberer.remember(fixture.request("remember: pull requests stay under 400 lines, always"));
     CHECK(again.action == RememberOutcome::Action::updated);
-    CHECK(again.key == auth.key);
+    CHECK(again.key == lines.key);
 }
 
 TEST_CASE("a correction's summary is what it states, without the words that open it", "[lifecycle][remember][corrections]") {

@@ -67,6 +67,10 @@ struct RememberRequest {
     bool asked_to_keep{false};
 };
 
+/// The `links` relation from a new memory to one said alike that it was kept apart from (two
+/// numbers of their own, or a correction of only part of it): `alike:<id>`, listed by `health`.
+inline constexpr std::string_view alike_link_relation = "alike";
+
 struct RememberOutcome {
     enum class Action { created, updated, discarded };
     Action action = Action::discarded;
@@ -76,6 +80,10 @@ struct RememberOutcome {
     double similarity = 0.0; ///< to the memory updated, when updated
     /// The key of the memory this one superseded (a correction); empty when none.
     std::string superseded{};
+    /// Why a memory said alike was neither folded into nor superseded, and how to retire it ("kept
+    /// apart from … which says 400 where this says 300: `starling forget …` if this replaces it");
+    /// the new memory links to it (alike_link_relation). Empty when there was none.
+    std::string kept_apart{};
     /// When the decision split the message into claims (ABI 1.4): the outcome of each, in order.
     /// `action` and `key` above are then those of the first claim that was stored.
     std::vector<RememberOutcome> claims{};
@@ -127,12 +135,14 @@ private:
     /// stored before its judge died. Clears `id` when another memory has it.
     [[nodiscard]] std::optional<std::string> stored_capture(std::string &id, const std::string &message_ref);
     [[nodiscard]] std::optional<Duplicate> find_duplicate(const Scope &scope, const std::string &text);
-    /// The memory a message stored in `scope` supersedes, of that scope and of the other scope the
-    /// request can see, not superseded already. A plain statement (`statement`, what it states)
-    /// supersedes the memory whose value it replaces with one of a kind (find_replaced). A
-    /// `correction` (`text`, all it says) supersedes the closest memory that names a `retired` term,
-    /// if close enough (retire_similarity), else the one whose value it replaces, else the closest,
-    /// if close enough (supersede_similarity).
+    /// The memory a message stored in `scope` supersedes, not superseded already. A plain statement
+    /// (`statement`, what it states) supersedes the memory whose value it replaces with one of a
+    /// kind (find_replaced). A `correction` (`text`, all it says) supersedes the closest memory that
+    /// names a `retired` term, if close enough (retire_similarity), else the one whose value it
+    /// replaces, else the one that gives a name it renumbers (find_renumbered), else the closest,
+    /// if close enough (supersede_similarity). The first two are looked for in `scope` and the
+    /// other scope the request sees; the last two only in `scope`, and for a correction kept as the
+    /// user's, in the request's project.
     [[nodiscard]] std::optional<Duplicate> find_superseded(const Scope &scope, const std::string &project_id,
                                                            const std::string &text,
                                                            const std::vector<std::string> &retired,
