@@ -39,12 +39,19 @@ const std::vector<std::string> kFirstDay{
     "提交代码之前必须先运行单元测试。",
 };
 
-std::string remember(const ScratchHome &home, const std::string &text, const std::string &now = "2026-11-02T09:00:00Z") {
+/// What `starling remember --json` said of a text, handed over from inside the project at `now`.
+nlohmann::json remember_outcome(const ScratchHome &home, const std::string &text,
+                                const std::string &now = "2026-11-02T09:00:00Z") {
     const auto stored = run_process(kBinaries / "starling", {"remember", "--json", "--cwd", "/work/app", text},
                                     home.options_at(now));
     INFO(text << "\n" << stored.stdout_text << stored.stderr_text);
     REQUIRE(stored.exit_code == 0);
-    const auto outcome = nlohmann::json::parse(stored.stdout_text);
+    return nlohmann::json::parse(stored.stdout_text);
+}
+
+/// The id of the memory `remember` created for a text.
+std::string remember(const ScratchHome &home, const std::string &text, const std::string &now = "2026-11-02T09:00:00Z") {
+    const auto outcome = remember_outcome(home, text, now);
     REQUIRE(outcome["action"] == "created");
     return outcome["id"].get<std::string>();
 }
@@ -79,11 +86,22 @@ starling::test::ProcessResult claude_hook(const ScratchHome &home, const std::st
     return run_process(kBinaries / "starling-claude", {event}, home.options(fields.dump()));
 }
 
-/// The summary `remember` gave a text: what session start shows of it.
-std::string summary_of(const ScratchHome &home, const std::string &id) {
+/// `starling show --json ID`.
+nlohmann::json shown_memory(const ScratchHome &home, const std::string &id) {
     const auto shown = run_process(kBinaries / "starling", {"show", "--json", id}, home.options());
     REQUIRE(shown.exit_code == 0);
-    return nlohmann::json::parse(shown.stdout_text)["summary"].get<std::string>();
+    return nlohmann::json::parse(shown.stdout_text);
+}
+
+/// The summary `remember` gave a text: what session start shows of it.
+std::string summary_of(const ScratchHome &home, const std::string &id) {
+    return shown_memory(home, id)["summary"].get<std::string>();
+}
+
+/// The id of the memory that superseded memory `id`; empty when none did.
+std::string superseded_by(const ScratchHome &home, const std::string &id) {
+    const auto by = shown_memory(home, id)["superseded_by"];
+    return by.is_string() ? by.get<std::string>() : std::string{};
 }
 
 std::string inject_prompt(const ScratchHome &home, const std::string &prompt) {
@@ -309,12 +327,6 @@ TEST_CASE("a correction that says what is no longer so retires the memory that s
     const auto riverpod = remember(home, "We use Riverpod for state management.");
     const auto yarn = remember(home, "We use yarn in this repo.");
     const auto pnpm = remember(home, "Use pnpm for every JavaScript project.");
-    const auto superseded_by = [&](const std::string &id) {
-        const auto shown = run_process(kBinaries / "starling", {"show", "--json", id}, home.options());
-        REQUIRE(shown.exit_code == 0);
-        const auto by = nlohmann::json::parse(shown.stdout_text)["superseded_by"];
-        return by.is_string() ? by.get<std::string>() : std::string{};
-    };
     for (const std::string correction :
          {"Actually we switched to Bloc last week, not Riverpod anymore.", "Actually, use pnpm here, not yarn."}) {
         const auto stored = run_process(kBinaries / "starling", {"remember", "--cwd", "/work/app", correction},
@@ -323,9 +335,9 @@ TEST_CASE("a correction that says what is no longer so retires the memory that s
         REQUIRE(stored.exit_code == 0);
         CHECK_THAT(stored.stdout_text, Catch::Contains("supersedes"));
     }
-    CHECK_FALSE(superseded_by(riverpod).empty());
-    CHECK_FALSE(superseded_by(yarn).empty());
-    CHECK(superseded_by(pnpm).empty());
+    CHECK_FALSE(superseded_by(home, riverpod).empty());
+    CHECK_FALSE(superseded_by(home, yarn).empty());
+    CHECK(superseded_by(home, pnpm).empty());
     const auto start = session_start_context(home, "s-next", "2026-11-04T09:00:00Z");
     CHECK_THAT(start, Catch::Contains("Bloc") && Catch::Contains("Use pnpm for every JavaScript project."));
     CHECK_THAT(start, !Catch::Contains("We use Riverpod for state management.") &&
@@ -342,20 +354,11 @@ TEST_CASE("a newer preference on the same subject supersedes the older one, and 
     const std::string later = "2026-11-03T09:00:00Z";
     for (const std::string newer : {"I prefer pnpm for JavaScript projects.", "Use pnpm in the monorepo.",
                                     "Use tabs in Makefiles."}) {
-        const auto stored = run_process(kBinaries / "starling", {"remember", "--json", "--cwd", "/work/app", newer},
-                                        home.options_at(later));
-        INFO(newer << "\n" << stored.stdout_text << stored.stderr_text);
-        REQUIRE(stored.exit_code == 0);
-        CHECK(nlohmann::json::parse(stored.stdout_text)["action"] == "created"); // never folded into the older
+        CHECK(remember_outcome(home, newer, later)["action"] == "created"); // never folded into the older
     }
-    const auto superseded = [&](const std::string &id) {
-        const auto shown = run_process(kBinaries / "starling", {"show", "--json", id}, home.options());
-        REQUIRE(shown.exit_code == 0);
-        return nlohmann::json::parse(shown.stdout_text)["superseded_by"].is_string();
-    };
-    CHECK(superseded(yarn));
-    CHECK(superseded(use_yarn));
-    CHECK_FALSE(superseded(go_tabs)); // Makefiles are not another value of Go files: both rules hold
+    CHECK_FALSE(superseded_by(home, yarn).empty());
+    CHECK_FALSE(superseded_by(home, use_yarn).empty());
+    CHECK(superseded_by(home, go_tabs).empty()); // Makefiles are not another value of Go files: both rules hold
     const auto start = session_start_context(home, "s-next", "2026-11-04T09:00:00Z");
     CHECK_THAT(start, Catch::Contains("I prefer pnpm for JavaScript projects.") &&
                           Catch::Contains("Use pnpm in the monorepo.") && Catch::Contains("Use tabs in Go files.") &&
@@ -373,13 +376,7 @@ TEST_CASE("a statement that something changed retires what it changes, and one w
     const auto lines = remember(home, "Keep pull requests under 400 lines.");
     const auto role = remember(home, "I'm a data engineer; we build our pipelines with Airflow 2.9 and dbt.");
     const std::string later = "2026-11-03T09:00:00Z";
-    const auto stored = [&](const std::string &text) {
-        const auto result = run_process(kBinaries / "starling", {"remember", "--json", "--cwd", "/work/app", text},
-                                        home.options_at(later));
-        INFO(text << "\n" << result.stdout_text << result.stderr_text);
-        REQUIRE(result.exit_code == 0);
-        return nlohmann::json::parse(result.stdout_text);
-    };
+    const auto stored = [&](const std::string &text) { return remember_outcome(home, text, later); };
     CHECK(stored("We moved our CI from Jenkins to GitHub Actions.")["action"] == "created");
     // Kept where what it corrects was kept, the project: not a rule for every other project.
     const auto moved = stored("The metrics dashboard moved to metrics.acme.io.");
@@ -393,16 +390,11 @@ TEST_CASE("a statement that something changed retires what it changes, and one w
     CHECK_THAT(mobile["kept_apart"].get<std::string>(), Catch::StartsWith("kept apart from " + lines));
     CHECK_THAT(mobile["reason"].get<std::string>(),
                Catch::Contains("kept apart from " + lines) && Catch::Contains("`starling forget " + lines + "`"));
-    const auto superseded = [&](const std::string &id) {
-        const auto shown = run_process(kBinaries / "starling", {"show", "--json", id}, home.options());
-        REQUIRE(shown.exit_code == 0);
-        return nlohmann::json::parse(shown.stdout_text)["superseded_by"].is_string();
-    };
-    CHECK(superseded(jenkins));
-    CHECK(superseded(dashboard));
-    CHECK(superseded(webpack));
-    CHECK_FALSE(superseded(lines));
-    CHECK_FALSE(superseded(role));
+    CHECK_FALSE(superseded_by(home, jenkins).empty());
+    CHECK_FALSE(superseded_by(home, dashboard).empty());
+    CHECK_FALSE(superseded_by(home, webpack).empty());
+    CHECK(superseded_by(home, lines).empty());
+    CHECK(superseded_by(home, role).empty());
     // Flagged for review: `remember` said so (above), and `health` lists the pair.
     const auto health = run_process(kBinaries / "starling", {"health"}, home.options_at(later));
     INFO(health.stdout_text);
@@ -424,8 +416,7 @@ TEST_CASE("a plain fact handed to remember is kept as the project's, and the nex
     for (const std::string text : {"The staging database is db-staging-1.", "Die Staging-Datenbank ist db2.",
                                    "测试环境的数据库是 db-staging-1。"}) {
         const std::string id = remember(home, text);
-        const auto shown = nlohmann::json::parse(
-            run_process(kBinaries / "starling", {"show", "--json", id}, home.options()).stdout_text);
+        const auto shown = shown_memory(home, id);
         INFO(text);
         CHECK(shown["type"] == "project");
         CHECK_THAT(shown["key"].get<std::string>(), Catch::StartsWith("memory/projects/"));

@@ -82,6 +82,14 @@ sdk::Decision correction_decision(std::vector<std::string> retires = {}) {
     return decision;
 }
 
+/// Remembers `text`, said in `project`, as the correction it states.
+RememberOutcome remember_correction(RememberFixture &fixture, const std::string &text, const std::string &project) {
+    auto request = fixture.request(text, project);
+    request.forced = correction_decision();
+    request.forced->summary = text;
+    return fixture.rememberer.remember(request);
+}
+
 } // namespace
 
 TEST_CASE("remember writes what the decision policy stores, into short-term of its scope", "[lifecycle][remember]") {
@@ -523,10 +531,7 @@ TEST_CASE("a correction that gives a name another number supersedes the memory t
     REQUIRE(postgres.action == RememberOutcome::Action::created);
     REQUIRE(postgres.key.rfind("memory/projects/app/", 0) == 0);
     fixture.clock.advance(std::chrono::hours{2});
-    auto request = fixture.request("we are on postgres 16 now", "app");
-    request.forced = correction_decision();
-    request.forced->summary = "we are on postgres 16 now";
-    const auto correction = fixture.rememberer.remember(request);
+    const auto correction = remember_correction(fixture, "we are on postgres 16 now", "app");
     REQUIRE(correction.action == RememberOutcome::Action::created);
     CHECK(correction.superseded == postgres.key);
     CHECK(fixture.store.read(port.key).superseded_by.empty());
@@ -542,10 +547,7 @@ TEST_CASE("a correction of one of the numbers a memory says supersedes nothing: 
         fixture.request("remember: this project runs payments on port 8081 and the ledger on port 8082", "app"));
     REQUIRE(ports.action == RememberOutcome::Action::created);
     fixture.clock.advance(std::chrono::hours{2});
-    auto request = fixture.request("this project runs the ledger on port 9082 now", "app");
-    request.forced = correction_decision();
-    request.forced->summary = "this project runs the ledger on port 9082 now";
-    const auto correction = fixture.rememberer.remember(request);
+    const auto correction = remember_correction(fixture, "this project runs the ledger on port 9082 now", "app");
     REQUIRE(correction.action == RememberOutcome::Action::created);
     CHECK(correction.superseded.empty());
     CHECK(fixture.store.read(ports.key).superseded_by.empty());
