@@ -69,8 +69,14 @@ std::string summary_of(const MemoryStore &store, const std::string &key) {
 std::string correction_statement(std::string_view summary) {
     constexpr std::size_t most_opening_words = 5;
     std::size_t statement_at = 0;
-    if (const auto [colon, length] = first_of(summary, {":", "："});
-        colon != std::string_view::npos && word_count(summary.substr(0, colon)) <= most_opening_words) {
+    // A colon that opens the statement is followed by a blank or ends the text: not the one of
+    // "https://" or "10:30".
+    auto [colon, length] = first_of(summary, {": ", ":\t", "："});
+    if (colon == std::string_view::npos && summary.ends_with(':')) {
+        colon = summary.size() - 1;
+        length = 1;
+    }
+    if (colon != std::string_view::npos && word_count(summary.substr(0, colon)) <= most_opening_words) {
         statement_at = colon + length;
     } else if (const auto [comma, comma_length] = first_of(summary, {",", "，"});
                comma != std::string_view::npos && word_count(summary.substr(0, comma)) == 1) {
@@ -328,10 +334,11 @@ RememberOutcome Rememberer::apply(const RememberRequest &request, const std::str
     std::string alike_id;
     // A memory that says more numbers than this one changes holds more than it corrects ("payments
     // on port 8081 and the ledger on 8082" for "we moved the ledger to 9082"): retiring it would
-    // lose the rest. Unsure, both are kept.
+    // lose the rest. Unsure, both are kept. One number of its own is the value corrected ("the API
+    // docs are at …/v3" for "the API docs moved to …/api").
     if (superseded) {
         if (const auto numbers = own_numbers(summary_of(*store_, superseded->key), decision.summary);
-            numbers.older.size() > numbers.newer.size()) {
+            numbers.older.size() >= 2 && numbers.older.size() > numbers.newer.size()) {
             alike_id = superseded->id;
             outcome.kept_apart = "changes only part of " + alike_id + " (" + listed(numbers.older) + " there, " +
                                  (numbers.newer.empty() ? std::string{"none"} : listed(numbers.newer)) +

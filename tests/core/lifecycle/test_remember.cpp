@@ -556,6 +556,15 @@ TEST_CASE("a correction of one of the numbers a memory says supersedes nothing: 
                                           Catch::Contains("`starling forget " + ports_id + "`"));
     const auto correction_links = links_of(fixture.store, correction.key);
     CHECK(std::find(correction_links.begin(), correction_links.end(), "alike:" + ports_id) != correction_links.end());
+
+    // One number of its own is the value corrected, not more than the correction says.
+    const auto docs = fixture.rememberer.remember(
+        fixture.request("remember: this project's api docs are at https://api-docs.example.cn/v3", "app"));
+    REQUIRE(docs.action == RememberOutcome::Action::created);
+    fixture.clock.advance(std::chrono::hours{2});
+    const auto moved = remember_correction(fixture, "this project's api docs moved to https://docs.example.cn/api", "app");
+    CHECK(moved.superseded == docs.key);
+    CHECK(moved.kept_apart.empty());
 }
 
 TEST_CASE("a newer statement that changes a value for one of its kind supersedes the older one, not folded into it",
@@ -620,4 +629,8 @@ TEST_CASE("a correction's summary is what it states, without the words that open
           "The docs for the new API live at https://docs.example.com");
     CHECK(correction_statement("The cache is Redis, not Memcached.") == "The cache is Redis, not Memcached.");
     CHECK(correction_statement("No, that's wrong:") == "No, that's wrong:");
+    // The colon of a URL or a time opens nothing.
+    CHECK(correction_statement("不对，接口文档已经迁移到 https://docs.example.cn/api 了。") ==
+          "接口文档已经迁移到 https://docs.example.cn/api 了。");
+    CHECK(correction_statement("Actually, standup is at 10:30 now.") == "Standup is at 10:30 now.");
 }

@@ -94,8 +94,9 @@ struct RememberOutcome {
 /// What a correction states, without the words that open it: "No, that's wrong: the staging
 /// database is db-staging-2." states "The staging database is db-staging-2." — the summary that
 /// session start and `list` show, and the word its file is named after. The opening is what comes
-/// before a colon within the first five words ("Nein, das stimmt nicht:"), or a single word before
-/// a comma ("Actually,", "不对，"). `summary` itself when it has no such opening.
+/// before a colon and a blank (or a '：') within the first five words ("Nein, das stimmt nicht:"),
+/// or a single word before a comma ("Actually,", "不对，"). `summary` itself when it has no such
+/// opening.
 [[nodiscard]] std::string correction_statement(std::string_view summary);
 
 /// collie's STEP 2–4 around a decision policy's STEP 0, 1 and 3: decide, look for a similar memory
