@@ -353,9 +353,10 @@ RememberOutcome Rememberer::apply(const RememberRequest &request, const std::str
         decision.scope = "project";
         outcome.reason += "; kept as the project's, like the memory it corrects";
     }
-    auto duplicate = is_correction || superseded ? std::nullopt
-                     : decision.dedupe_key.empty() ? find_duplicate(scope, said)
-                                                   : find_by_dedupe_key(scope, decision.dedupe_key);
+    // Kept apart from what it changes only in part, it is folded into nothing either.
+    auto duplicate = is_correction || superseded || !alike_id.empty() ? std::nullopt
+                     : decision.dedupe_key.empty()                   ? find_duplicate(scope, said)
+                                                                     : find_by_dedupe_key(scope, decision.dedupe_key);
     // Said alike but with a number of its own on each side ("the auth service runs on port 8081",
     // "the mail service … 8025"): another rule or a newer value, and folding it in would hide it
     // under the older summary. Unsure which, both are kept and the user is told how to retire one.
