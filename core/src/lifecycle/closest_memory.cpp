@@ -148,6 +148,7 @@ std::optional<ClosestMemory> find_replaced(MemoryStore &store, const ActivePolic
     // Comparing words is cheaper than ranking the scope: only a memory said in the same words is
     // asked about further, so storing a message costs no second ranking of every memory.
     const auto entries = store.list(ListFilter{scope, std::nullopt, std::nullopt});
+    const auto said = statement_words(statement);
     std::optional<MemoryViewBatch> listed;
     std::optional<ClosestMemory> best;
     std::size_t best_frame = 0;
@@ -156,7 +157,7 @@ std::optional<ClosestMemory> find_replaced(MemoryStore &store, const ActivePolic
         if (!entry.superseded_by.empty()) {
             continue;
         }
-        const auto replaced = replaced_value(entry.summary, statement);
+        const auto replaced = replaced_value(statement_words(entry.summary), said);
         if (!replaced || (best && replaced->frame_words <= best_frame)) {
             continue;
         }
@@ -176,18 +177,23 @@ std::optional<ClosestMemory> find_replaced(MemoryStore &store, const ActivePolic
 }
 
 std::optional<ClosestMemory> find_renumbered(MemoryStore &store, const Scope &scope, std::string_view statement) {
-    auto said = statement_words(statement);
-    std::sort(said.begin(), said.end());
+    const auto said = statement_words(statement);
+    auto said_sorted = said;
+    std::sort(said_sorted.begin(), said_sorted.end());
     std::optional<ClosestMemory> best;
     std::size_t best_shared = 0;
     for (const IndexEntry &entry : store.list(ListFilter{scope, std::nullopt, std::nullopt})) {
-        if (!entry.superseded_by.empty() || !renumbered_name(entry.summary, statement)) {
+        if (!entry.superseded_by.empty()) {
             continue;
         }
         auto words = statement_words(entry.summary);
+        if (!renumbered_name(words, said)) {
+            continue;
+        }
         std::sort(words.begin(), words.end());
         std::vector<std::string> shared;
-        std::set_intersection(said.begin(), said.end(), words.begin(), words.end(), std::back_inserter(shared));
+        std::set_intersection(said_sorted.begin(), said_sorted.end(), words.begin(), words.end(),
+                              std::back_inserter(shared));
         if (!best || shared.size() > best_shared) {
             best = ClosestMemory{entry.key, entry.id, 1.0};
             best_shared = shared.size();

@@ -76,8 +76,11 @@ std::vector<std::string> statement_words(std::string_view text) {
 }
 
 std::optional<ReplacedValue> replaced_value(std::string_view older, std::string_view newer) {
-    const auto old_words = statement_words(older);
-    const auto new_words = statement_words(newer);
+    return replaced_value(statement_words(older), statement_words(newer));
+}
+
+std::optional<ReplacedValue> replaced_value(const std::vector<std::string> &old_words,
+                                            const std::vector<std::string> &new_words) {
     if (old_words.empty() || new_words.empty() || old_words == new_words) {
         return std::nullopt;
     }
@@ -147,7 +150,12 @@ std::optional<ReplacedValue> replaced_value(std::string_view older, std::string_
 }
 
 std::optional<std::string> renumbered_name(std::string_view older, std::string_view newer) {
-    const auto numbers = own_numbers(older, newer);
+    return renumbered_name(statement_words(older), statement_words(newer));
+}
+
+std::optional<std::string> renumbered_name(const std::vector<std::string> &old_words,
+                                           const std::vector<std::string> &new_words) {
+    const auto numbers = own_numbers(old_words, new_words);
     if (numbers.older.size() != 1 || numbers.newer.size() != 1 ||
         without_digits(numbers.older.front()) != without_digits(numbers.newer.front())) {
         return std::nullopt;
@@ -162,8 +170,8 @@ std::optional<std::string> renumbered_name(std::string_view older, std::string_v
         }
         return names;
     };
-    const auto old_names = names_before(statement_words(older), numbers.older.front());
-    const auto new_names = names_before(statement_words(newer), numbers.newer.front());
+    const auto old_names = names_before(old_words, numbers.older.front());
+    const auto new_names = names_before(new_words, numbers.newer.front());
     for (const auto &name : old_names) {
         if (std::find(new_names.begin(), new_names.end(), name) != new_names.end()) {
             return name;
@@ -173,8 +181,10 @@ std::optional<std::string> renumbered_name(std::string_view older, std::string_v
 }
 
 OwnNumbers own_numbers(std::string_view older, std::string_view newer) {
-    const auto old_words = statement_words(older);
-    const auto new_words = statement_words(newer);
+    return own_numbers(statement_words(older), statement_words(newer));
+}
+
+OwnNumbers own_numbers(const std::vector<std::string> &old_words, const std::vector<std::string> &new_words) {
     const auto numbers_only_in = [](const std::vector<std::string> &words, const std::vector<std::string> &other) {
         std::vector<std::string> numbers;
         for (const auto &word : words) {

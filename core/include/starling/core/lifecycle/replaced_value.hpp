@@ -36,6 +36,10 @@ struct ReplacedValue {
 /// own at most four, anywhere ("The API listens on port 8080." → "… port 9090 now."), and the two
 /// share no word. Nothing otherwise, or when either is empty or they are the same.
 [[nodiscard]] std::optional<ReplacedValue> replaced_value(std::string_view older, std::string_view newer);
+/// The same, of statements split into statement_words already: one statement compared with many
+/// memories is split once.
+[[nodiscard]] std::optional<ReplacedValue> replaced_value(const std::vector<std::string> &older,
+                                                          const std::vector<std::string> &newer);
 
 /// The name `newer` gives another number than `older` gives it, when that is the one number each
 /// says that the other does not: a word followed by a number in both, the two numbers of one shape
@@ -44,6 +48,9 @@ struct ReplacedValue {
 /// ledger on port 9082" does not renumber "payments on port 8081 and the ledger on port 8082",
 /// which says more than it changes.
 [[nodiscard]] std::optional<std::string> renumbered_name(std::string_view older, std::string_view newer);
+/// The same, of statements split into statement_words already.
+[[nodiscard]] std::optional<std::string> renumbered_name(const std::vector<std::string> &older,
+                                                         const std::vector<std::string> &newer);
 
 /// The numbers of two statements that the other does not say: words with a digit (a version, a
 /// port, a size, a name like "db-staging-1"), as statement_words splits them.
@@ -58,6 +65,8 @@ struct OwnNumbers {
 };
 
 [[nodiscard]] OwnNumbers own_numbers(std::string_view older, std::string_view newer);
+/// The same, of statements split into statement_words already.
+[[nodiscard]] OwnNumbers own_numbers(const std::vector<std::string> &older, const std::vector<std::string> &newer);
 
 /// Words as a message lists them: "8081" or "3.10, 3.11".
 [[nodiscard]] std::string listed(const std::vector<std::string> &words);
