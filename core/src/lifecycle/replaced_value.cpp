@@ -49,6 +49,21 @@ std::string without_digits(std::string_view word) {
     return shape;
 }
 
+/// The letters of a word that has digits, without the digits and the joints they leave at its end
+/// ("ranker-v2" → "ranker-v", "db-staging-1" → "db-staging"), when they are enough to name
+/// something on their own; empty when not ("8080", "v2", "3.10").
+std::string name_around(std::string_view numbered) {
+    constexpr std::size_t kMinNameLetters = 3;
+    std::string name = without_digits(numbered);
+    while (!name.empty() && joins_a_name(std::string_view{name}.substr(name.size() - 1))) {
+        name.pop_back();
+    }
+    const auto letters = std::count_if(name.begin(), name.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || static_cast<unsigned char>(c) >= 0x80;
+    });
+    return static_cast<std::size_t>(letters) >= kMinNameLetters ? name : std::string{};
+}
+
 } // namespace
 
 std::vector<std::string> statement_words(std::string_view text) {
@@ -159,6 +174,11 @@ std::optional<std::string> renumbered_name(const std::vector<std::string> &old_w
     if (numbers.older.size() != 1 || numbers.newer.size() != 1 ||
         without_digits(numbers.older.front()) != without_digits(numbers.newer.front())) {
         return std::nullopt;
+    }
+    // A number inside a name ("ranker-v2" → "ranker-v3", "db-staging-1" → "db-staging-2") is that
+    // name renumbered; a bare number ("8080", "v2") needs the word before it.
+    if (const auto name = name_around(numbers.older.front()); !name.empty()) {
+        return name;
     }
     // The words right before each number: a name both give it.
     const auto names_before = [](const std::vector<std::string> &words, const std::string &number) {

@@ -540,6 +540,18 @@ TEST_CASE("a correction that gives a name another number supersedes the memory t
     CHECK_THAT(correction.reason, Catch::Contains("kept as the project's, like the memory it corrects"));
 }
 
+TEST_CASE("a correction that renumbers a name with its number inside supersedes the memory that gives the old one",
+          "[lifecycle][remember][corrections]") {
+    RememberFixture fixture;
+    const auto tracking = fixture.rememberer.remember(
+        fixture.request("remember: this project tracks its experiments in W&B under the name ranker-v2", "ml"));
+    REQUIRE(tracking.action == RememberOutcome::Action::created);
+    fixture.clock.advance(std::chrono::hours{2});
+    const auto correction = remember_correction(fixture, "the W&B project is called ranker-v3 now, we started over", "ml");
+    REQUIRE(correction.action == RememberOutcome::Action::created);
+    CHECK(correction.superseded == tracking.key);
+}
+
 TEST_CASE("a correction of one of the numbers a memory says supersedes nothing: both are kept, and the outcome says so",
           "[lifecycle][remember][corrections]") {
     RememberFixture fixture;

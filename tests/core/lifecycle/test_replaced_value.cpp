@@ -118,6 +118,12 @@ TEST_CASE("renumbered name: the one number each says alone, given to one name, o
     CHECK(renumbered_name("Use Python 3.10 for the data pipelines.", "Data pipelines run on Python 3.12.") == "python");
     CHECK(renumbered_name("我们在 CI 里用 Node 18。", "不对，CI 现在用 Node 20。") == "node");
     CHECK(renumbered_name("The API listens on port 8080.", "Actually the API uses port 8081 since Monday.") == "port");
+    // A name with its number inside needs no word before it.
+    CHECK(renumbered_name("we track every experiment in Weights & Biases, project name is \"ranker-v2\".",
+                          "Actually, the project in W&B is called \"ranker-v3\" now, we started over.") == "ranker-v");
+    CHECK(renumbered_name("The staging database is db-staging-1.", "Staging now runs on db-staging-2.") == "db-staging");
+    // A bare number or a short prefix names nothing alone.
+    CHECK_FALSE(renumbered_name("The mobile app calls the v2 endpoints.", "The web client already talks to v3."));
     // An older statement that says another number of its own says more than the newer changes.
     CHECK_FALSE(renumbered_name("Payments run on port 8081 and the ledger on port 8082.",
                                 "We moved the ledger to port 9082."));
