@@ -193,6 +193,35 @@ TEST_CASE("a fact said after a greeting is kept: the greeting takes nothing from
                Catch::Contains("payments service runs on port 8081"));
 }
 
+TEST_CASE("plain statements of the setup said in a session are kept, and the requests around them are not",
+          "[e2e][delivery][capture]") {
+    // Said in sessions of a new user on c724824: none of the three statements was kept.
+    const ScratchHome home{"delivery-setup-statements"};
+    const std::vector<std::string> said{
+        "the eval metric we report is NDCG@10, not MRR",
+        "Die Datenbank ist Postgres, Migrationen laufen ausschließlich über Flyway.",
+        "包管理用 pnpm。",
+        "yarn add zod for the validation",
+        "write a dataloader for the clicks parquet files",
+    };
+    for (const auto &prompt : said) {
+        static_cast<void>(claude_prompt_context(home, "s-setup", prompt));
+    }
+    REQUIRE(claude_hook(home, "Stop", "s-setup", nlohmann::json::object()).exit_code == 0);
+    REQUIRE(home.wait_for_background_work() == 0);
+    const auto listed = run_process(kBinaries / "starling", {"list", "--json", "--scope", "all", "--cwd", "/work/app"},
+                                    home.options());
+    REQUIRE(listed.exit_code == 0);
+    INFO(listed.stdout_text);
+    CHECK(nlohmann::json::parse(listed.stdout_text).size() == 3);
+    const auto next = session_start_context(home, "s-next", "2026-11-03T09:00:00Z");
+    CHECK_THAT(next, Catch::Contains("NDCG@10"));
+    CHECK_THAT(next, Catch::Contains("Flyway"));
+    CHECK_THAT(next, Catch::Contains("包管理用 pnpm"));
+    CHECK_THAT(next, !Catch::Contains("zod"));
+    CHECK_THAT(next, !Catch::Contains("dataloader"));
+}
+
 TEST_CASE("a subagent the agent starts is given what the user asked to keep, in its own context",
           "[e2e][delivery][session-start]") {
     const ScratchHome home{"delivery-subagent"};

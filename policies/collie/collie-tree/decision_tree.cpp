@@ -30,7 +30,7 @@ std::string cue_note(const std::vector<std::string> &cues) {
 
 std::vector<std::string> project_cues(const Evidence &evidence) {
     std::vector<std::string> cues;
-    for (const auto rule : {Rule::project_scope, Rule::project_fact, Rule::constraint}) {
+    for (const auto rule : {Rule::project_scope, Rule::project_fact, Rule::constraint, Rule::setup}) {
         cues.insert(cues.end(), evidence.cues_of(rule).begin(), evidence.cues_of(rule).end());
     }
     return cues;
@@ -79,7 +79,8 @@ DecisionTree::Weighing DecisionTree::weigh(const Evidence &evidence) const {
     weighing.reference_qualifies = points_somewhere && weighing.reference >= reference_threshold_;
 
     for (const auto rule : {Rule::standing_instruction, Rule::correction, Rule::fact_correction, Rule::preference, Rule::role,
-                            Rule::remember, Rule::project_scope, Rule::project_fact, Rule::constraint}) {
+                            Rule::remember, Rule::project_scope, Rule::project_fact, Rule::constraint,
+                            Rule::setup}) {
         weighing.keep += score(evidence, rule);
     }
     if (weighing.reference_qualifies) {
@@ -175,8 +176,14 @@ std::optional<Verdict> DecisionTree::without_future_consequence(const Evidence &
 }
 
 Verdict DecisionTree::classify(const Evidence &evidence, const Weighing &weighing) const {
-    const std::size_t project_evidence = evidence.hits(Rule::project_scope) +
-                                         evidence.hits(Rule::project_fact) + evidence.hits(Rule::constraint);
+    // What a statement says the work is built with ("db is MariaDB 10.11, migrations via Flyway") is
+    // a fact of the project; in an instruction to the agent ("from now on, write commit messages in
+    // English") it is only what the instruction is about, and says nothing of its scope.
+    const bool instructs_the_agent = evidence.hits(Rule::standing_instruction) + evidence.hits(Rule::correction) > 0 ||
+                                     is_rule_for_the_agent(evidence);
+    const std::size_t project_evidence = evidence.hits(Rule::project_scope) + evidence.hits(Rule::project_fact) +
+                                         evidence.hits(Rule::constraint) +
+                                         (instructs_the_agent ? 0 : evidence.hits(Rule::setup));
     const bool about_this_project =
         evidence.hits(Rule::project_scope) + evidence.hits(Rule::project_fact) > 0;
     const bool about_the_user_everywhere = evidence.hits(Rule::user_scope) > 0;

@@ -9,6 +9,45 @@
 
 namespace starling::policies::collie_tree {
 
+namespace {
+
+/// Characters that join a name with what is next to it: "rust" in "rust-analyzer", "aws" in
+/// "terraform-aws-modules", "fastify" in "@fastify/rate-limit" name something else.
+bool joins_names(char c) noexcept {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.' || c == '/' ||
+           c == '@';
+}
+
+bool named_alone(const std::vector<std::string> &sentences, std::string_view name) {
+    for (const auto &sentence : sentences) {
+        for (auto at = sentence.find(name); at != std::string::npos; at = sentence.find(name, at + 1)) {
+            const auto end = at + name.size();
+            const bool free_before = at == 0 || !joins_names(sentence[at - 1]);
+            // A full stop and a blank after a name end a sentence, they join no name.
+            const bool free_after = end == sentence.size() || !joins_names(sentence[end]) ||
+                                    (sentence[end] == '.' && (end + 1 == sentence.size() || sentence[end + 1] == ' '));
+            if (free_before && free_after) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+/// Keeps the tools named on their own, not as part of another name. Cues with markers or letters
+/// beyond ASCII ("*namen", "包管理") match as the cue matcher says.
+void drop_parts_of_other_names(const std::vector<std::string> &sentences, Evidence &evidence) {
+    const auto is_plain_name = [](const std::string &cue) {
+        return std::none_of(cue.begin(), cue.end(), [](char c) {
+            return c == '*' || c == '^' || c == '$' || static_cast<unsigned char>(c) >= 0x80;
+        });
+    };
+    auto &named = evidence.cues[index_of(Rule::setup)];
+    std::erase_if(named, [&](const std::string &cue) { return is_plain_name(cue) && !named_alone(sentences, cue); });
+}
+
+} // namespace
+
 EvidenceCollector::EvidenceCollector(const Lexicon &lexicon, const LanguageDetector &detector,
                                      const LinkFinder &links, MatchOptions options)
     : lexicon_(&lexicon), detector_(&detector), links_(&links), options_(std::move(options)) {}
@@ -36,6 +75,7 @@ Evidence EvidenceCollector::collect(std::string_view message) const {
         languages = every_language;
         match_lexicons(languages, sentences, evidence);
     }
+    drop_parts_of_other_names(sentences, evidence);
     evidence.languages_applied = languages;
     evidence.sentences = sentences;
     return evidence;

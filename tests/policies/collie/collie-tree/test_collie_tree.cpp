@@ -320,16 +320,20 @@ TEST_CASE("a plain fact or instruction a person asked to keep is kept, and a que
     for (const std::string text : {"The staging database is db-staging-1.", "Jonas owns the billing service.",
                                    "Die Staging-Datenbank ist db2.", "测试环境的数据库是 db-staging-1。"}) {
         INFO(text);
-        // Said to an agent, nothing in it asks for a later session: capture lets it go.
-        CHECK_FALSE(default_tree().decide(text).store);
         const auto in_project = default_tree().decide_asked_to_keep(text, "demo-project");
         CHECK(in_project.store);
         CHECK(in_project.type == "project");
         CHECK(in_project.scope == "project");
     }
+    // Said to an agent, a statement of the setup is kept for itself ("staging" and "database"); one
+    // with nothing that asks for a later session is let go by capture.
+    CHECK(default_tree().decide("The staging database is db-staging-1.").store);
+    CHECK(default_tree().decide("测试环境的数据库是 db-staging-1。").store);
+    CHECK_FALSE(default_tree().decide("Jonas owns the billing service.").store);
+    CHECK_FALSE(default_tree().decide("Die Staging-Datenbank ist db2.").store);
     // A cue too weak to keep it alone still names what it is ("staging": a project fact); with none,
     // the asking decides, and outside any project the fact is the user's.
-    CHECK_THAT(default_tree().decide_asked_to_keep("The staging database is db-staging-1.", "demo-project").reason,
+    CHECK_THAT(default_tree().decide_asked_to_keep("Die Staging-Datenbank ist db2.", "demo-project").reason,
                Catch::Contains("project fact") && Catch::Contains("'staging'"));
     const std::string bare = "Jonas owns the billing service.";
     CHECK_THAT(default_tree().decide_asked_to_keep(bare, "demo-project").reason,
@@ -510,6 +514,35 @@ TEST_CASE("STEP 3c keeps non-obvious project constraints", "[policy][collie-tree
     });
 }
 
+TEST_CASE("STEP 3c keeps a plain statement of what the work is built with, without a cue word",
+          "[policy][collie-tree][setup]") {
+    require_stores({
+        {"the eval metric we report is NDCG@10, not MRR", "project", "project"},
+        {"Rust and Terraform are what the platform team builds with.", "project", "project"},
+        {"Die Datenbank ist Postgres, Migrationen laufen ausschließlich über Flyway.", "project", "project"},
+        {"Flutter 3.19 mit Riverpod, kein Bloc.", "project", "project"},
+        {"包管理用 pnpm。", "project", "project"},
+        {"配置中心是 Nacos，本地开发连 dev 命名空间。", "project", "project"},
+    });
+    // An instruction that names tools is still the user's instruction to the agent.
+    require_stores({
+        {"Going forward, write all shell scripts for bash, not zsh.", "feedback", "user"},
+        {"代码提交信息要用中文，格式是「模块: 改了什么」。", "feedback", "user"},
+    });
+}
+
+TEST_CASE("a tool named inside another name, a command line or a tool alone states no setup",
+          "[policy][collie-tree][setup]") {
+    require_discards({
+        {"npm i @fastify/rate-limit", "STEP 0 veto: in-session operation request (cue: 'npm i')"},
+        {"yarn add zod for the validation", "STEP 0 veto: in-session operation request (cue: 'yarn add')"},
+        {"bump the API to Node 22", "STEP 0 veto: in-session operation request"},
+        {"rust-analyzer and terraform-aws-modules are slow", "STEP 1: the next session"},
+        {"looks like the redis pool ran dry", "STEP 1: the next session"},
+    });
+    CHECK_THAT(default_tree().decide("set up rust-analyzer").reason, !Catch::Contains("'rust'"));
+}
+
 TEST_CASE("STEP 3d keeps where external systems live", "[policy][collie-tree]") {
     require_stores({
         {"Our incident runbooks are at https://runbooks.example.org/payments", "reference", "project"},
@@ -530,6 +563,21 @@ TEST_CASE("held-out messages in English, German and Chinese meet the accuracy ba
         }
         SECTION(std::string{"tuning-"} + language) {
             require_bars(kFixtures / (std::string{"tuning-"} + language + ".jsonl"), 0.90, 0.85);
+        }
+    }
+}
+
+TEST_CASE("statements told in a session, written apart from the lexicons, meet their bars",
+          "[policy][collie-tree][setup]") {
+    // The session sets are plain, terse messages of a session, half for tuning and half held out;
+    // docs/benchmarks.md gives today's figures. The bars sit just under them: a change that loses
+    // ground fails here.
+    for (const auto *language : {"en", "de", "zh"}) {
+        SECTION(std::string{"session-holdout-"} + language) {
+            require_bars(kFixtures / (std::string{"session-holdout-"} + language + ".jsonl"), 0.75, 0.45);
+        }
+        SECTION(std::string{"session-tuning-"} + language) {
+            require_bars(kFixtures / (std::string{"session-tuning-"} + language + ".jsonl"), 0.85, 0.70);
         }
     }
 }
