@@ -222,6 +222,21 @@ TEST_CASE("plain statements of the setup said in a session are kept, and the req
     CHECK_THAT(next, !Catch::Contains("dataloader"));
 }
 
+TEST_CASE("a correction of part of what a memory says keeps the rest of it in the next session",
+          "[e2e][delivery][corrections]") {
+    // On c724824 the correction retired the whole memory, and with it the read-only rule.
+    const ScratchHome home{"delivery-part-correction"};
+    for (const std::string prompt : {"Unsere Daten liegen im Snowflake, Schema ANALYTICS_PROD, da nur lesend zugreifen!",
+                                     "Korrektur: das Schema heißt inzwischen ANALYTICS_V2"}) {
+        static_cast<void>(claude_prompt_context(home, "s-part", prompt));
+    }
+    REQUIRE(claude_hook(home, "Stop", "s-part", nlohmann::json::object()).exit_code == 0);
+    REQUIRE(home.wait_for_background_work() == 0);
+    const auto next = session_start_context(home, "s-next", "2026-11-03T09:00:00Z");
+    CHECK_THAT(next, Catch::Contains("nur lesend zugreifen"));
+    CHECK_THAT(next, Catch::Contains("ANALYTICS_V2"));
+}
+
 TEST_CASE("a subagent the agent starts is given what the user asked to keep, in its own context",
           "[e2e][delivery][session-start]") {
     const ScratchHome home{"delivery-subagent"};

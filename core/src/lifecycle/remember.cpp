@@ -336,13 +336,24 @@ RememberOutcome Rememberer::apply(const RememberRequest &request, const std::str
     // on port 8081 and the ledger on 8082" for "we moved the ledger to 9082"): retiring it would
     // lose the rest. Unsure, both are kept. One number of its own is the value corrected ("the API
     // docs are at …/v3" for "the API docs moved to …/api").
+    // Likewise a memory that is only the closest and says much the correction does not touch ("…
+    // Schema ANALYTICS_PROD, da nur lesend zugreifen!" for "das Schema heißt inzwischen
+    // ANALYTICS_V2"): retiring it would lose the read-only rule with the old name.
     if (superseded) {
-        if (const auto numbers = own_numbers(summary_of(*store_, superseded->key), decision.summary);
+        const auto older = summary_of(*store_, superseded->key);
+        const auto older_words = statement_words(older);
+        const auto newer_words = statement_words(decision.summary);
+        if (const auto numbers = own_numbers(older_words, newer_words);
             numbers.older.size() >= 2 && numbers.older.size() > numbers.newer.size()) {
             alike_id = superseded->id;
             outcome.kept_apart = "changes only part of " + alike_id + " (" + listed(numbers.older) + " there, " +
                                  (numbers.newer.empty() ? std::string{"none"} : listed(numbers.newer)) +
                                  " here): both kept, `starling forget " + alike_id + "` when nothing else in it holds";
+            superseded.reset();
+        } else if (superseded->closest_only && says_much_more(older_words, newer_words)) {
+            alike_id = superseded->id;
+            outcome.kept_apart = "changes only part of " + alike_id + ", which says more than this corrects: both "
+                                 "kept, `starling forget " + alike_id + "` when nothing else in it holds";
             superseded.reset();
         }
     }
@@ -614,12 +625,16 @@ std::optional<Rememberer::Duplicate> Rememberer::find_superseded(const Scope &sc
             [&](const Scope &candidate_scope) { return find_renumbered(*store_, candidate_scope, statement); }, 0.0)) {
         return renumbering;
     }
-    return best_of(
+    auto closest = best_of(
         near_scopes,
         [&](const Scope &candidate_scope) {
             return find_closest_memory(*store_, policies_, settings_.duplicate_candidates, candidate_scope, text);
         },
         settings_.supersede_similarity);
+    if (closest) {
+        closest->closest_only = true;
+    }
+    return closest;
 }
 
 std::optional<Rememberer::Duplicate> Rememberer::find_duplicate(const Scope &scope, const std::string &text) {

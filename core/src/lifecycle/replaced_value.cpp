@@ -218,6 +218,25 @@ OwnNumbers own_numbers(const std::vector<std::string> &old_words, const std::vec
     return OwnNumbers{numbers_only_in(old_words, new_words), numbers_only_in(new_words, old_words)};
 }
 
+bool says_much_more(const std::vector<std::string> &older, const std::vector<std::string> &newer) {
+    constexpr std::size_t kMinOwnWords = 6;
+    constexpr std::size_t kMinLatinLetters = 3;
+    const auto counts = [](const std::string &word) {
+        return static_cast<unsigned char>(word.front()) >= 0x80 || word.size() >= kMinLatinLetters;
+    };
+    std::vector<std::string> distinct;
+    for (const auto &word : older) {
+        if (!word.empty() && counts(word) && std::find(distinct.begin(), distinct.end(), word) == distinct.end()) {
+            distinct.push_back(word);
+        }
+    }
+    const auto shared = std::count_if(distinct.begin(), distinct.end(), [&](const std::string &word) {
+        return std::find(newer.begin(), newer.end(), word) != newer.end();
+    });
+    const auto own = distinct.size() - static_cast<std::size_t>(shared);
+    return own >= kMinOwnWords && 3 * static_cast<std::size_t>(shared) <= distinct.size();
+}
+
 std::string listed(const std::vector<std::string> &words) {
     std::string text;
     for (const auto &word : words) {

@@ -46,7 +46,7 @@ std::vector<TagExtractor::MatchedCue> matched_cues(const Evidence &evidence) {
     for (std::size_t rule = 0; rule < kRuleCount; ++rule) {
         const bool names_a_thing =
             rule == index_of(Rule::project_fact) || rule == index_of(Rule::external_system) ||
-            rule == index_of(Rule::setup);
+            rule == index_of(Rule::tool) || rule == index_of(Rule::setup);
         for (const auto &cue : evidence.cues[rule]) {
             cues.push_back({cue, names_a_thing});
         }

@@ -30,7 +30,7 @@ std::string cue_note(const std::vector<std::string> &cues) {
 
 std::vector<std::string> project_cues(const Evidence &evidence) {
     std::vector<std::string> cues;
-    for (const auto rule : {Rule::project_scope, Rule::project_fact, Rule::constraint, Rule::setup}) {
+    for (const auto rule : {Rule::project_scope, Rule::project_fact, Rule::constraint, Rule::tool, Rule::setup}) {
         cues.insert(cues.end(), evidence.cues_of(rule).begin(), evidence.cues_of(rule).end());
     }
     return cues;
@@ -80,7 +80,7 @@ DecisionTree::Weighing DecisionTree::weigh(const Evidence &evidence) const {
 
     for (const auto rule : {Rule::standing_instruction, Rule::correction, Rule::fact_correction, Rule::preference, Rule::role,
                             Rule::remember, Rule::project_scope, Rule::project_fact, Rule::constraint,
-                            Rule::setup}) {
+                            Rule::tool, Rule::setup}) {
         weighing.keep += score(evidence, rule);
     }
     if (weighing.reference_qualifies) {
@@ -183,7 +183,7 @@ Verdict DecisionTree::classify(const Evidence &evidence, const Weighing &weighin
                                      is_rule_for_the_agent(evidence);
     const std::size_t project_evidence = evidence.hits(Rule::project_scope) + evidence.hits(Rule::project_fact) +
                                          evidence.hits(Rule::constraint) +
-                                         (instructs_the_agent ? 0 : evidence.hits(Rule::setup));
+                                         (instructs_the_agent ? 0 : evidence.hits(Rule::tool) + evidence.hits(Rule::setup));
     const bool about_this_project =
         evidence.hits(Rule::project_scope) + evidence.hits(Rule::project_fact) > 0;
     const bool about_the_user_everywhere = evidence.hits(Rule::user_scope) > 0;
@@ -229,7 +229,12 @@ Verdict DecisionTree::classify(const Evidence &evidence, const Weighing &weighin
     }
     if (evidence.hits(Rule::standing_instruction) + evidence.hits(Rule::correction) > 0 ||
         is_rule_for_the_agent(evidence)) {
-        const std::string scope = !about_the_user_everywhere && about_this_project ? "project" : "user";
+        // A rule about a tool the work uses ("run docker compose up -d before the service") is this
+        // project's; a rule about how to answer or write ("commit messages in English"), or one for
+        // everything ("stop suggesting Docker for everything"), is the user's.
+        const bool about_a_tool_here = evidence.hits(Rule::tool) > 0 && evidence.hits(Rule::generality) == 0;
+        const std::string scope =
+            !about_the_user_everywhere && (about_this_project || about_a_tool_here) ? "project" : "user";
         const auto &cues = evidence.hits(Rule::standing_instruction) > 0
                                ? evidence.cues_of(Rule::standing_instruction)
                            : evidence.hits(Rule::correction) > 0 ? evidence.cues_of(Rule::correction)

@@ -34,16 +34,14 @@ bool named_alone(const std::vector<std::string> &sentences, std::string_view nam
     return false;
 }
 
-/// Keeps the tools named on their own, not as part of another name. Cues with markers or letters
-/// beyond ASCII ("*namen", "包管理") match as the cue matcher says.
+/// Keeps the tools named on their own, not as part of another name; a part of a setup may well be
+/// one ("Modell" in "Churn-Modell"). Cues with markers match as the cue matcher says.
 void drop_parts_of_other_names(const std::vector<std::string> &sentences, Evidence &evidence) {
     const auto is_plain_name = [](const std::string &cue) {
-        return std::none_of(cue.begin(), cue.end(), [](char c) {
-            return c == '*' || c == '^' || c == '$' || static_cast<unsigned char>(c) >= 0x80;
-        });
+        return std::none_of(cue.begin(), cue.end(), [](char c) { return c == '*' || c == '^' || c == '$'; });
     };
-    auto &named = evidence.cues[index_of(Rule::setup)];
-    std::erase_if(named, [&](const std::string &cue) { return is_plain_name(cue) && !named_alone(sentences, cue); });
+    std::erase_if(evidence.cues[index_of(Rule::tool)],
+                  [&](const std::string &cue) { return is_plain_name(cue) && !named_alone(sentences, cue); });
 }
 
 } // namespace

@@ -579,6 +579,30 @@ TEST_CASE("a correction of one of the numbers a memory says supersedes nothing: 
     CHECK(moved.kept_apart.empty());
 }
 
+TEST_CASE("a correction whose closest memory says much more than it corrects supersedes nothing: both are kept",
+          "[lifecycle][remember][corrections]") {
+    RememberFixture fixture;
+    const auto data = fixture.rememberer.remember(fixture.request(
+        "remember: unsere Daten liegen im Snowflake, Schema ANALYTICS_PROD, da nur lesend zugreifen!", "dwh"));
+    REQUIRE(data.action == RememberOutcome::Action::created);
+    fixture.clock.advance(std::chrono::hours{2});
+    const auto correction = remember_correction(fixture, "Korrektur: das Schema heißt inzwischen ANALYTICS_V2", "dwh");
+    REQUIRE(correction.action == RememberOutcome::Action::created);
+    CHECK(correction.superseded.empty());
+    CHECK(fixture.store.read(data.key).superseded_by.empty());
+    const auto data_id = id_at(fixture.store, data.key);
+    CHECK_THAT(correction.kept_apart, Catch::StartsWith("changes only part of " + data_id + ", which says more") &&
+                                          Catch::Contains("`starling forget " + data_id + "`"));
+
+    // A memory the correction says again, but for the value, is retired as before.
+    const auto staging = fixture.rememberer.remember(
+        fixture.request("remember: the staging database of this project is db-staging-1", "dwh"));
+    fixture.clock.advance(std::chrono::hours{2});
+    const auto corrected = remember_correction(fixture, "No, that's wrong: the staging database is db-staging-2", "dwh");
+    CHECK(corrected.superseded == staging.key);
+    CHECK(corrected.kept_apart.empty());
+}
+
 TEST_CASE("a newer statement that changes a value for one of its kind supersedes the older one, not folded into it",
           "[lifecycle][remember][corrections]") {
     RememberFixture fixture;

@@ -133,3 +133,19 @@ TEST_CASE("renumbered name: the one number each says alone, given to one name, o
     CHECK_FALSE(renumbered_name("Deploy to region eu-west-1.", "Deploy to region 3."));
     CHECK_FALSE(renumbered_name("", "Postgres 16"));
 }
+
+TEST_CASE("says much more: an older statement whose words a newer one leaves mostly unsaid",
+          "[lifecycle][replaced-value]") {
+    using starling::core::says_much_more;
+    using starling::core::statement_words;
+    const auto more = [](std::string_view older, std::string_view newer) {
+        return says_much_more(statement_words(older), statement_words(newer));
+    };
+    CHECK(more("Unsere Daten liegen im Snowflake, Schema ANALYTICS_PROD, da nur lesend zugreifen!",
+               "Das Schema heißt inzwischen ANALYTICS_V2"));
+    CHECK(more("测试服务器是 10.2.3.4，账号找运维小李要", "测试服务器换成 10.2.3.8 了"));
+    // Said again but for the value, or too short to say more than a word or two besides.
+    CHECK_FALSE(more("The staging database is db-staging-1.", "The staging database is db-staging-2, not db-staging-1."));
+    CHECK_FALSE(more("Train the ranking model on a single A100.", "Ranking model training moved to a node with 8 H100s."));
+    CHECK_FALSE(more("", "anything"));
+}

@@ -328,12 +328,13 @@ TEST_CASE("a plain fact or instruction a person asked to keep is kept, and a que
     // Said to an agent, a statement of the setup is kept for itself ("staging" and "database"); one
     // with nothing that asks for a later session is let go by capture.
     CHECK(default_tree().decide("The staging database is db-staging-1.").store);
+    CHECK(default_tree().decide("Die Staging-Datenbank ist db2.").store);
     CHECK(default_tree().decide("测试环境的数据库是 db-staging-1。").store);
     CHECK_FALSE(default_tree().decide("Jonas owns the billing service.").store);
-    CHECK_FALSE(default_tree().decide("Die Staging-Datenbank ist db2.").store);
+    CHECK_FALSE(default_tree().decide("Der Staging-Server heißt kranich.").store);
     // A cue too weak to keep it alone still names what it is ("staging": a project fact); with none,
     // the asking decides, and outside any project the fact is the user's.
-    CHECK_THAT(default_tree().decide_asked_to_keep("Die Staging-Datenbank ist db2.", "demo-project").reason,
+    CHECK_THAT(default_tree().decide_asked_to_keep("Der Staging-Server heißt kranich.", "demo-project").reason,
                Catch::Contains("project fact") && Catch::Contains("'staging'"));
     const std::string bare = "Jonas owns the billing service.";
     CHECK_THAT(default_tree().decide_asked_to_keep(bare, "demo-project").reason,
@@ -524,9 +525,18 @@ TEST_CASE("STEP 3c keeps a plain statement of what the work is built with, witho
         {"包管理用 pnpm。", "project", "project"},
         {"配置中心是 Nacos，本地开发连 dev 命名空间。", "project", "project"},
     });
-    // An instruction that names tools is still the user's instruction to the agent.
+    // Parts of a setup are named in compounds too ("Churn-Modell"), and a server by its name.
     require_stores({
+        {"Zielmetrik für das Churn-Modell ist AUC-PR, weil die Klassen unbalanciert sind", "project", "project"},
+        {"测试服务器是 10.2.3.4，账号找运维小李要", "project", "project"},
+        {"I use Rider, not Visual Studio", "user", "user"},
+    });
+    // An instruction that names tools is still the user's instruction to the agent: about a tool of
+    // this project, for this project; about how to write or answer, or for everything, the user's.
+    require_stores({
+        {"本地跑服务之前要先 docker compose up -d 起依赖", "feedback", "project"},
         {"Going forward, write all shell scripts for bash, not zsh.", "feedback", "user"},
+        {"Stop suggesting Docker for everything, I deploy to bare metal.", "feedback", "user"},
         {"代码提交信息要用中文，格式是「模块: 改了什么」。", "feedback", "user"},
     });
 }
@@ -539,6 +549,8 @@ TEST_CASE("a tool named inside another name, a command line or a tool alone stat
         {"bump the API to Node 22", "STEP 0 veto: in-session operation request"},
         {"rust-analyzer and terraform-aws-modules are slow", "STEP 1: the next session"},
         {"looks like the redis pool ran dry", "STEP 1: the next session"},
+        {"should I use errors.Wrap here?", "STEP 0 veto: knowledge question"},
+        {"ping 10.0.0.1 and tell me if it answers", "STEP 0 veto: in-session operation request (cue: 'ping')"},
     });
     CHECK_THAT(default_tree().decide("set up rust-analyzer").reason, !Catch::Contains("'rust'"));
 }

@@ -127,6 +127,7 @@ private:
         std::string id;
         double similarity = 0;
         Scope scope = Scope::user(); ///< where it is kept
+        bool closest_only = false;   ///< found as the closest memory, not by a value or name both say
     };
     /// Adds the restated text to the memory `duplicate` found and reinforces it, in one write, and
     /// returns where that memory is now; nullopt when it no longer exists (archived, merged away).

@@ -68,6 +68,12 @@ struct OwnNumbers {
 /// The same, of statements split into statement_words already.
 [[nodiscard]] OwnNumbers own_numbers(const std::vector<std::string> &older, const std::vector<std::string> &newer);
 
+/// Whether `older` says much that `newer` does not touch: of its words (Latin words of three letters
+/// or more, Han characters), `newer` says at most a third, and leaves six or more unsaid. "Unsere Daten
+/// liegen im Snowflake, Schema ANALYTICS_PROD, da nur lesend zugreifen!" says more than "das Schema
+/// heißt inzwischen ANALYTICS_V2" corrects; "The staging database is db-staging-1." does not.
+[[nodiscard]] bool says_much_more(const std::vector<std::string> &older, const std::vector<std::string> &newer);
+
 /// Words as a message lists them: "8081" or "3.10, 3.11".
 [[nodiscard]] std::string listed(const std::vector<std::string> &words);
 
