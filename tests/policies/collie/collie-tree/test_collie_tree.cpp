@@ -349,13 +349,14 @@ TEST_CASE("a plain fact or instruction a person asked to keep is kept, and a que
     CHECK(preference.scope == "user");
     // Handed over on purpose, an imperative is a standing instruction and a sentence that opens with
     // a word like "commit" a fact; said in a session, the same text is a request for now.
-    for (const std::string text : {"Commit messages follow Conventional Commits (feat:, fix:, chore:).",
-                                   "Push access to main is limited to the release team.",
+    for (const std::string text : {"Push access to main is limited to the release team.",
                                    "Deploy keys live in Vault under secret/deploy.", "提交代码前先跑 lint。"}) {
         INFO(text);
         CHECK_THAT(default_tree().decide(text).reason, Catch::Contains("STEP 0 veto: in-session operation request"));
         CHECK(default_tree().decide_asked_to_keep(text, "demo-project").store);
     }
+    // "Commit messages" is what a convention is about, not a request to commit.
+    CHECK(default_tree().decide("Commit messages follow Conventional Commits (feat:, fix:, chore:).").store);
     // Unless it says it is for every time: then it is a standing instruction however it arrives.
     for (const std::string text : {"Run the linter before every commit.", "Führe vor jedem Commit den Linter aus."}) {
         INFO(text);
@@ -581,8 +582,8 @@ TEST_CASE("held-out messages in English, German and Chinese meet the accuracy ba
 
 TEST_CASE("statements told in a session, written apart from the lexicons, meet their bars",
           "[policy][collie-tree][setup]") {
-    // The session sets are plain, terse messages of a session, half for tuning and half held out;
-    // docs/benchmarks.md gives today's figures. The bars sit just under them: a change that loses
+    // The session sets are plain, terse messages of a session, half for tuning and half held out,
+    // and a second round scored once blind and then tuned on; docs/benchmarks.md gives the figures. The bars sit just under them: a change that loses
     // ground fails here.
     for (const auto *language : {"en", "de", "zh"}) {
         SECTION(std::string{"session-holdout-"} + language) {
@@ -590,6 +591,9 @@ TEST_CASE("statements told in a session, written apart from the lexicons, meet t
         }
         SECTION(std::string{"session-tuning-"} + language) {
             require_bars(kFixtures / (std::string{"session-tuning-"} + language + ".jsonl"), 0.85, 0.70);
+        }
+        SECTION(std::string{"session-round2-"} + language) {
+            require_bars(kFixtures / (std::string{"session-round2-"} + language + ".jsonl"), 0.90, 0.65);
         }
     }
 }
