@@ -104,6 +104,25 @@ std::string superseded_by(const ScratchHome &home, const std::string &id) {
     return by.is_string() ? by.get<std::string>() : std::string{};
 }
 
+/// The user says `prompts` in `session` through the real prompt hook, the turn ends, and capture's
+/// background work is done.
+void say_in_session(const ScratchHome &home, const std::string &session, const std::vector<std::string> &prompts) {
+    for (const auto &prompt : prompts) {
+        static_cast<void>(claude_prompt_context(home, session, prompt));
+    }
+    REQUIRE(claude_hook(home, "Stop", session, nlohmann::json::object()).exit_code == 0);
+    REQUIRE(home.wait_for_background_work() == 0);
+}
+
+/// `starling list --json --scope all` in /work/app.
+nlohmann::json listed_memories(const ScratchHome &home) {
+    const auto listed = run_process(kBinaries / "starling", {"list", "--json", "--scope", "all", "--cwd", "/work/app"},
+                                    home.options());
+    REQUIRE(listed.exit_code == 0);
+    INFO(listed.stdout_text);
+    return nlohmann::json::parse(listed.stdout_text);
+}
+
 std::string inject_prompt(const ScratchHome &home, const std::string &prompt) {
     const auto result = run_process(kBinaries / "starling",
                                     {"inject", "--event", "prompt", "--cwd", "/work/app", "--prompt", prompt},
@@ -163,11 +182,7 @@ TEST_CASE("what the user tells the agent is kept, not echoed back to the session
     CHECK(claude_prompt_context(home, "s-said", "From now on, always run dart format before you show me code.").empty());
     REQUIRE(claude_hook(home, "Stop", "s-said", nlohmann::json::object()).exit_code == 0);
     REQUIRE(home.wait_for_background_work() == 0);
-    const auto listed = run_process(kBinaries / "starling", {"list", "--json", "--scope", "all", "--cwd", "/work/app"},
-                                    home.options());
-    REQUIRE(listed.exit_code == 0);
-    INFO(listed.stdout_text);
-    REQUIRE(nlohmann::json::parse(listed.stdout_text).size() == 1);
+    REQUIRE(listed_memories(home).size() == 1);
 
     // The user's words are in this session's context already: no later prompt repeats them.
     CHECK(claude_prompt_context(home, "s-said", "format the widget code and show it to me").empty());
@@ -179,16 +194,10 @@ TEST_CASE("what the user tells the agent is kept, not echoed back to the session
 
 TEST_CASE("a fact said after a greeting is kept: the greeting takes nothing from it", "[e2e][delivery][capture]") {
     const ScratchHome home{"delivery-greeting"};
-    static_cast<void>(claude_prompt_context(
-        home, "s-hi", "hi, backend dev here. our payments service runs on port 8081 and the ledger service on port 8082"));
-    static_cast<void>(claude_prompt_context(home, "s-hi", "Hallo!"));
-    REQUIRE(claude_hook(home, "Stop", "s-hi", nlohmann::json::object()).exit_code == 0);
-    REQUIRE(home.wait_for_background_work() == 0);
-    const auto listed = run_process(kBinaries / "starling", {"list", "--json", "--scope", "all", "--cwd", "/work/app"},
-                                    home.options());
-    REQUIRE(listed.exit_code == 0);
-    INFO(listed.stdout_text);
-    CHECK(nlohmann::json::parse(listed.stdout_text).size() == 1); // the fact, not the bare greeting
+    say_in_session(home, "s-hi",
+                   {"hi, backend dev here. our payments service runs on port 8081 and the ledger service on port 8082",
+                    "Hallo!"});
+    CHECK(listed_memories(home).size() == 1); // the fact, not the bare greeting
     CHECK_THAT(session_start_context(home, "s-next", "2026-11-03T09:00:00Z"),
                Catch::Contains("payments service runs on port 8081"));
 }
@@ -197,23 +206,15 @@ TEST_CASE("plain statements of the setup said in a session are kept, and the req
           "[e2e][delivery][capture]") {
     // Said in sessions of a new user on c724824: none of the three statements was kept.
     const ScratchHome home{"delivery-setup-statements"};
-    const std::vector<std::string> said{
-        "the eval metric we report is NDCG@10, not MRR",
-        "Die Datenbank ist Postgres, Migrationen laufen ausschließlich über Flyway.",
-        "包管理用 pnpm。",
-        "yarn add zod for the validation",
-        "write a dataloader for the clicks parquet files",
-    };
-    for (const auto &prompt : said) {
-        static_cast<void>(claude_prompt_context(home, "s-setup", prompt));
-    }
-    REQUIRE(claude_hook(home, "Stop", "s-setup", nlohmann::json::object()).exit_code == 0);
-    REQUIRE(home.wait_for_background_work() == 0);
-    const auto listed = run_process(kBinaries / "starling", {"list", "--json", "--scope", "all", "--cwd", "/work/app"},
-                                    home.options());
-    REQUIRE(listed.exit_code == 0);
-    INFO(listed.stdout_text);
-    CHECK(nlohmann::json::parse(listed.stdout_text).size() == 3);
+    say_in_session(home, "s-setup",
+                   {
+                       "the eval metric we report is NDCG@10, not MRR",
+                       "Die Datenbank ist Postgres, Migrationen laufen ausschließlich über Flyway.",
+                       "包管理用 pnpm。",
+                       "yarn add zod for the validation",
+                       "write a dataloader for the clicks parquet files",
+                   });
+    CHECK(listed_memories(home).size() == 3);
     const auto next = session_start_context(home, "s-next", "2026-11-03T09:00:00Z");
     CHECK_THAT(next, Catch::Contains("NDCG@10"));
     CHECK_THAT(next, Catch::Contains("Flyway"));
@@ -226,12 +227,9 @@ TEST_CASE("a correction of part of what a memory says keeps the rest of it in th
           "[e2e][delivery][corrections]") {
     // On c724824 the correction retired the whole memory, and with it the read-only rule.
     const ScratchHome home{"delivery-part-correction"};
-    for (const std::string prompt : {"Unsere Daten liegen im Snowflake, Schema ANALYTICS_PROD, da nur lesend zugreifen!",
-                                     "Korrektur: das Schema heißt inzwischen ANALYTICS_V2"}) {
-        static_cast<void>(claude_prompt_context(home, "s-part", prompt));
-    }
-    REQUIRE(claude_hook(home, "Stop", "s-part", nlohmann::json::object()).exit_code == 0);
-    REQUIRE(home.wait_for_background_work() == 0);
+    say_in_session(home, "s-part",
+                   {"Unsere Daten liegen im Snowflake, Schema ANALYTICS_PROD, da nur lesend zugreifen!",
+                    "Korrektur: das Schema heißt inzwischen ANALYTICS_V2"});
     const auto next = session_start_context(home, "s-next", "2026-11-03T09:00:00Z");
     CHECK_THAT(next, Catch::Contains("nur lesend zugreifen"));
     CHECK_THAT(next, Catch::Contains("ANALYTICS_V2"));
