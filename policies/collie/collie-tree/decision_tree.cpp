@@ -181,9 +181,9 @@ Verdict DecisionTree::classify(const Evidence &evidence, const Weighing &weighin
     // English") it is only what the instruction is about, and says nothing of its scope.
     const bool instructs_the_agent = evidence.hits(Rule::standing_instruction) + evidence.hits(Rule::correction) > 0 ||
                                      is_rule_for_the_agent(evidence);
+    const std::size_t built_with = instructs_the_agent ? 0 : evidence.hits(Rule::tool) + evidence.hits(Rule::setup);
     const std::size_t project_evidence = evidence.hits(Rule::project_scope) + evidence.hits(Rule::project_fact) +
-                                         evidence.hits(Rule::constraint) +
-                                         (instructs_the_agent ? 0 : evidence.hits(Rule::tool) + evidence.hits(Rule::setup));
+                                         evidence.hits(Rule::constraint) + built_with;
     const bool about_this_project =
         evidence.hits(Rule::project_scope) + evidence.hits(Rule::project_fact) > 0;
     const bool about_the_user_everywhere = evidence.hits(Rule::user_scope) > 0;

@@ -44,9 +44,9 @@ struct ReplacedValue {
 /// The name `newer` gives another number than `older` gives it, when that is the one number each
 /// says that the other does not: a word followed by a number in both, the two numbers of one shape
 /// ("Postgres 15" → "Postgres 16", "Python 3.10" → "Python 3.12", "port 8080" → "port 9090"),
-/// wherever each statement says it, or a name with the number inside ("ranker-v2" → "ranker-v3"). Nothing when either says another number of its own: "the
-/// ledger on port 9082" does not renumber "payments on port 8081 and the ledger on port 8082",
-/// which says more than it changes.
+/// wherever each statement says it, or a name with the number inside ("ranker-v2" → "ranker-v3").
+/// Nothing when either says another number of its own: "the ledger on port 9082" does not renumber
+/// "payments on port 8081 and the ledger on port 8082", which says more than it changes.
 [[nodiscard]] std::optional<std::string> renumbered_name(std::string_view older, std::string_view newer);
 /// The same, of statements split into statement_words already.
 [[nodiscard]] std::optional<std::string> renumbered_name(const std::vector<std::string> &older,
