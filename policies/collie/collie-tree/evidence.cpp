@@ -74,9 +74,38 @@ Evidence EvidenceCollector::collect(std::string_view message) const {
         match_lexicons(languages, sentences, evidence);
     }
     drop_parts_of_other_names(sentences, evidence);
+    drop_links_of_the_request(languages, sentences, evidence);
     evidence.languages_applied = languages;
     evidence.sentences = sentences;
     return evidence;
+}
+
+void EvidenceCollector::drop_links_of_the_request(const std::vector<std::string> &languages,
+                                                  const std::vector<std::string> &sentences,
+                                                  Evidence &evidence) const {
+    if (sentences.empty() || evidence.links.empty() || evidence.hits(Rule::operation_request) == 0) {
+        return;
+    }
+    // The opening clause ends at a comma, a semicolon or a colon before a blank ("https:" goes on).
+    const std::string &first = sentences.front();
+    std::size_t end = std::min(first.find(','), first.find(';'));
+    end = std::min(end, first.find(": "));
+    const std::string opening = first.substr(0, end);
+    const bool opens_with_request = std::any_of(languages.begin(), languages.end(), [&](const std::string &language) {
+        const auto *cues = lexicon_->cues_of(language);
+        return cues != nullptr && std::any_of((*cues)[index_of(Rule::operation_request)].begin(),
+                                              (*cues)[index_of(Rule::operation_request)].end(),
+                                              [&](const CuePattern &cue) { return cue.matches(opening, options_); });
+    });
+    if (!opens_with_request) {
+        return;
+    }
+    for (const auto &link : links_->find(opening)) {
+        const auto found = std::find(evidence.links.begin(), evidence.links.end(), link);
+        if (found != evidence.links.end()) {
+            evidence.links.erase(found);
+        }
+    }
 }
 
 bool EvidenceCollector::match_lexicons(const std::vector<std::string> &languages,

@@ -47,6 +47,10 @@ private:
     /// language lexicon (not `common`) matched.
     bool match_lexicons(const std::vector<std::string> &languages, const std::vector<std::string> &sentences,
                         Evidence &evidence) const;
+    /// A link in a request the message opens with ("check https://ci.acme.io/job/… and tell me
+    /// why it failed") is what the request is about, not a pointer to keep: it leaves the links.
+    void drop_links_of_the_request(const std::vector<std::string> &languages, const std::vector<std::string> &sentences,
+                                   Evidence &evidence) const;
 
     const Lexicon *lexicon_;
     const LanguageDetector *detector_;

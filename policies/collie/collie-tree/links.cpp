@@ -46,6 +46,9 @@ LinkFinder::LinkFinder(const sdk::Settings &settings) {
     for (const auto &suffix : sdk::get_string_list(settings, "links.standalone_domain_suffixes")) {
         standalone_domain_suffixes_.insert(suffix);
     }
+    for (const auto &segment : sdk::get_string_list(settings, "links.one_off_paths")) {
+        one_off_paths_.insert(segment);
+    }
 }
 
 std::vector<std::string> LinkFinder::find(std::string_view folded) const {
@@ -61,7 +64,7 @@ std::vector<std::string> LinkFinder::find(std::string_view folded) const {
             ++position;
         }
         const auto token = trimmed_token(folded.substr(start, position - start));
-        if (is_link(token)) {
+        if (is_link(token) && !names_one_item(token)) {
             links.emplace_back(token);
         }
     }
@@ -98,6 +101,23 @@ bool LinkFinder::is_link(std::string_view token) const {
         }
     }
     return is_host(authority, has_path_or_port);
+}
+
+bool LinkFinder::names_one_item(std::string_view link) const {
+    // A path segment of `one_off_paths` followed by one with a digit: "pull/42", "runs/9912",
+    // "browse/shop-17", "commit/3f71f42".
+    const auto scheme_end = link.find("://");
+    auto rest = scheme_end == std::string_view::npos ? link : link.substr(scheme_end + 3);
+    std::string_view previous;
+    for (auto slash = rest.find('/'); slash != std::string_view::npos; slash = rest.find('/')) {
+        rest.remove_prefix(slash + 1);
+        const auto segment = rest.substr(0, rest.find('/'));
+        if (one_off_paths_.contains(previous) && std::any_of(segment.begin(), segment.end(), is_ascii_digit)) {
+            return true;
+        }
+        previous = segment;
+    }
+    return false;
 }
 
 bool LinkFinder::is_host(std::string_view host, bool has_path_or_port) const {

@@ -4,6 +4,8 @@
 // path or port ("grafana.internal/d/checkout", "db-staging.internal:5432"), e-mail addresses, chat
 // channels ("#release-managers") and paths in the user's home ("~/vault"). File names such as
 // "utils.py" or "db/sql.hpp" are not links: a bare domain must end in one of `links.domain_suffixes`.
+// Nor is the address of one change, run or ticket ("…/pull/42", "…/actions/runs/9912", "…/browse/
+// SHOP-17"): it points at today's work, not at where something lives (`links.one_off_paths`).
 #pragma once
 
 #include <starling/sdk/settings.hpp>
@@ -25,8 +27,10 @@ public:
 private:
     [[nodiscard]] bool is_link(std::string_view token) const;
     [[nodiscard]] bool is_host(std::string_view host, bool has_path_or_port) const;
+    [[nodiscard]] bool names_one_item(std::string_view link) const;
 
     std::set<std::string, std::less<>> domain_suffixes_;
+    std::set<std::string, std::less<>> one_off_paths_;
     std::set<std::string, std::less<>> standalone_domain_suffixes_;
 };
 

@@ -568,6 +568,26 @@ TEST_CASE("STEP 3d keeps where external systems live", "[policy][collie-tree]") 
     CHECK_THAT(decision.reason, Catch::Contains("grafana.internal/d/api-latency"));
 }
 
+TEST_CASE("a link a request is about, or the address of one change, run or ticket, points nowhere to keep",
+          "[policy][collie-tree][links]") {
+    require_discards({
+        {"check https://ci.acme.io/job/123 and tell me why it failed", "STEP 0 veto: in-session operation request"},
+        {"open http://localhost:3000 and see if the login works", "STEP 0 veto: in-session operation request"},
+        {"看一下 https://ci.example.cn/job/9 为什么挂了", "STEP 0 veto: in-session operation request"},
+        {"the PR is https://github.com/acme/api/pull/42", "STEP 1: the next session"},
+        {"Der Build https://gitlab.firma.de/shop/web/-/pipelines/8812 ist rot.", "STEP 1: the next session"},
+    });
+    // A link in a clause of its own, or where a project keeps its issues, is a pointer as before.
+    require_stores({
+        {"open PRs against develop, the board is https://linear.app/acme/team/PAY", "reference", "project"},
+        {"bugs go to https://github.com/acme/api/issues", "reference", "project"},
+        {"staging deploys get announced in #deploys first, then you can go ahead", "reference", "project"},
+    });
+    // The paths that name one item are settings.
+    const CollieTree without_one_off_paths{R"({"links": {"one_off_paths": []}})"};
+    CHECK(without_one_off_paths.decide(std::string{"the PR is https://github.com/acme/api/pull/42"}).store);
+}
+
 TEST_CASE("held-out messages in English, German and Chinese meet the accuracy bars",
           "[policy][collie-tree]") {
     for (const auto *language : {"en", "de", "zh"}) {
