@@ -71,8 +71,7 @@ public:
         std::vector<sdk::Decision> decisions;
         decisions.reserve(messages.size());
         for (const auto &message : messages) {
-            Evidence evidence = evidence_.collect(message.text);
-            evidence.asked_to_keep = message.asked_to_keep;
+            Evidence evidence = evidence_.collect(message.text, message.asked_to_keep);
             evidence.in_project = !message.project.empty();
             Verdict verdict = tree_.decide(evidence);
             sdk::Decision decision;

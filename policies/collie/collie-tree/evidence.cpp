@@ -50,10 +50,11 @@ EvidenceCollector::EvidenceCollector(const Lexicon &lexicon, const LanguageDetec
                                      const LinkFinder &links, MatchOptions options)
     : lexicon_(&lexicon), detector_(&detector), links_(&links), options_(std::move(options)) {}
 
-Evidence EvidenceCollector::collect(std::string_view message) const {
+Evidence EvidenceCollector::collect(std::string_view message, bool asked_to_keep) const {
     const std::string folded = fold_for_matching(message);
     const auto sentences = split_sentences(folded);
     Evidence evidence;
+    evidence.asked_to_keep = asked_to_keep;
     evidence.language = detector_->detect(folded);
     evidence.question_mark = has_question_mark(folded);
     evidence.links = links_->find(folded);
@@ -83,7 +84,8 @@ Evidence EvidenceCollector::collect(std::string_view message) const {
 void EvidenceCollector::drop_links_of_the_request(const std::vector<std::string> &languages,
                                                   const std::vector<std::string> &sentences,
                                                   Evidence &evidence) const {
-    if (sentences.empty() || evidence.links.empty() || evidence.hits(Rule::operation_request) == 0) {
+    if (evidence.asked_to_keep || sentences.empty() || evidence.links.empty() ||
+        evidence.hits(Rule::operation_request) == 0) {
         return;
     }
     // The opening clause ends at a comma, a semicolon or a colon before a blank ("https:" goes on).

@@ -40,7 +40,9 @@ public:
     EvidenceCollector(const Lexicon &lexicon, const LanguageDetector &detector, const LinkFinder &links,
                       MatchOptions options);
 
-    [[nodiscard]] Evidence collect(std::string_view message) const;
+    /// `asked_to_keep`: a person handed the message over to be kept (sdk::Message), so an
+    /// imperative in it is a standing instruction, and a link in it a pointer.
+    [[nodiscard]] Evidence collect(std::string_view message, bool asked_to_keep) const;
 
 private:
     /// Matches the lexicons of `languages` against the sentences; returns whether any cue of a
@@ -48,7 +50,8 @@ private:
     bool match_lexicons(const std::vector<std::string> &languages, const std::vector<std::string> &sentences,
                         Evidence &evidence) const;
     /// A link in a request the message opens with ("check https://ci.acme.io/job/… and tell me
-    /// why it failed") is what the request is about, not a pointer to keep: it leaves the links.
+    /// why it failed") is what the request is about, not a pointer to keep: it leaves the links,
+    /// unless the message was asked to be kept.
     void drop_links_of_the_request(const std::vector<std::string> &languages, const std::vector<std::string> &sentences,
                                    Evidence &evidence) const;
 

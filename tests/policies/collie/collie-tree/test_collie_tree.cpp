@@ -583,6 +583,10 @@ TEST_CASE("a link a request is about, or the address of one change, run or ticke
         {"bugs go to https://github.com/acme/api/issues", "reference", "project"},
         {"staging deploys get announced in #deploys first, then you can go ahead", "reference", "project"},
     });
+    // Handed over to be kept, a link in an imperative is a pointer again.
+    CHECK(default_tree().decide_asked_to_keep("Open https://grafana.acme.io/d/api-latency for the latency of the API.",
+                                              "demo-project")
+              .type == "reference");
     // The paths that name one item are settings.
     const CollieTree without_one_off_paths{R"({"links": {"one_off_paths": []}})"};
     CHECK(without_one_off_paths.decide(std::string{"the PR is https://github.com/acme/api/pull/42"}).store);
