@@ -227,8 +227,7 @@ Verdict DecisionTree::classify(const Evidence &evidence, const Weighing &weighin
                 "STEP 3c: non-obvious project constraint" + cue_note(project_cues(evidence)) +
                     " → project, scope project"};
     }
-    if (evidence.hits(Rule::standing_instruction) + evidence.hits(Rule::correction) > 0 ||
-        is_rule_for_the_agent(evidence)) {
+    if (instructs_the_agent) {
         // A rule about a tool the work uses ("run docker compose up -d before the service") is this
         // project's; a rule about how to answer or write ("commit messages in English"), or one for
         // everything ("stop suggesting Docker for everything"), is the user's.
