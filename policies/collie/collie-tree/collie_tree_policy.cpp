@@ -10,6 +10,7 @@
 #include "language.hpp"
 #include "lexicon.hpp"
 #include "links.hpp"
+#include "premise.hpp"
 #include "retired_terms.hpp"
 #include "review_text.hpp"
 #include "summary.hpp"
@@ -60,7 +61,7 @@ public:
         : lexicon_(settings), detector_(settings), links_(settings),
           evidence_(lexicon_, detector_, links_, match_options(settings)), tree_(settings),
           summarizer_(settings), tags_(settings), explicit_request_(settings, match_options(settings)),
-          retired_terms_(settings),
+          retired_terms_(settings), premises_(settings),
           review_template_(settings.get<std::string>("review.template", "")) {
         if (review_template_.empty()) {
             throw std::invalid_argument("setting 'review.template' is empty");
@@ -74,19 +75,36 @@ public:
             Evidence evidence = evidence_.collect(message.text, message.asked_to_keep);
             evidence.in_project = !message.project.empty();
             Verdict verdict = tree_.decide(evidence);
+            // A request is for now, but the fact it rests on ("since we're on Postgres 16 now, …")
+            // is kept without it.
+            std::string kept_text = message.text;
+            if (!verdict.store) {
+                if (auto premise = premises_.find(message.text)) {
+                    Evidence said = evidence_.collect(*premise, false);
+                    said.in_project = evidence.in_project;
+                    if (auto kept = tree_.decide_premise(said)) {
+                        verdict = std::move(*kept);
+                        evidence = std::move(said);
+                        kept_text = std::move(*premise);
+                    }
+                }
+            }
             sdk::Decision decision;
             decision.store = verdict.store;
             decision.type = std::move(verdict.type);
             decision.scope = std::move(verdict.scope);
             decision.reason = std::move(verdict.reason);
-            decision.summary = summarizer_.summarize(message.text, evidence.languages_applied);
-            decision.tags = tags_.extract(message.text, matched_cues(evidence));
+            if (kept_text != message.text) {
+                decision.body = kept_text;
+            }
+            decision.summary = summarizer_.summarize(kept_text, evidence.languages_applied);
+            decision.tags = tags_.extract(kept_text, matched_cues(evidence));
             decision.pin = decision.store && explicit_request_.asks_to_remember(evidence.sentences);
             if (decision.store && evidence.hits(Rule::fact_correction) > 0) {
                 // The host retires the memory this one corrects (starling.decision/1, `supersedes`).
                 decision.fields.emplace_back("supersedes", std::string{"closest"});
                 // What it says is no longer so names the memory it corrects (`retires`).
-                if (auto retired = retired_terms_.find(fold_for_matching(message.text)); !retired.empty()) {
+                if (auto retired = retired_terms_.find(fold_for_matching(kept_text)); !retired.empty()) {
                     decision.fields.emplace_back("retires", std::move(retired));
                 }
             }
@@ -109,6 +127,7 @@ private:
     TagExtractor tags_;
     ExplicitRequest explicit_request_;
     RetiredTerms retired_terms_;
+    PremiseFinder premises_;
     std::string review_template_;
 };
 

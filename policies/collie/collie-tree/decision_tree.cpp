@@ -79,9 +79,21 @@ DecisionTree::Weighing DecisionTree::weigh(const Evidence &evidence) const {
     weighing.reference_qualifies = points_somewhere && weighing.reference >= reference_threshold_;
 
     for (const auto rule : {Rule::standing_instruction, Rule::correction, Rule::fact_correction, Rule::preference, Rule::role,
-                            Rule::remember, Rule::project_scope, Rule::project_fact, Rule::constraint,
-                            Rule::tool, Rule::setup}) {
+                            Rule::remember, Rule::project_scope, Rule::project_fact, Rule::constraint}) {
         weighing.keep += score(evidence, rule);
+    }
+    // A tool or a part of the setup named in a request the message opens with, or in a question, is
+    // what it is about ("can you
+    // write an ansible role that installs node_exporter?", "installier mal pandas und pyarrow"); in
+    // a statement, or in a rule for the agent ("clang-format on anything you touch, run it before
+    // …"), it is what the work is built with.
+    const bool instructs_the_agent = evidence.hits(Rule::standing_instruction) + evidence.hits(Rule::correction) > 0 ||
+                                     is_rule_for_the_agent(evidence);
+    const bool asks_something =
+        !evidence.asked_to_keep && !instructs_the_agent &&
+        (evidence.question_mark || evidence.opens_with_request || evidence.hits(Rule::knowledge_question) > 0);
+    if (!asks_something) {
+        weighing.keep += score(evidence, Rule::tool) + score(evidence, Rule::setup);
     }
     if (weighing.reference_qualifies) {
         weighing.keep += weighing.reference;
@@ -107,6 +119,23 @@ Verdict DecisionTree::decide(const Evidence &evidence) const {
         return std::move(*discarded);
     }
     return classify(evidence, weighing);
+}
+
+std::optional<Verdict> DecisionTree::decide_premise(const Evidence &premise) const {
+    if (veto(premise, 0.0) || score(premise, Rule::opinion) + score(premise, Rule::acknowledgement) > 0) {
+        return std::nullopt;
+    }
+    if (premise.hits(Rule::role) > 0) {
+        return Verdict{true, "user", "user",
+                       "STEP 3b: the user's background a request rests on" + cue_note(premise.cues_of(Rule::role)) +
+                           " → user, scope user"};
+    }
+    const auto cues = project_cues(premise);
+    if (cues.empty()) {
+        return std::nullopt;
+    }
+    return Verdict{true, "project", "project",
+                   "STEP 3c: the project fact a request rests on" + cue_note(cues) + " → project, scope project"};
 }
 
 std::optional<Verdict> DecisionTree::veto(const Evidence &evidence, double keep) const {
@@ -190,11 +219,14 @@ Verdict DecisionTree::classify(const Evidence &evidence, const Weighing &weighin
 
     // "No, that's wrong: …", "Actually, …": what the user corrects is what an agent or a memory got
     // wrong, so it is the user's feedback — about this project when it names the project — and it
-    // supersedes what it corrects (the host decides which memory that is).
+    // supersedes what it corrects (the host decides which memory that is). Said in a project, it
+    // corrects the project's facts ("die Testumgebung heißt jetzt schaden-int") unless it is about
+    // the user ("actually, my editor is Helix").
     if (evidence.hits(Rule::fact_correction) > 0) {
-        const std::string scope = !about_the_user_everywhere && (about_this_project || project_evidence > 0)
-                                      ? "project"
-                                      : "user";
+        const bool about_the_user = evidence.hits(Rule::role) + evidence.hits(Rule::preference) > 0;
+        const bool of_the_project =
+            about_this_project || (!about_the_user && (project_evidence > 0 || evidence.in_project));
+        const std::string scope = !about_the_user_everywhere && of_the_project ? "project" : "user";
         return {true, "feedback", scope,
                 "STEP 3a: correction of what was said or kept" + cue_note(evidence.cues_of(Rule::fact_correction)) +
                     " → feedback, scope " + scope};

@@ -39,6 +39,10 @@ public:
     explicit DecisionTree(const sdk::Settings &settings);
 
     [[nodiscard]] Verdict decide(const Evidence &evidence) const;
+    /// The premise of a request ("since we're on Postgres 16 now, …", premise.hpp): said as what is
+    /// known, one sign of the setup or of the user is enough, and no veto may hold. Nothing when it
+    /// is not kept.
+    [[nodiscard]] std::optional<Verdict> decide_premise(const Evidence &premise) const;
 
 private:
     struct Weighing {

@@ -40,8 +40,34 @@ void drop_parts_of_other_names(const std::vector<std::string> &sentences, Eviden
     const auto is_plain_name = [](const std::string &cue) {
         return std::none_of(cue.begin(), cue.end(), [](char c) { return c == '*' || c == '^' || c == '$'; });
     };
-    std::erase_if(evidence.cues[index_of(Rule::tool)],
-                  [&](const std::string &cue) { return is_plain_name(cue) && !named_alone(sentences, cue); });
+    auto &tools = evidence.cues[index_of(Rule::tool)];
+    std::erase_if(tools, [&](const std::string &cue) { return is_plain_name(cue) && !named_alone(sentences, cue); });
+    // One tool named in several words is one sign: "aws" in "aws cli", "loki" in "grafana loki".
+    const auto is_word_of = [](const std::string &part, const std::string &whole) {
+        if (part.size() >= whole.size()) {
+            return false;
+        }
+        for (auto at = whole.find(part); at != std::string::npos; at = whole.find(part, at + 1)) {
+            const auto end = at + part.size();
+            if ((at == 0 || whole[at - 1] == ' ') && (end == whole.size() || whole[end] == ' ')) {
+                return true;
+            }
+        }
+        return false;
+    };
+    const auto matched = tools;
+    std::erase_if(tools, [&](const std::string &cue) {
+        return std::any_of(matched.begin(), matched.end(),
+                           [&](const std::string &other) { return is_word_of(cue, other); });
+    });
+}
+
+/// The clause a sentence opens with: up to a comma, a semicolon or a colon before a blank
+/// ("https:" goes on).
+std::string opening_clause(const std::string &sentence) {
+    std::size_t end = std::min(sentence.find(','), sentence.find(';'));
+    end = std::min(end, sentence.find(": "));
+    return sentence.substr(0, end);
 }
 
 } // namespace
@@ -75,34 +101,33 @@ Evidence EvidenceCollector::collect(std::string_view message, bool asked_to_keep
         match_lexicons(languages, sentences, evidence);
     }
     drop_parts_of_other_names(sentences, evidence);
-    drop_links_of_the_request(languages, sentences, evidence);
+    evidence.opens_with_request = opens_with_request(languages, sentences, evidence);
+    drop_links_of_the_request(sentences, evidence);
     evidence.languages_applied = languages;
     evidence.sentences = sentences;
     return evidence;
 }
 
-void EvidenceCollector::drop_links_of_the_request(const std::vector<std::string> &languages,
-                                                  const std::vector<std::string> &sentences,
-                                                  Evidence &evidence) const {
-    if (evidence.asked_to_keep || sentences.empty() || evidence.links.empty() ||
-        evidence.hits(Rule::operation_request) == 0) {
-        return;
+bool EvidenceCollector::opens_with_request(const std::vector<std::string> &languages,
+                                           const std::vector<std::string> &sentences, const Evidence &evidence) const {
+    if (sentences.empty() || evidence.hits(Rule::operation_request) == 0) {
+        return false;
     }
-    // The opening clause ends at a comma, a semicolon or a colon before a blank ("https:" goes on).
-    const std::string &first = sentences.front();
-    std::size_t end = std::min(first.find(','), first.find(';'));
-    end = std::min(end, first.find(": "));
-    const std::string opening = first.substr(0, end);
-    const bool opens_with_request = std::any_of(languages.begin(), languages.end(), [&](const std::string &language) {
+    const std::string opening = opening_clause(sentences.front());
+    return std::any_of(languages.begin(), languages.end(), [&](const std::string &language) {
         const auto *cues = lexicon_->cues_of(language);
         return cues != nullptr && std::any_of((*cues)[index_of(Rule::operation_request)].begin(),
                                               (*cues)[index_of(Rule::operation_request)].end(),
                                               [&](const CuePattern &cue) { return cue.matches(opening, options_); });
     });
-    if (!opens_with_request) {
+}
+
+void EvidenceCollector::drop_links_of_the_request(const std::vector<std::string> &sentences,
+                                                  Evidence &evidence) const {
+    if (evidence.asked_to_keep || !evidence.opens_with_request || evidence.links.empty()) {
         return;
     }
-    for (const auto &link : links_->find(opening)) {
+    for (const auto &link : links_->find(opening_clause(sentences.front()))) {
         const auto found = std::find(evidence.links.begin(), evidence.links.end(), link);
         if (found != evidence.links.end()) {
             evidence.links.erase(found);

@@ -22,6 +22,8 @@ struct Evidence {
     std::vector<std::string> languages_applied;            ///< lexicons that were matched, `common` included
     std::array<std::vector<std::string>, kRuleCount> cues; ///< matched cues per rule, as written
     bool question_mark = false;
+    /// The clause the message opens with is a request ("installier mal pandas", "can you …").
+    bool opens_with_request = false;
     std::vector<std::string> links;
     std::vector<std::string> sentences; ///< the message folded for matching, split into sentences
     /// Not found in the text but said of it by the host (sdk::Message): a person asked for it to be
@@ -49,11 +51,13 @@ private:
     /// language lexicon (not `common`) matched.
     bool match_lexicons(const std::vector<std::string> &languages, const std::vector<std::string> &sentences,
                         Evidence &evidence) const;
+    /// Whether the clause the message opens with matches an operation cue ("check …, then …").
+    [[nodiscard]] bool opens_with_request(const std::vector<std::string> &languages,
+                                          const std::vector<std::string> &sentences, const Evidence &evidence) const;
     /// A link in a request the message opens with ("check https://ci.acme.io/job/… and tell me
     /// why it failed") is what the request is about, not a pointer to keep: it leaves the links,
     /// unless the message was asked to be kept.
-    void drop_links_of_the_request(const std::vector<std::string> &languages, const std::vector<std::string> &sentences,
-                                   Evidence &evidence) const;
+    void drop_links_of_the_request(const std::vector<std::string> &sentences, Evidence &evidence) const;
 
     const Lexicon *lexicon_;
     const LanguageDetector *detector_;

@@ -619,7 +619,76 @@ TEST_CASE("statements told in a session, written apart from the lexicons, meet t
         SECTION(std::string{"session-round2-"} + language) {
             require_bars(kFixtures / (std::string{"session-round2-"} + language + ".jsonl"), 0.90, 0.65);
         }
+        // Whole sessions of eight developers, each line as they typed it, scored blind once and tuned on.
+        SECTION(std::string{"session-round3-"} + language) {
+            require_bars(kFixtures / (std::string{"session-round3-"} + language + ".jsonl"), 0.90, 0.65);
+        }
     }
+}
+
+TEST_CASE("the fact a request rests on is kept without the request", "[policy][collie-tree][premise]") {
+    const auto &tree = default_tree();
+    const auto postgres = tree.decide(std::string{"since we're on Postgres 16 now, rewrite this query with MERGE"});
+    REQUIRE(postgres.store);
+    CHECK(postgres.type == "project");
+    CHECK(postgres.scope == "project");
+    CHECK(postgres.body == "we're on Postgres 16 now");
+    CHECK(postgres.summary.find("MERGE") == std::string::npos);
+    require_stores({
+        {"since queues run through Horizon on Redis anyway, make the invoice export a queued job", "project",
+         "project"},
+        {"da wir ja auf Quarkus 3.8 sind, bau den Client auf die neue REST-API um", "project", "project"},
+        {"既然 pydantic 已经升到 v2 了，把 app/schemas/order.py 里的 class Config 都改成 model_config 吧", "project",
+         "project"},
+        {"since I'm on macOS, give me the brew command", "user", "user"},
+    });
+    // A premise that names nothing of the setup, one that is itself a request or a question, or
+    // an opener without a request after it keeps nothing.
+    require_discards({
+        {"since yesterday the tests fail, find out why", "STEP 0 veto: in-session operation request"},
+        {"since it's broken anyway, delete the whole test", "STEP 0 veto: in-session operation request"},
+        {"since you're at it, can you add Redis caching to the handler?", "STEP 0 veto"},
+        {"since when does Postgres 16 support MERGE?", "STEP 0 veto: knowledge question"},
+    });
+    // The openers are a setting.
+    const CollieTree without_openers{R"({"premise": {"openers": []}})"};
+    CHECK_FALSE(without_openers.decide(std::string{"since we're on Postgres 16 now, rewrite this query with MERGE"}).store);
+    CHECK_THROWS_WITH(CollieTree{R"({"premise": {"openers": [" "]}})"},
+                      Catch::Contains("premise.openers"));
+}
+
+TEST_CASE("a tool named in a request or a question is what it is about, once however many words name it",
+          "[policy][collie-tree][setup]") {
+    require_discards({
+        {"can you write an ansible role that installs node_exporter and only allows port 9100 from the monitoring "
+         "VLAN?",
+         "STEP 0 veto"},
+        {"installier mal pandas und pyarrow", "STEP 0 veto: in-session operation request"},
+        {"Die AWS CLI sagt, mein Token ist abgelaufen.", "STEP 1: the next session"},
+    });
+    // Said as a statement, or as a rule for the agent, the same names are the setup.
+    require_stores({
+        {"we run 3 Proxmox VE 8.1 nodes in the office rack", "project", "project"},
+        {"flash over J-Link, run west flash --runner jlink, never the ST-Link", "feedback", "project"},
+        {"Commit messages follow Conventional Commits (feat:, fix:, chore:).", "project", "project"},
+    });
+}
+
+TEST_CASE("a correction said in a project corrects the project unless it is about the user",
+          "[policy][collie-tree][correction]") {
+    require_stores({
+        {"sorry, hab mich vertan: die Testumgebung heißt jetzt schaden-int", "feedback", "project"},
+        {"korrektur: storybook ist seit dem upgrade auf v8 auf 6007", "feedback", "project"},
+        {"nee, nicht Jenkins, wir sind auf GitLab CI", "feedback", "project"},
+        {"achso nee, Jest ist raus, wir haben komplett auf Vitest migriert", "feedback", "project"},
+        {"哦对了 namespace 上周改名了，现在叫 order-svc-prod，order-prod 已经删掉了", "feedback", "project"},
+        {"oh wait, it's php 8.2 not 8.1", "feedback", "project"},
+        {"Actually, my editor is Helix, not VS Code.", "feedback", "user"},
+    });
+    // Outside any project there is no project to correct.
+    CHECK(default_tree().decide_asked_to_keep("sorry, hab mich vertan: es heißt jetzt schaden-int", "").scope == "user");
+    CHECK(default_tree().decide_asked_to_keep("sorry, hab mich vertan: es heißt jetzt schaden-int", "demo-project").scope ==
+          "project");
 }
 
 TEST_CASE("the development set meets the accuracy targets", "[policy][collie-tree]") {
