@@ -76,16 +76,17 @@ public:
             evidence.in_project = !message.project.empty();
             Verdict verdict = tree_.decide(evidence);
             // A request is for now, but the fact it rests on ("since we're on Postgres 16 now, …")
-            // is kept without it.
+            // is kept without it: instead of the whole message when the rest is a request, or when
+            // the whole is not kept.
             std::string kept_text = message.text;
-            if (!verdict.store) {
-                if (auto premise = premises_.find(message.text)) {
-                    Evidence said = evidence_.collect(*premise, false);
+            if (auto premise = premises_.find(message.text)) {
+                if (!verdict.store || evidence_.collect(premise->request, false).opens_with_request) {
+                    Evidence said = evidence_.collect(premise->fact, false);
                     said.in_project = evidence.in_project;
                     if (auto kept = tree_.decide_premise(said)) {
                         verdict = std::move(*kept);
                         evidence = std::move(said);
-                        kept_text = std::move(*premise);
+                        kept_text = std::move(premise->fact);
                     }
                 }
             }

@@ -46,7 +46,7 @@ PremiseFinder::PremiseFinder(const sdk::Settings &settings) {
                      [](const std::string &a, const std::string &b) { return a.size() > b.size(); });
 }
 
-std::optional<std::string> PremiseFinder::find(std::string_view message) const {
+std::optional<PremiseFinder::Premise> PremiseFinder::find(std::string_view message) const {
     const std::string_view text = trimmed(message);
     const std::string lowered = lower_ascii(text);
     for (const auto &opener : openers_) {
@@ -69,7 +69,7 @@ std::optional<std::string> PremiseFinder::find(std::string_view message) const {
         const std::string_view premise = trimmed(text.substr(opener.size(), end - opener.size()));
         const std::string_view request = trimmed(text.substr(end + boundary_size));
         if (premise.size() >= kMinPremiseBytes && !request.empty()) {
-            return std::string{premise};
+            return Premise{std::string{premise}, std::string{request}};
         }
     }
     return std::nullopt;

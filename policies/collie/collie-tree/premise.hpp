@@ -21,11 +21,15 @@ public:
     /// Throws std::invalid_argument naming the setting when an opener is empty.
     explicit PremiseFinder(const sdk::Settings &settings);
 
-    /// The clause `message` opens with after an opener, without it, as written ("queues run
-    /// through Horizon on Redis anyway"), when a clause boundary (a comma, semicolon, dash or their
-    /// full-width forms) follows it with more of the message after it: the request. Nothing
-    /// otherwise.
-    [[nodiscard]] std::optional<std::string> find(std::string_view message) const;
+    struct Premise {
+        std::string fact;    ///< the clause after the opener, as written ("queues run through Horizon on Redis anyway")
+        std::string request; ///< the rest of the message, after the clause boundary
+    };
+
+    /// The clause `message` opens with after an opener, when a clause boundary (a comma,
+    /// semicolon, dash or their full-width forms) follows it with more of the message after it.
+    /// Nothing otherwise.
+    [[nodiscard]] std::optional<Premise> find(std::string_view message) const;
 
 private:
     std::vector<std::string> openers_; ///< lower-cased

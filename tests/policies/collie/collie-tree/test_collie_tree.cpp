@@ -634,6 +634,11 @@ TEST_CASE("the fact a request rests on is kept without the request", "[policy][c
     CHECK(postgres.scope == "project");
     CHECK(postgres.body == "we're on Postgres 16 now");
     CHECK(postgres.summary.find("MERGE") == std::string::npos);
+    // Even where the whole message would be kept, the request is left out.
+    const auto alloy = tree.decide(std::string{
+        "since we're on Grafana Alloy now instead of promtail anyway, rewrite our promtail config as an alloy config"});
+    REQUIRE(alloy.store);
+    CHECK(alloy.body == "we're on Grafana Alloy now instead of promtail anyway");
     require_stores({
         {"since queues run through Horizon on Redis anyway, make the invoice export a queued job", "project",
          "project"},
