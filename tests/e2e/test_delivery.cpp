@@ -223,6 +223,29 @@ TEST_CASE("plain statements of the setup said in a session are kept, and the req
     CHECK_THAT(next, !Catch::Contains("dataloader"));
 }
 
+TEST_CASE("the fact a request rests on is kept without the request, and a tool a request names is not kept",
+          "[e2e][delivery][capture]") {
+    // Said in sessions of new users on d9efa1b: the facts were let go with their requests, and
+    // "can you write an ansible role …" would have been kept once it named a third tool.
+    const ScratchHome home{"delivery-premise"};
+    say_in_session(home, "s-premise",
+                   {
+                       "since we're on Postgres 16 now, rewrite the upsert in orders.sql with MERGE",
+                       "既然 pydantic 已经升到 v2 了，把 app/schemas/order.py 里的 class Config 都改成 model_config 吧",
+                       "can you write an ansible role that installs node_exporter and only allows port 9100 from "
+                       "the monitoring VLAN?",
+                       "installier mal pandas und pyarrow",
+                   });
+    CHECK(listed_memories(home).size() == 2);
+    const auto next = session_start_context(home, "s-next", "2026-11-03T09:00:00Z");
+    CHECK_THAT(next, Catch::Contains("on Postgres 16 now"));
+    CHECK_THAT(next, Catch::Contains("pydantic 已经升到 v2"));
+    CHECK_THAT(next, !Catch::Contains("MERGE"));
+    CHECK_THAT(next, !Catch::Contains("model_config"));
+    CHECK_THAT(next, !Catch::Contains("node_exporter"));
+    CHECK_THAT(next, !Catch::Contains("pyarrow"));
+}
+
 TEST_CASE("a correction of part of what a memory says keeps the rest of it in the next session",
           "[e2e][delivery][corrections]") {
     // On c724824 the correction retired the whole memory, and with it the read-only rule.
