@@ -80,7 +80,9 @@ bool is_clause_start(std::string_view sentence, std::size_t position,
         while (start > 0 && is_clause_padding(sentence[start - 1])) {
             --start;
         }
-        if (start == 0 || sentence[start - 1] == ',' || sentence[start - 1] == ':') {
+        // A colon opens a clause ("heads up: …", "注意：…"), a double one joins a name ("Orders::Create").
+        const bool after_colon = start > 0 && sentence[start - 1] == ':' && (start < 2 || sentence[start - 2] != ':');
+        if (start == 0 || sentence[start - 1] == ',' || after_colon) {
             return true;
         }
         const auto opener =
