@@ -83,14 +83,11 @@ DecisionTree::Weighing DecisionTree::weigh(const Evidence &evidence) const {
         weighing.keep += score(evidence, rule);
     }
     // A tool or a part of the setup named in a request the message opens with, or in a question, is
-    // what it is about ("can you
-    // write an ansible role that installs node_exporter?", "installier mal pandas und pyarrow"); in
-    // a statement, or in a rule for the agent ("clang-format on anything you touch, run it before
-    // …"), it is what the work is built with.
-    const bool instructs_the_agent = evidence.hits(Rule::standing_instruction) + evidence.hits(Rule::correction) > 0 ||
-                                     is_rule_for_the_agent(evidence);
+    // what it is about ("can you write an ansible role that installs node_exporter?", "installier
+    // mal pandas und pyarrow"); in a statement, or in a rule for the agent ("clang-format on
+    // anything you touch, run it before …"), it is what the work is built with.
     const bool asks_something =
-        !evidence.asked_to_keep && !instructs_the_agent &&
+        !evidence.asked_to_keep && !instructs_the_agent(evidence) &&
         (evidence.question_mark || evidence.opens_with_request || evidence.hits(Rule::knowledge_question) > 0);
     if (!asks_something) {
         weighing.keep += score(evidence, Rule::tool) + score(evidence, Rule::setup);
@@ -104,6 +101,11 @@ DecisionTree::Weighing DecisionTree::weigh(const Evidence &evidence) const {
         weighing.keep += score(evidence, Rule::generality) + score(evidence, Rule::addressing_agent);
     }
     return weighing;
+}
+
+bool DecisionTree::instructs_the_agent(const Evidence &evidence) noexcept {
+    return evidence.hits(Rule::standing_instruction) + evidence.hits(Rule::correction) > 0 ||
+           is_rule_for_the_agent(evidence);
 }
 
 bool DecisionTree::is_rule_for_the_agent(const Evidence &evidence) noexcept {
@@ -208,9 +210,8 @@ Verdict DecisionTree::classify(const Evidence &evidence, const Weighing &weighin
     // What a statement says the work is built with ("db is MariaDB 10.11, migrations via Flyway") is
     // a fact of the project; in an instruction to the agent ("from now on, write commit messages in
     // English") it is only what the instruction is about, and says nothing of its scope.
-    const bool instructs_the_agent = evidence.hits(Rule::standing_instruction) + evidence.hits(Rule::correction) > 0 ||
-                                     is_rule_for_the_agent(evidence);
-    const std::size_t built_with = instructs_the_agent ? 0 : evidence.hits(Rule::tool) + evidence.hits(Rule::setup);
+    const bool instructs = instructs_the_agent(evidence);
+    const std::size_t built_with = instructs ? 0 : evidence.hits(Rule::tool) + evidence.hits(Rule::setup);
     const std::size_t project_evidence = evidence.hits(Rule::project_scope) + evidence.hits(Rule::project_fact) +
                                          evidence.hits(Rule::constraint) + built_with;
     const bool about_this_project =
@@ -259,7 +260,7 @@ Verdict DecisionTree::classify(const Evidence &evidence, const Weighing &weighin
                 "STEP 3c: non-obvious project constraint" + cue_note(project_cues(evidence)) +
                     " → project, scope project"};
     }
-    if (instructs_the_agent) {
+    if (instructs) {
         // A rule about a tool the work uses ("run docker compose up -d before the service") is this
         // project's; a rule about how to answer or write ("commit messages in English"), or one for
         // everything ("stop suggesting Docker for everything"), is the user's.

@@ -54,6 +54,8 @@ private:
     [[nodiscard]] double score(const Evidence &evidence, Rule rule) const;
     [[nodiscard]] Weighing weigh(const Evidence &evidence) const;
     [[nodiscard]] static bool is_rule_for_the_agent(const Evidence &evidence) noexcept;
+    /// A standing instruction, a correction of the agent, or a rule for everything it does.
+    [[nodiscard]] static bool instructs_the_agent(const Evidence &evidence) noexcept;
     /// STEP 0: the strongest veto, unless the reasons to keep the message weigh more.
     [[nodiscard]] std::optional<Verdict> veto(const Evidence &evidence, double keep) const;
     /// STEP 1: nothing, or only opinion and acknowledgement, for a future session.
