@@ -3,6 +3,8 @@
 
 #include "word_characters.hpp"
 
+#include <starling/sdk/text/blanks.hpp>
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -23,19 +25,11 @@ std::string lower_ascii(std::string_view text) {
     return lowered;
 }
 
-std::string_view trimmed(std::string_view text) {
-    const auto first = text.find_first_not_of(" \t\n");
-    if (first == std::string_view::npos) {
-        return {};
-    }
-    return text.substr(first, text.find_last_not_of(" \t\n") - first + 1);
-}
-
 } // namespace
 
 PremiseFinder::PremiseFinder(const sdk::Settings &settings) {
     for (const auto &opener : sdk::get_string_list(settings, "premise.openers")) {
-        auto lowered = lower_ascii(trimmed(opener));
+        auto lowered = lower_ascii(sdk::text::trim_blanks(opener));
         if (lowered.empty()) {
             throw std::invalid_argument("setting 'premise.openers': an opener is empty");
         }
@@ -47,7 +41,7 @@ PremiseFinder::PremiseFinder(const sdk::Settings &settings) {
 }
 
 std::optional<PremiseFinder::Premise> PremiseFinder::find(std::string_view message) const {
-    const std::string_view text = trimmed(message);
+    const std::string_view text = sdk::text::trim_blanks(message);
     const std::string lowered = lower_ascii(text);
     for (const auto &opener : openers_) {
         // A whole word where the opener ends in a letter: "since" is not "sincerely".
@@ -66,8 +60,8 @@ std::optional<PremiseFinder::Premise> PremiseFinder::find(std::string_view messa
         if (end == std::string_view::npos) {
             continue;
         }
-        const std::string_view premise = trimmed(text.substr(opener.size(), end - opener.size()));
-        const std::string_view request = trimmed(text.substr(end + boundary_size));
+        const std::string_view premise = sdk::text::trim_blanks(text.substr(opener.size(), end - opener.size()));
+        const std::string_view request = sdk::text::trim_blanks(text.substr(end + boundary_size));
         if (premise.size() >= kMinPremiseBytes && !request.empty()) {
             return Premise{std::string{premise}, std::string{request}};
         }
