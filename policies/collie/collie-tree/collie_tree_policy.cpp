@@ -76,11 +76,12 @@ public:
             evidence.in_project = !message.project.empty();
             Verdict verdict = tree_.decide(evidence);
             // A request is for now, but the fact it rests on ("since we're on Postgres 16 now, …")
-            // is kept without it: instead of the whole message when the rest is a request, or when
-            // the whole is not kept.
+            // is kept without it: where the whole is not kept, and instead of the whole where the
+            // message opens with the premise and the rest is a request.
             std::string kept_text = message.text;
             if (auto premise = premises_.find(message.text)) {
-                if (!verdict.store || evidence_.collect(premise->request, false).opens_with_request) {
+                if (!verdict.store ||
+                    (premise->after_opener && evidence_.collect(premise->request, false).opens_with_request)) {
                     Evidence said = evidence_.collect(premise->fact, false);
                     said.in_project = evidence.in_project;
                     if (auto kept = tree_.decide_premise(said)) {

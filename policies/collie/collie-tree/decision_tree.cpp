@@ -127,9 +127,10 @@ std::optional<Verdict> DecisionTree::decide_premise(const Evidence &premise) con
     if (veto(premise, 0.0) || score(premise, Rule::opinion) + score(premise, Rule::acknowledgement) > 0) {
         return std::nullopt;
     }
-    if (premise.hits(Rule::role) > 0) {
+    if (premise.hits(Rule::role) + premise.hits(Rule::preference) > 0) {
+        const auto &cues = premise.hits(Rule::role) > 0 ? premise.cues_of(Rule::role) : premise.cues_of(Rule::preference);
         return Verdict{true, "user", "user",
-                       "STEP 3b: the user's background a request rests on" + cue_note(premise.cues_of(Rule::role)) +
+                       "STEP 3b: what the user is or does that a request rests on" + cue_note(cues) +
                            " → user, scope user"};
     }
     const auto cues = project_cues(premise);

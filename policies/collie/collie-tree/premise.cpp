@@ -38,11 +38,25 @@ PremiseFinder::PremiseFinder(const sdk::Settings &settings) {
     // The longest opener first: "da wir ja" leaves no "ja" in the premise that "da wir" would.
     std::stable_sort(openers_.begin(), openers_.end(),
                      [](const std::string &a, const std::string &b) { return a.size() > b.size(); });
+    for (const auto &connective : sdk::get_string_list(settings, "premise.connectives")) {
+        if (sdk::text::trim_blanks(connective).empty()) {
+            throw std::invalid_argument("setting 'premise.connectives': a connective is empty");
+        }
+        connectives_.push_back(lower_ascii(connective));
+    }
 }
 
 std::optional<PremiseFinder::Premise> PremiseFinder::find(std::string_view message) const {
     const std::string_view text = sdk::text::trim_blanks(message);
     const std::string lowered = lower_ascii(text);
+    if (auto premise = after_opener(text, lowered)) {
+        return premise;
+    }
+    return before_connective(text, lowered);
+}
+
+std::optional<PremiseFinder::Premise> PremiseFinder::after_opener(std::string_view text,
+                                                                  const std::string &lowered) const {
     for (const auto &opener : openers_) {
         // A whole word where the opener ends in a letter: "since" is not "sincerely".
         if (!lowered.starts_with(opener) ||
@@ -63,10 +77,31 @@ std::optional<PremiseFinder::Premise> PremiseFinder::find(std::string_view messa
         const std::string_view premise = sdk::text::trim_blanks(text.substr(opener.size(), end - opener.size()));
         const std::string_view request = sdk::text::trim_blanks(text.substr(end + boundary_size));
         if (premise.size() >= kMinPremiseBytes && !request.empty()) {
-            return Premise{std::string{premise}, std::string{request}};
+            return Premise{std::string{premise}, std::string{request}, true};
         }
     }
     return std::nullopt;
+}
+
+std::optional<PremiseFinder::Premise> PremiseFinder::before_connective(std::string_view text,
+                                                                       const std::string &lowered) const {
+    std::size_t at = std::string::npos;
+    std::size_t connective_size = 0;
+    for (const auto &connective : connectives_) {
+        if (const auto found = lowered.find(connective); found < at) {
+            at = found;
+            connective_size = connective.size();
+        }
+    }
+    if (at == std::string::npos) {
+        return std::nullopt;
+    }
+    const std::string_view premise = sdk::text::trim_blanks(text.substr(0, at));
+    const std::string_view request = sdk::text::trim_blanks(text.substr(at + connective_size));
+    if (premise.size() < kMinPremiseBytes || request.empty()) {
+        return std::nullopt;
+    }
+    return Premise{std::string{premise}, std::string{request}, false};
 }
 
 } // namespace starling::policies::collie_tree

@@ -619,13 +619,16 @@ TEST_CASE("statements told in a session, written apart from the lexicons, meet t
         SECTION(std::string{"session-round2-"} + language) {
             require_bars(kFixtures / (std::string{"session-round2-"} + language + ".jsonl"), 0.90, 0.65);
         }
-        // Whole sessions of eight developers, then of six more, each line as they typed it, each
-        // round scored blind once and then tuned on.
+        // Whole sessions of eight developers, then of six more and six more again, each line as
+        // they typed it, each round scored blind once and then tuned on.
         SECTION(std::string{"session-round3-"} + language) {
             require_bars(kFixtures / (std::string{"session-round3-"} + language + ".jsonl"), 0.90, 0.65);
         }
         SECTION(std::string{"session-round4-"} + language) {
             require_bars(kFixtures / (std::string{"session-round4-"} + language + ".jsonl"), 0.95, 0.70);
+        }
+        SECTION(std::string{"session-round5-"} + language) {
+            require_bars(kFixtures / (std::string{"session-round5-"} + language + ".jsonl"), 0.90, 0.65);
         }
     }
 }
@@ -659,11 +662,28 @@ TEST_CASE("the fact a request rests on is kept without the request", "[policy][c
         {"since you're at it, can you add Redis caching to the handler?", "STEP 0 veto"},
         {"since when does Postgres 16 support MERGE?", "STEP 0 veto: knowledge question"},
     });
-    // The openers are a setting.
+    // A fact before a connective is kept where the whole is not; where the whole is kept, what
+    // follows the connective may be the rule ("…, so give me commands that work there").
+    const auto vue = tree.decide(std::string{
+        "我们现在用的是 vue3 + element plus，所以这个组件用 composition api + <script setup> 写"});
+    REQUIRE(vue.store);
+    CHECK(vue.type == "project");
+    CHECK(vue.body == "我们现在用的是 vue3 + element plus");
+    const auto wsl = tree.decide(std::string{"I mostly code on Windows with WSL2, so give me commands that work there."});
+    REQUIRE(wsl.store);
+    CHECK(wsl.type == "user");
+    CHECK(wsl.body.empty());
+    // The openers and connectives are settings.
     const CollieTree without_openers{R"({"premise": {"openers": []}})"};
     CHECK_FALSE(without_openers.decide(std::string{"since we're on Postgres 16 now, rewrite this query with MERGE"}).store);
     CHECK_THROWS_WITH(CollieTree{R"({"premise": {"openers": [" "]}})"},
                       Catch::Contains("premise.openers"));
+    CHECK_THROWS_WITH(CollieTree{R"({"premise": {"connectives": [""]}})"},
+                      Catch::Contains("premise.connectives"));
+    const CollieTree without_connectives{R"({"premise": {"connectives": []}})"};
+    CHECK_FALSE(without_connectives
+                    .decide(std::string{"我们现在用的是 vue3 + element plus，所以这个组件用 composition api + <script setup> 写"})
+                    .store);
 }
 
 TEST_CASE("a tool named in a request or a question is what it is about, once however many words name it",
