@@ -77,11 +77,15 @@ public:
             Verdict verdict = tree_.decide(evidence);
             // A request is for now, but the fact it rests on ("since we're on Postgres 16 now, …")
             // is kept without it: where the whole is not kept, and instead of the whole where the
-            // message opens with the premise and the rest is a request.
+            // message opens with the premise and the rest is a request for now — not a rule ("…,
+            // run the smoke tests before every deploy"), nor anything a person handed over whole.
             std::string kept_text = message.text;
             if (auto premise = premises_.find(message.text)) {
-                if (!verdict.store ||
-                    (premise->after_opener && evidence_.collect(premise->request, false).opens_with_request)) {
+                const auto request_for_now = [&] {
+                    const Evidence request = evidence_.collect(premise->request, false);
+                    return request.opens_with_request && !DecisionTree::instructs_the_agent(request);
+                };
+                if (!verdict.store || (premise->after_opener && !message.asked_to_keep && request_for_now())) {
                     Evidence said = evidence_.collect(premise->fact, false);
                     said.in_project = evidence.in_project;
                     if (auto kept = tree_.decide_premise(said)) {

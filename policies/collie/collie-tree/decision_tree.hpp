@@ -43,6 +43,8 @@ public:
     /// known, one sign of the setup or of the user is enough, and no veto may hold. Nothing when it
     /// is not kept.
     [[nodiscard]] std::optional<Verdict> decide_premise(const Evidence &premise) const;
+    /// A standing instruction, a correction of the agent, or a rule for everything it does.
+    [[nodiscard]] static bool instructs_the_agent(const Evidence &evidence) noexcept;
 
 private:
     struct Weighing {
@@ -54,8 +56,6 @@ private:
     [[nodiscard]] double score(const Evidence &evidence, Rule rule) const;
     [[nodiscard]] Weighing weigh(const Evidence &evidence) const;
     [[nodiscard]] static bool is_rule_for_the_agent(const Evidence &evidence) noexcept;
-    /// A standing instruction, a correction of the agent, or a rule for everything it does.
-    [[nodiscard]] static bool instructs_the_agent(const Evidence &evidence) noexcept;
     /// STEP 0: the strongest veto, unless the reasons to keep the message weigh more.
     [[nodiscard]] std::optional<Verdict> veto(const Evidence &evidence, double keep) const;
     /// STEP 1: nothing, or only opinion and acknowledgement, for a future session.

@@ -662,6 +662,13 @@ TEST_CASE("the fact a request rests on is kept without the request", "[policy][c
         {"since you're at it, can you add Redis caching to the handler?", "STEP 0 veto"},
         {"since when does Postgres 16 support MERGE?", "STEP 0 veto: knowledge question"},
     });
+    // A rule after the premise, or a message handed over whole, stays whole.
+    const auto smoke = tree.decide(std::string{"since we deploy on Fridays, run the smoke tests before every deploy"});
+    REQUIRE(smoke.store);
+    CHECK(smoke.body.empty());
+    CHECK_THAT(smoke.summary, Catch::Contains("smoke tests before every deploy"));
+    CHECK(tree.decide_asked_to_keep("since we're on Postgres 16 now, rewrite upserts with MERGE", "demo-project")
+              .body.empty());
     // A fact before a connective is kept where the whole is not; where the whole is kept, what
     // follows the connective may be the rule ("…, so give me commands that work there").
     const auto vue = tree.decide(std::string{
