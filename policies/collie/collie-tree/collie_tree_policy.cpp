@@ -22,6 +22,7 @@
 #include <starling/sdk/plugin.hpp>
 
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -79,7 +80,7 @@ public:
             // is kept without it: where the whole is not kept, and instead of the whole where the
             // message opens with the premise and the rest is a request for now — not a rule ("…,
             // run the smoke tests before every deploy"), nor anything a person handed over whole.
-            std::string kept_text = message.text;
+            std::optional<std::string> premise_kept;
             if (auto premise = premises_.find(message.text)) {
                 const auto request_for_now = [&] {
                     const Evidence request = evidence_.collect(premise->request, false);
@@ -91,7 +92,7 @@ public:
                     if (auto kept = tree_.decide_premise(said)) {
                         verdict = std::move(*kept);
                         evidence = std::move(said);
-                        kept_text = std::move(premise->fact);
+                        premise_kept = std::move(premise->fact);
                     }
                 }
             }
@@ -100,8 +101,9 @@ public:
             decision.type = std::move(verdict.type);
             decision.scope = std::move(verdict.scope);
             decision.reason = std::move(verdict.reason);
-            if (kept_text != message.text) {
-                decision.body = kept_text;
+            const std::string &kept_text = premise_kept ? *premise_kept : message.text;
+            if (premise_kept) {
+                decision.body = *premise_kept;
             }
             decision.summary = summarizer_.summarize(kept_text, evidence.languages_applied);
             decision.tags = tags_.extract(kept_text, matched_cues(evidence));

@@ -4,10 +4,10 @@
 #include "word_characters.hpp"
 
 #include <starling/sdk/text/blanks.hpp>
+#include <starling/sdk/text/case_folding.hpp>
 
 #include <algorithm>
 #include <array>
-#include <cctype>
 #include <stdexcept>
 
 namespace starling::policies::collie_tree {
@@ -18,18 +18,11 @@ constexpr std::array<std::string_view, 7> kClauseBoundaries{",", ";", " - ", " â
 /// A premise shorter than this says no fact ("since then, â€¦").
 constexpr std::size_t kMinPremiseBytes = 8;
 
-std::string lower_ascii(std::string_view text) {
-    std::string lowered{text};
-    std::transform(lowered.begin(), lowered.end(), lowered.begin(),
-                   [](unsigned char character) { return static_cast<char>(std::tolower(character)); });
-    return lowered;
-}
-
 } // namespace
 
 PremiseFinder::PremiseFinder(const sdk::Settings &settings) {
     for (const auto &opener : sdk::get_string_list(settings, "premise.openers")) {
-        auto lowered = lower_ascii(sdk::text::trim_blanks(opener));
+        auto lowered = sdk::text::lower_ascii(sdk::text::trim_blanks(opener));
         if (lowered.empty()) {
             throw std::invalid_argument("setting 'premise.openers': an opener is empty");
         }
@@ -42,13 +35,13 @@ PremiseFinder::PremiseFinder(const sdk::Settings &settings) {
         if (sdk::text::trim_blanks(connective).empty()) {
             throw std::invalid_argument("setting 'premise.connectives': a connective is empty");
         }
-        connectives_.push_back(lower_ascii(connective));
+        connectives_.push_back(sdk::text::lower_ascii(connective));
     }
 }
 
 std::optional<PremiseFinder::Premise> PremiseFinder::find(std::string_view message) const {
     const std::string_view text = sdk::text::trim_blanks(message);
-    const std::string lowered = lower_ascii(text);
+    const std::string lowered = sdk::text::lower_ascii(text);
     if (auto premise = after_opener(text, lowered)) {
         return premise;
     }
