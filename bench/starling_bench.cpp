@@ -79,8 +79,9 @@ Usage: starling-bench [--config FILE] BENCHMARK [ARGS...]
                          what a newer sentence does to an older memory: each pair of FILE
                          (default: the repository's bench/supersession/pairs.txt, written
                          apart from the code) stored as `starling remember` stores it, in a
-                         store of its own; the older memory should be replaced, kept beside
-                         the newer, or restated; tuning and check half apart
+                         store of its own; the older memory should be replaced, corrected
+                         in place, kept beside the newer, or restated; tuning and check
+                         half apart
   secrets [--data DIR] [--ordinary DIR]... [--json]
                          the redactor on a corpus written apart from it (default: the
                          repository's tests/fixtures/secrets): positives found, near misses

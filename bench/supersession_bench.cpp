@@ -14,6 +14,7 @@
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <string_view>
 
 namespace starling::bench {
 namespace {
@@ -21,7 +22,13 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr const char *fixed_now = "2026-11-22T09:00:00Z";
-constexpr std::array<const char *, 3> kLabels{"replaces", "both", "restates"};
+constexpr std::array<const char *, 4> kLabels{"replaces", "corrects", "both", "restates"};
+
+/// Whether `outcome` is what its label asks for. A value corrected in place also retires what an
+/// older memory said that is no longer so: right for `replaces` too.
+bool is_right(const SupersessionOutcome &outcome) {
+    return outcome.outcome == outcome.label || (outcome.label == "replaces" && outcome.outcome == "corrects");
+}
 
 /// Stores `pair`'s two sentences as `starling remember` does, in a store of their own, and says
 /// what the newer one did to the older memory.
@@ -61,6 +68,8 @@ SupersessionOutcome run_pair(const SupersessionPair &pair, const SupersessionOpt
     SupersessionOutcome outcome{pair.id, pair.label, "both", pair.check, newer.reason};
     if (!newer.superseded.empty() && newer.superseded == older.key) {
         outcome.outcome = "replaces";
+    } else if (newer.corrected && newer.key == older.key) {
+        outcome.outcome = "corrects";
     } else if (newer.action == core::RememberOutcome::Action::updated && newer.key == older.key) {
         outcome.outcome = "restates";
     } else if (newer.action == core::RememberOutcome::Action::discarded) {
@@ -119,7 +128,7 @@ std::vector<SupersessionPair> read_supersession_pairs(const fs::path &file) {
             throw std::runtime_error(where + "expected `id | label | older | newer`, got '" + line + "'");
         }
         if (std::find(kLabels.begin(), kLabels.end(), fields[1]) == kLabels.end()) {
-            throw std::runtime_error(where + "unknown label '" + fields[1] + "' (expected replaces, both or restates)");
+            throw std::runtime_error(where + "unknown label '" + fields[1] + "' (expected replaces, corrects, both or restates)");
         }
         if (!ids.insert(fields[0]).second) {
             throw std::runtime_error(where + "id '" + fields[0] + "' is used twice");
@@ -146,7 +155,8 @@ std::string format_supersession_report(const SupersessionReport &report) {
     for (const bool check : {true, false}) {
         const auto confusion = confusion_of(report, check);
         out << "## " << (check ? "Check half (the figures to quote)" : "Tuning half") << "\n\n"
-            << "| should | right | replaced | both kept | folded | discarded |\n|---|---:|---:|---:|---:|---:|\n";
+            << "| should | right | replaced | corrected in place | both kept | folded | discarded |\n"
+            << "|---|---:|---:|---:|---:|---:|---:|\n";
         for (const char *label : kLabels) {
             const auto found = confusion.find(label);
             const auto counts = found == confusion.end() ? std::map<std::string, std::size_t>{} : found->second;
@@ -154,13 +164,14 @@ std::string format_supersession_report(const SupersessionReport &report) {
                 const auto at = counts.find(outcome);
                 return at == counts.end() ? std::size_t{0} : at->second;
             };
-            out << "| " << label << " | " << percent(count(label), total(counts)) << " | " << count("replaces")
-                << " | " << count("both") << " | " << count("restates") << " | " << count("discarded") << " |\n";
+            const auto right = count(label) + (std::string_view{label} == "replaces" ? count("corrects") : 0);
+            out << "| " << label << " | " << percent(right, total(counts)) << " | " << count("replaces") << " | "
+                << count("corrects") << " | " << count("both") << " | " << count("restates") << " | " << count("discarded") << " |\n";
         }
         out << "\nWrong:";
         bool any = false;
         for (const auto &outcome : report.outcomes) {
-            if (outcome.check == check && outcome.outcome != outcome.label) {
+            if (outcome.check == check && !is_right(outcome)) {
                 out << " " << outcome.id << " (" << outcome.label << " → " << outcome.outcome << ")";
                 any = true;
             }

@@ -4,8 +4,9 @@
 // written apart from the code (bench/supersession/pairs.txt: `id | label | older | newer`). Each
 // pair gets a scratch store of its own; both sentences are stored as `starling remember` stores
 // them, from inside a project. The label says what should happen to the older memory: `replaces`
-// (superseded by the newer), `both` (both stay, neither superseded nor folded), `restates` (the
-// newer is folded into it). Of each label, the 1st, 3rd, 5th, ... pair in file order tune, the
+// (superseded by the newer, or the value it no longer holds corrected in place), `corrects` (the
+// one value the newer corrects changed in it, the rest kept), `both` (both stay, neither superseded
+// nor folded), `restates` (the newer is folded into it). Of each label, the 1st, 3rd, 5th, ... pair in file order tune, the
 // others check.
 #pragma once
 
@@ -21,7 +22,7 @@ namespace starling::bench {
 
 struct SupersessionPair {
     std::string id;
-    std::string label; ///< replaces, both or restates
+    std::string label; ///< replaces, corrects, both or restates
     std::string older;
     std::string newer;
     bool check = false; ///< in the check half
@@ -34,7 +35,7 @@ struct SupersessionPair {
 struct SupersessionOutcome {
     std::string id;
     std::string label;
-    std::string outcome; ///< replaces, both or restates: what storing the newer sentence did
+    std::string outcome; ///< replaces, corrects, both, restates or discarded: what storing the newer sentence did
     bool check = false;
     std::string reason;  ///< the newer sentence's outcome, as `remember` reports it
 };

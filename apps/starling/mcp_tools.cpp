@@ -315,6 +315,9 @@ ToolResult StoreTools::remember(const Json &arguments) {
     const std::string id = core::memory_id_of(application_->store().read(outcome.key));
     structured["id"] = id;
     std::string text = std::string{core::to_string(outcome.action)} + " memory " + id + ": " + outcome.reason;
+    if (outcome.corrected) {
+        structured["corrected"] = Json{{"older", outcome.corrected->older}, {"newer", outcome.corrected->newer}};
+    }
     if (!outcome.superseded.empty()) {
         const std::string old_id = core::memory_id_of(application_->store().read(outcome.superseded));
         structured["supersedes"] = old_id;

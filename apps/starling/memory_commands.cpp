@@ -241,6 +241,9 @@ int run_remember_command(Application &application, std::span<const std::string> 
                            {"reason", outcome.reason}};
         const bool kept = !outcome.key.empty();
         out["kept_apart"] = outcome.kept_apart.empty() ? nlohmann::json(nullptr) : nlohmann::json(outcome.kept_apart);
+        out["corrected"] = outcome.corrected ? nlohmann::json{{"older", outcome.corrected->older},
+                                                              {"newer", outcome.corrected->newer}}
+                                             : nlohmann::json(nullptr);
         out["key"] = kept ? nlohmann::json(outcome.key) : nlohmann::json(nullptr);
         out["path"] = kept ? nlohmann::json(application.store().path_of(outcome.key).string()) : nlohmann::json(nullptr);
         out["id"] = kept ? nlohmann::json(core::memory_id_of(application.store().read(outcome.key)))

@@ -36,22 +36,26 @@ TEST_CASE("starling-bench supersession stores each pair as remember does and tel
                                         "p2 | both | Use tabs in Go files. | Use tabs in Makefiles.\n"
                                         "p3 | restates | Use pnpm for installs. | Use pnpm for installs.\n"
                                         "p4 | replaces | We use Node 18 in CI. | We use Node 20 in CI.\n"
-                                        "p5 | both | Never log card numbers. | Use pnpm for installs.\n");
+                                        "p5 | both | Never log card numbers. | Use pnpm for installs.\n"
+                                        "p6 | corrects | Deploys go through ArgoCD; the staging cluster is stg-eu-1. "
+                                        "| Actually, the staging cluster is stg-eu-2 now.\n");
     options.scratch = scratch / "stores";
     const auto report = run_supersession_benchmark(options);
-    REQUIRE(report.outcomes.size() == 5);
+    REQUIRE(report.outcomes.size() == 6);
     CHECK(report.outcomes[0].outcome == "replaces");
     CHECK(report.outcomes[1].outcome == "both");
     CHECK(report.outcomes[2].outcome == "restates");
     CHECK(report.outcomes[3].outcome == "replaces");
     CHECK(report.outcomes[4].outcome == "both");
+    CHECK(report.outcomes[5].outcome == "corrects");
     // Of each label the first tunes and the second checks.
     CHECK_FALSE(report.outcomes[0].check);
     CHECK(report.outcomes[3].check);
     CHECK(report.outcomes[4].check);
     const auto text = starling::bench::format_supersession_report(report);
-    CHECK_THAT(text, Catch::Contains("| replaces | 1/1 100.0 % | 1 | 0 | 0 | 0 |"));
+    CHECK_THAT(text, Catch::Contains("| replaces | 1/1 100.0 % | 1 | 0 | 0 | 0 | 0 |"));
     CHECK_THAT(text, Catch::Contains("Wrong: none"));
+    CHECK_THAT(text, Catch::Contains("| corrects | 1/1 100.0 % | 0 | 1 | 0 | 0 | 0 |"));
     CHECK(starling::bench::supersession_report_json(report)["check"]["both"]["both"] == 1);
 }
 

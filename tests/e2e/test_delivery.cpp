@@ -330,6 +330,33 @@ TEST_CASE("corrections in English, German and Chinese are kept as the user's fee
     }
 }
 
+TEST_CASE("a correction of one value of a memory that says more changes that value in it, and the rest still reaches "
+          "the agent",
+          "[e2e][delivery][corrections]") {
+    // On ef2b98a the correction retired the whole memory, and with it the ArgoCD fact.
+    const ScratchHome home{"delivery-value-correction"};
+    say_in_session(home, "s-deploy",
+                   {"Deploys go through ArgoCD; the staging cluster is stg-eu-1.",
+                    "Actually, the staging cluster is stg-eu-2 now."});
+    const auto next = session_start_context(home, "s-next", "2026-11-03T09:00:00Z");
+    CHECK_THAT(next, Catch::Contains("ArgoCD") && Catch::Contains("stg-eu-2") && !Catch::Contains("stg-eu-1"));
+    const auto memories = listed_memories(home);
+    CHECK(memories.size() == 1);
+
+    // Handed to remember, the correction says what it changed, and the memory's history keeps it.
+    const auto release = remember(home, "Release builds run on Buildkite; the release manager is Priya.");
+    const auto corrected =
+        remember_outcome(home, "No, that's wrong: the release manager is Tomasz.", "2026-11-04T09:00:00Z");
+    CHECK(corrected["action"] == "updated");
+    CHECK(corrected["id"] == release);
+    CHECK(corrected["corrected"] == nlohmann::json{{"older", "Priya"}, {"newer", "Tomasz"}});
+    CHECK(summary_of(home, release) == "Release builds run on Buildkite; the release manager is Tomasz.");
+    CHECK(superseded_by(home, release).empty());
+    const auto why = run_process(kBinaries / "starling", {"why", release}, home.options());
+    REQUIRE(why.exit_code == 0);
+    CHECK_THAT(why.stdout_text, Catch::Contains("edited") && Catch::Contains("corrected Priya to Tomasz"));
+}
+
 TEST_CASE("a correction supersedes the memory it corrects: only the correction reaches a prompt, and restore undoes it",
           "[e2e][delivery][corrections]") {
     const ScratchHome home{"delivery-supersede"};

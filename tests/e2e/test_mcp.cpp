@@ -174,6 +174,23 @@ TEST_CASE("an agent keeps, pins, forgets and asks for the session's context", "[
     CHECK_THAT(archived.stdout_text, Catch::Contains(archive_id) && Catch::Contains("the database moved"));
 }
 
+TEST_CASE("an agent that hands over a correction of one value learns what it changed in which memory",
+          "[e2e][mcp][corrections]") {
+    McpFixture fixture;
+    const auto deploys =
+        remember(fixture.home, fixture.project, {"Deploys go through ArgoCD; the staging cluster is stg-eu-1."});
+    const Session session = run_session(
+        fixture.home, fixture.project,
+        {tool_call(1, "memory_remember", {{"text", "Actually, the staging cluster is stg-eu-2 now."}})});
+    const Json &result = session.reply(1)["result"];
+    REQUIRE(result["isError"] == false);
+    CHECK(result["structuredContent"]["action"] == "updated");
+    CHECK(result["structuredContent"]["id"] == deploys);
+    CHECK(result["structuredContent"]["corrected"] == Json{{"older", "stg-eu-1"}, {"newer", "stg-eu-2"}});
+    CHECK_THAT(result["content"][0]["text"].get<std::string>(),
+               Catch::Contains("corrects stg-eu-1 to stg-eu-2 in " + deploys) && Catch::Contains("ArgoCD"));
+}
+
 TEST_CASE("starling mcp ends with its input, and a malformed line does not end it", "[e2e][mcp]") {
     McpFixture fixture;
     auto options = fixture.home.options();

@@ -339,6 +339,25 @@ RememberOutcome Rememberer::apply(const RememberRequest &request, const std::str
     // Likewise a memory that is only the closest and says much the correction does not touch ("…
     // Schema ANALYTICS_PROD, da nur lesend zugreifen!" for "das Schema heißt inzwischen
     // ANALYTICS_V2"): retiring it would lose the read-only rule with the old name.
+    // A correction of one value in a memory that says more ("Deploys go through ArgoCD; the staging
+    // cluster is stg-eu-1." for "the staging cluster is stg-eu-2 now") changes that value there:
+    // retiring the memory would lose the rest, keeping both would still serve the old value.
+    if (superseded) {
+        const auto older = summary_of(*store_, superseded->key);
+        if (const auto value = corrected_value(older, decision.summary)) {
+            if (auto key = correct_in_place(*superseded, *value, request, text)) {
+                outcome.action = RememberOutcome::Action::updated;
+                outcome.key = std::move(*key);
+                outcome.similarity = superseded->similarity;
+                outcome.corrected = value;
+                outcome.reason = "corrects " + value->older + " to " + value->newer + " in " + superseded->id +
+                                 ", which says more than this changes: it now reads \"" +
+                                 summary_of(*store_, outcome.key) + "\"";
+                outcome.decision = std::move(decision);
+                return outcome;
+            }
+        }
+    }
     if (superseded) {
         const auto older = summary_of(*store_, superseded->key);
         const auto older_words = statement_words(older);
@@ -354,6 +373,12 @@ RememberOutcome Rememberer::apply(const RememberRequest &request, const std::str
             alike_id = superseded->id;
             outcome.kept_apart = "changes only part of " + alike_id + ", which says more than this corrects: both "
                                  "kept, `starling forget " + alike_id + "` when nothing else in it holds";
+            superseded.reset();
+        } else if (leaves_a_clause_untouched(older, decision.summary)) {
+            alike_id = superseded->id;
+            outcome.kept_apart = "changes only part of " + alike_id + ", which says more than this corrects and "
+                                 "names no one value this changes: both kept, `starling forget " + alike_id +
+                                 "` when nothing else in it holds";
             superseded.reset();
         }
     }
@@ -477,6 +502,53 @@ namespace {
 struct AnotherMemoryThere {};
 
 } // namespace
+
+std::optional<std::string> Rememberer::correct_in_place(const Duplicate &older, const CorrectedValue &value,
+                                                        const RememberRequest &request,
+                                                        const std::string &redacted_text) {
+    const std::vector<std::string> session{listable_session_id(request.session_id)};
+    const auto now = store_->clock().now();
+    std::string said_before;
+    bool corrected = false;
+    bool corrected_before = false;
+    // Found by id, as restate does: another process may have moved or merged it since.
+    std::string key = older.key;
+    try {
+        key = store_->find_memory(older.id);
+        store_->update(key, [&](Memory &memory) {
+            if (lists_capture(memory, request.message_ref)) {
+                corrected_before = true; // by a judge that died before recording it
+                return;
+            }
+            auto summary = with_value_corrected(memory.summary, value);
+            // A text that does not write the value (one cut short, one written by hand) keeps what
+            // it says; one that writes it twice does not say which of them to change.
+            auto body = times_written(memory.body, value.older) == 0 ? std::optional{memory.body}
+                                                                     : with_value_corrected(memory.body, value);
+            if (!summary || !body) {
+                return;
+            }
+            said_before = memory.summary;
+            memory.summary = std::move(*summary);
+            memory.body = std::move(*body);
+            add_reads(memory, 1, now, session);
+            add_capture(memory, request.message_ref);
+            corrected = true;
+        });
+    } catch (const StoreError &) {
+        return std::nullopt; // archived or merged away meanwhile
+    }
+    if (corrected_before) {
+        return key;
+    }
+    if (!corrected) {
+        return std::nullopt;
+    }
+    ProvenanceEvent event = said_event(ProvenanceKind::edited, request, redacted_text, *store_);
+    event.reason = "corrected " + value.older + " to " + value.newer + "; it said \"" + said_before + "\"";
+    record_provenance(store_->root(), store_->redactor(), older.id, std::move(event));
+    return key;
+}
 
 std::optional<std::string> Rememberer::restate(const Duplicate &duplicate, const RememberRequest &request,
                                                const std::string &redacted_text, const sdk::Decision &decision) {

@@ -2,12 +2,14 @@
 #include <starling/core/lifecycle/replaced_value.hpp>
 
 #include <starling/sdk/text/case_folding.hpp>
+#include <starling/sdk/text/clauses.hpp>
 #include <starling/sdk/text/non_letters.hpp>
 #include <starling/sdk/text/unspaced_scripts.hpp>
 #include <starling/sdk/text/utf8.hpp>
 #include <starling/sdk/text/words.hpp>
 
 #include <algorithm>
+#include <array>
 #include <vector>
 
 namespace starling::core {
@@ -66,14 +68,15 @@ std::string name_around(std::string_view numbered) {
 
 } // namespace
 
-std::vector<std::string> statement_words(std::string_view text) {
-    std::vector<std::string> words;
+std::vector<WrittenWord> written_words(std::string_view text) {
+    std::vector<WrittenWord> words;
     std::size_t previous_end = std::string_view::npos; // where the last word run ended, to join names
     sdk::text::for_each_run(text, kUtf8Rules, kWordCharacters, [&](sdk::text::CharacterClass kind, std::string_view run) {
         const auto run_start = static_cast<std::size_t>(run.data() - text.data());
         if (kind == sdk::text::CharacterClass::unspaced) {
             sdk::text::for_each_code_point(run, kUtf8Rules, [&](sdk::text::DecodedCodePoint, std::string_view character) {
-                words.emplace_back(character);
+                const auto at = static_cast<std::size_t>(character.data() - text.data());
+                words.push_back({std::string{character}, at, at + character.size()});
             });
             previous_end = std::string_view::npos;
             return;
@@ -81,12 +84,23 @@ std::vector<std::string> statement_words(std::string_view text) {
         const auto gap = previous_end == std::string_view::npos ? std::string_view{}
                                                                   : text.substr(previous_end, run_start - previous_end);
         if (joins_a_name(gap)) {
-            words.back().append(gap).append(folded(run));
+            words.back().word.append(gap).append(folded(run));
+            words.back().end = run_start + run.size();
         } else {
-            words.push_back(folded(run));
+            words.push_back({folded(run), run_start, run_start + run.size()});
         }
         previous_end = run_start + run.size();
     });
+    return words;
+}
+
+std::vector<std::string> statement_words(std::string_view text) {
+    auto written = written_words(text);
+    std::vector<std::string> words;
+    words.reserve(written.size());
+    for (auto &word : written) {
+        words.push_back(std::move(word.word));
+    }
     return words;
 }
 
@@ -94,8 +108,19 @@ std::optional<ReplacedValue> replaced_value(std::string_view older, std::string_
     return replaced_value(statement_words(older), statement_words(newer));
 }
 
-std::optional<ReplacedValue> replaced_value(const std::vector<std::string> &old_words,
-                                            const std::vector<std::string> &new_words) {
+namespace {
+
+/// Where a newer statement puts other words in one place of an older one (replaced_value's rules).
+struct OnePlaceChange {
+    std::vector<std::size_t> old_only; ///< the older's own words: one run, at most kMaxValueWords
+    std::vector<std::size_t> new_only; ///< the newer's own words, anywhere, at most kMaxNewWords
+    /// Of new_only, those written where the older's run is, between the same two common words.
+    std::vector<std::size_t> in_its_place;
+    std::size_t frame = 0; ///< the words both say, in order
+};
+
+std::optional<OnePlaceChange> one_place_change(const std::vector<std::string> &old_words,
+                                               const std::vector<std::string> &new_words) {
     if (old_words.empty() || new_words.empty() || old_words == new_words) {
         return std::nullopt;
     }
@@ -112,25 +137,34 @@ std::optional<ReplacedValue> replaced_value(const std::vector<std::string> &old_
                                                                   : std::max(at(row + 1, column), at(row, column + 1));
         }
     }
-    std::vector<std::size_t> old_only;
-    std::vector<std::size_t> new_only;
+    OnePlaceChange change;
+    // How many common words come before each word of each side's own: words between the same two
+    // common words stand in one place.
+    std::vector<std::size_t> old_after;
+    std::vector<std::size_t> new_after;
+    std::size_t matched = 0;
     for (std::size_t row = 0, column = 0; row < rows || column < columns;) {
         if (row < rows && column < columns && old_words[row] == new_words[column]) {
             ++row;
             ++column;
+            ++matched;
         } else if (column == columns || (row < rows && at(row + 1, column) >= at(row, column + 1))) {
-            old_only.push_back(row++);
+            change.old_only.push_back(row++);
+            old_after.push_back(matched);
         } else {
-            new_only.push_back(column++);
+            change.new_only.push_back(column++);
+            new_after.push_back(matched);
         }
     }
-    const std::size_t frame = at(0, 0);
+    change.frame = at(0, 0);
+    const auto &old_only = change.old_only;
+    const auto &new_only = change.new_only;
     // One place of the older statement changed ("8080" → "9090 now", "auf Port 3000" → "inzwischen
     // auf Port 4000"), framed by at least half of the longer one: two changed places are another
     // subject with another value ("Redis … 6379" → "Postgres … 5432").
     const bool one_place = !old_only.empty() && old_only.back() - old_only.front() + 1 == old_only.size();
     if (!one_place || old_only.size() > kMaxValueWords || new_only.empty() || new_only.size() > kMaxNewWords ||
-        2 * frame < std::max(rows, columns)) {
+        2 * change.frame < std::max(rows, columns)) {
         return std::nullopt;
     }
     for (const auto old_index : old_only) {
@@ -140,6 +174,24 @@ std::optional<ReplacedValue> replaced_value(const std::vector<std::string> &old_
             }
         }
     }
+    for (std::size_t index = 0; index < new_only.size(); ++index) {
+        if (new_after[index] == old_after.front()) {
+            change.in_its_place.push_back(new_only[index]);
+        }
+    }
+    return change;
+}
+
+} // namespace
+
+std::optional<ReplacedValue> replaced_value(const std::vector<std::string> &old_words,
+                                            const std::vector<std::string> &new_words) {
+    const auto change = one_place_change(old_words, new_words);
+    if (!change) {
+        return std::nullopt;
+    }
+    const auto &old_only = change->old_only;
+    const auto &new_only = change->new_only;
     ReplacedValue replaced;
     for (const auto index : old_only) {
         replaced.older += (replaced.older.empty() ? "" : " ") + old_words[index];
@@ -147,7 +199,7 @@ std::optional<ReplacedValue> replaced_value(const std::vector<std::string> &old_
     for (const auto index : new_only) {
         replaced.newer += (replaced.newer.empty() ? "" : " ") + new_words[index];
     }
-    replaced.frame_words = frame;
+    replaced.frame_words = change->frame;
     const auto numbered = [](std::size_t index, const std::vector<std::string> &words) {
         return has_digit(words[index]);
     };
@@ -235,6 +287,186 @@ bool says_much_more(const std::vector<std::string> &older, const std::vector<std
     });
     const auto own = distinct.size() - static_cast<std::size_t>(shared);
     return own >= kMinOwnWords && 3 * static_cast<std::size_t>(shared) <= distinct.size();
+}
+
+namespace {
+
+std::vector<std::string> words_of(const std::vector<WrittenWord> &written) {
+    std::vector<std::string> words;
+    words.reserve(written.size());
+    for (const auto &word : written) {
+        words.push_back(word.word);
+    }
+    return words;
+}
+
+/// The words that join two clauses where no punctuation does ("runs on Python 3.10 and uses Celery"),
+/// with the blanks around them; Chinese writes them without.
+constexpr std::array<std::string_view, 4> kClauseJoints{" and ", " und ", "并且", "而且"};
+
+/// `clause` cut at each word that joins two clauses, those words left out.
+std::vector<std::string_view> joined_parts(std::string_view clause) {
+    const std::string lowered = sdk::text::lower_ascii(clause); // byte for byte, so places carry over
+    std::vector<std::string_view> parts;
+    std::size_t start = 0;
+    for (std::size_t at = 0; at < lowered.size(); ++at) {
+        for (const std::string_view joint : kClauseJoints) {
+            if (std::string_view{lowered}.substr(at, joint.size()) == joint) {
+                parts.push_back(clause.substr(start, at - start));
+                start = at + joint.size();
+                at = start - 1;
+                break;
+            }
+        }
+    }
+    parts.push_back(clause.substr(start));
+    return parts;
+}
+
+/// The words of each clause of `text` that has any, where `text` writes them: clauses as
+/// sdk::text::clauses_of ends them, and cut where a joining word joins two.
+std::vector<std::vector<WrittenWord>> words_by_clause(std::string_view text) {
+    std::vector<std::string_view> parts;
+    for (const std::string_view clause : sdk::text::clauses_of(text)) {
+        const auto joined = joined_parts(clause);
+        parts.insert(parts.end(), joined.begin(), joined.end());
+    }
+    std::vector<std::vector<WrittenWord>> clauses;
+    for (const std::string_view clause : parts) {
+        auto words = written_words(clause);
+        const auto offset = static_cast<std::size_t>(clause.data() - text.data());
+        for (auto &word : words) {
+            word.begin += offset;
+            word.end += offset;
+        }
+        if (!words.empty()) {
+            clauses.push_back(std::move(words));
+        }
+    }
+    return clauses;
+}
+
+/// Where `words` hold `run`, word by word in a row.
+std::vector<std::size_t> places_of(const std::vector<std::string> &words, const std::vector<std::string> &run) {
+    std::vector<std::size_t> places;
+    for (std::size_t at = 0; !run.empty() && at + run.size() <= words.size(); ++at) {
+        if (std::equal(run.begin(), run.end(), words.begin() + static_cast<std::ptrdiff_t>(at))) {
+            places.push_back(at);
+        }
+    }
+    return places;
+}
+
+/// The words [first, last] of a statement, indices into its words.
+struct WordRun {
+    std::size_t first = 0;
+    std::size_t last = 0;
+};
+
+struct ValueInClause {
+    WordRun older; ///< in the clause
+    WordRun newer; ///< in the newer statement
+};
+
+/// The value `newer` gives where `clause` gives another: the one place the two say differently
+/// around the same words (replaced_value's rules), narrowed to the number when that place renumbers
+/// a name ("is stg-eu-2 now" for "is stg-eu-1").
+std::optional<ValueInClause> value_in_clause(const std::vector<std::string> &clause,
+                                             const std::vector<std::string> &newer) {
+    const auto change = one_place_change(clause, newer);
+    if (!change) {
+        return std::nullopt;
+    }
+    if (renumbered_name(clause, newer)) {
+        const auto numbers = own_numbers(clause, newer);
+        const auto index_of = [](const std::vector<std::string> &words, const std::string &word) {
+            return static_cast<std::size_t>(std::find(words.begin(), words.end(), word) - words.begin());
+        };
+        const auto older_at = index_of(clause, numbers.older.front());
+        const auto newer_at = index_of(newer, numbers.newer.front());
+        return ValueInClause{{older_at, older_at}, {newer_at, newer_at}};
+    }
+    const auto &in_its_place = change->in_its_place;
+    if (in_its_place.empty() || in_its_place.back() - in_its_place.front() + 1 != in_its_place.size()) {
+        return std::nullopt;
+    }
+    return ValueInClause{{change->old_only.front(), change->old_only.back()},
+                         {in_its_place.front(), in_its_place.back()}};
+}
+
+std::string_view written(std::string_view text, const std::vector<WrittenWord> &words, WordRun run) {
+    return text.substr(words[run.first].begin, words[run.last].end - words[run.first].begin);
+}
+
+/// A word that says something of its own: not a number, not a short function word ("is", "in",
+/// "an"); each Han character is one.
+bool says_something(const std::string &word) {
+    constexpr std::size_t kMinBytes = 3;
+    return word.size() >= kMinBytes && !has_digit(word);
+}
+
+} // namespace
+
+std::optional<CorrectedValue> corrected_value(std::string_view older, std::string_view newer) {
+    const auto clauses = words_by_clause(older);
+    if (clauses.size() < 2) {
+        return std::nullopt;
+    }
+    const auto new_written = written_words(newer);
+    const auto new_words = words_of(new_written);
+    std::optional<CorrectedValue> corrected;
+    for (const auto &clause : clauses) {
+        const auto value = value_in_clause(words_of(clause), new_words);
+        if (!value) {
+            continue;
+        }
+        if (corrected) {
+            return std::nullopt; // two clauses it could correct: which one, it does not say
+        }
+        corrected = CorrectedValue{std::string{written(older, clause, value->older)},
+                                   std::string{written(newer, new_written, value->newer)}};
+    }
+    // A value the memory says already, elsewhere, is no new one: "We format with Ruff" does not
+    // make "We lint with ruff, and format with Black." lint nothing but format twice.
+    if (corrected && times_written(older, corrected->newer) != 0) {
+        return std::nullopt;
+    }
+    // Written twice, the older value may stay right in the other place.
+    if (corrected && times_written(older, corrected->older) != 1) {
+        return std::nullopt;
+    }
+    return corrected;
+}
+
+std::size_t times_written(std::string_view text, std::string_view words) {
+    return places_of(statement_words(text), statement_words(words)).size();
+}
+
+std::optional<std::string> with_value_corrected(std::string_view text, const CorrectedValue &value) {
+    const auto words = written_words(text);
+    const auto run = statement_words(value.older);
+    const auto places = places_of(words_of(words), run);
+    if (places.size() != 1) {
+        return std::nullopt;
+    }
+    const auto begin = words[places.front()].begin;
+    const auto end = words[places.front() + run.size() - 1].end;
+    return std::string{text.substr(0, begin)} + value.newer + std::string{text.substr(end)};
+}
+
+bool leaves_a_clause_untouched(std::string_view older, std::string_view newer) {
+    constexpr std::size_t kMinOwnWords = 2;
+    const auto clauses = words_by_clause(older);
+    if (clauses.size() < 2) {
+        return false;
+    }
+    const auto new_words = statement_words(newer);
+    return std::any_of(clauses.begin(), clauses.end(), [&](const std::vector<WrittenWord> &clause) {
+        const auto own = std::count_if(clause.begin(), clause.end(), [&](const WrittenWord &word) {
+            return says_something(word.word) && std::find(new_words.begin(), new_words.end(), word.word) == new_words.end();
+        });
+        return static_cast<std::size_t>(own) >= kMinOwnWords;
+    });
 }
 
 std::string listed(const std::vector<std::string> &words) {

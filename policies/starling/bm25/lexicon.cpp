@@ -5,6 +5,7 @@
 
 // The tables starling-bm25-lexicon compiles lexicon/software.txt into (tools/compile_lexicon.cpp).
 #include <starling/bm25/built_in_lexicon.hpp>
+#include <starling/sdk/text/clauses.hpp>
 
 #include <algorithm>
 #include <optional>
@@ -30,22 +31,6 @@ std::vector<std::string> terms_of(std::string_view member, Tokenizer &tokenizer,
 /// "log in" as log, a word that alone means something else.
 bool cut_to_one_word(std::string_view member, const std::vector<std::string> &terms, Tokenizer &tokenizer) {
     return terms.size() == 1 && terms_of(member, tokenizer, StopWordHandling::keep).size() != 1;
-}
-
-bool is_ascii_space(unsigned char byte) noexcept {
-    return byte == ' ' || byte == '\t' || byte == '\n' || byte == '\r' || byte == '\f' || byte == '\v';
-}
-
-/// ASCII punctuation that ends a sentence or a clause where white space or the end follows it: in
-/// "0.9.3", "package.json" or "a,b" it does not.
-bool is_clause_punctuation(unsigned char byte) noexcept {
-    return byte == '.' || byte == '!' || byte == '?' || byte == ';' || byte == ':' || byte == ',';
-}
-
-/// Chinese and Japanese punctuation that ends a sentence or a clause: 。！？；：，、 (no space follows).
-bool is_cjk_clause_punctuation(char32_t code_point) noexcept {
-    return code_point == 0x3002 || code_point == 0xFF01 || code_point == 0xFF1F || code_point == 0xFF1B ||
-           code_point == 0xFF1A || code_point == 0xFF0C || code_point == 0x3001;
 }
 
 /// Whether every term of `phrase` is (part of) a word of a spaced script. A Chinese phrase's terms
@@ -133,20 +118,17 @@ void read_written_terms(std::string_view text, Tokenizer &tokenizer, TokenList &
         if (byte >= 0x80) {
             const auto decoded = sdk::text::decode_utf8(text, position, term_utf8_rules);
             position += decoded.length;
-            if (decoded.valid && is_cjk_clause_punctuation(decoded.code_point)) {
+            if (decoded.valid && sdk::text::is_cjk_clause_punctuation(decoded.code_point)) {
                 end_word(position);
                 ++place.clause;
             }
             continue;
         }
+        const bool ends_clause = sdk::text::ends_clause_at(text, position);
         ++position;
-        if (is_ascii_space(byte)) {
+        if (sdk::text::is_ascii_white_space(byte) || ends_clause) {
             end_word(position);
-            place.clause += byte == '\n' || byte == '\r' ? 1U : 0U;
-        } else if (is_clause_punctuation(byte) &&
-                   (position == text.size() || is_ascii_space(static_cast<unsigned char>(text[position])))) {
-            end_word(position);
-            ++place.clause;
+            place.clause += ends_clause ? 1U : 0U;
         }
     }
     end_word(text.size());

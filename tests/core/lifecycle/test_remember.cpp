@@ -2,6 +2,7 @@
 #include <starling/core/lifecycle/remember.hpp>
 #include <starling/core/io/clock.hpp>
 #include <starling/core/store/memory_store.hpp>
+#include <starling/core/store/provenance.hpp>
 #include <starling/sdk/memory_view.hpp>
 #include <starling/plugins/plugin_registry.hpp>
 #include <starling/plugins/static_plugins.hpp>
@@ -669,4 +670,55 @@ TEST_CASE("a correction's summary is what it states, without the words that open
     CHECK(correction_statement("不对，接口文档已经迁移到 https://docs.example.cn/api 了。") ==
           "接口文档已经迁移到 https://docs.example.cn/api 了。");
     CHECK(correction_statement("Actually, standup is at 10:30 now.") == "Standup is at 10:30 now.");
+}
+
+TEST_CASE("a correction of one value of a memory that says more changes that value in it and keeps the rest",
+          "[lifecycle][remember][corrections]") {
+    RememberFixture fixture;
+    const auto deploys = fixture.rememberer.remember(
+        fixture.request("remember: deploys go through ArgoCD; the staging cluster is stg-eu-1", "app"));
+    REQUIRE(deploys.action == RememberOutcome::Action::created);
+    const auto deploys_id = id_at(fixture.store, deploys.key);
+    fixture.clock.advance(std::chrono::hours{2});
+    const auto correction = remember_correction(fixture, "Actually, the staging cluster is stg-eu-2 now.", "app");
+    REQUIRE(correction.action == RememberOutcome::Action::updated);
+    CHECK(correction.key == deploys.key);
+    CHECK(correction.superseded.empty());
+    REQUIRE(correction.corrected);
+    CHECK(*correction.corrected == core::CorrectedValue{"stg-eu-1", "stg-eu-2"});
+    CHECK_THAT(correction.reason, Catch::StartsWith("corrects stg-eu-1 to stg-eu-2 in " + deploys_id) &&
+                                      Catch::Contains("ArgoCD"));
+    // One memory, which says the new value and everything else it said.
+    REQUIRE(fixture.store.list().size() == 1);
+    const auto memory = fixture.store.read(deploys.key);
+    CHECK(memory.superseded_by.empty());
+    CHECK_THAT(memory.summary, Catch::Contains("ArgoCD") && Catch::Contains("stg-eu-2") &&
+                                   !Catch::Contains("stg-eu-1"));
+    CHECK_THAT(memory.body, Catch::Contains("ArgoCD") && Catch::Contains("stg-eu-2") && !Catch::Contains("stg-eu-1"));
+    // Its history names the correction and what it said before.
+    const auto history = core::memory_history(fixture.store.root(), fixture.store.redactor(), deploys_id);
+    REQUIRE_FALSE(history.events.empty());
+    const auto &edited = history.events.back();
+    CHECK(edited.kind == core::ProvenanceKind::edited);
+    CHECK(edited.text == "Actually, the staging cluster is stg-eu-2 now.");
+    CHECK_THAT(edited.reason, Catch::StartsWith("corrected stg-eu-1 to stg-eu-2") && Catch::Contains("stg-eu-1\""));
+}
+
+TEST_CASE("a correction of part of a memory that names no one value there keeps both, and says how to retire it",
+          "[lifecycle][remember][corrections]") {
+    RememberFixture fixture;
+    const auto node = fixture.rememberer.remember(
+        fixture.request("remember: this project uses Node 18 in CI; Node 18 on the dev boxes too", "app"));
+    REQUIRE(node.action == RememberOutcome::Action::created);
+    const auto node_id = id_at(fixture.store, node.key);
+    fixture.clock.advance(std::chrono::hours{2});
+    // Which of the two it changes, it does not say: retiring the memory would lose the dev boxes.
+    const auto correction = remember_correction(fixture, "this project uses Node 20 in CI now", "app");
+    REQUIRE(correction.action == RememberOutcome::Action::created);
+    CHECK(correction.superseded.empty());
+    CHECK_FALSE(correction.corrected);
+    CHECK(fixture.store.read(node.key).superseded_by.empty());
+    CHECK_THAT(fixture.store.read(node.key).summary, Catch::Contains("Node 18 in CI"));
+    CHECK_THAT(correction.kept_apart, Catch::StartsWith("changes only part of " + node_id) &&
+                                          Catch::Contains("`starling forget " + node_id + "`"));
 }

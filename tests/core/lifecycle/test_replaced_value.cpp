@@ -3,6 +3,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -148,4 +149,88 @@ TEST_CASE("says much more: an older statement whose words a newer one leaves mos
     CHECK_FALSE(more("The staging database is db-staging-1.", "The staging database is db-staging-2, not db-staging-1."));
     CHECK_FALSE(more("Train the ranking model on a single A100.", "Ranking model training moved to a node with 8 H100s."));
     CHECK_FALSE(more("", "anything"));
+}
+
+TEST_CASE("written words: the statement words with where the text writes them", "[lifecycle][corrections]") {
+    const std::string text = "Staging ist db-Staging-1, 端口 7001.";
+    const auto words = starling::core::written_words(text);
+    REQUIRE(words.size() == 6);
+    CHECK(words[1].word == "ist");
+    CHECK(words[2].word == "db-staging-1");
+    CHECK(text.substr(words[2].begin, words[2].end - words[2].begin) == "db-Staging-1");
+    CHECK(text.substr(words[3].begin, words[3].end - words[3].begin) == "端");
+    CHECK(text.substr(words[5].begin, words[5].end - words[5].begin) == "7001");
+    CHECK(starling::core::statement_words(text) ==
+          std::vector<std::string>{"staging", "ist", "db-staging-1", "端", "口", "7001"});
+}
+
+TEST_CASE("corrected value: the one value a correction changes in one clause of a memory that says more",
+          "[lifecycle][corrections]") {
+    using starling::core::corrected_value;
+    using starling::core::CorrectedValue;
+    // A name renumbered, as the newer writes it.
+    CHECK(corrected_value("Deploys go through ArgoCD; the staging cluster is stg-eu-1.",
+                          "The staging cluster is stg-eu-2 now.") == CorrectedValue{"stg-eu-1", "stg-eu-2"});
+    CHECK(corrected_value("Das Backend läuft auf Port 3000, das Frontend auf Vercel.",
+                          "Das Backend läuft inzwischen auf Port 4000.") == CorrectedValue{"3000", "4000"});
+    CHECK(corrected_value("订单服务用 Go 写，端口是 7001。", "端口是 7002。") == CorrectedValue{"7001", "7002"});
+    // The same words around another name, in the writer's case.
+    CHECK(corrected_value("Für Sicherheit ist Katrin zuständig, Pentests gibt es jedes Quartal.",
+                          "Für Sicherheit ist Jonas zuständig.") == CorrectedValue{"Katrin", "Jonas"});
+    CHECK(corrected_value("We lint with ruff, and type-check with mypy.", "We type-check with Pyright.") ==
+          CorrectedValue{"mypy", "Pyright"});
+    // Clauses joined by a word, not by punctuation.
+    CHECK(corrected_value("The API runs on Java 17 and talks to Kafka through the outbox table.",
+                          "The API runs on Java 21 now.") == CorrectedValue{"17", "21"});
+    CHECK(corrected_value("Die App läuft auf Hetzner und die Builds laufen auf Runner-3.",
+                          "Die Builds laufen auf Runner-4.") == CorrectedValue{"Runner-3", "Runner-4"});
+    CHECK(corrected_value("日志保留 30 天并且统一接入 Loki。", "日志保留 90 天。") == CorrectedValue{"30", "90"});
+}
+
+TEST_CASE("corrected value: none for one clause, a value written twice, two clauses it fits or another subject",
+          "[lifecycle][corrections]") {
+    using starling::core::corrected_value;
+    // One clause: the correction replaces the memory whole.
+    CHECK_FALSE(corrected_value("The staging database is db-staging-1.", "The staging database is db-staging-2."));
+    // Which of the two the correction means is not said.
+    CHECK_FALSE(corrected_value("Node 18 in CI; Node 18 on the dev boxes too.", "Node 20 in CI."));
+    CHECK_FALSE(corrected_value("Frontend runs on port 3000; admin runs on port 3001.", "It runs on port 4000."));
+    // Another service's port is no correction of this one's.
+    CHECK_FALSE(corrected_value("The auth service runs on port 8081, and it logs to Loki.",
+                                "The mail service runs on port 8025."));
+    CHECK_FALSE(corrected_value("Production backups run at 01:00 UTC and are kept for 30 days.",
+                                "Staging backups run at 04:00 UTC."));
+    CHECK_FALSE(corrected_value("Deploys go through ArgoCD; staging is stg-eu-1.", "Write commit messages in English."));
+    // A value the memory says already is no new one.
+    CHECK_FALSE(corrected_value("We lint with ruff, and format with Black.", "We format with Ruff."));
+    CHECK_FALSE(corrected_value("", "The staging cluster is stg-eu-2."));
+}
+
+TEST_CASE("a value corrected in a text: written once, replaced in the writer's spelling", "[lifecycle][corrections]") {
+    using starling::core::CorrectedValue;
+    using starling::core::times_written;
+    using starling::core::with_value_corrected;
+    CHECK(with_value_corrected("Deploys go through ArgoCD; the staging cluster is stg-eu-1.\n",
+                               CorrectedValue{"stg-eu-1", "stg-eu-2"}) ==
+          std::optional<std::string>{"Deploys go through ArgoCD; the staging cluster is stg-eu-2.\n"});
+    CHECK(with_value_corrected("Für Sicherheit ist KATRIN zuständig.", CorrectedValue{"Katrin", "Jonas"}) ==
+          std::optional<std::string>{"Für Sicherheit ist Jonas zuständig."});
+    CHECK(with_value_corrected("端口是 7001，超时 500 毫秒。", CorrectedValue{"7001", "7002"}) ==
+          std::optional<std::string>{"端口是 7002，超时 500 毫秒。"});
+    // Part of a longer name is not the value; twice, it does not say which.
+    CHECK_FALSE(with_value_corrected("The host is stg-eu-10.", CorrectedValue{"stg-eu-1", "stg-eu-2"}));
+    CHECK_FALSE(with_value_corrected("Node 18 here, Node 18 there.", CorrectedValue{"18", "20"}));
+    CHECK(times_written("Node 18 here, Node 18 there.", "node 18") == 2);
+    CHECK(times_written("Node 18 here.", "stg-eu-1") == 0);
+}
+
+TEST_CASE("a clause left untouched: one with two words or more of its own", "[lifecycle][corrections]") {
+    using starling::core::leaves_a_clause_untouched;
+    CHECK(leaves_a_clause_untouched("Staging läuft in München, Freigaben gibt Jonas.", "Staging läuft in Frankfurt."));
+    CHECK(leaves_a_clause_untouched("Node 18 in CI; Node 18 on the dev boxes too.", "Node 20 in CI."));
+    CHECK(leaves_a_clause_untouched("订单服务部署在北京，端口是 7001。", "端口是 7002。"));
+    CHECK(leaves_a_clause_untouched("Our app runs on Python 3.10 and uses Celery with Redis.", "We're on Python 3.12 now."));
+    // One clause, or every clause said again but for its value.
+    CHECK_FALSE(leaves_a_clause_untouched("Staging läuft in München.", "Staging läuft in Frankfurt."));
+    CHECK_FALSE(leaves_a_clause_untouched("The cluster is stg-eu-1, in Frankfurt.", "The cluster is stg-eu-2, in Frankfurt."));
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <starling/core/lifecycle/policies.hpp>
+#include <starling/core/lifecycle/replaced_value.hpp>
 #include <starling/core/store/memory_store.hpp>
 #include <starling/sdk/policy_types.hpp>
 
@@ -84,6 +85,9 @@ struct RememberOutcome {
     /// apart from … which says 400 where this says 300: `starling forget …` if this replaces it");
     /// the new memory links to it (alike_link_relation). Empty when there was none.
     std::string kept_apart{};
+    /// The value this message corrected in place in the memory at `key` (action `updated`), which
+    /// says more than the correction changes; nullopt when it corrected nothing in place.
+    std::optional<CorrectedValue> corrected{};
     /// When the decision split the message into claims (ABI 1.4): the outcome of each, in order.
     /// `action` and `key` above are then those of the first claim that was stored.
     std::vector<RememberOutcome> claims{};
@@ -133,6 +137,11 @@ private:
     /// returns where that memory is now; nullopt when it no longer exists (archived, merged away).
     std::optional<std::string> restate(const Duplicate &duplicate, const RememberRequest &request,
                                        const std::string &redacted_text, const sdk::Decision &decision);
+    /// Changes `value` in the memory `older` (its summary and its text) and counts the correction
+    /// as a use of it, in one write, and returns where that memory is now; nullopt when it no
+    /// longer exists or no longer writes the value once.
+    std::optional<std::string> correct_in_place(const Duplicate &older, const CorrectedValue &value,
+                                                const RememberRequest &request, const std::string &redacted_text);
     /// The key of the memory with id `id` if it lists `message_ref` in `captured`: the message was
     /// stored before its judge died. Clears `id` when another memory has it.
     [[nodiscard]] std::optional<std::string> stored_capture(std::string &id, const std::string &message_ref);

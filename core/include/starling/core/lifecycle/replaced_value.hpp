@@ -31,6 +31,17 @@ struct ReplacedValue {
 /// own, punctuation and symbols dropped.
 [[nodiscard]] std::vector<std::string> statement_words(std::string_view text);
 
+/// A statement word and where the text writes it: [begin, end) in bytes.
+struct WrittenWord {
+    std::string word;
+    std::size_t begin = 0;
+    std::size_t end = 0;
+};
+
+/// statement_words with where each is written: a value found among the words can be changed in
+/// the text that says it, in the writer's own spelling.
+[[nodiscard]] std::vector<WrittenWord> written_words(std::string_view text);
+
 /// The value `newer` puts in place of one of `older`'s: of the words both say in order (at least
 /// half of the longer statement), the older's own are one run of at most three words, the newer's
 /// own at most four, anywhere ("The API listens on port 8080." → "… port 9090 now."), and the two
@@ -73,6 +84,38 @@ struct OwnNumbers {
 /// liegen im Snowflake, Schema ANALYTICS_PROD, da nur lesend zugreifen!" says more than "das Schema
 /// heißt inzwischen ANALYTICS_V2" corrects; "The staging database is db-staging-1." does not.
 [[nodiscard]] bool says_much_more(const std::vector<std::string> &older, const std::vector<std::string> &newer);
+
+/// One value a correction changes in an older statement, as each statement writes it: "stg-eu-1"
+/// and "stg-eu-2", "Katrin" and "Jonas".
+struct CorrectedValue {
+    std::string older;
+    std::string newer;
+
+    friend bool operator==(const CorrectedValue &, const CorrectedValue &) = default;
+};
+
+/// The one value `newer` corrects in one clause of `older` (clauses as sdk::text::clauses_of
+/// ends them, and cut where "and", "und", "并且" or "而且" joins two), when `older` has other clauses the correction leaves as they are: "Deploys go
+/// through ArgoCD; the staging cluster is stg-eu-1." and "The staging cluster is stg-eu-2 now."
+/// correct stg-eu-1 to stg-eu-2. The clause and `newer` say the same around the value
+/// (replaced_value), or give one name another number (renumbered_name: "Python 3.10" → "Python
+/// 3.12"). Nothing when `older` is one clause (the correction replaces it whole), when no clause
+/// or more than one has such a value, or when `older` writes that value more than once ("Node 18 in
+/// CI; Node 18 on the dev boxes too" for "Node 20 in CI": which of them changed is not said).
+[[nodiscard]] std::optional<CorrectedValue> corrected_value(std::string_view older, std::string_view newer);
+
+/// How often `text` writes `words` (statement_words of both), whole words in a row.
+[[nodiscard]] std::size_t times_written(std::string_view text, std::string_view words);
+
+/// `text` with `value.older`, written there once as whole words, replaced by `value.newer`;
+/// nothing when `text` does not write it exactly once.
+[[nodiscard]] std::optional<std::string> with_value_corrected(std::string_view text, const CorrectedValue &value);
+
+/// Whether `older` has two clauses or more and one of them says something `newer` does not
+/// touch: two words or more of its own (Latin words of three letters or more without digits, Han
+/// characters). A correction may change the rest, never that one ("Freigaben gibt Jonas" in
+/// "Staging läuft in München, Freigaben gibt Jonas." for "Staging läuft inzwischen in Frankfurt").
+[[nodiscard]] bool leaves_a_clause_untouched(std::string_view older, std::string_view newer);
 
 /// Words as a message lists them: "8081" or "3.10, 3.11".
 [[nodiscard]] std::string listed(const std::vector<std::string> &words);
