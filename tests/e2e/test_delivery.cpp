@@ -336,7 +336,7 @@ TEST_CASE("a correction of one value of a memory that says more changes that val
     // On ef2b98a the correction retired the whole memory, and with it the ArgoCD fact.
     const ScratchHome home{"delivery-value-correction"};
     say_in_session(home, "s-deploy",
-                   {"Deploys go through ArgoCD; the staging cluster is stg-eu-1.",
+                   {"Our deploys go through ArgoCD, and the staging cluster is stg-eu-1.",
                     "Actually, the staging cluster is stg-eu-2 now."});
     const auto next = session_start_context(home, "s-next", "2026-11-03T09:00:00Z");
     CHECK_THAT(next, Catch::Contains("ArgoCD") && Catch::Contains("stg-eu-2") && !Catch::Contains("stg-eu-1"));
