@@ -9,7 +9,9 @@
 namespace text = starling::sdk::text;
 using Clauses = std::vector<std::string_view>;
 
-TEST_CASE("a clause ends at . ! ? ; : or , before white space or the end, and at a line break", "[sdk][text][clauses]") {
+TEST_CASE("a clause ends at a full stop, a question or exclamation mark, a semicolon, a colon or a comma before "
+          "white space or the end, and at a line break",
+          "[sdk][text][clauses]") {
     CHECK(text::clauses_of("Deploys go through ArgoCD; the staging cluster is stg-eu-1.") ==
           Clauses{"Deploys go through ArgoCD", " the staging cluster is stg-eu-1"});
     CHECK(text::clauses_of("Use pnpm, always!\nNever npm") == Clauses{"Use pnpm", " always", "Never npm"});

@@ -43,6 +43,18 @@ MatchOptions match_options(const sdk::Settings &settings) {
     return options;
 }
 
+std::vector<std::string> denials(const sdk::Settings &settings) {
+    std::vector<std::string> folded;
+    for (const auto &denial : sdk::get_string_list(settings, "correction.denials")) {
+        if (auto word = fold_for_matching(denial); !word.empty()) {
+            folded.push_back(std::move(word));
+        } else {
+            throw std::invalid_argument("setting 'correction.denials': a denial is empty");
+        }
+    }
+    return folded;
+}
+
 std::vector<TagExtractor::MatchedCue> matched_cues(const Evidence &evidence) {
     std::vector<TagExtractor::MatchedCue> cues;
     for (std::size_t rule = 0; rule < kRuleCount; ++rule) {
@@ -60,7 +72,7 @@ class CollieTree final : public sdk::DecisionPolicy {
 public:
     CollieTree(const sdk::HostServices & /*host*/, const sdk::Settings &settings)
         : lexicon_(settings), detector_(settings), links_(settings),
-          evidence_(lexicon_, detector_, links_, match_options(settings)), tree_(settings),
+          evidence_(lexicon_, detector_, links_, match_options(settings), denials(settings)), tree_(settings),
           summarizer_(settings), tags_(settings), explicit_request_(settings, match_options(settings)),
           retired_terms_(settings), premises_(settings),
           review_template_(settings.get<std::string>("review.template", "")) {

@@ -70,11 +70,21 @@ std::string opening_clause(const std::string &sentence) {
     return sentence.substr(0, end);
 }
 
+/// The sentences without the clause the first opens with, and without the mark that ended it.
+std::vector<std::string> after_the_opening(const std::vector<std::string> &sentences) {
+    std::string rest = sentences.front().substr(opening_clause(sentences.front()).size());
+    rest.erase(0, rest.find_first_not_of(",;: "));
+    std::vector<std::string> after{std::move(rest)};
+    after.insert(after.end(), sentences.begin() + 1, sentences.end());
+    return after;
+}
+
 } // namespace
 
 EvidenceCollector::EvidenceCollector(const Lexicon &lexicon, const LanguageDetector &detector,
-                                     const LinkFinder &links, MatchOptions options)
-    : lexicon_(&lexicon), detector_(&detector), links_(&links), options_(std::move(options)) {}
+                                     const LinkFinder &links, MatchOptions options, std::vector<std::string> denials)
+    : lexicon_(&lexicon), detector_(&detector), links_(&links), options_(std::move(options)),
+      denials_(std::move(denials)) {}
 
 Evidence EvidenceCollector::collect(std::string_view message, bool asked_to_keep) const {
     const std::string folded = fold_for_matching(message);
@@ -101,11 +111,46 @@ Evidence EvidenceCollector::collect(std::string_view message, bool asked_to_keep
         match_lexicons(languages, sentences, evidence);
     }
     drop_parts_of_other_names(sentences, evidence);
+    // "No, the host is pg-stage-3." is no "no": it corrects what was said, with the value that holds.
+    // "No, make it 3 columns." is a request for now, not a correction.
+    if (auto denial = denial_before_a_value(sentences);
+        denial && !opens_with_request(languages, after_the_opening(sentences), evidence)) {
+        evidence.cues[index_of(Rule::acknowledgement)].clear();
+        auto &corrections = evidence.cues[index_of(Rule::fact_correction)];
+        if (corrections.empty()) {
+            corrections.push_back(std::move(*denial));
+        }
+    }
     evidence.opens_with_request = opens_with_request(languages, sentences, evidence);
     drop_links_of_the_request(sentences, evidence);
     evidence.languages_applied = languages;
     evidence.sentences = sentences;
     return evidence;
+}
+
+std::optional<std::string> EvidenceCollector::denial_before_a_value(const std::vector<std::string> &sentences) const {
+    if (sentences.empty()) {
+        return std::nullopt;
+    }
+    const std::string opening = opening_clause(sentences.front());
+    if (std::find(denials_.begin(), denials_.end(), opening) == denials_.end() ||
+        opening.size() == sentences.front().size()) {
+        return std::nullopt;
+    }
+    for (const auto &sentence : after_the_opening(sentences)) {
+        std::size_t start = 0;
+        for (std::size_t at = 0; at <= sentence.size(); ++at) {
+            if (at < sentence.size() && sentence[at] != ' ' && sentence[at] != ',') {
+                continue;
+            }
+            const std::string_view word = std::string_view{sentence}.substr(start, at - start);
+            if (std::any_of(word.begin(), word.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+                return opening + ", … " + std::string{word};
+            }
+            start = at + 1;
+        }
+    }
+    return std::nullopt;
 }
 
 bool EvidenceCollector::opens_with_request(const std::vector<std::string> &languages,

@@ -11,6 +11,7 @@
 
 #include <array>
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -39,8 +40,10 @@ struct Evidence {
 
 class EvidenceCollector {
 public:
+    /// `denials`: words that deny what was said ("no", "nein"), folded; a message that opens with
+    /// one alone and goes on to name a value ("No, the host is pg-stage-3.") corrects a fact.
     EvidenceCollector(const Lexicon &lexicon, const LanguageDetector &detector, const LinkFinder &links,
-                      MatchOptions options);
+                      MatchOptions options, std::vector<std::string> denials);
 
     /// `asked_to_keep`: a person handed the message over to be kept (sdk::Message), so an
     /// imperative in it is a standing instruction, and a link in it a pointer.
@@ -59,10 +62,16 @@ private:
     /// unless the message was asked to be kept.
     void drop_links_of_the_request(const std::vector<std::string> &sentences, Evidence &evidence) const;
 
+    /// "<denial>, … <value>" when the message opens with a denial alone and what follows names a
+    /// value: a word with a digit ("pg-stage-3", "8443", "3.12"). "No, thanks." and "No, the tests
+    /// are fine." name none.
+    [[nodiscard]] std::optional<std::string> denial_before_a_value(const std::vector<std::string> &sentences) const;
+
     const Lexicon *lexicon_;
     const LanguageDetector *detector_;
     const LinkFinder *links_;
     MatchOptions options_;
+    std::vector<std::string> denials_;
 };
 
 } // namespace starling::policies::collie_tree

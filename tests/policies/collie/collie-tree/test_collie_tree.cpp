@@ -444,6 +444,31 @@ TEST_CASE("a correction of what was said or kept is the user's feedback and asks
     }
 }
 
+TEST_CASE("a denial alone and then a value corrects what was said: \"No, the host is pg-stage-3.\"",
+          "[policy][collie-tree][corrections]") {
+    for (const std::string text : {"No, the host is pg-stage-3.", "No, it's port 8443.", "Nope, we are on Python 3.12.",
+                                   "Nein, der Host ist pg-stage-3.", "Nee, das läuft auf Port 8443.",
+                                   "不是，端口是 7002。"}) {
+        INFO(text);
+        const auto decision = default_tree().decide(text);
+        INFO(decision.reason);
+        CHECK(decision.store);
+        CHECK(decision.type == "feedback");
+        CHECK_THAT(decision.reason, Catch::Contains("correction of what was said or kept"));
+        CHECK(std::any_of(decision.fields.begin(), decision.fields.end(),
+                          [](const auto &field) { return field.first == "supersedes"; }));
+    }
+    CHECK_THAT(default_tree().decide("No, the host is pg-stage-3.").reason, Catch::Contains("'no, … pg-stage-3'"));
+    // Without a value it stays an answer; a request after the denial is for now; a value inside the
+    // opening clause ("No 3") is no denial alone.
+    for (const std::string text : {"No, the tests are fine.", "Nein, das passt so.", "No, thanks.", "No.",
+                                   "No, make it 3 columns.", "Nein, mach 3 Spalten daraus.", "No 3 is fine.",
+                                   "Not 3, but fine."}) {
+        INFO(text);
+        CHECK_FALSE(default_tree().decide(text).store);
+    }
+}
+
 TEST_CASE("a statement that something changed corrects what was kept, without a correction word",
           "[policy][collie-tree][corrections]") {
     for (const std::string text :
