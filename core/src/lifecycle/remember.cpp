@@ -332,19 +332,25 @@ RememberOutcome Rememberer::apply(const RememberRequest &request, const std::str
     // A memory said alike that is neither superseded nor folded into: the new one links to it
     // (`alike:`), for `health` to list, and the user is told how to retire it.
     std::string alike_id;
-    // A memory that says more numbers than this one changes holds more than it corrects ("payments
-    // on port 8081 and the ledger on 8082" for "we moved the ledger to 9082"): retiring it would
-    // lose the rest. Unsure, both are kept. One number of its own is the value corrected ("the API
-    // docs are at …/v3" for "the API docs moved to …/api").
-    // Likewise a memory that is only the closest and says much the correction does not touch ("…
-    // Schema ANALYTICS_PROD, da nur lesend zugreifen!" for "das Schema heißt inzwischen
-    // ANALYTICS_V2"): retiring it would lose the read-only rule with the old name.
     // A correction of one value in a memory that says more ("Deploys go through ArgoCD; the staging
     // cluster is stg-eu-1." for "the staging cluster is stg-eu-2 now") changes that value there:
     // retiring the memory would lose the rest, keeping both would still serve the old value.
     if (superseded) {
-        const auto older = summary_of(*store_, superseded->key);
-        if (const auto value = corrected_value(older, decision.summary)) {
+        std::optional<Memory> found;
+        try {
+            found = store_->read(superseded->key);
+        } catch (const StoreError &) {
+            // gone since it was found: nothing to correct in it
+        }
+        // Judged again after its judge died: the correction is in that memory already.
+        if (found && lists_capture(*found, request.message_ref)) {
+            outcome.action = RememberOutcome::Action::updated;
+            outcome.key = superseded->key;
+            outcome.reason = "corrected " + superseded->id + " already";
+            outcome.decision = std::move(decision);
+            return outcome;
+        }
+        if (const auto value = found ? corrected_value(found->summary, decision.summary) : std::nullopt) {
             if (auto key = correct_in_place(*superseded, *value, request, text)) {
                 outcome.action = RememberOutcome::Action::updated;
                 outcome.key = std::move(*key);
@@ -358,6 +364,15 @@ RememberOutcome Rememberer::apply(const RememberRequest &request, const std::str
             }
         }
     }
+    // A memory that says more numbers than this one changes holds more than it corrects ("payments
+    // on port 8081 and the ledger on 8082" for "we moved the ledger to 9082"): retiring it would
+    // lose the rest. Unsure, both are kept. One number of its own is the value corrected ("the API
+    // docs are at …/v3" for "the API docs moved to …/api").
+    // Likewise a memory that is only the closest and says much the correction does not touch ("…
+    // Schema ANALYTICS_PROD, da nur lesend zugreifen!" for "das Schema heißt inzwischen
+    // ANALYTICS_V2"): retiring it would lose the read-only rule with the old name. And one with a
+    // clause the correction leaves untouched when it names no one value to change ("Node 18 in CI;
+    // Node 18 on the dev boxes too." for "Node 20 in CI").
     if (superseded) {
         const auto older = summary_of(*store_, superseded->key);
         const auto older_words = statement_words(older);
@@ -500,6 +515,9 @@ namespace {
 
 /// Thrown from inside an update to leave the file untouched: the key now holds another memory.
 struct AnotherMemoryThere {};
+/// Thrown from inside a correction in place to leave the file untouched: the memory there no
+/// longer writes the value once.
+struct NotCorrectable {};
 
 } // namespace
 
@@ -509,16 +527,13 @@ std::optional<std::string> Rememberer::correct_in_place(const Duplicate &older, 
     const std::vector<std::string> session{listable_session_id(request.session_id)};
     const auto now = store_->clock().now();
     std::string said_before;
-    bool corrected = false;
-    bool corrected_before = false;
     // Found by id, as restate does: another process may have moved or merged it since.
-    std::string key = older.key;
+    std::string key;
     try {
         key = store_->find_memory(older.id);
         store_->update(key, [&](Memory &memory) {
-            if (lists_capture(memory, request.message_ref)) {
-                corrected_before = true; // by a judge that died before recording it
-                return;
+            if (memory_id_of(memory) != older.id) {
+                throw NotCorrectable{}; // another memory took its file meanwhile
             }
             auto summary = with_value_corrected(memory.summary, value);
             // A text that does not write the value (one cut short, one written by hand) keeps what
@@ -526,23 +541,19 @@ std::optional<std::string> Rememberer::correct_in_place(const Duplicate &older, 
             auto body = times_written(memory.body, value.older) == 0 ? std::optional{memory.body}
                                                                      : with_value_corrected(memory.body, value);
             if (!summary || !body) {
-                return;
+                throw NotCorrectable{};
             }
             said_before = memory.summary;
             memory.summary = std::move(*summary);
             memory.body = std::move(*body);
+            memory.pinned = memory.pinned || request.pin;
             add_reads(memory, 1, now, session);
             add_capture(memory, request.message_ref);
-            corrected = true;
         });
+    } catch (const NotCorrectable &) {
+        return std::nullopt;
     } catch (const StoreError &) {
         return std::nullopt; // archived or merged away meanwhile
-    }
-    if (corrected_before) {
-        return key;
-    }
-    if (!corrected) {
-        return std::nullopt;
     }
     ProvenanceEvent event = said_event(ProvenanceKind::edited, request, redacted_text, *store_);
     event.reason = "corrected " + value.older + " to " + value.newer + "; it said \"" + said_before + "\"";

@@ -722,3 +722,26 @@ TEST_CASE("a correction of part of a memory that names no one value there keeps 
     CHECK_THAT(correction.kept_apart, Catch::StartsWith("changes only part of " + node_id) &&
                                           Catch::Contains("`starling forget " + node_id + "`"));
 }
+
+TEST_CASE("a correction in place judged again after its judge died is applied once", "[lifecycle][remember][corrections]") {
+    RememberFixture fixture;
+    const auto deploys = fixture.rememberer.remember(
+        fixture.request("remember: deploys go through ArgoCD; the staging cluster is stg-eu-1", "app"));
+    REQUIRE(deploys.action == RememberOutcome::Action::created);
+    const auto deploys_id = id_at(fixture.store, deploys.key);
+    fixture.clock.advance(std::chrono::hours{2});
+    auto request = fixture.request("Actually, the staging cluster is stg-eu-2 now.", "app");
+    request.forced = correction_decision();
+    request.forced->summary = request.text;
+    request.message_ref = "session-1#4";
+    const auto first = fixture.rememberer.remember(request);
+    REQUIRE(first.corrected);
+    const auto events = core::memory_history(fixture.store.root(), fixture.store.redactor(), deploys_id).events.size();
+    const auto again = fixture.rememberer.remember(request);
+    CHECK(again.action == RememberOutcome::Action::updated);
+    CHECK(again.key == deploys.key);
+    CHECK_FALSE(again.corrected);
+    CHECK(fixture.store.list().size() == 1);
+    CHECK(core::memory_history(fixture.store.root(), fixture.store.redactor(), deploys_id).events.size() == events);
+    CHECK_THAT(fixture.store.read(deploys.key).summary, Catch::Contains("stg-eu-2") && Catch::Contains("ArgoCD"));
+}
