@@ -113,7 +113,7 @@ Evidence EvidenceCollector::collect(std::string_view message, bool asked_to_keep
     drop_parts_of_other_names(sentences, evidence);
     // "No, the host is pg-stage-3." is no "no": it corrects what was said, with the value that holds.
     // "No, make it 3 columns." is a request for now, not a correction.
-    if (auto denial = denial_before_a_value(sentences);
+    if (auto denial = denial_before_a_value(sentences, asked_to_keep);
         denial && !opens_with_request(languages, after_the_opening(sentences), evidence)) {
         evidence.cues[index_of(Rule::acknowledgement)].clear();
         auto &corrections = evidence.cues[index_of(Rule::fact_correction)];
@@ -128,7 +128,11 @@ Evidence EvidenceCollector::collect(std::string_view message, bool asked_to_keep
     return evidence;
 }
 
-std::optional<std::string> EvidenceCollector::denial_before_a_value(const std::vector<std::string> &sentences) const {
+std::optional<std::string> EvidenceCollector::denial_before_a_value(const std::vector<std::string> &sentences,
+                                                                    bool asked_to_keep) const {
+    // Handed to `remember`, a denial before a statement corrects whatever the statement names
+    // ("Nein, für Sicherheitsfragen ist jetzt Jonas zuständig."): three words or more are one.
+    constexpr std::size_t kStatementWords = 3;
     if (sentences.empty()) {
         return std::nullopt;
     }
@@ -137,6 +141,8 @@ std::optional<std::string> EvidenceCollector::denial_before_a_value(const std::v
         opening.size() == sentences.front().size()) {
         return std::nullopt;
     }
+    std::string first_word;
+    std::size_t words = 0;
     for (const auto &sentence : after_the_opening(sentences)) {
         std::size_t start = 0;
         for (std::size_t at = 0; at <= sentence.size(); ++at) {
@@ -144,11 +150,20 @@ std::optional<std::string> EvidenceCollector::denial_before_a_value(const std::v
                 continue;
             }
             const std::string_view word = std::string_view{sentence}.substr(start, at - start);
+            start = at + 1;
+            if (word.empty()) {
+                continue;
+            }
             if (std::any_of(word.begin(), word.end(), [](char c) { return c >= '0' && c <= '9'; })) {
                 return opening + ", … " + std::string{word};
             }
-            start = at + 1;
+            if (words++ == 0) {
+                first_word = word;
+            }
         }
+    }
+    if (asked_to_keep && words >= kStatementWords) {
+        return opening + ", " + first_word + " …";
     }
     return std::nullopt;
 }

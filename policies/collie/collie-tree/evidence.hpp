@@ -63,9 +63,10 @@ private:
     void drop_links_of_the_request(const std::vector<std::string> &sentences, Evidence &evidence) const;
 
     /// "<denial>, … <value>" when the message opens with a denial alone and what follows names a
-    /// value: a word with a digit ("pg-stage-3", "8443", "3.12"). "No, thanks." and "No, the tests
-    /// are fine." name none.
-    [[nodiscard]] std::optional<std::string> denial_before_a_value(const std::vector<std::string> &sentences) const;
+    /// value: a word with a digit ("pg-stage-3", "8443", "3.12"); "No, thanks." and "No, the tests
+    /// are fine." name none. Asked to be kept, any statement of three words or more after it will do.
+    [[nodiscard]] std::optional<std::string> denial_before_a_value(const std::vector<std::string> &sentences,
+                                                                   bool asked_to_keep) const;
 
     const Lexicon *lexicon_;
     const LanguageDetector *detector_;

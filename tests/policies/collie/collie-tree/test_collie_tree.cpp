@@ -467,6 +467,13 @@ TEST_CASE("a denial alone and then a value corrects what was said: \"No, the hos
         INFO(text);
         CHECK_FALSE(default_tree().decide(text).store);
     }
+    // Handed to remember, a denial before any statement corrects what it names; before a thank-you
+    // it still keeps nothing.
+    const auto handed = default_tree().decide_asked_to_keep("Nein, für Sicherheit ist jetzt Jonas zuständig.", "app");
+    CHECK(handed.store);
+    CHECK_THAT(handed.reason, Catch::Contains("correction of what was said or kept") && Catch::Contains("'nein, für …'"));
+    CHECK_FALSE(default_tree().decide("Nein, für Sicherheit ist jetzt Jonas zuständig.").store);
+    CHECK_FALSE(default_tree().decide_asked_to_keep("No, thanks.", "app").store);
 }
 
 TEST_CASE("a statement that something changed corrects what was kept, without a correction word",
