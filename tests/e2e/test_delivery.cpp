@@ -318,7 +318,8 @@ TEST_CASE("corrections in English, German and Chinese are kept as the user's fee
     for (const std::string correction :
          {"No, that's wrong: the staging database is db-staging-2, not db-staging-1.",
           "Actually, the API runs on port 8081.", "That's wrong: the release branch is release/2.x.",
-          "Nein, das stimmt nicht: der Cache ist Redis, nicht Memcached.", "不对，我们用的是 PostgreSQL 15。"}) {
+          "Nein, das stimmt nicht: der Cache ist Redis, nicht Memcached.", "不对，我们用的是 PostgreSQL 15。",
+          "No, the build host is ci-runner-7.", "Nein, für Sicherheitsfragen ist jetzt Jonas zuständig."}) {
         INFO(correction);
         const auto stored = run_process(kBinaries / "starling", {"remember", "--json", "--cwd", "/work/app", correction},
                                         home.options());
@@ -328,6 +329,16 @@ TEST_CASE("corrections in English, German and Chinese are kept as the user's fee
         CHECK(outcome["action"] == "created");
         CHECK(outcome["decision"]["type"] == "feedback");
     }
+    // Said in a session, a bare "no" before a value corrects too; before an answer it keeps nothing.
+    say_in_session(home, "s-no", {"No, the release branch is release/3.x.", "No, the tests are fine."});
+    const auto memories = listed_memories(home);
+    const auto said = [&](const std::string &summary) {
+        return std::any_of(memories.begin(), memories.end(),
+                           [&](const nlohmann::json &memory) { return memory["summary"] == summary; });
+    };
+    CHECK(said("The release branch is release/3.x."));
+    CHECK_FALSE(said("The tests are fine."));
+    CHECK_FALSE(said("No, the tests are fine."));
 }
 
 TEST_CASE("a correction of one value of a memory that says more changes that value in it, and the rest still reaches "
