@@ -370,15 +370,18 @@ struct ValueInClause {
 
 /// The value `newer` gives where `clause` gives another: the one place the two say differently
 /// around the same words (replaced_value's rules), narrowed to the number when that place renumbers
-/// a name ("is stg-eu-2 now" for "is stg-eu-1").
+/// a name ("is stg-eu-2 now" for "is stg-eu-1"). A name with its number inside names what it is on
+/// its own, said in any words around it ("Der Host ist pg-stage-3." for "…, die Datenbank liegt auf
+/// dem Host pg-stage-1"); a bare number needs the same words around it.
 std::optional<ValueInClause> value_in_clause(const std::vector<std::string> &clause,
                                              const std::vector<std::string> &newer) {
     const auto change = one_place_change(clause, newer);
-    if (!change) {
+    const auto numbers = own_numbers(clause, newer);
+    const bool renumbered = renumbered_name(clause, newer).has_value();
+    if (!change && !(renumbered && !name_around(numbers.older.front()).empty())) {
         return std::nullopt;
     }
-    if (renumbered_name(clause, newer)) {
-        const auto numbers = own_numbers(clause, newer);
+    if (renumbered) {
         const auto index_of = [](const std::vector<std::string> &words, const std::string &word) {
             return static_cast<std::size_t>(std::find(words.begin(), words.end(), word) - words.begin());
         };

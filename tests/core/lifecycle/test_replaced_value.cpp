@@ -185,6 +185,9 @@ TEST_CASE("corrected value: the one value a correction changes in one clause of 
     CHECK(corrected_value("Die App läuft auf Hetzner und die Builds laufen auf Runner-3.",
                           "Die Builds laufen auf Runner-4.") == CorrectedValue{"Runner-3", "Runner-4"});
     CHECK(corrected_value("日志保留 30 天并且统一接入 Loki。", "日志保留 90 天。") == CorrectedValue{"30", "90"});
+    // A name with its number inside is what it names, said in any words around it.
+    CHECK(corrected_value("Das Staging läuft über Jenkins, und die Datenbank liegt auf dem Host pg-db-1.",
+                          "Der Host ist pg-db-4.") == CorrectedValue{"pg-db-1", "pg-db-4"});
 }
 
 TEST_CASE("corrected value: none for one clause, a value written twice, two clauses it fits or another subject",
@@ -200,6 +203,8 @@ TEST_CASE("corrected value: none for one clause, a value written twice, two clau
                                 "The mail service runs on port 8025."));
     CHECK_FALSE(corrected_value("Production backups run at 01:00 UTC and are kept for 30 days.",
                                 "Staging backups run at 04:00 UTC."));
+    // A bare number needs the same words around it.
+    CHECK_FALSE(corrected_value("The gateway listens on port 8080, and it logs to Loki.", "Metrics are on port 9100."));
     CHECK_FALSE(corrected_value("Deploys go through ArgoCD; staging is stg-eu-1.", "Write commit messages in English."));
     // A value the memory says already is no new one.
     CHECK_FALSE(corrected_value("We lint with ruff, and format with Black.", "We format with Ruff."));
