@@ -947,3 +947,19 @@ TEST_CASE("pin.enabled false stores explicit requests unpinned, as collie did", 
 TEST_CASE("a malformed pin cue is a settings error naming it", "[policy][collie-tree][pin]") {
     CHECK_THROWS_WITH(CollieTree{R"({"pin": {"cues": ["*"]}})"}, Catch::Contains("pin.cues"));
 }
+
+TEST_CASE("a plain fact of where the project runs, said in a session, is the project's", "[policy][collie-tree]") {
+    for (const std::string text : {"The staging cluster is stg-eu-1.", "The API listens on port 8080.",
+                                   "Der Staging-Cluster ist stg-eu-1.", "预发集群是 stg-eu-1，端口是 7001。"}) {
+        INFO(text);
+        const auto decision = default_tree().decide(text);
+        INFO(decision.reason);
+        CHECK(decision.store);
+        CHECK(decision.type == "project");
+    }
+    // A request about one, or a question, is for now.
+    for (const std::string text : {"Restart the cluster.", "Which port does the API listen on?", "port 8080 is taken"}) {
+        INFO(text);
+        CHECK_FALSE(default_tree().decide(text).store);
+    }
+}
