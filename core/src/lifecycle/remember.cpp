@@ -335,13 +335,16 @@ RememberOutcome Rememberer::apply(const RememberRequest &request, const std::str
     // A correction of one value in a memory that says more ("Deploys go through ArgoCD; the staging
     // cluster is stg-eu-1." for "the staging cluster is stg-eu-2 now") changes that value there:
     // retiring the memory would lose the rest, keeping both would still serve the old value.
+    // What the memory found says, read once for the rules below.
+    std::optional<Memory> found;
     if (superseded) {
-        std::optional<Memory> found;
         try {
             found = store_->read(superseded->key);
         } catch (const StoreError &) {
             // gone since it was found: nothing to correct in it
         }
+    }
+    if (superseded) {
         // Judged again after its judge died: the correction is in that memory already.
         if (found && lists_capture(*found, request.message_ref)) {
             outcome.action = RememberOutcome::Action::updated;
@@ -374,7 +377,7 @@ RememberOutcome Rememberer::apply(const RememberRequest &request, const std::str
     // clause the correction leaves untouched when it names no one value to change ("Node 18 in CI;
     // Node 18 on the dev boxes too." for "Node 20 in CI").
     if (superseded) {
-        const auto older = summary_of(*store_, superseded->key);
+        const std::string older = found ? found->summary : std::string{};
         const auto older_words = statement_words(older);
         const auto newer_words = statement_words(decision.summary);
         if (const auto numbers = own_numbers(older_words, newer_words);

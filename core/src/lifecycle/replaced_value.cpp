@@ -66,6 +66,16 @@ std::string name_around(std::string_view numbered) {
     return static_cast<std::size_t>(letters) >= kMinNameLetters ? name : std::string{};
 }
 
+/// The words alone, without where they are written.
+std::vector<std::string> words_of(std::vector<WrittenWord> written) {
+    std::vector<std::string> words;
+    words.reserve(written.size());
+    for (auto &word : written) {
+        words.push_back(std::move(word.word));
+    }
+    return words;
+}
+
 } // namespace
 
 std::vector<WrittenWord> written_words(std::string_view text) {
@@ -94,15 +104,7 @@ std::vector<WrittenWord> written_words(std::string_view text) {
     return words;
 }
 
-std::vector<std::string> statement_words(std::string_view text) {
-    auto written = written_words(text);
-    std::vector<std::string> words;
-    words.reserve(written.size());
-    for (auto &word : written) {
-        words.push_back(std::move(word.word));
-    }
-    return words;
-}
+std::vector<std::string> statement_words(std::string_view text) { return words_of(written_words(text)); }
 
 std::optional<ReplacedValue> replaced_value(std::string_view older, std::string_view newer) {
     return replaced_value(statement_words(older), statement_words(newer));
@@ -291,15 +293,6 @@ bool says_much_more(const std::vector<std::string> &older, const std::vector<std
 
 namespace {
 
-std::vector<std::string> words_of(const std::vector<WrittenWord> &written) {
-    std::vector<std::string> words;
-    words.reserve(written.size());
-    for (const auto &word : written) {
-        words.push_back(word.word);
-    }
-    return words;
-}
-
 /// The words that join two clauses where no punctuation does ("runs on Python 3.10 and uses Celery"),
 /// with the blanks around them; Chinese writes them without.
 constexpr std::array<std::string_view, 4> kClauseJoints{" and ", " und ", "并且", "而且"};
@@ -429,13 +422,15 @@ std::optional<CorrectedValue> corrected_value(std::string_view older, std::strin
         corrected = CorrectedValue{std::string{written(older, clause, value->older)},
                                    std::string{written(newer, new_written, value->newer)}};
     }
-    // A value the memory says already, elsewhere, is no new one: "We format with Ruff" does not
-    // make "We lint with ruff, and format with Black." lint nothing but format twice.
-    if (corrected && times_written(older, corrected->newer) != 0) {
+    if (!corrected) {
         return std::nullopt;
     }
-    // Written twice, the older value may stay right in the other place.
-    if (corrected && times_written(older, corrected->older) != 1) {
+    const auto older_words = statement_words(older);
+    // A value the memory says already, elsewhere, is no new one: "We format with Ruff" does not
+    // make "We lint with ruff, and format with Black." lint nothing but format twice. Written
+    // twice, the older value may stay right in the other place.
+    if (!places_of(older_words, statement_words(corrected->newer)).empty() ||
+        places_of(older_words, statement_words(corrected->older)).size() != 1) {
         return std::nullopt;
     }
     return corrected;
