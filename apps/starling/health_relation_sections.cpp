@@ -50,8 +50,9 @@ HealthSection alike_section(const StoreSurvey &survey) {
     // Informational: both may well hold ("the auth service on 8081", "the mail service on 8025").
     section.verdict = alike.empty() ? std::string{"no memory was kept apart from one said alike"}
                                     : count_of(alike.size(), "memory was", "memories were") +
-                                          " kept apart from one said alike with other numbers, or corrected only "
-                                          "in part: both are injected until you retire one";
+                                          " kept apart from one said alike with other numbers, or from one it "
+                                          "changes in part: both are injected (the older with what changed since) "
+                                          "until you retire one";
     list_details(section, alike.size(), [&](std::size_t item) {
         return memory_line(survey.memories[alike[item].newer]) + "\n        ~ " +
                memory_line(survey.memories[alike[item].older]);
@@ -64,7 +65,9 @@ HealthSection alike_section(const StoreSurvey &survey) {
     section.data["pairs"] = nlohmann::ordered_json::array();
     for (const auto &pair : alike) {
         section.data["pairs"].push_back(
-            {{"newer", memory_reference(survey.memories[pair.newer])}, {"older", memory_reference(survey.memories[pair.older])}});
+            {{"newer", memory_reference(survey.memories[pair.newer])},
+             {"older", memory_reference(survey.memories[pair.older])},
+             {"relation", pair.relation}});
     }
     return section;
 }

@@ -11,6 +11,7 @@
 #include <starling/core/lifecycle/remember.hpp>
 #include <starling/core/store/index/access_kind.hpp>
 #include <starling/core/store/record/memory_key.hpp>
+#include <starling/core/store/record/memory_links.hpp>
 
 #include <algorithm>
 #include <cstdint>
@@ -41,6 +42,19 @@ Json tool(const char *name, const char *description, Json properties, std::vecto
         schema["required"] = std::move(required);
     }
     return Json{{"name", name}, {"description", description}, {"inputSchema", std::move(schema)}, {"annotations", std::move(hints)}};
+}
+
+/// What a memory's text adds when newer memories changed it in part (`amended_by`): that they are
+/// newer, to be read with it.
+std::string changed_since(const std::vector<std::string> &amended_by) {
+    if (amended_by.empty()) {
+        return {};
+    }
+    std::string text = "; changed in part since by ";
+    for (std::size_t at = 0; at < amended_by.size(); ++at) {
+        text += (at == 0 ? "" : at + 1 == amended_by.size() ? " and " : ", ") + amended_by[at];
+    }
+    return text + (amended_by.size() == 1 ? ", which is newer" : ", which are newer");
 }
 
 std::string required_text(const Json &arguments, const char *name) {
@@ -199,9 +213,14 @@ ToolResult StoreTools::search(const Json &arguments) {
         if (!hit.entry.superseded_by.empty()) {
             result["superseded_by"] = hit.entry.superseded_by;
         }
+        const auto amended_by = core::linked_ids(hit.entry.fields, core::amended_by_link_relation);
+        if (!amended_by.empty()) {
+            result["amended_by"] = amended_by;
+        }
         text += hit.entry.id + "  " + score_in_text(hit.score) + "  [" + hit.entry.type + ", " + scope_name(hit.entry) +
                 "]  " + hit.entry.summary + "  (~" + std::to_string(cost) + " tokens" +
-                (hit.entry.superseded_by.empty() ? "" : ", superseded by " + hit.entry.superseded_by) + ")\n";
+                (hit.entry.superseded_by.empty() ? "" : ", superseded by " + hit.entry.superseded_by) +
+                changed_since(amended_by) + ")\n";
         results.push_back(std::move(result));
     }
     if (results.empty()) {
@@ -236,8 +255,12 @@ ToolResult StoreTools::get(const Json &arguments) {
         const auto parts = core::split_memory_key(key);
         const std::string scope = parts && parts->scope_kind == core::ScopeKind::project ? "project" : "user";
         Json links = Json::array();
-        if (const auto *field = memory.extra_field("links")) {
-            links = core::decode_list(*field, key);
+        std::vector<std::string> amended_by;
+        for (const auto &item : core::link_items(memory)) {
+            links.push_back(item);
+            if (auto link = core::parse_link(item); link.relation == core::amended_by_link_relation) {
+                amended_by.push_back(std::move(link.id));
+            }
         }
         const std::string memory_id = core::memory_id_of(memory);
         Json item{{"id", memory_id},
@@ -255,10 +278,13 @@ ToolResult StoreTools::get(const Json &arguments) {
         if (!memory.superseded_by.empty()) {
             item["superseded_by"] = memory.superseded_by;
         }
+        if (!amended_by.empty()) {
+            item["amended_by"] = amended_by;
+        }
         memories.push_back(std::move(item));
         text += "## " + memory.summary + "\n(" + memory_id + ", " + memory.type + ", " + scope + " memory" +
                 (memory.superseded_by.empty() ? "" : "; superseded by " + memory.superseded_by + ", do not follow it") +
-                ")\n" + memory.body + "\n";
+                changed_since(amended_by) + ")\n" + memory.body + "\n";
     }
     if (!keys.empty()) {
         // Reading a memory the agent asked for is a use of it, as a read of its file is.

@@ -11,6 +11,7 @@
 #include <starling/app/memory_search.hpp>
 #include <starling/app/output.hpp>
 #include <starling/core/lifecycle/remember.hpp>
+#include <starling/core/store/record/memory_links.hpp>
 #include <starling/core/io/file_io.hpp>
 #include <starling/core/redaction/redaction.hpp>
 #include <starling/core/store/injection_record.hpp>
@@ -153,6 +154,16 @@ nlohmann::json fields_json_of(const Record &record) {
         json[std::string(field.name)] = field_json(field, value);
     });
     return json;
+}
+
+/// ", changed in part since by <ids>" for a memory newer ones changed in part (amended_by links);
+/// empty for any other.
+std::string changed_in_part(const core::IndexEntry &entry) {
+    std::string text;
+    for (const auto &id : core::linked_ids(entry.fields, core::amended_by_link_relation)) {
+        text += (text.empty() ? ", changed in part since by " : ", ") + printable(id);
+    }
+    return text;
 }
 
 nlohmann::json entry_json(const core::IndexEntry &entry) {
@@ -343,8 +354,9 @@ int run_search_command(Application &application, std::span<const std::string> wo
         const std::string &superseded = hit.entry.superseded_by;
         results.push_back(result);
         if (!arguments.flag("json")) {
+            std::string marks = (superseded.empty() ? "" : ", superseded by " + superseded) + changed_in_part(hit.entry);
             std::cout << format_score(hit.score) << "  " << hit.entry.id << "  " << hit.entry.key
-                      << (superseded.empty() ? "" : " (superseded by " + superseded + ")") << "\n        "
+                      << (marks.empty() ? "" : " (" + marks.substr(2) + ")") << "\n        "
                       << printable(hit.entry.summary) << '\n';
         }
     }
@@ -392,7 +404,7 @@ int run_list_command(Application &application, std::span<const std::string> word
                   << entry.session_count << " session(s), last " << core::format_timestamp(entry.last_accessed)
                   << (entry.review ? ", under review" : "")
                   << (entry.superseded_by.empty() ? "" : ", superseded by " + printable(entry.superseded_by))
-                  << "\n    " << printable(entry.summary) << '\n';
+                  << changed_in_part(entry) << "\n    " << printable(entry.summary) << '\n';
     }
     if (entries.empty()) {
         std::cout << "no memories\n";

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "memory_links.hpp"
 
-#include <starling/core/lifecycle/remember.hpp>
 
 #include <unordered_map>
 
@@ -50,9 +49,11 @@ LinkSurvey survey_links(const std::vector<SurveyedMemory> &memories) {
             } else if (target->second != index) {
                 connected[index] = true;
                 connected[target->second] = true;
-                if (link.relation == core::alike_link_relation && memory.entry.superseded_by.empty() &&
+                const auto relation = link.relation == core::amends_link_relation ? core::amends_link_relation
+                                                                                  : core::alike_link_relation;
+                if (link.relation == relation && memory.entry.superseded_by.empty() &&
                     memories[target->second].entry.superseded_by.empty()) {
-                    survey.alike.push_back({index, target->second});
+                    survey.alike.push_back({index, target->second, relation});
                 }
             }
         }

@@ -3,6 +3,8 @@
 
 #include "surveyed_memory.hpp"
 
+#include <starling/core/store/record/memory_links.hpp>
+
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -26,10 +28,12 @@ struct OrphanedLink {
     LinkItem link;
 };
 
-/// A memory that `remember` kept apart from one said alike (an `alike:` link, both still live).
+/// A memory that `remember` kept apart from one said alike (an `alike:` link) or from one it
+/// changes in part (`amends:`), both still live.
 struct AlikePair {
     std::size_t newer = 0; ///< index of the memory whose `links` holds the link
     std::size_t older = 0; ///< index of the memory it names
+    std::string_view relation = core::alike_link_relation;
 };
 
 struct LinkSurvey {

@@ -368,6 +368,52 @@ TEST_CASE("a correction of one value of a memory that says more changes that val
     CHECK_THAT(why.stdout_text, Catch::Contains("edited") && Catch::Contains("corrected Priya to Tomasz"));
 }
 
+TEST_CASE("a memory a correction changes only in part is never shown without it: at session start, for a prompt, "
+          "in health",
+          "[e2e][delivery][corrections]") {
+    // On 13a2ee3 both were shown as they were, the older with Node 18 in CI and nothing to say it
+    // no longer held.
+    const ScratchHome home{"delivery-part-correction"};
+    const auto node = remember(home, "This project uses Node 18 in CI; Node 18 on the dev boxes too.");
+    const auto correction = remember_outcome(home, "Actually, this project uses Node 20 in CI now.", "2026-11-03T09:00:00Z");
+    REQUIRE(correction["action"] == "created");
+    CHECK_THAT(correction["kept_apart"].get<std::string>(), Catch::StartsWith("changes only part of " + node));
+    const auto correction_id = correction["id"].get<std::string>();
+    const std::string note = "Changed in part since (`" + correction_id + "`, newer): ";
+
+    const auto start = session_start_context(home, "s-next", "2026-11-04T09:00:00Z");
+    INFO(start);
+    const auto older_at = start.find("Node 18 on the dev boxes");
+    REQUIRE(older_at != std::string::npos);
+    // Under the older memory's own entry, before the next one.
+    const auto note_at = start.find(note, older_at);
+    REQUIRE(note_at != std::string::npos);
+    CHECK(start.find("\n- ", older_at) > note_at);
+    CHECK_THAT(start.substr(note_at), Catch::StartsWith(note + "This project uses Node 20 in CI now."));
+
+    // A prompt that finds only the older memory gets what changed with it.
+    const auto prompt = inject_prompt(home, "set up node on my dev box");
+    INFO(prompt);
+    CHECK_THAT(prompt, Catch::Contains("Node 18 on the dev boxes") && Catch::Contains(note));
+
+    const auto health = run_process(kBinaries / "starling", {"health", "--json"}, home.options_at("2026-11-04T09:00:00Z"));
+    REQUIRE(health.exit_code == 0);
+    const auto pairs = nlohmann::json::parse(health.stdout_text)["sections"]["alike"]["pairs"];
+    REQUIRE(pairs.size() == 1);
+    CHECK(pairs[0]["relation"] == "amends");
+    const auto why = run_process(kBinaries / "starling", {"why", node}, home.options());
+    REQUIRE(why.exit_code == 0);
+    CHECK_THAT(why.stdout_text, Catch::Contains("changed in part by " + correction_id));
+    for (const std::vector<std::string> &command : {std::vector<std::string>{"search", "node dev boxes"},
+                                                    std::vector<std::string>{"list", "--scope", "all"}}) {
+        auto arguments = command;
+        arguments.insert(arguments.end(), {"--cwd", "/work/app"});
+        const auto listed = run_process(kBinaries / "starling", arguments, home.options());
+        REQUIRE(listed.exit_code == 0);
+        CHECK_THAT(listed.stdout_text, Catch::Contains(node) && Catch::Contains("changed in part since by " + correction_id));
+    }
+}
+
 TEST_CASE("a correction supersedes the memory it corrects: only the correction reaches a prompt, and restore undoes it",
           "[e2e][delivery][corrections]") {
     const ScratchHome home{"delivery-supersede"};

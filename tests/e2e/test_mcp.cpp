@@ -191,6 +191,34 @@ TEST_CASE("an agent that hands over a correction of one value learns what it cha
                Catch::Contains("corrects stg-eu-1 to stg-eu-2 in " + deploys) && Catch::Contains("ArgoCD"));
 }
 
+TEST_CASE("an agent that finds a memory a correction changed in part is told which newer memory changed it",
+          "[e2e][mcp][corrections]") {
+    McpFixture fixture;
+    const auto node = remember(fixture.home, fixture.project, {"This project uses Node 18 in CI; Node 18 on the dev boxes too."});
+    const auto correction = remember(fixture.home, fixture.project, {"Actually, this project uses Node 20 in CI now."});
+    const Session session =
+        run_session(fixture.home, fixture.project,
+                    {tool_call(1, "memory_search", {{"query", "node version on the dev boxes"}}),
+                     tool_call(2, "memory_get", {{"ids", Json::array({node})}})});
+    const Json &found = session.reply(1)["result"];
+    REQUIRE(found["isError"] == false);
+    bool listed = false;
+    for (const Json &hit : found["structuredContent"]["results"]) {
+        if (hit["id"] == node) {
+            listed = true;
+            CHECK(hit["amended_by"] == Json::array({correction}));
+        }
+    }
+    CHECK(listed);
+    CHECK_THAT(found["content"][0]["text"].get<std::string>(),
+               Catch::Contains("changed in part since by " + correction + ", which is newer"));
+    const Json &read = session.reply(2)["result"];
+    REQUIRE(read["isError"] == false);
+    CHECK(read["structuredContent"]["memories"][0]["amended_by"] == Json::array({correction}));
+    CHECK_THAT(read["content"][0]["text"].get<std::string>(),
+               Catch::Contains("changed in part since by " + correction + ", which is newer"));
+}
+
 TEST_CASE("starling mcp ends with its input, and a malformed line does not end it", "[e2e][mcp]") {
     McpFixture fixture;
     auto options = fixture.home.options();

@@ -60,7 +60,7 @@ std::vector<std::string> list_field(const core::Memory &memory, std::string_view
 std::vector<std::string> related_paths(const core::Memory &memory, const std::map<std::string, std::string> &path_of_id) {
     std::vector<std::string> paths;
     for (const auto &link : links_of(memory)) {
-        if (const auto found = path_of_id.find(link.target_id); found != path_of_id.end()) {
+        if (const auto found = path_of_id.find(link.id); found != path_of_id.end()) {
             paths.push_back(found->second);
         }
     }

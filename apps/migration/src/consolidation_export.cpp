@@ -202,7 +202,7 @@ void write_consolidation_store(const StoredMemories &stored, ExportFiles &files)
         };
         for (const auto &link : links_of(memory)) {
             // A link to a memory that is not in the graph (archived, or a core entry) has no entity to name.
-            if (const auto target = name_of_id.find(link.target_id); target != name_of_id.end()) {
+            if (const auto target = name_of_id.find(link.id); target != name_of_id.end()) {
                 relation_line(link.relation, target->second);
             }
         }

@@ -5,6 +5,7 @@
 #include <starling/core/store/index/index_markdown.hpp>
 #include <starling/core/lifecycle/prompt_kind.hpp>
 #include <starling/core/lifecycle/relevance_index.hpp>
+#include <starling/core/store/record/memory_links.hpp>
 #include <starling/core/store/memory_view_batch.hpp>
 #include <starling/core/io/store_error.hpp>
 #include <starling/sdk/kit/prefault.hpp>
@@ -152,13 +153,49 @@ std::string section_head(std::string_view key, std::string_view summary, std::st
     return head;
 }
 
-std::string memory_section(const std::string &key, const Memory &memory) {
+/// What changed since in a memory kept beside the memories that change it in part (its
+/// amended_by links, `newer_ids`): a line for each that is still live, "Changed in part since
+/// (`id`, newer): <what it says>", each after `indent`. A memory is never shown with an older value
+/// alone, whether or not the one that changed it is relevant too. The newer ones are looked up by
+/// id, which costs a pass over the index: only a memory with such a link pays it.
+std::string amendment_lines(MemoryStore &store, const std::vector<std::string> &newer_ids, std::string_view indent) {
+    std::string lines;
+    for (const auto &id : newer_ids) {
+        try {
+            const Memory newer = store.read(store.find_memory(id));
+            if (newer.superseded_by.empty()) {
+                lines += indent;
+                lines += "Changed in part since (`" + id + "`, newer): " + newer.summary + "\n";
+            }
+        } catch (const StoreError &) {
+            // forgotten or archived since: what it changed is no longer said anywhere
+        }
+    }
+    return lines;
+}
+
+/// The ids of the memories that changed `memory` in part since, from its links as written (a
+/// list that does not read names none: the memory is still shown).
+std::vector<std::string> amended_by(const Memory &memory) {
+    std::vector<std::string> ids;
+    try {
+        for (auto &link : links_of(memory)) {
+            if (link.relation == amended_by_link_relation) {
+                ids.push_back(std::move(link.id));
+            }
+        }
+    } catch (const StoreError &) {
+    }
+    return ids;
+}
+
+std::string memory_section(MemoryStore &store, const std::string &key, const Memory &memory) {
     std::string section = section_head(key, memory.summary, memory.type);
     section += memory.body;
     if (!section.empty() && section.back() != '\n') {
         section += '\n';
     }
-    return section + "\n";
+    return section + amendment_lines(store, amended_by(memory), "") + "\n";
 }
 
 struct Candidate {
@@ -267,7 +304,7 @@ public:
             return; // a correction or a newer statement replaced it
         }
         const std::string owned_key{key};
-        const auto section = memory_section(owned_key, *memory);
+        const auto section = memory_section(*store_, owned_key, *memory);
         const std::string text = heading_added_ ? section : heading_ + section;
         if (out_->try_add(text)) {
             heading_added_ = true;
@@ -347,6 +384,11 @@ std::size_t standing_type_rank(std::string_view type) noexcept {
 /// What ends a standing memory's list item: its type and id.
 std::string standing_entry_tail(const IndexedMemory &indexed) {
     return " (" + std::string{indexed.type} + ", `" + std::string{indexed.id} + "`)\n";
+}
+
+/// What changed since in a standing memory, as lines under its list item (amendment_lines).
+std::string standing_amendments(MemoryStore &store, const IndexedMemory &indexed) {
+    return amendment_lines(store, linked_ids(indexed.fields, amended_by_link_relation), "  ");
 }
 
 /// One standing memory as a list item: its summary, the body when it says more, and where to find
@@ -477,6 +519,7 @@ std::vector<std::string> add_standing(BudgetedText &out, Injection &injection, M
             try {
                 text = indexed->body_excerpt.empty() ? standing_summary_entry(*indexed)
                                                      : standing_entry(*indexed, store.read(indexed->key));
+                text += standing_amendments(store, *indexed);
             } catch (const StoreError &) {
                 continue; // deleted or broken by hand since the index last saw it: the others still go in
             }
@@ -525,6 +568,7 @@ std::vector<std::string> add_standing(BudgetedText &out, Injection &injection, M
         line += " (`";
         line += indexed->id;
         line += "`)\n";
+        line += standing_amendments(store, *indexed);
         // Room is kept for the closing line that counts what is left out.
         if (listed == index_lines || !out.fits(section + line + "(9999 more: `starling list`)\n\n")) {
             break;

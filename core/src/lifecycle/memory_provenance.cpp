@@ -94,6 +94,7 @@ std::string event_words(const ProvenanceEvent &event) {
     case merged_into: return "merged into " + event.other;
     case supersedes: return "supersedes " + event.other + ", which it corrects";
     case superseded_by: return "superseded by " + event.other + ", which corrects it";
+    case amended_by: return "changed in part by " + event.other + ", kept beside it";
     case archived: return "archived" + (event.other.empty() ? std::string{} : " as " + event.other);
     case restored: return "restored" + (event.other.empty() ? std::string{} : " from " + event.other);
     default: return std::string{to_string(event.kind)};

@@ -4,6 +4,7 @@
 #include <starling/core/redaction/redaction.hpp>
 #include <starling/core/store/provenance.hpp>
 #include <starling/core/store/record/memory_id.hpp>
+#include <starling/core/store/record/memory_links.hpp>
 #include <starling/core/io/store_error.hpp>
 #include <starling/core/io/time_format.hpp>
 #include <starling/sdk/text/blanks.hpp>
@@ -86,29 +87,6 @@ void set_typed_field(const FieldInfo &row, bool &member, const sdk::FieldValue &
     member = text == "true";
 }
 
-std::string link_item(std::string_view relation, std::string_view id) {
-    if (relation == sdk::default_link_relation) {
-        return std::string(id);
-    }
-    return std::string(relation) + ":" + std::string(id);
-}
-
-/// The links of `memory` as written, each item `<id>` or `<relation>:<id>`.
-std::vector<std::string> links_of(const Memory &memory) {
-    const FrontmatterEntry *links = memory.extra_field("links");
-    return links == nullptr ? std::vector<std::string>{} : decode_list(*links, memory.id);
-}
-
-std::string relation_of(std::string_view item) {
-    const auto colon = item.find(':');
-    return colon == std::string_view::npos ? std::string(sdk::default_link_relation) : std::string(item.substr(0, colon));
-}
-
-std::string id_of(std::string_view item) {
-    const auto colon = item.find(':');
-    return std::string(colon == std::string_view::npos ? item : item.substr(colon + 1));
-}
-
 std::string apply_link(MemoryStore &store, const LifecycleAction &action, bool add) {
     if (action.into == action.key) {
         throw std::invalid_argument("a memory cannot be linked to itself: " + action.key);
@@ -117,25 +95,15 @@ std::string apply_link(MemoryStore &store, const LifecycleAction &action, bool a
     const std::string relation = action.relation.empty() ? std::string(sdk::default_link_relation) : action.relation;
     bool changed = false;
     store.update(action.key, [&](Memory &memory) {
-        std::vector<std::string> links = links_of(memory);
-        const auto same = [&](const std::string &item) { return id_of(item) == target_id && relation_of(item) == relation; };
         if (add) {
-            if (std::none_of(links.begin(), links.end(), same)) {
-                links.push_back(link_item(relation, target_id));
-                changed = true;
-            }
-        } else {
-            const auto before = links.size();
-            std::erase_if(links, same);
-            changed = links.size() != before;
-        }
-        if (!changed) {
+            changed = add_link(memory, relation, target_id);
             return;
         }
-        if (links.empty()) {
-            memory.erase_extra_field("links");
-        } else {
-            memory.set_extra_list("links", links);
+        std::vector<std::string> links = link_items(memory);
+        const Link unwanted{relation, target_id};
+        changed = std::erase_if(links, [&](const std::string &item) { return parse_link(item) == unwanted; }) > 0;
+        if (changed) {
+            set_link_items(memory, links);
         }
     });
     const std::string item = relation + ":" + target_id;

@@ -3,6 +3,7 @@
 
 #include <starling/core/lifecycle/closest_memory.hpp>
 #include <starling/core/lifecycle/episode_links.hpp>
+#include <starling/core/store/record/memory_links.hpp>
 #include <starling/core/lifecycle/plan_actions.hpp>
 #include <starling/core/lifecycle/replaced_value.hpp>
 #include <starling/core/redaction/redaction.hpp>
@@ -323,6 +324,20 @@ RememberOutcome Rememberer::apply(const RememberRequest &request, const std::str
         decision.summary = correction_statement(decision.summary);
     }
     const std::string said = decision.summary + "\n" + text; // what a stored memory may restate
+    // A message judged again after its judge died is stored already, under an id derived from it;
+    // what it supersedes or changes in part, it names itself, and is marked now if that judge died
+    // before marking it. Looked up first: judged again, it would find itself as what it restates.
+    std::string captured_id;
+    if (!request.message_ref.empty()) {
+        captured_id = derive_memory_id(std::chrono::sys_seconds{}, "captured " + request.message_ref);
+        if (const auto stored = stored_capture(captured_id, request.message_ref)) {
+            mark_what_it_names(*stored, captured_id);
+            outcome.key = *stored;
+            outcome.action = RememberOutcome::Action::created;
+            outcome.decision = std::move(decision);
+            return outcome;
+        }
+    }
     // A correction retires what it corrects; a plain statement may replace an older one on the
     // same subject ("I prefer pnpm …" for "I prefer yarn …"), which must not be folded into it.
     // A policy that keys what it says (dedupe_key: skill_master's triples) judges conflicts itself.
@@ -332,6 +347,9 @@ RememberOutcome Rememberer::apply(const RememberRequest &request, const std::str
     // A memory said alike that is neither superseded nor folded into: the new one links to it
     // (`alike:`), for `health` to list, and the user is told how to retire it.
     std::string alike_id;
+    // Kept apart from a memory this changes in part (the branches below): the older one is then
+    // linked back, so that it is never shown without what changed since.
+    std::optional<Duplicate> amended;
     // A correction of one value in a memory that says more ("Deploys go through ArgoCD; the staging
     // cluster is stg-eu-1." for "the staging cluster is stg-eu-2 now") changes that value there:
     // retiring the memory would lose the rest, keeping both would still serve the old value.
@@ -386,17 +404,20 @@ RememberOutcome Rememberer::apply(const RememberRequest &request, const std::str
             outcome.kept_apart = "changes only part of " + alike_id + " (" + listed(numbers.older) + " there, " +
                                  (numbers.newer.empty() ? std::string{"none"} : listed(numbers.newer)) +
                                  " here): both kept, `starling forget " + alike_id + "` when nothing else in it holds";
+            amended = std::move(superseded);
             superseded.reset();
         } else if (superseded->closest_only && says_much_more(older_words, newer_words)) {
             alike_id = superseded->id;
             outcome.kept_apart = "changes only part of " + alike_id + ", which says more than this corrects: both "
                                  "kept, `starling forget " + alike_id + "` when nothing else in it holds";
+            amended = std::move(superseded);
             superseded.reset();
         } else if (leaves_a_clause_untouched(older, decision.summary)) {
             alike_id = superseded->id;
             outcome.kept_apart = "changes only part of " + alike_id + ", which says more than this corrects and "
                                  "names no one value this changes: both kept, `starling forget " + alike_id +
                                  "` when nothing else in it holds";
+            amended = std::move(superseded);
             superseded.reset();
         }
     }
@@ -444,15 +465,7 @@ RememberOutcome Rememberer::apply(const RememberRequest &request, const std::str
         }
     }
     Memory memory;
-    if (!request.message_ref.empty()) {
-        memory.id = derive_memory_id(std::chrono::sys_seconds{}, "captured " + request.message_ref);
-        if (const auto stored = stored_capture(memory.id, request.message_ref)) {
-            outcome.key = *stored;
-            outcome.action = RememberOutcome::Action::created;
-            outcome.decision = std::move(decision);
-            return outcome;
-        }
-    }
+    memory.id = captured_id;
     memory.type = decision.type.empty() ? std::string{"feedback"} : decision.type;
     memory.summary = decision.summary;
     memory.tags = decision.tags;
@@ -468,11 +481,9 @@ RememberOutcome Rememberer::apply(const RememberRequest &request, const std::str
     add_capture(memory, request.message_ref);
     auto links = episode_link_items(episode_predecessors(*store_, scope, settings_.episode_links, settings_.episode_window));
     if (!alike_id.empty()) {
-        links.push_back(std::string{alike_link_relation} + ":" + alike_id);
+        links.push_back(link_item(amended ? amends_link_relation : alike_link_relation, alike_id));
     }
-    if (!links.empty()) {
-        memory.set_extra_list("links", links);
-    }
+    set_link_items(memory, links);
     if (superseded) {
         memory.set_extra_field(supersedes_field, superseded->id);
     }
@@ -498,16 +509,14 @@ RememberOutcome Rememberer::apply(const RememberRequest &request, const std::str
         origin.reason = outcome.reason;
         record_provenance(store_->root(), store_->redactor(), new_id, std::move(origin));
     }
+    if (amended && !new_id.empty()) {
+        link_amended(amended->id, new_id);
+    }
     if (superseded && !new_id.empty()) {
-        try {
-            store_->update(superseded->key, [&](Memory &old) { supersede(old, new_id); });
-            outcome.superseded = superseded->key;
+        if (auto key = mark_superseded(superseded->id, new_id)) {
+            outcome.superseded = std::move(*key);
             outcome.reason += "; supersedes " + superseded->id +
                               (is_correction ? ", which it corrects" : ", which it replaces with a newer value");
-            note_supersession(*store_, ProvenanceKind::supersedes, new_id, superseded->id);
-            note_supersession(*store_, ProvenanceKind::superseded_by, superseded->id, new_id);
-        } catch (const StoreError &) {
-            // The superseded memory was merged or archived meanwhile: nothing to mark.
         }
     }
     outcome.decision = std::move(decision);
@@ -562,6 +571,76 @@ std::optional<std::string> Rememberer::correct_in_place(const Duplicate &older, 
     event.reason = "corrected " + value.older + " to " + value.newer + "; it said \"" + said_before + "\"";
     record_provenance(store_->root(), store_->redactor(), older.id, std::move(event));
     return key;
+}
+
+void Rememberer::link_amended(const std::string &older_id, const std::string &newer_id) {
+    if (older_id == newer_id) {
+        return;
+    }
+    try {
+        // Found by id, as restate does: another process may have moved it since.
+        const std::string key = store_->find_memory(older_id);
+        bool added = false;
+        store_->update(key, [&](Memory &memory) {
+            if (memory_id_of(memory) != older_id) {
+                throw AnotherMemoryThere{};
+            }
+            added = add_link(memory, amended_by_link_relation, newer_id);
+        });
+        if (added) {
+            note_supersession(*store_, ProvenanceKind::amended_by, older_id, newer_id);
+        }
+    } catch (const AnotherMemoryThere &) {
+        // its file holds another memory now: the older one was merged away
+    } catch (const StoreError &) {
+        // archived or merged away meanwhile: nothing is shown without the newer one any more
+    }
+}
+
+std::optional<std::string> Rememberer::mark_superseded(const std::string &older_id, const std::string &newer_id) {
+    if (older_id == newer_id) {
+        return std::nullopt;
+    }
+    try {
+        const std::string key = store_->find_memory(older_id);
+        bool marked = false;
+        store_->update(key, [&](Memory &memory) {
+            if (memory_id_of(memory) != older_id) {
+                throw AnotherMemoryThere{};
+            }
+            if (memory.superseded_by.empty()) {
+                supersede(memory, newer_id);
+                marked = true;
+            }
+        });
+        if (!marked) {
+            return std::nullopt;
+        }
+        note_supersession(*store_, ProvenanceKind::supersedes, newer_id, older_id);
+        note_supersession(*store_, ProvenanceKind::superseded_by, older_id, newer_id);
+        return key;
+    } catch (const AnotherMemoryThere &) {
+        // its file holds another memory now: the older one was merged away
+    } catch (const StoreError &) {
+        // merged or archived meanwhile: nothing to mark
+    }
+    return std::nullopt;
+}
+
+void Rememberer::mark_what_it_names(const std::string &key, const std::string &newer_id) {
+    try {
+        const Memory newer = store_->read(key);
+        if (const FrontmatterEntry *supersedes = newer.extra_field(supersedes_field)) {
+            (void)mark_superseded(decode_scalar(*supersedes, key), newer_id);
+        }
+        for (const auto &link : links_of(newer)) {
+            if (link.relation == amends_link_relation) {
+                link_amended(link.id, newer_id);
+            }
+        }
+    } catch (const StoreError &) {
+        // gone, or its fields do not read: there is nothing it can be said to name
+    }
 }
 
 std::optional<std::string> Rememberer::restate(const Duplicate &duplicate, const RememberRequest &request,

@@ -21,7 +21,7 @@ namespace starling::core {
 
 namespace {
 
-constexpr std::array<std::pair<ProvenanceKind, std::string_view>, 16> kKindNames{{
+constexpr std::array<std::pair<ProvenanceKind, std::string_view>, 17> kKindNames{{
     {ProvenanceKind::created, "created"},
     {ProvenanceKind::imported, "imported"},
     {ProvenanceKind::reinforced, "reinforced"},
@@ -29,6 +29,7 @@ constexpr std::array<std::pair<ProvenanceKind, std::string_view>, 16> kKindNames
     {ProvenanceKind::merged_into, "merged_into"},
     {ProvenanceKind::supersedes, "supersedes"},
     {ProvenanceKind::superseded_by, "superseded_by"},
+    {ProvenanceKind::amended_by, "amended_by"},
     {ProvenanceKind::promoted, "promoted"},
     {ProvenanceKind::demoted, "demoted"},
     {ProvenanceKind::pinned, "pinned"},

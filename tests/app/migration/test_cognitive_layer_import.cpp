@@ -196,9 +196,9 @@ TEST_CASE("cognitive layer: expired entries go to the archive, connections becom
     REQUIRE(links.size() == 2);
     CHECK(links[0].relation == "connected");
     CHECK(list_field(first.memory, "link_details") ==
-          std::vector<std::string>{"connected:" + links[0].target_id +
+          std::vector<std::string>{"connected:" + links[0].id +
                                        " similarity=0.8312345678901234 created_at=2026-03-10T09:20:00.000000",
-                                   "connected:" + links[1].target_id + " similarity=0.75 created_at=2026-03-19T00:00:01.000000"});
+                                   "connected:" + links[1].id + " similarity=0.75 created_at=2026-03-19T00:00:01.000000"});
     const auto again = plan_import(fixture.store, read_cognitive_layer_buffer(database, {}));
     CHECK(again.count(ImportAction::create) == 0);
     CHECK(again.count(ImportAction::already_imported) == 8);

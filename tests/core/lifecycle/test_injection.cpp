@@ -2,6 +2,7 @@
 #include <starling/core/io/clock.hpp>
 #include <starling/core/lifecycle/injection.hpp>
 #include <starling/core/store/memory_store.hpp>
+#include <starling/core/store/record/memory_links.hpp>
 
 #include "support/fake_policies.hpp"
 #include "support/temp_dir.hpp"
@@ -302,6 +303,45 @@ TEST_CASE("a superseded memory is never injected, at session start or for a prom
     const auto prompt = core::prompt_injection(fixture.store, fixture.scorer, "staging database", {}, {}, settings);
     REQUIRE(prompt.memories.size() == 1);
     CHECK(prompt.memories.front().key == current);
+}
+
+TEST_CASE("a memory changed in part since is never shown without what changed, at session start or for a prompt",
+          "[lifecycle][injection][standing][corrections]") {
+    InjectionFixture fixture;
+    core::Memory older;
+    older.id = "nd18aaa";
+    older.type = "project";
+    older.summary = "Node 18 in CI, Node 18 on the dev boxes too.";
+    older.body = "Node 18 in CI, Node 18 on the dev boxes too. Builds cache the node modules.\n";
+    core::set_links(older, {{"amended_by", "nd20bbb"}});
+    const auto older_key = fixture.store.create(core::Scope::user(), core::Tier::short_term, std::move(older));
+    core::Memory newer;
+    newer.id = "nd20bbb";
+    newer.type = "project";
+    newer.summary = "Node 20 in CI now.";
+    core::set_links(newer, {{"amends", "nd18aaa"}});
+    const auto newer_key = fixture.store.create(core::Scope::user(), core::Tier::short_term, std::move(newer));
+    const std::string note = "Changed in part since (`nd20bbb`, newer): Node 20 in CI now.";
+
+    // At session start, under the older memory's entry, whether or not its body was read.
+    const auto start = core::session_start_injection(fixture.store, nullptr, {}, "x", {}, core::InjectionSettings{});
+    CHECK_THAT(start.context, Catch::Contains("dev boxes too. Builds cache the node modules. (project, `nd18aaa`)\n  " + note));
+    // For a prompt that finds only the older memory, with it.
+    core::InjectionSettings settings;
+    settings.min_relevance = 1.0;
+    const auto prompt = core::prompt_injection(fixture.store, fixture.scorer, "cache for dev boxes", {}, {}, settings);
+    REQUIRE(prompt.memories.size() == 1);
+    CHECK(prompt.memories.front().key == older_key);
+    CHECK_THAT(prompt.context, Catch::Contains("Builds cache the node modules.\n" + note));
+
+    // A newer memory superseded since, or forgotten, no longer speaks for it.
+    fixture.store.update(newer_key, [](core::Memory &memory) { memory.superseded_by = "nd22ccc"; });
+    CHECK_THAT(core::prompt_injection(fixture.store, fixture.scorer, "cache for dev boxes", {}, {}, settings).context,
+               !Catch::Contains("Changed in part since"));
+    fixture.store.update(newer_key, [](core::Memory &memory) { memory.superseded_by.clear(); });
+    (void)fixture.store.archive(newer_key, "forgotten");
+    CHECK_THAT(core::session_start_injection(fixture.store, nullptr, {}, "x", {}, core::InjectionSettings{}).context,
+               Catch::Contains("Builds cache the node modules.") && !Catch::Contains("Changed in part since"));
 }
 
 TEST_CASE("a general question is held to injection.question_relevance, a question about the user's setup is not",

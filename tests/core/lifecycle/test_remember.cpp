@@ -411,9 +411,12 @@ namespace {
 
 /// The `links` of the memory at `key`, as written.
 std::vector<std::string> links_of(core::MemoryStore &store, const std::string &key) {
-    const auto memory = store.read(key);
-    const auto *links = memory.extra_field("links");
-    return links == nullptr ? std::vector<std::string>{} : core::decode_list(*links, key);
+    return core::link_items(store.read(key));
+}
+
+bool links_to(core::MemoryStore &store, const std::string &key, const std::string &item) {
+    const auto links = links_of(store, key);
+    return std::find(links.begin(), links.end(), item) != links.end();
 }
 
 std::string id_at(core::MemoryStore &store, const std::string &key) { return core::memory_id_of(store.read(key)); }
@@ -567,8 +570,10 @@ TEST_CASE("a correction of one of the numbers a memory says supersedes nothing: 
     const auto ports_id = id_at(fixture.store, ports.key);
     CHECK_THAT(correction.kept_apart, Catch::StartsWith("changes only part of " + ports_id + " (8081, 8082 there, 9082 here)") &&
                                           Catch::Contains("`starling forget " + ports_id + "`"));
-    const auto correction_links = links_of(fixture.store, correction.key);
-    CHECK(std::find(correction_links.begin(), correction_links.end(), "alike:" + ports_id) != correction_links.end());
+    // It changes the older one in part: each links to the other, so that the older is never shown
+    // without it.
+    CHECK(links_to(fixture.store, correction.key, "amends:" + ports_id));
+    CHECK(links_to(fixture.store, ports.key, "amended_by:" + id_at(fixture.store, correction.key)));
 
     // One number of its own is the value corrected, not more than the correction says.
     const auto docs = fixture.rememberer.remember(
@@ -594,6 +599,8 @@ TEST_CASE("a correction whose closest memory says much more than it corrects sup
     const auto data_id = id_at(fixture.store, data.key);
     CHECK_THAT(correction.kept_apart, Catch::StartsWith("changes only part of " + data_id + ", which says more") &&
                                           Catch::Contains("`starling forget " + data_id + "`"));
+    CHECK(links_to(fixture.store, correction.key, "amends:" + data_id));
+    CHECK(links_to(fixture.store, data.key, "amended_by:" + id_at(fixture.store, correction.key)));
 
     // A memory the correction says again, but for the value, is retired as before.
     const auto staging = fixture.rememberer.remember(
@@ -641,8 +648,9 @@ TEST_CASE("a statement said alike but with a number of its own is kept apart, an
                                       Catch::Contains("`starling forget " + lines_id + "` if this replaces it"));
     CHECK_THAT(mobile.reason, Catch::EndsWith("; " + mobile.kept_apart));
     // The new memory names the one it was kept apart from, for `health` to list the pair.
-    const auto mobile_links = links_of(fixture.store, mobile.key);
-    CHECK(std::find(mobile_links.begin(), mobile_links.end(), "alike:" + lines_id) != mobile_links.end());
+    // Either may hold: the older is not marked as changed.
+    CHECK(links_to(fixture.store, mobile.key, "alike:" + lines_id));
+    CHECK(links_of(fixture.store, lines.key).empty());
     CHECK(fixture.store.read(lines.key).superseded_by.empty());
     CHECK(fixture.store.read(lines.key).body.find("300") == std::string::npos);
     // The same number said again is a restatement, folded in as before.
@@ -721,6 +729,70 @@ TEST_CASE("a correction of part of a memory that names no one value there keeps 
     CHECK_THAT(fixture.store.read(node.key).summary, Catch::Contains("Node 18 in CI"));
     CHECK_THAT(correction.kept_apart, Catch::StartsWith("changes only part of " + node_id) &&
                                           Catch::Contains("`starling forget " + node_id + "`"));
+    const auto correction_id = id_at(fixture.store, correction.key);
+    CHECK(links_to(fixture.store, correction.key, "amends:" + node_id));
+    CHECK(links_to(fixture.store, node.key, "amended_by:" + correction_id));
+    // The older memory's history says what changed it.
+    const auto history = core::memory_history(fixture.store.root(), fixture.store.redactor(), node_id);
+    REQUIRE_FALSE(history.events.empty());
+    CHECK(history.events.back().kind == core::ProvenanceKind::amended_by);
+    CHECK(history.events.back().other == correction_id);
+}
+
+TEST_CASE("a correction judged again after its judge died supersedes what it corrects once", "[lifecycle][remember][corrections]") {
+    RememberFixture fixture;
+    const auto staging =
+        fixture.rememberer.remember(fixture.request("remember: the staging database of this project is db-staging-1", "app"));
+    REQUIRE(staging.action == RememberOutcome::Action::created);
+    const auto staging_id = id_at(fixture.store, staging.key);
+    fixture.clock.advance(std::chrono::hours{2});
+    auto request = fixture.request("No, that's wrong: the staging database is db-staging-2", "app");
+    request.forced = correction_decision();
+    request.forced->summary = request.text;
+    request.message_ref = "session-1#9";
+    const auto first = fixture.rememberer.remember(request);
+    REQUIRE(first.superseded == staging.key);
+    const auto correction_id = id_at(fixture.store, first.key);
+    // The judge died after writing the correction, before marking what it corrects.
+    fixture.store.update(staging.key, [](core::Memory &memory) { (void)core::lift_supersession(memory); });
+    const auto events = core::memory_history(fixture.store.root(), fixture.store.redactor(), staging_id).events.size();
+    const auto again = fixture.rememberer.remember(request);
+    CHECK(again.action == RememberOutcome::Action::created);
+    CHECK(again.key == first.key);
+    CHECK(fixture.store.list().size() == 2);
+    CHECK(fixture.store.read(staging.key).superseded_by == correction_id);
+    CHECK(core::memory_history(fixture.store.root(), fixture.store.redactor(), staging_id).events.size() == events + 1);
+    // Judged a third time, nothing more is written.
+    (void)fixture.rememberer.remember(request);
+    CHECK(core::memory_history(fixture.store.root(), fixture.store.redactor(), staging_id).events.size() == events + 1);
+}
+
+TEST_CASE("a correction of part of a memory judged again after its judge died links the older memory back once",
+          "[lifecycle][remember][corrections]") {
+    RememberFixture fixture;
+    const auto node = fixture.rememberer.remember(
+        fixture.request("remember: this project uses Node 18 in CI; Node 18 on the dev boxes too", "app"));
+    REQUIRE(node.action == RememberOutcome::Action::created);
+    const auto node_id = id_at(fixture.store, node.key);
+    fixture.clock.advance(std::chrono::hours{2});
+    auto request = fixture.request("this project uses Node 20 in CI now", "app");
+    request.forced = correction_decision();
+    request.forced->summary = request.text;
+    request.message_ref = "session-1#7";
+    const auto first = fixture.rememberer.remember(request);
+    REQUIRE(first.action == RememberOutcome::Action::created);
+    const auto correction_id = id_at(fixture.store, first.key);
+    // The judge died after writing the correction, before linking the older memory back.
+    fixture.store.update(node.key, [](core::Memory &memory) { core::set_link_items(memory, {}); });
+    const auto again = fixture.rememberer.remember(request);
+    CHECK(again.key == first.key);
+    CHECK(fixture.store.list().size() == 2);
+    CHECK(links_of(fixture.store, node.key) == std::vector<std::string>{"amended_by:" + correction_id});
+    // Judged a third time, nothing more is written.
+    const auto events = core::memory_history(fixture.store.root(), fixture.store.redactor(), node_id).events.size();
+    (void)fixture.rememberer.remember(request);
+    CHECK(links_of(fixture.store, node.key) == std::vector<std::string>{"amended_by:" + correction_id});
+    CHECK(core::memory_history(fixture.store.root(), fixture.store.redactor(), node_id).events.size() == events);
 }
 
 TEST_CASE("a correction in place judged again after its judge died is applied once", "[lifecycle][remember][corrections]") {

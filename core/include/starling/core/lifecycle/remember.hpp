@@ -3,6 +3,7 @@
 
 #include <starling/core/lifecycle/policies.hpp>
 #include <starling/core/lifecycle/replaced_value.hpp>
+#include <starling/core/store/record/memory_links.hpp>
 #include <starling/core/store/memory_store.hpp>
 #include <starling/sdk/policy_types.hpp>
 
@@ -68,9 +69,6 @@ struct RememberRequest {
     bool asked_to_keep{false};
 };
 
-/// The `links` relation from a new memory to one said alike that it was kept apart from (two
-/// numbers of their own, or a correction of only part of it): `alike:<id>`, listed by `health`.
-inline constexpr std::string_view alike_link_relation = "alike";
 
 struct RememberOutcome {
     enum class Action { created, updated, discarded };
@@ -83,7 +81,8 @@ struct RememberOutcome {
     std::string superseded{};
     /// Why a memory said alike was neither folded into nor superseded, and how to retire it ("kept
     /// apart from … which says 400 where this says 300: `starling forget …` if this replaces it");
-    /// the new memory links to it (alike_link_relation). Empty when there was none.
+    /// the new memory links to it (alike_link_relation, or amends_link_relation when it changes
+    /// that memory in part). Empty when there was none.
     std::string kept_apart{};
     /// The value this message corrected in place in the memory at `key` (action `updated`), which
     /// says more than the correction changes; nullopt when it corrected nothing in place.
@@ -142,6 +141,15 @@ private:
     /// longer exists or no longer writes the value once.
     std::optional<std::string> correct_in_place(const Duplicate &older, const CorrectedValue &value,
                                                 const RememberRequest &request, const std::string &redacted_text);
+    /// Links the memory `older_id`, which the memory `newer_id` changes in part and is kept beside,
+    /// back to it (amended_by_link_relation) and says so in its history; once, however often asked.
+    void link_amended(const std::string &older_id, const std::string &newer_id);
+    /// Marks the memory `older_id` superseded by `newer_id` (supersede) and says so in both
+    /// histories. Returns where it is; nothing when it is gone or was superseded already.
+    std::optional<std::string> mark_superseded(const std::string &older_id, const std::string &newer_id);
+    /// Marks what the memory at `key` (`newer_id`) names as superseded or changed in part by it
+    /// (supersedes_field, amends_link_relation): what a judge that died after writing it left.
+    void mark_what_it_names(const std::string &key, const std::string &newer_id);
     /// The key of the memory with id `id` if it lists `message_ref` in `captured`: the message was
     /// stored before its judge died. Clears `id` when another memory has it.
     [[nodiscard]] std::optional<std::string> stored_capture(std::string &id, const std::string &message_ref);

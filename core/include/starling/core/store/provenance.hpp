@@ -26,6 +26,7 @@ enum class ProvenanceKind {
     merged_into,   ///< was absorbed by the memory `other`, and archived
     supersedes,    ///< corrects the memory `other`
     superseded_by, ///< corrected by the memory `other`
+    amended_by,    ///< changed in part by the memory `other`, kept beside it
     promoted,      ///< moved to the long-term tier
     demoted,       ///< moved to the short-term tier
     pinned,
