@@ -6,7 +6,9 @@
 
 #include <starling/app/application.hpp>
 #include <starling/core/lifecycle/remember.hpp>
+#include <starling/core/store/record/memory_links.hpp>
 
+#include <algorithm>
 #include <array>
 #include <fstream>
 #include <iomanip>
@@ -74,6 +76,11 @@ SupersessionOutcome run_pair(const SupersessionPair &pair, const SupersessionOpt
         outcome.outcome = "restates";
     } else if (newer.action == core::RememberOutcome::Action::discarded) {
         outcome.outcome = "discarded";
+    } else {
+        const auto links = core::links_of(application.store().read(older.key));
+        outcome.amended = std::any_of(links.begin(), links.end(), [](const core::Link &link) {
+            return link.relation == core::amended_by_link_relation;
+        });
     }
     return outcome;
 }
@@ -86,6 +93,7 @@ std::string percent(std::size_t part, std::size_t whole) {
 }
 
 /// label → outcome → count, of one half.
+/// label → outcome → count, of one half.
 using Confusion = std::map<std::string, std::map<std::string, std::size_t>>;
 
 Confusion confusion_of(const SupersessionReport &report, bool check) {
@@ -96,6 +104,17 @@ Confusion confusion_of(const SupersessionReport &report, bool check) {
         }
     }
     return confusion;
+}
+
+/// label → how many of its `both` outcomes show the older memory with the newer, of one half.
+std::map<std::string, std::size_t> amended_of(const SupersessionReport &report, bool check) {
+    std::map<std::string, std::size_t> amended;
+    for (const auto &outcome : report.outcomes) {
+        if (outcome.check == check && outcome.amended) {
+            ++amended[outcome.label];
+        }
+    }
+    return amended;
 }
 
 std::size_t total(const std::map<std::string, std::size_t> &counts) {
@@ -154,9 +173,10 @@ std::string format_supersession_report(const SupersessionReport &report) {
     std::ostringstream out;
     for (const bool check : {true, false}) {
         const auto confusion = confusion_of(report, check);
+        auto amended = amended_of(report, check);
         out << "## " << (check ? "Check half (the figures to quote)" : "Tuning half") << "\n\n"
-            << "| should | right | replaced | corrected in place | both kept | folded | discarded |\n"
-            << "|---|---:|---:|---:|---:|---:|---:|\n";
+            << "| should | right | replaced | corrected in place | both kept | of them, the older shown with the newer | folded | discarded |\n"
+            << "|---|---:|---:|---:|---:|---:|---:|---:|\n";
         for (const char *label : kLabels) {
             const auto found = confusion.find(label);
             const auto counts = found == confusion.end() ? std::map<std::string, std::size_t>{} : found->second;
@@ -166,7 +186,8 @@ std::string format_supersession_report(const SupersessionReport &report) {
             };
             const auto right = count(label) + (std::string_view{label} == "replaces" ? count("corrects") : 0);
             out << "| " << label << " | " << percent(right, total(counts)) << " | " << count("replaces") << " | "
-                << count("corrects") << " | " << count("both") << " | " << count("restates") << " | " << count("discarded") << " |\n";
+                << count("corrects") << " | " << count("both") << " | " << amended[label] << " | " << count("restates")
+                << " | " << count("discarded") << " |\n";
         }
         out << "\nWrong:";
         bool any = false;
@@ -194,6 +215,7 @@ nlohmann::json supersession_report_json(const SupersessionReport &report) {
                                  {"label", outcome.label},
                                  {"outcome", outcome.outcome},
                                  {"half", outcome.check ? "check" : "tuning"},
+                                 {"amended", outcome.amended},
                                  {"reason", outcome.reason}});
     }
     return json;

@@ -6,7 +6,8 @@
 // them, from inside a project. The label says what should happen to the older memory: `replaces`
 // (superseded by the newer, or the value it no longer holds corrected in place), `corrects` (the
 // one value the newer corrects changed in it, the rest kept), `both` (both stay, neither superseded
-// nor folded), `restates` (the newer is folded into it). Of each label, the 1st, 3rd, 5th, ... pair in file order tune, the
+// nor folded), `restates` (the newer is folded into it). Of `both` outcomes it counts those where
+// the older is shown with the newer, which changes it in part. Of each label, the 1st, 3rd, 5th, ... pair in file order tune, the
 // others check.
 #pragma once
 
@@ -38,6 +39,9 @@ struct SupersessionOutcome {
     std::string outcome; ///< replaces, corrects, both, restates or discarded: what storing the newer sentence did
     bool check = false;
     std::string reason;  ///< the newer sentence's outcome, as `remember` reports it
+    /// Both kept, and the older is shown with the newer under it: the newer changes it in part
+    /// (core::amended_by_link_relation), so the older value never reaches the agent alone.
+    bool amended = false;
 };
 
 struct SupersessionOptions {
