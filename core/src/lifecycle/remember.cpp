@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <functional>
 #include <initializer_list>
 #include <limits>
 #include <stdexcept>
@@ -573,27 +574,40 @@ std::optional<std::string> Rememberer::correct_in_place(const Duplicate &older, 
     return key;
 }
 
+namespace {
+
+/// Changes the memory with id `id` where it is now (another process may have moved it since it was
+/// found); `change` returns whether it changed anything. The key when it did; nothing when it did
+/// not, or the memory was archived or merged away meanwhile.
+std::optional<std::string> change_memory_by_id(MemoryStore &store, const std::string &id,
+                                               const std::function<bool(Memory &)> &change) {
+    try {
+        const std::string key = store.find_memory(id);
+        bool changed = false;
+        store.update(key, [&](Memory &memory) {
+            if (memory_id_of(memory) != id) {
+                throw AnotherMemoryThere{}; // its file holds another memory now
+            }
+            changed = change(memory);
+        });
+        return changed ? std::optional<std::string>{key} : std::nullopt;
+    } catch (const AnotherMemoryThere &) {
+    } catch (const StoreError &) {
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
 void Rememberer::link_amended(const std::string &older_id, const std::string &newer_id) {
     if (older_id == newer_id) {
         return;
     }
-    try {
-        // Found by id, as restate does: another process may have moved it since.
-        const std::string key = store_->find_memory(older_id);
-        bool added = false;
-        store_->update(key, [&](Memory &memory) {
-            if (memory_id_of(memory) != older_id) {
-                throw AnotherMemoryThere{};
-            }
-            added = add_link(memory, amended_by_link_relation, newer_id);
-        });
-        if (added) {
-            note_supersession(*store_, ProvenanceKind::amended_by, older_id, newer_id);
-        }
-    } catch (const AnotherMemoryThere &) {
-        // its file holds another memory now: the older one was merged away
-    } catch (const StoreError &) {
-        // archived or merged away meanwhile: nothing is shown without the newer one any more
+    const auto linked = change_memory_by_id(*store_, older_id, [&](Memory &memory) {
+        return add_link(memory, amended_by_link_relation, newer_id);
+    });
+    if (linked) {
+        note_supersession(*store_, ProvenanceKind::amended_by, older_id, newer_id);
     }
 }
 
@@ -601,30 +615,18 @@ std::optional<std::string> Rememberer::mark_superseded(const std::string &older_
     if (older_id == newer_id) {
         return std::nullopt;
     }
-    try {
-        const std::string key = store_->find_memory(older_id);
-        bool marked = false;
-        store_->update(key, [&](Memory &memory) {
-            if (memory_id_of(memory) != older_id) {
-                throw AnotherMemoryThere{};
-            }
-            if (memory.superseded_by.empty()) {
-                supersede(memory, newer_id);
-                marked = true;
-            }
-        });
-        if (!marked) {
-            return std::nullopt;
+    auto marked = change_memory_by_id(*store_, older_id, [&](Memory &memory) {
+        if (!memory.superseded_by.empty()) {
+            return false;
         }
+        supersede(memory, newer_id);
+        return true;
+    });
+    if (marked) {
         note_supersession(*store_, ProvenanceKind::supersedes, newer_id, older_id);
         note_supersession(*store_, ProvenanceKind::superseded_by, older_id, newer_id);
-        return key;
-    } catch (const AnotherMemoryThere &) {
-        // its file holds another memory now: the older one was merged away
-    } catch (const StoreError &) {
-        // merged or archived meanwhile: nothing to mark
     }
-    return std::nullopt;
+    return marked;
 }
 
 void Rememberer::mark_what_it_names(const std::string &key, const std::string &newer_id) {

@@ -83,12 +83,20 @@ sdk::Decision correction_decision(std::vector<std::string> retires = {}) {
     return decision;
 }
 
-/// Remembers `text`, said in `project`, as the correction it states.
-RememberOutcome remember_correction(RememberFixture &fixture, const std::string &text, const std::string &project) {
+/// A request to remember `text`, said in `project`, as the correction it states; `message_ref`
+/// names the session message it was captured from, if any.
+core::RememberRequest correction_request(RememberFixture &fixture, const std::string &text, const std::string &project,
+                                         std::string message_ref = {}) {
     auto request = fixture.request(text, project);
     request.forced = correction_decision();
     request.forced->summary = text;
-    return fixture.rememberer.remember(request);
+    request.message_ref = std::move(message_ref);
+    return request;
+}
+
+/// Remembers `text`, said in `project`, as the correction it states.
+RememberOutcome remember_correction(RememberFixture &fixture, const std::string &text, const std::string &project) {
+    return fixture.rememberer.remember(correction_request(fixture, text, project));
 }
 
 } // namespace
@@ -746,10 +754,7 @@ TEST_CASE("a correction judged again after its judge died supersedes what it cor
     REQUIRE(staging.action == RememberOutcome::Action::created);
     const auto staging_id = id_at(fixture.store, staging.key);
     fixture.clock.advance(std::chrono::hours{2});
-    auto request = fixture.request("No, that's wrong: the staging database is db-staging-2", "app");
-    request.forced = correction_decision();
-    request.forced->summary = request.text;
-    request.message_ref = "session-1#9";
+    const auto request = correction_request(fixture, "No, that's wrong: the staging database is db-staging-2", "app", "session-1#9");
     const auto first = fixture.rememberer.remember(request);
     REQUIRE(first.superseded == staging.key);
     const auto correction_id = id_at(fixture.store, first.key);
@@ -775,10 +780,7 @@ TEST_CASE("a correction of part of a memory judged again after its judge died li
     REQUIRE(node.action == RememberOutcome::Action::created);
     const auto node_id = id_at(fixture.store, node.key);
     fixture.clock.advance(std::chrono::hours{2});
-    auto request = fixture.request("this project uses Node 20 in CI now", "app");
-    request.forced = correction_decision();
-    request.forced->summary = request.text;
-    request.message_ref = "session-1#7";
+    const auto request = correction_request(fixture, "this project uses Node 20 in CI now", "app", "session-1#7");
     const auto first = fixture.rememberer.remember(request);
     REQUIRE(first.action == RememberOutcome::Action::created);
     const auto correction_id = id_at(fixture.store, first.key);
@@ -802,10 +804,7 @@ TEST_CASE("a correction in place judged again after its judge died is applied on
     REQUIRE(deploys.action == RememberOutcome::Action::created);
     const auto deploys_id = id_at(fixture.store, deploys.key);
     fixture.clock.advance(std::chrono::hours{2});
-    auto request = fixture.request("Actually, the staging cluster is stg-eu-2 now.", "app");
-    request.forced = correction_decision();
-    request.forced->summary = request.text;
-    request.message_ref = "session-1#4";
+    const auto request = correction_request(fixture, "Actually, the staging cluster is stg-eu-2 now.", "app", "session-1#4");
     const auto first = fixture.rememberer.remember(request);
     REQUIRE(first.corrected);
     const auto events = core::memory_history(fixture.store.root(), fixture.store.redactor(), deploys_id).events.size();
