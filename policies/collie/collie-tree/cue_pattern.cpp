@@ -58,6 +58,10 @@ CuePattern::CuePattern(std::string_view pattern) : text_(pattern) {
     if (!rest.empty() && rest.front() == '^') {
         anchored_ = true;
         rest.remove_prefix(1);
+        if (!rest.empty() && rest.front() == '^') {
+            sentence_start_only_ = true;
+            rest.remove_prefix(1);
+        }
     }
     if (!rest.empty() && rest.back() == '$') {
         anchored_at_end_ = true;
@@ -114,7 +118,7 @@ bool CuePattern::matches(std::string_view sentence, const MatchOptions &options)
         // UTF-8 lead bytes never occur inside another code point, so every hit is a code point start.
         for (auto start = sentence.find(first.literal); start != std::string_view::npos;
              start = sentence.find(first.literal, start + 1)) {
-            if ((!anchored_ || is_clause_start(sentence, start, options.clause_openers)) &&
+            if ((!anchored_ || is_clause_start(sentence, start, options.clause_openers, !sentence_start_only_)) &&
                 match_element_at(sentence, 0, start, options.max_gap)) {
                 return true;
             }
@@ -122,7 +126,7 @@ bool CuePattern::matches(std::string_view sentence, const MatchOptions &options)
         return false;
     }
     for (std::size_t start = 0; start < sentence.size(); start += decode_utf8(sentence, start, utf8_rules).length) {
-        if (anchored_ && !is_clause_start(sentence, start, options.clause_openers)) {
+        if (anchored_ && !is_clause_start(sentence, start, options.clause_openers, !sentence_start_only_)) {
             continue;
         }
         if (match_element_at(sentence, 0, start, options.max_gap)) {

@@ -6,6 +6,8 @@
 //   from now on        the words in this order (Latin words match whole words; case-insensitive)
 //   ^please            only at the start of a sentence or of a clause (after ',' or ':'), possibly
 //                      after clause openers such as "so" or "and"
+//   ^^which            only at the start of a sentence, possibly after clause openers: not after a
+//                      ',' or ':', where "which" opens a relative clause ("…, which Lena maintains")
 //   nicht * *en$       a trailing '$' only at the end of a sentence or of a clause
 //   dies* projekt      a trailing '*' lets the word go on ("dieses", "diesem", ...)
 //   stop *ing          a leading '*' lets the word begin earlier ("swallowing", "adding", ...)
@@ -52,6 +54,7 @@ private:
 
     std::string text_;
     bool anchored_ = false;
+    bool sentence_start_only_ = false; ///< "^^": not at a clause after ',' or ':'
     bool anchored_at_end_ = false;
     std::vector<Element> elements_;
 };

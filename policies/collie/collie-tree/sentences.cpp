@@ -73,7 +73,7 @@ std::vector<std::string> split_sentences(std::string_view folded) {
 }
 
 bool is_clause_start(std::string_view sentence, std::size_t position,
-                     const std::vector<std::string> &clause_openers) noexcept {
+                     const std::vector<std::string> &clause_openers, bool after_comma) noexcept {
     constexpr int kMaxOpeners = 3;
     for (int openers_skipped = 0; openers_skipped <= kMaxOpeners; ++openers_skipped) {
         std::size_t start = position;
@@ -82,7 +82,7 @@ bool is_clause_start(std::string_view sentence, std::size_t position,
         }
         // A colon opens a clause ("heads up: …", "注意：…"), a double one joins a name ("Orders::Create").
         const bool after_colon = start > 0 && sentence[start - 1] == ':' && (start < 2 || sentence[start - 2] != ':');
-        if (start == 0 || sentence[start - 1] == ',' || after_colon) {
+        if (start == 0 || (after_comma && (sentence[start - 1] == ',' || after_colon))) {
             return true;
         }
         const auto opener =

@@ -16,9 +16,11 @@ namespace starling::policies::collie_tree {
 
 /// Whether `position` starts a clause of `sentence`: only spaces, quotes, dashes, bullets and up to
 /// three clause openers ("so", "and", "please", "所以", folded) lie between it and the sentence start
-/// or the previous ',' or ':'. So "^don't" matches in "..., so don't use it".
+/// or the previous ',' or ':'. So "^don't" matches in "..., so don't use it". With
+/// `after_comma` false, only the sentence start counts: a clause after a comma may be a relative
+/// one ("…, which Lena maintains").
 [[nodiscard]] bool is_clause_start(std::string_view sentence, std::size_t position,
-                                   const std::vector<std::string> &clause_openers) noexcept;
+                                   const std::vector<std::string> &clause_openers, bool after_comma = true) noexcept;
 
 /// Whether the folded text contains a question mark that ends a sentence (not one inside a URL).
 [[nodiscard]] bool has_question_mark(std::string_view folded) noexcept;

@@ -248,6 +248,28 @@ TEST_CASE("STEP 0 vetoes knowledge questions in every language", "[policy][colli
     });
 }
 
+TEST_CASE("a question word that opens a relative clause after a comma asks nothing", "[policy][collie-tree]") {
+    for (const char *statement : {"Invoices are generated on the first of each month by the billing worker, which "
+                                  "Lena maintains.",
+                                  "We deploy with Helm charts, which ArgoCD syncs to the cluster.",
+                                  "Payments are owned by Tomasz, who reviews every schema change.",
+                                  "Logs go to Loki, where they are kept for 30 days.",
+                                  "Die Rechnungen erzeugt der Billing-Worker, welchen Lena pflegt.",
+                                  "Wir deployen nach Frankfurt, wo auch die Datenbank liegt."}) {
+        const auto decision = default_tree().decide(statement);
+        INFO(statement << " -> " << decision.reason);
+        CHECK_THAT(decision.reason, !Catch::Contains("knowledge question"));
+    }
+    // At the start of a sentence, after clause openers too, they still ask.
+    require_discards({
+        {"Which port does the billing API listen on", "STEP 0 veto: knowledge question"},
+        {"So which port does the billing API listen on", "STEP 0 veto: knowledge question"},
+        {"Who maintains the billing worker", "STEP 0 veto: knowledge question"},
+        {"Wo liegt die Datenbank", "STEP 0 veto: knowledge question"},
+        {"Ok, which port does the billing API listen on?", "STEP 0 veto: knowledge question"},
+    });
+}
+
 TEST_CASE("STEP 0 vetoes in-session operation requests in every language", "[policy][collie-tree]") {
     require_discards({
         {"Please rename this function to load_config.", "STEP 0 veto: in-session operation request"},
