@@ -429,6 +429,23 @@ bool links_to(core::MemoryStore &store, const std::string &key, const std::strin
 
 std::string id_at(core::MemoryStore &store, const std::string &key) { return core::memory_id_of(store.read(key)); }
 
+// What a correction then corrects: a memory remembered in `project`, made two hours older than what
+// comes next, beyond the episode window, so that no episode link joins the two.
+struct OlderMemory {
+    std::string key;
+    std::string id;
+};
+OlderMemory remember_older(RememberFixture &fixture, const std::string &text, const std::string &project) {
+    const auto outcome = fixture.rememberer.remember(fixture.request(text, project));
+    REQUIRE(outcome.action == RememberOutcome::Action::created);
+    fixture.clock.advance(std::chrono::hours{2});
+    return {outcome.key, id_at(fixture.store, outcome.key)};
+}
+
+std::size_t history_size(RememberFixture &fixture, const std::string &id) {
+    return core::memory_history(fixture.store.root(), fixture.store.redactor(), id).events.size();
+}
+
 } // namespace
 
 TEST_CASE("a new memory links to the memories of its scope stored just before it, within the episode window",
@@ -691,18 +708,14 @@ TEST_CASE("a correction's summary is what it states, without the words that open
 TEST_CASE("a correction of one value of a memory that says more changes that value in it and keeps the rest",
           "[lifecycle][remember][corrections]") {
     RememberFixture fixture;
-    const auto deploys = fixture.rememberer.remember(
-        fixture.request("remember: deploys go through ArgoCD; the staging cluster is stg-eu-1", "app"));
-    REQUIRE(deploys.action == RememberOutcome::Action::created);
-    const auto deploys_id = id_at(fixture.store, deploys.key);
-    fixture.clock.advance(std::chrono::hours{2});
+    const auto deploys = remember_older(fixture, "remember: deploys go through ArgoCD; the staging cluster is stg-eu-1", "app");
     const auto correction = remember_correction(fixture, "Actually, the staging cluster is stg-eu-2 now.", "app");
     REQUIRE(correction.action == RememberOutcome::Action::updated);
     CHECK(correction.key == deploys.key);
     CHECK(correction.superseded.empty());
     REQUIRE(correction.corrected);
     CHECK(*correction.corrected == core::CorrectedValue{"stg-eu-1", "stg-eu-2"});
-    CHECK_THAT(correction.reason, Catch::StartsWith("corrects stg-eu-1 to stg-eu-2 in " + deploys_id) &&
+    CHECK_THAT(correction.reason, Catch::StartsWith("corrects stg-eu-1 to stg-eu-2 in " + deploys.id) &&
                                       Catch::Contains("ArgoCD"));
     // One memory, which says the new value and everything else it said.
     REQUIRE(fixture.store.list().size() == 1);
@@ -712,7 +725,7 @@ TEST_CASE("a correction of one value of a memory that says more changes that val
                                    !Catch::Contains("stg-eu-1"));
     CHECK_THAT(memory.body, Catch::Contains("ArgoCD") && Catch::Contains("stg-eu-2") && !Catch::Contains("stg-eu-1"));
     // Its history names the correction and what it said before.
-    const auto history = core::memory_history(fixture.store.root(), fixture.store.redactor(), deploys_id);
+    const auto history = core::memory_history(fixture.store.root(), fixture.store.redactor(), deploys.id);
     REQUIRE_FALSE(history.events.empty());
     const auto &edited = history.events.back();
     CHECK(edited.kind == core::ProvenanceKind::edited);
@@ -723,11 +736,7 @@ TEST_CASE("a correction of one value of a memory that says more changes that val
 TEST_CASE("a correction of part of a memory that names no one value there keeps both, and says how to retire it",
           "[lifecycle][remember][corrections]") {
     RememberFixture fixture;
-    const auto node = fixture.rememberer.remember(
-        fixture.request("remember: this project uses Node 18 in CI; Node 18 on the dev boxes too", "app"));
-    REQUIRE(node.action == RememberOutcome::Action::created);
-    const auto node_id = id_at(fixture.store, node.key);
-    fixture.clock.advance(std::chrono::hours{2});
+    const auto node = remember_older(fixture, "remember: this project uses Node 18 in CI; Node 18 on the dev boxes too", "app");
     // Which of the two it changes, it does not say: retiring the memory would lose the dev boxes.
     const auto correction = remember_correction(fixture, "this project uses Node 20 in CI now", "app");
     REQUIRE(correction.action == RememberOutcome::Action::created);
@@ -735,13 +744,13 @@ TEST_CASE("a correction of part of a memory that names no one value there keeps 
     CHECK_FALSE(correction.corrected);
     CHECK(fixture.store.read(node.key).superseded_by.empty());
     CHECK_THAT(fixture.store.read(node.key).summary, Catch::Contains("Node 18 in CI"));
-    CHECK_THAT(correction.kept_apart, Catch::StartsWith("changes only part of " + node_id) &&
-                                          Catch::Contains("`starling forget " + node_id + "`"));
+    CHECK_THAT(correction.kept_apart, Catch::StartsWith("changes only part of " + node.id) &&
+                                          Catch::Contains("`starling forget " + node.id + "`"));
     const auto correction_id = id_at(fixture.store, correction.key);
-    CHECK(links_to(fixture.store, correction.key, "amends:" + node_id));
+    CHECK(links_to(fixture.store, correction.key, "amends:" + node.id));
     CHECK(links_to(fixture.store, node.key, "amended_by:" + correction_id));
     // The older memory's history says what changed it.
-    const auto history = core::memory_history(fixture.store.root(), fixture.store.redactor(), node_id);
+    const auto history = core::memory_history(fixture.store.root(), fixture.store.redactor(), node.id);
     REQUIRE_FALSE(history.events.empty());
     CHECK(history.events.back().kind == core::ProvenanceKind::amended_by);
     CHECK(history.events.back().other == correction_id);
@@ -749,37 +758,29 @@ TEST_CASE("a correction of part of a memory that names no one value there keeps 
 
 TEST_CASE("a correction judged again after its judge died supersedes what it corrects once", "[lifecycle][remember][corrections]") {
     RememberFixture fixture;
-    const auto staging =
-        fixture.rememberer.remember(fixture.request("remember: the staging database of this project is db-staging-1", "app"));
-    REQUIRE(staging.action == RememberOutcome::Action::created);
-    const auto staging_id = id_at(fixture.store, staging.key);
-    fixture.clock.advance(std::chrono::hours{2});
+    const auto staging = remember_older(fixture, "remember: the staging database of this project is db-staging-1", "app");
     const auto request = correction_request(fixture, "No, that's wrong: the staging database is db-staging-2", "app", "session-1#9");
     const auto first = fixture.rememberer.remember(request);
     REQUIRE(first.superseded == staging.key);
     const auto correction_id = id_at(fixture.store, first.key);
     // The judge died after writing the correction, before marking what it corrects.
     fixture.store.update(staging.key, [](core::Memory &memory) { (void)core::lift_supersession(memory); });
-    const auto events = core::memory_history(fixture.store.root(), fixture.store.redactor(), staging_id).events.size();
+    const auto events = history_size(fixture, staging.id);
     const auto again = fixture.rememberer.remember(request);
     CHECK(again.action == RememberOutcome::Action::created);
     CHECK(again.key == first.key);
     CHECK(fixture.store.list().size() == 2);
     CHECK(fixture.store.read(staging.key).superseded_by == correction_id);
-    CHECK(core::memory_history(fixture.store.root(), fixture.store.redactor(), staging_id).events.size() == events + 1);
+    CHECK(history_size(fixture, staging.id) == events + 1);
     // Judged a third time, nothing more is written.
     (void)fixture.rememberer.remember(request);
-    CHECK(core::memory_history(fixture.store.root(), fixture.store.redactor(), staging_id).events.size() == events + 1);
+    CHECK(history_size(fixture, staging.id) == events + 1);
 }
 
 TEST_CASE("a correction of part of a memory judged again after its judge died links the older memory back once",
           "[lifecycle][remember][corrections]") {
     RememberFixture fixture;
-    const auto node = fixture.rememberer.remember(
-        fixture.request("remember: this project uses Node 18 in CI; Node 18 on the dev boxes too", "app"));
-    REQUIRE(node.action == RememberOutcome::Action::created);
-    const auto node_id = id_at(fixture.store, node.key);
-    fixture.clock.advance(std::chrono::hours{2});
+    const auto node = remember_older(fixture, "remember: this project uses Node 18 in CI; Node 18 on the dev boxes too", "app");
     const auto request = correction_request(fixture, "this project uses Node 20 in CI now", "app", "session-1#7");
     const auto first = fixture.rememberer.remember(request);
     REQUIRE(first.action == RememberOutcome::Action::created);
@@ -791,28 +792,24 @@ TEST_CASE("a correction of part of a memory judged again after its judge died li
     CHECK(fixture.store.list().size() == 2);
     CHECK(links_of(fixture.store, node.key) == std::vector<std::string>{"amended_by:" + correction_id});
     // Judged a third time, nothing more is written.
-    const auto events = core::memory_history(fixture.store.root(), fixture.store.redactor(), node_id).events.size();
+    const auto events = history_size(fixture, node.id);
     (void)fixture.rememberer.remember(request);
     CHECK(links_of(fixture.store, node.key) == std::vector<std::string>{"amended_by:" + correction_id});
-    CHECK(core::memory_history(fixture.store.root(), fixture.store.redactor(), node_id).events.size() == events);
+    CHECK(history_size(fixture, node.id) == events);
 }
 
 TEST_CASE("a correction in place judged again after its judge died is applied once", "[lifecycle][remember][corrections]") {
     RememberFixture fixture;
-    const auto deploys = fixture.rememberer.remember(
-        fixture.request("remember: deploys go through ArgoCD; the staging cluster is stg-eu-1", "app"));
-    REQUIRE(deploys.action == RememberOutcome::Action::created);
-    const auto deploys_id = id_at(fixture.store, deploys.key);
-    fixture.clock.advance(std::chrono::hours{2});
+    const auto deploys = remember_older(fixture, "remember: deploys go through ArgoCD; the staging cluster is stg-eu-1", "app");
     const auto request = correction_request(fixture, "Actually, the staging cluster is stg-eu-2 now.", "app", "session-1#4");
     const auto first = fixture.rememberer.remember(request);
     REQUIRE(first.corrected);
-    const auto events = core::memory_history(fixture.store.root(), fixture.store.redactor(), deploys_id).events.size();
+    const auto events = history_size(fixture, deploys.id);
     const auto again = fixture.rememberer.remember(request);
     CHECK(again.action == RememberOutcome::Action::updated);
     CHECK(again.key == deploys.key);
     CHECK_FALSE(again.corrected);
     CHECK(fixture.store.list().size() == 1);
-    CHECK(core::memory_history(fixture.store.root(), fixture.store.redactor(), deploys_id).events.size() == events);
+    CHECK(history_size(fixture, deploys.id) == events);
     CHECK_THAT(fixture.store.read(deploys.key).summary, Catch::Contains("stg-eu-2") && Catch::Contains("ArgoCD"));
 }
