@@ -5,9 +5,11 @@
 # starling_precompile_headers(<target> [TESTS])
 #   Parses the headers most of <target>'s sources include — the standard library's containers and
 #   nlohmann/json, with TESTS Catch2 too — once for the target instead of once per source, which
-#   saves 1-2 s of every compile. Building the header costs about 7 s, so only targets of many
-#   sources use it. -DCMAKE_DISABLE_PRECOMPILE_HEADERS=ON builds without, which checks that every
-#   source includes what it uses.
+#   saves 1-2 s of every compile; building the header costs about 7 s. Only the test executables,
+#   compiled at -O0, use it: with it, GCC 12 at -O2 inlines std::string's operator+ differently and
+#   reports a false -Warray-bounds (core's memory_file.cpp), which -Werror makes a failed build.
+#   -DCMAKE_DISABLE_PRECOMPILE_HEADERS=ON builds without, which checks that every test includes
+#   what it uses.
 #
 # starling_compile_tests_unoptimized(<target>)
 #   Compiles the test executable <target> at -O0: its tests take half the time to compile that way,
@@ -17,9 +19,6 @@
 #   type's on the command line, so it is the one that counts. Needs CMAKE_BUILD_TYPE: with a
 #   multi-configuration generator, every source of <target> is compiled at -O0.
 include_guard(GLOBAL)
-
-# A plugin of fewer sources than this builds without: its header would cost more than it saves.
-set(STARLING_PRECOMPILE_MIN_SOURCES 8)
 
 set(STARLING_PRECOMPILED_HEADERS
     <algorithm> <chrono> <cstdint> <filesystem> <functional> <map> <memory> <optional> <set> <string>

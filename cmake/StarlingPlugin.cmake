@@ -15,7 +15,6 @@
 #   plugin host reads through starling::plugins::linked_static_plugins().
 include_guard(GLOBAL)
 include(StarlingPluginModule)
-include(StarlingBuildSpeed)
 
 set_property(GLOBAL PROPERTY STARLING_STATIC_PLUGINS "")
 
@@ -28,10 +27,6 @@ function(starling_add_plugin name)
     target_link_libraries(${name}_objects PUBLIC starling::sdk ${ARG_LINK_LIBRARIES}
         PRIVATE starling_options starling_warnings)
     target_include_directories(${name}_objects PUBLIC ${ARG_INCLUDE_DIRECTORIES})
-    list(LENGTH ARG_SOURCES source_count)
-    if(source_count GREATER_EQUAL STARLING_PRECOMPILE_MIN_SOURCES)
-        starling_precompile_headers(${name}_objects)
-    endif()
 
     add_library(starling_plugin_${name} STATIC $<TARGET_OBJECTS:${name}_objects>)
     target_link_libraries(starling_plugin_${name} PUBLIC starling::sdk ${ARG_LINK_LIBRARIES})
