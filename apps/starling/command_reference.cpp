@@ -166,18 +166,18 @@ std::vector<CommandReference> make_reference() {
                      {project_directory_option(), json_option()},
                      {"starling index"}});
     table.push_back(
-        {"inject", memories, "",
+        {"inject", memories, "[PROMPT]",
          "show exactly what would be injected",
          "Prints what the hooks would inject into an agent's context for the event, with scores: at session "
-         "start, everything you asked to keep that fits the budget; for a prompt, the memories relevant to it, "
-         "or what came closest and why it stayed out.",
+         "start, everything you asked to keep that fits the budget; for a prompt, the memories relevant to "
+         "PROMPT, or what came closest and why it stayed out.",
          {{"event", "EVENT", "the hook event", "prompt", {"session-start", "prompt"}},
-          {"prompt", "TEXT", "the prompt, for --event prompt (required there)", "none"},
+          {"prompt", "TEXT", "the prompt, instead of PROMPT (one of them is required for --event prompt)", "none"},
           {"session", "ID", "for a prompt: the session, for what it has already been given (a session start gives its "
                       "standing memories again)", "a new one"},
           project_directory_option(),
           json_option()},
-         {"starling inject --event session-start",
+         {"starling inject --event session-start", "starling inject write the commit message",
           "starling inject --prompt \"write the commit message\""}});
     table.push_back({"wait", memories, "", "wait for the hooks' background work",
                      "Returns once the work hooks left running after their reply (judging a session's messages "

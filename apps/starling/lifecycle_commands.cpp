@@ -19,6 +19,9 @@
 #include <chrono>
 #include <filesystem>
 #include <iostream>
+#include <optional>
+#include <string>
+#include <string_view>
 
 namespace starling::app {
 
@@ -98,10 +101,41 @@ int run_wait_command(Application &application, std::span<const std::string> word
     return 0;
 }
 
+namespace {
+
+/// What `inject` ranks for a prompt: the words typed after the command, as `search` takes its
+/// query, or --prompt TEXT. A session start has none.
+std::optional<std::string> prompt_to_inject(const Arguments &arguments, std::string_view event) {
+    auto prompt = arguments.value("prompt");
+    if (event == "session-start") {
+        arguments.expect_operands(0, 0, "");
+        if (prompt) {
+            throw UsageError("--prompt is for --event prompt: a session start has no prompt");
+        }
+        return std::nullopt;
+    }
+    if (event != "prompt") {
+        throw UsageError("--event must be session-start or prompt, not '" + std::string{event} + "'");
+    }
+    if (!arguments.operands().empty()) {
+        if (prompt) {
+            throw UsageError("inject takes the prompt as --prompt TEXT or as its words, not both (unexpected '" +
+                             arguments.operands().front() + "')");
+        }
+        prompt = arguments.joined_operands();
+    }
+    if (!prompt) {
+        throw UsageError("inject --event prompt needs the prompt: starling inject TEXT, or --prompt TEXT");
+    }
+    return prompt;
+}
+
+} // namespace
+
 int run_inject_command(Application &application, std::span<const std::string> words) {
     const auto arguments = parse_arguments("inject", words);
-    arguments.expect_operands(0, 0, "");
     const auto event = arguments.value("event").value_or("prompt");
+    const auto prompt = prompt_to_inject(arguments, event);
     const std::filesystem::path directory = arguments.value("cwd").value_or(std::filesystem::current_path().string());
     take_configured_team_folder(application, directory);
     auto &store = application.store();
@@ -113,21 +147,15 @@ int run_inject_command(Application &application, std::span<const std::string> wo
     const auto settings = application.lifecycle_settings().injection;
     const auto *relevance = application.active_policies().relevance;
     core::Injection injection;
-    if (event == "session-start") {
+    if (!prompt) {
         // A session start gives its standing memories whatever the session was given before, as the hook does.
         injection = core::session_start_injection(store, relevance, project,
                                                   directory.filename().string() + " " + project, {}, settings);
-    } else if (event == "prompt") {
-        const auto prompt = arguments.value("prompt");
-        if (!prompt) {
-            throw UsageError("inject --event prompt needs --prompt TEXT");
-        }
+    } else {
         if (relevance == nullptr) {
             throw std::runtime_error("no relevance policy is active (set policies.relevance)");
         }
         injection = core::prompt_injection(store, *relevance, *prompt, project, already, settings);
-    } else {
-        throw UsageError("--event must be session-start or prompt, not '" + event + "'");
     }
     report_skipped_memories(application, core::prompt_scopes(project));
     if (arguments.flag("json")) {

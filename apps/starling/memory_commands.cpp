@@ -32,14 +32,6 @@ namespace starling::app {
 
 namespace {
 
-std::string joined_operands(const Arguments &arguments) {
-    std::string text;
-    for (const auto &word : arguments.operands()) {
-        text += (text.empty() ? "" : " ") + word;
-    }
-    return text;
-}
-
 std::vector<std::string> split_list(const std::string &text) {
     std::vector<std::string> items;
     std::size_t position = 0;
@@ -114,7 +106,7 @@ std::vector<core::IndexEntry> entries_in(Application &application, const std::op
 /// The TEXT operands joined by spaces, or standard input when the one operand is "-".
 std::string text_of(const Arguments &arguments) {
     if (arguments.operands().size() != 1 || arguments.operands().front() != "-") {
-        return joined_operands(arguments);
+        return arguments.joined_operands();
     }
     std::string text{std::istreambuf_iterator<char>{std::cin}, std::istreambuf_iterator<char>{}};
     if (std::cin.bad()) {
@@ -305,7 +297,7 @@ int run_remember_command(Application &application, std::span<const std::string> 
 
 int run_classify_command(Application &application, std::span<const std::string> words) {
     const auto arguments = parse_arguments("classify", words);
-    const auto text = joined_operands(arguments);
+    const auto text = arguments.joined_operands();
     if (text.empty()) {
         throw UsageError("classify needs the TEXT to classify");
     }
@@ -330,7 +322,7 @@ int run_classify_command(Application &application, std::span<const std::string> 
 
 int run_search_command(Application &application, std::span<const std::string> words) {
     const auto arguments = parse_arguments("search", words);
-    const auto query = joined_operands(arguments);
+    const auto query = arguments.joined_operands();
     if (query.empty()) {
         throw UsageError("search needs a QUERY");
     }

@@ -196,6 +196,33 @@ TEST_CASE("a double dash ends the options, a type is one Starling knows, and a m
     CHECK_THAT(misspelt.stderr_text, Catch::Contains("unknown command 'lisst'; did you mean 'list'?"));
 }
 
+TEST_CASE("inject takes the prompt as typed, as search takes its query, or as --prompt, never both", "[cli]") {
+    const ScratchHome home{"inject-words"};
+    REQUIRE(run_process(kStarling, {"remember", "--force", "Always run golangci-lint before committing Go code."},
+                        home.options())
+                .exit_code == 0);
+    const auto as_words = run_process(kStarling, {"inject", "lint", "the", "code"}, home.options());
+    CHECK(as_words.exit_code == 0);
+    CHECK_THAT(as_words.stdout_text, Catch::Contains("Always run golangci-lint before committing Go code."));
+    const auto as_option = run_process(kStarling, {"inject", "--prompt", "lint the code"}, home.options());
+    CHECK(as_option.exit_code == 0);
+    CHECK(as_option.stdout_text == as_words.stdout_text);
+
+    const auto both = run_process(kStarling, {"inject", "--prompt", "lint the code", "again"}, home.options());
+    CHECK(both.exit_code == 64);
+    CHECK_THAT(both.stderr_text, Catch::Contains("--prompt TEXT or as its words, not both (unexpected 'again')"));
+    const auto none = run_process(kStarling, {"inject"}, home.options());
+    CHECK(none.exit_code == 64);
+    CHECK_THAT(none.stderr_text, Catch::Contains("needs the prompt: starling inject TEXT, or --prompt TEXT"));
+    const auto start_with_words = run_process(kStarling, {"inject", "--event", "session-start", "lint"}, home.options());
+    CHECK(start_with_words.exit_code == 64);
+    CHECK_THAT(start_with_words.stderr_text, Catch::Contains("unexpected argument 'lint'"));
+    const auto start_with_prompt =
+        run_process(kStarling, {"inject", "--event", "session-start", "--prompt", "lint"}, home.options());
+    CHECK(start_with_prompt.exit_code == 64);
+    CHECK_THAT(start_with_prompt.stderr_text, Catch::Contains("--prompt is for --event prompt"));
+}
+
 TEST_CASE("a project is its repository: memories remembered at its root are seen from any folder inside",
           "[cli][project]") {
     const ScratchHome home{"project-repository"};

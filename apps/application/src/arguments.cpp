@@ -75,6 +75,14 @@ std::vector<std::string> Arguments::values(std::string_view name) const {
     return given;
 }
 
+std::string Arguments::joined_operands() const {
+    std::string text;
+    for (const auto &word : operands_) {
+        text += (text.empty() ? "" : " ") + word;
+    }
+    return text;
+}
+
 void Arguments::expect_operands(std::size_t minimum, std::size_t maximum, std::string_view what) const {
     if (operands_.size() < minimum) {
         throw UsageError("missing " + std::string{what});

@@ -764,6 +764,23 @@ TEST_CASE("a tool named in a request or a question is what it is about, once how
     });
 }
 
+TEST_CASE("owning a slip of the tongue corrects what was said, in English, German and Chinese",
+          "[policy][collie-tree][corrections]") {
+    for (const std::string text :
+         {"I misspoke: the release workflow is publish.yml.", "Sorry, I meant Node 20 in CI, not Node 18.",
+          "Ich habe mich versprochen: der Workflow heißt publish.yml.", "Sorry, ich meinte Port 8081.",
+          "口误，发布流程是 publish.yml。"}) {
+        INFO(text);
+        const auto decision = default_tree().decide(text);
+        CHECK(decision.store);
+        CHECK(decision.type == "feedback");
+        CHECK_THAT(decision.reason, Catch::Contains("correction of what was said or kept"));
+    }
+    // Owning a slip of the hand in the session corrects nothing worth keeping.
+    CHECK_FALSE(default_tree().decide("ah die datei lag im falschen ordner, mein fehler").store);
+    CHECK_FALSE(default_tree().decide("my bad, I saved the wrong file").store);
+}
+
 TEST_CASE("a correction said in a project corrects the project unless it is about the user",
           "[policy][collie-tree][correction]") {
     require_stores({

@@ -29,6 +29,8 @@ public:
     /// Every value of an option that may be given more than once, in command-line order.
     [[nodiscard]] std::vector<std::string> values(std::string_view name) const;
     [[nodiscard]] const std::vector<std::string> &operands() const noexcept { return operands_; }
+    /// The operands joined by single spaces: a text typed unquoted (`starling search deploy process`).
+    [[nodiscard]] std::string joined_operands() const;
     /// The operands, requiring between `minimum` and `maximum` of them; `what` names them in errors.
     void expect_operands(std::size_t minimum, std::size_t maximum, std::string_view what) const;
 
