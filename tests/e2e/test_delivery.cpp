@@ -368,6 +368,20 @@ TEST_CASE("a correction of one value of a memory that says more changes that val
     CHECK_THAT(why.stdout_text, Catch::Contains("edited") && Catch::Contains("corrected Priya to Tomasz"));
 }
 
+TEST_CASE("owning a slip of the tongue in a session corrects the value it names, in the memory that said it",
+          "[e2e][delivery][corrections]") {
+    // Until 2026-12-03 "I misspoke: …" was discarded in a session, and handed to remember it was
+    // folded into the older memory, both workflows side by side.
+    const ScratchHome home{"delivery-misspoke"};
+    say_in_session(home, "s-ci",
+                   {"Our CI is GitHub Actions, and the release workflow is release.yml.",
+                    "I misspoke: the release workflow is publish.yml."});
+    const auto next = session_start_context(home, "s-next", "2026-11-03T09:00:00Z");
+    CHECK_THAT(next, Catch::Contains("GitHub Actions") && Catch::Contains("publish.yml") &&
+                         !Catch::Contains("release.yml"));
+    CHECK(listed_memories(home).size() == 1);
+}
+
 TEST_CASE("a fact with a relative clause is kept, not taken for a question, and reaches the next session",
           "[e2e][delivery]") {
     // On 8a95997 both were discarded: "STEP 0 veto: knowledge question (cue: 'which')".
