@@ -382,6 +382,26 @@ TEST_CASE("owning a slip of the tongue in a session corrects the value it names,
     CHECK(listed_memories(home).size() == 1);
 }
 
+TEST_CASE("a correction that names the old value changes it in the memory that says more, in every language",
+          "[e2e][delivery][corrections]") {
+    // Until 2026-12-03 both were kept: "Go 1.21" still reached the agent beside the correction.
+    const ScratchHome home{"delivery-named-correction"};
+    const auto go = remember(home, "The API is built with Go 1.21, and its linter config lives in .golangci.yml.");
+    const auto frontend = remember(home, "前端项目用 pnpm 管理依赖，提交前要跑 ESLint。");
+    const auto go_fix = remember_outcome(home, "Actually it's Go 1.23, not 1.21.", "2026-11-03T09:00:00Z");
+    CHECK(go_fix["action"] == "updated");
+    CHECK(go_fix["id"] == go);
+    const auto frontend_fix = remember_outcome(home, "更正一下：我们现在用 bun 管理依赖了，不是 pnpm。", "2026-11-03T09:05:00Z");
+    CHECK(frontend_fix["action"] == "updated");
+    CHECK(frontend_fix["id"] == frontend);
+
+    const auto next = session_start_context(home, "s-next", "2026-11-04T09:00:00Z");
+    INFO(next);
+    CHECK_THAT(next, Catch::Contains("Go 1.23") && Catch::Contains(".golangci.yml") && !Catch::Contains("1.21") &&
+                         Catch::Contains("用 bun 管理依赖") && Catch::Contains("ESLint") && !Catch::Contains("pnpm"));
+    CHECK(listed_memories(home).size() == 2);
+}
+
 TEST_CASE("a fact with a relative clause is kept, not taken for a question, and reaches the next session",
           "[e2e][delivery]") {
     // On 8a95997 both were discarded: "STEP 0 veto: knowledge question (cue: 'which')".

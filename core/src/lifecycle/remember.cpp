@@ -372,7 +372,13 @@ RememberOutcome Rememberer::apply(const RememberRequest &request, const std::str
             outcome.decision = std::move(decision);
             return outcome;
         }
-        if (const auto value = found ? corrected_value(found->summary, decision.summary) : std::nullopt) {
+        // Else the value the correction names as no longer so ("Go 1.22, not 1.21"), written in that
+        // memory once, with the one word of its form the correction says instead.
+        auto value = found ? corrected_value(found->summary, decision.summary) : std::nullopt;
+        if (!value && found) {
+            value = corrected_named_value(found->summary, decision.summary, retired);
+        }
+        if (value) {
             if (auto key = correct_in_place(*superseded, *value, request, text)) {
                 outcome.action = RememberOutcome::Action::updated;
                 outcome.key = std::move(*key);

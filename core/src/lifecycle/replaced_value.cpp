@@ -436,6 +436,93 @@ std::optional<CorrectedValue> corrected_value(std::string_view older, std::strin
     return corrected;
 }
 
+namespace {
+
+/// A word's form: a run of letters is "a", a run of digits "9", each joint as written
+/// ("us-east-1" → "a-a-9", "1.21" → "9.9", "pnpm" → "a"). Two values of one thing share it.
+std::string form_of(std::string_view word) {
+    std::string form;
+    for (const char character : word) {
+        if (joins_a_name(std::string_view{&character, 1})) {
+            form.push_back(character);
+            continue;
+        }
+        const char kind = character >= '0' && character <= '9' ? '9' : 'a';
+        if (form.empty() || form.back() != kind) {
+            form.push_back(kind);
+        }
+    }
+    return form;
+}
+
+bool is_han_word(std::string_view word) {
+    return !word.empty() &&
+           sdk::text::is_bmp_han(sdk::text::decode_utf8(word, 0, kUtf8Rules).code_point);
+}
+
+bool opens_with_capital(std::string_view written) { return !written.empty() && written.front() >= 'A' && written.front() <= 'Z'; }
+
+} // namespace
+
+std::optional<CorrectedValue> corrected_named_value(std::string_view older, std::string_view newer,
+                                                    const std::vector<std::string> &retired) {
+    if (words_by_clause(older).size() < 2) {
+        return std::nullopt;
+    }
+    const auto old_written = written_words(older);
+    const auto old_words = words_of(old_written);
+    // The one retired name the older writes once: the value no longer so.
+    std::optional<std::size_t> old_at;
+    std::vector<std::string> retired_words;
+    for (const auto &term : retired) {
+        const auto run = statement_words(term);
+        if (run.size() != 1 || is_han_word(run.front())) {
+            continue;
+        }
+        retired_words.push_back(run.front());
+        const auto places = places_of(old_words, run);
+        if (places.size() != 1) {
+            continue;
+        }
+        if (old_at && old_words[*old_at] != run.front()) {
+            return std::nullopt; // two values it names as no longer so: which one this replaces, it does not say
+        }
+        old_at = places.front();
+    }
+    if (!old_at) {
+        return std::nullopt;
+    }
+    // In its place, the one word of the newer of the same form that the older does not say.
+    const std::string form = form_of(old_words[*old_at]);
+    const auto new_written = written_words(newer);
+    const bool among_han = std::any_of(new_written.begin(), new_written.end(),
+                                       [](const WrittenWord &word) { return is_han_word(word.word); });
+    const WrittenWord *replacement = nullptr;
+    for (std::size_t index = 0; index < new_written.size(); ++index) {
+        const auto &word = new_written[index];
+        const auto said_before = [&](const std::vector<std::string> &words) {
+            return std::find(words.begin(), words.end(), word.word) != words.end();
+        };
+        if (is_han_word(word.word) || said_before(old_words) || said_before(retired_words) || form_of(word.word) != form) {
+            continue;
+        }
+        const std::string_view spelled = newer.substr(word.begin, word.end - word.begin);
+        if (form == "a" && !among_han && (index == 0 || !opens_with_capital(spelled))) {
+            continue; // a word of letters alone names a value only when written as a name
+        }
+        if (replacement != nullptr && replacement->word != word.word) {
+            return std::nullopt; // two words it could be
+        }
+        replacement = &word;
+    }
+    if (replacement == nullptr) {
+        return std::nullopt;
+    }
+    const auto &replaced = old_written[*old_at];
+    return CorrectedValue{std::string{older.substr(replaced.begin, replaced.end - replaced.begin)},
+                          std::string{newer.substr(replacement->begin, replacement->end - replacement->begin)}};
+}
+
 std::size_t times_written(std::string_view text, std::string_view words) {
     return places_of(statement_words(text), statement_words(words)).size();
 }

@@ -211,6 +211,53 @@ TEST_CASE("corrected value: none for one clause, a value written twice, two clau
     CHECK_FALSE(corrected_value("", "The staging cluster is stg-eu-2."));
 }
 
+TEST_CASE("corrected named value: the value a correction names as no longer so, and the one word of its form "
+          "said instead",
+          "[lifecycle][corrections]") {
+    using starling::core::corrected_named_value;
+    using starling::core::CorrectedValue;
+    // A version, a region, a host: the one word of the retired value's form.
+    CHECK(corrected_named_value("The payment workers run on Ruby 3.1, and Sidekiq handles the queues.",
+                                "Actually it's Ruby 3.3, not 3.1.", {"3.1"}) == CorrectedValue{"3.1", "3.3"});
+    CHECK(corrected_named_value("Backups go to eu-central-1, the CDN is CloudFront.",
+                                "Backups go to eu-north-1, not eu-central-1.",
+                                {"eu-central-1"}) == CorrectedValue{"eu-central-1", "eu-north-1"});
+    CHECK(corrected_named_value("Die Queue läuft auf mq-prod-2 und wird von Timo betreut.",
+                                "Nein, die Queue läuft auf mq-prod-5, nicht auf mq-prod-2.",
+                                {"mq-prod-2"}) == CorrectedValue{"mq-prod-2", "mq-prod-5"});
+    // A word of letters alone, written as a name: capitalised, or in Latin letters among Han characters.
+    CHECK(corrected_named_value("Sessions are cached in Memcached, and the cache is flushed on deploy.",
+                                "Sessions are cached in Valkey now, not Memcached.",
+                                {"memcached"}) == CorrectedValue{"Memcached", "Valkey"});
+    CHECK(corrected_named_value("移动端用 Flutter 开发，状态管理用 Provider。", "状态管理现在用 Riverpod 了，不是 Provider。",
+                                {"provider"}) == CorrectedValue{"Provider", "Riverpod"});
+}
+
+TEST_CASE("corrected named value: none for one clause, an unnamed or ambiguous value, or no word of its form",
+          "[lifecycle][corrections]") {
+    using starling::core::corrected_named_value;
+    // One clause: the correction replaces the memory whole.
+    CHECK_FALSE(corrected_named_value("The staging database is db-staging-1.",
+                                      "The staging database is db-staging-2, not db-staging-1.", {"db-staging-1"}));
+    // What it retires is not written there, or written twice.
+    CHECK_FALSE(corrected_named_value("The payment workers run on Ruby 3.1, and Sidekiq handles the queues.",
+                                      "It's Ruby 3.3, not 3.2.", {"3.2"}));
+    CHECK_FALSE(corrected_named_value("CI uses Node 18, and the dev boxes use Node 18 too.", "It's Node 20, not 18.",
+                                      {"18"}));
+    CHECK_FALSE(corrected_named_value("The payment workers run on Ruby 3.1, and Sidekiq handles the queues.",
+                                      "It's Ruby 3.3, not 3.1.", {}));
+    // No word of its form said instead, or two.
+    CHECK_FALSE(corrected_named_value("The payment workers run on Ruby 3.1, and Sidekiq handles the queues.",
+                                      "Sidekiq is not on 3.1 anymore.", {"3.1"}));
+    CHECK_FALSE(corrected_named_value("The payment workers run on Ruby 3.1, and Sidekiq handles the queues.",
+                                      "Ruby 3.3 or 3.4, not 3.1.", {"3.1"}));
+    // A lower-case word of letters alone is no name: "we", "use" and "now" are not values.
+    CHECK_FALSE(corrected_named_value("Sessions are cached in Memcached, and the cache is flushed on deploy.",
+                                      "we use valkey now, not memcached.", {"memcached"}));
+    // A retired term in Han script has no form to match.
+    CHECK_FALSE(corrected_named_value("周会由王磊主持，会议室是三楼。", "周会现在由刘洋主持，不是王磊。", {"王磊"}));
+}
+
 TEST_CASE("a value corrected in a text: written once, replaced in the writer's spelling", "[lifecycle][corrections]") {
     using starling::core::CorrectedValue;
     using starling::core::times_written;

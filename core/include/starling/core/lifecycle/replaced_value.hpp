@@ -104,6 +104,20 @@ struct CorrectedValue {
 /// CI; Node 18 on the dev boxes too" for "Node 20 in CI": which of them changed is not said).
 [[nodiscard]] std::optional<CorrectedValue> corrected_value(std::string_view older, std::string_view newer);
 
+/// The value a correction that names what is no longer so (`retired`, the terms the decision
+/// policy found after "not", "statt", "不是" …) changes in one clause of `older`: the one retired
+/// term `older` writes exactly once, and in its place the one word of `newer` of the same form —
+/// letters, digits and joints alike ("1.21" and "1.22", "us-east-1" and "eu-west-1"), that `older`
+/// does not say; a word of letters alone only when it is written as a name (with a capital letter
+/// not opening the statement, or in Latin letters among Han characters: "Redis", "yarn" in
+/// "我们现在用 yarn 了，不是 pnpm"). "Actually it's Go 1.22, not 1.21." changes 1.21 to 1.22 in "The Go
+/// services are built with Go 1.21, and the linter lives in .golangci.yml.". Nothing when `older`
+/// is one clause (the correction replaces it whole), when no retired term or more than one is
+/// written there once, when the term is in Han script, or when `newer` has no such word or more
+/// than one.
+[[nodiscard]] std::optional<CorrectedValue> corrected_named_value(std::string_view older, std::string_view newer,
+                                                                  const std::vector<std::string> &retired);
+
 /// How often `text` writes `words` (statement_words of both), whole words in a row.
 [[nodiscard]] std::size_t times_written(std::string_view text, std::string_view words);
 
