@@ -49,6 +49,9 @@ function makeStore() {
   remember('user', 'Commit messages are written in English, in the imperative.');
   remember('project', '<script>alert(1)</script> is what the XSS report pasted.');
   remember('project', 'The integration tests need the postgres container running.');
+  // A correction that changes the older memory only in part: both kept, linked (amends, amended_by).
+  remember('project', 'This project uses Node 18 in CI; Node 18 on the dev boxes too.');
+  assert.match(cli('remember', 'Actually, this project uses Node 20 in CI now.'), /changes only part of/);
   // Fifty more, each in words of its own: similar texts would be folded into one memory.
   const syllables = ['ka', 'lo', 'mi', 'ne', 'ru', 'ta', 'vo', 'zi', 'pe', 'su', 'do', 'ga', 'bi', 'fe', 'ho', 'ju'];
   let seed = 7;
@@ -317,6 +320,15 @@ async function main() {
     assert.match(history, /by cli/);
     await shoot('history');
     console.log('ok - a memory\'s history');
+
+    // A memory a correction changed in part is never shown without it; its links say what they mean.
+    const partly = memoryNamed('Node 18 on the dev boxes');
+    await go(`/memory?id=${partly.id}`);
+    assert.match(await page.$eval('.changed-in-part', (element) => element.textContent),
+      /^Changed in part since \(\w{7}, newer\): .*Node 20 in CI/);
+    assert.match(await page.content(), /<td>changed in part by \(newer\)<\/td>/);
+    await shoot('changed-in-part');
+    console.log('ok - a memory changed in part shows what changed it, and its links say what they mean');
 
     await go('/sharing');
     assert.match(await page.$eval('#sync', (element) => element.textContent), /A sync would carry \d+ memories/);

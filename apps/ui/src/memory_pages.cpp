@@ -8,16 +8,19 @@
 #include <starling/app/ui/memory_version.hpp>
 #include <starling/core/io/file_io.hpp>
 #include <starling/core/io/store_error.hpp>
+#include <starling/core/lifecycle/episode_links.hpp>
 #include <starling/core/lifecycle/memory_provenance.hpp>
 #include <starling/core/store/provenance.hpp>
 #include <starling/core/store/index/indexed_memory.hpp>
 #include <starling/core/store/injection_record.hpp>
 #include <starling/core/store/record/memory_file.hpp>
+#include <starling/core/store/record/memory_links.hpp>
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <functional>
+#include <optional>
 #include <set>
 
 namespace starling::app::ui {
@@ -188,9 +191,42 @@ std::string row(std::string_view name, std::string_view value) {
     return "<tr><th>" + escape_html(name) + "</th><td>" + escape_html(value) + "</td></tr>";
 }
 
-std::string text_section(ViewerContext &, const ShownMemory &shown) {
-    return "<h2>Text</h2><p>" + escape_html(shown.memory.summary) + "</p><div class=\"memory-text\" id=\"memory-text\">" +
-           escape_html(shown.memory.body) + "</div>";
+/// The summary of the memory with id `id`; nothing when it is gone (archived, deleted by hand).
+std::optional<std::string> summary_of_id(ViewerContext &context, const std::string &id) {
+    try {
+        auto &store = context.application.store();
+        return store.read(store.find_memory(id)).summary;
+    } catch (const core::StoreError &) {
+        return std::nullopt;
+    }
+}
+
+/// The ids `memory`'s links name by `relation`, as written; none when the field is no list.
+std::vector<std::string> linked_by(const core::Memory &memory, std::string_view relation) {
+    std::vector<std::string> ids;
+    try {
+        for (const auto &link : core::links_of(memory)) {
+            if (link.relation == relation) {
+                ids.push_back(link.id);
+            }
+        }
+    } catch (const core::StoreError &) {
+        // the links section says what is wrong with the field
+    }
+    return ids;
+}
+
+std::string text_section(ViewerContext &context, const ShownMemory &shown) {
+    std::string html = "<h2>Text</h2><p>" + escape_html(shown.memory.summary) +
+                       "</p><div class=\"memory-text\" id=\"memory-text\">" + escape_html(shown.memory.body) + "</div>";
+    // As the hooks show it to an agent: never without what a newer memory changed in it since.
+    for (const auto &id : linked_by(shown.memory, core::amended_by_link_relation)) {
+        if (const auto newer = summary_of_id(context, id)) {
+            html += "<p class=\"notice changed-in-part\">Changed in part since (" + memory_link(id, id) +
+                    ", newer): " + escape_html(*newer) + "</p>";
+        }
+    }
+    return html;
 }
 
 std::string fields_section(ViewerContext &context, const ShownMemory &shown) {
@@ -224,25 +260,37 @@ std::string fields_section(ViewerContext &context, const ShownMemory &shown) {
     return html + "</table>";
 }
 
-std::string links_section(ViewerContext &, const ShownMemory &shown) {
+/// What a relation of `links` means, said from the memory whose page it is.
+std::string relation_said(std::string_view relation) {
+    if (relation == core::amends_link_relation) return "changes in part (older)";
+    if (relation == core::amended_by_link_relation) return "changed in part by (newer)";
+    if (relation == core::alike_link_relation) return "said alike, kept apart";
+    if (relation == core::episode_relation) return "remembered just after";
+    if (relation == sdk::default_link_relation) return "related";
+    return std::string{relation};
+}
+
+std::string links_section(ViewerContext &context, const ShownMemory &shown) {
     std::string html = "<h2>Links</h2>";
-    std::vector<std::pair<std::string, std::string>> links; // relation, id
+    std::vector<std::pair<std::string, std::string>> links; // relation as said, id
     if (!shown.memory.superseded_by.empty()) {
-        links.emplace_back("superseded by", shown.memory.superseded_by);
+        links.emplace_back("superseded by (newer)", shown.memory.superseded_by);
     }
     if (const auto *written = shown.memory.extra_field("links")) {
         for (const auto &item : list_items(written->value)) {
-            const auto colon = item.find(':');
-            links.emplace_back(colon == std::string::npos ? "related" : item.substr(0, colon),
-                               colon == std::string::npos ? item : item.substr(colon + 1));
+            const auto link = core::parse_link(item);
+            links.emplace_back(relation_said(link.relation), link.id);
         }
     }
     if (links.empty()) {
         return html + "<p class=\"muted\">No links to other memories.</p>";
     }
-    html += "<table><tr><th>relation</th><th>memory</th></tr>";
+    html += "<table><tr><th>relation</th><th>memory</th><th>it says</th></tr>";
     for (const auto &[relation, id] : links) {
-        html += "<tr><td>" + escape_html(relation) + "</td><td>" + memory_link(id, id) + "</td></tr>";
+        const auto summary = summary_of_id(context, id);
+        html += "<tr><td>" + escape_html(relation) + "</td><td>" + memory_link(id, id) + "</td><td>" +
+                (summary ? escape_html(*summary) : std::string{"<span class=\"muted\">gone (archived or deleted)</span>"}) +
+                "</td></tr>";
     }
     return html + "</table>";
 }

@@ -10,6 +10,7 @@
 #include <starling/core/lifecycle/session_log.hpp>
 #include <starling/core/store/injection_record.hpp>
 #include <starling/core/store/provenance.hpp>
+#include <starling/core/store/record/memory_links.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -269,6 +270,36 @@ TEST_CASE("a superseded memory is restored from its page: both are injected agai
     CHECK(lifted.status == 303);
     CHECK(fixture.application().store().read(older).superseded_by.empty());
     CHECK(contains(fixture.handle(ViewerFixture::get(location_of(lifted))).body, "No longer superseded"));
+}
+
+TEST_CASE("a memory's page says what its links mean and never shows it without what changed it in part",
+          "[ui][viewer]") {
+    ViewerFixture fixture;
+    const auto older = fixture.add_memory("CI uses Node 18; the dev boxes use Node 18 too", "");
+    const auto newer = fixture.add_memory("CI uses Node 20 now", "");
+    const auto alike = fixture.add_memory("Dev boxes run Node 18", "");
+    auto &store = fixture.application().store();
+    store.update(older, [&](starling::core::Memory &memory) {
+        starling::core::add_link(memory, starling::core::amended_by_link_relation, fixture.id_of(newer));
+        starling::core::add_link(memory, starling::core::alike_link_relation, fixture.id_of(alike));
+        starling::core::add_link(memory, "related", "zzzzzzz"); // gone: archived or deleted by hand
+    });
+    store.update(newer, [&](starling::core::Memory &memory) {
+        starling::core::add_link(memory, starling::core::amends_link_relation, fixture.id_of(older));
+    });
+
+    const auto page = fixture.handle(ViewerFixture::get("/memory?id=" + fixture.id_of(older))).body;
+    CHECK(contains(page, "Changed in part since (<a href=\"/memory?id=" + fixture.id_of(newer) +
+                             "\">" + fixture.id_of(newer) + "</a>, newer): CI uses Node 20 now"));
+    CHECK(contains(page, "<td>changed in part by (newer)</td>"));
+    CHECK(contains(page, "<td>said alike, kept apart</td>"));
+    CHECK(contains(page, "<td>Dev boxes run Node 18</td>"));
+    CHECK(contains(page, "gone (archived or deleted)"));
+    CHECK_FALSE(contains(page, "amended_by"));
+
+    const auto changer = fixture.handle(ViewerFixture::get("/memory?id=" + fixture.id_of(newer))).body;
+    CHECK(contains(changer, "<td>changes in part (older)</td>"));
+    CHECK_FALSE(contains(changer, "Changed in part since"));
 }
 
 TEST_CASE("a memory's page shows its history, and the viewer's own changes join it", "[ui][viewer][provenance]") {
