@@ -201,26 +201,11 @@ std::optional<std::string> summary_of_id(ViewerContext &context, const std::stri
     }
 }
 
-/// The ids `memory`'s links name by `relation`, as written; none when the field is no list.
-std::vector<std::string> linked_by(const core::Memory &memory, std::string_view relation) {
-    std::vector<std::string> ids;
-    try {
-        for (const auto &link : core::links_of(memory)) {
-            if (link.relation == relation) {
-                ids.push_back(link.id);
-            }
-        }
-    } catch (const core::StoreError &) {
-        // the links section says what is wrong with the field
-    }
-    return ids;
-}
-
 std::string text_section(ViewerContext &context, const ShownMemory &shown) {
     std::string html = "<h2>Text</h2><p>" + escape_html(shown.memory.summary) +
                        "</p><div class=\"memory-text\" id=\"memory-text\">" + escape_html(shown.memory.body) + "</div>";
     // As the hooks show it to an agent: never without what a newer memory changed in it since.
-    for (const auto &id : linked_by(shown.memory, core::amended_by_link_relation)) {
+    for (const auto &id : core::linked_ids(shown.memory, core::amended_by_link_relation)) {
         if (const auto newer = summary_of_id(context, id)) {
             html += "<p class=\"notice changed-in-part\">Changed in part since (" + memory_link(id, id) +
                     ", newer): " + escape_html(*newer) + "</p>";

@@ -174,28 +174,13 @@ std::string amendment_lines(MemoryStore &store, const std::vector<std::string> &
     return lines;
 }
 
-/// The ids of the memories that changed `memory` in part since, from its links as written (a
-/// list that does not read names none: the memory is still shown).
-std::vector<std::string> amended_by(const Memory &memory) {
-    std::vector<std::string> ids;
-    try {
-        for (auto &link : links_of(memory)) {
-            if (link.relation == amended_by_link_relation) {
-                ids.push_back(std::move(link.id));
-            }
-        }
-    } catch (const StoreError &) {
-    }
-    return ids;
-}
-
 std::string memory_section(MemoryStore &store, const std::string &key, const Memory &memory) {
     std::string section = section_head(key, memory.summary, memory.type);
     section += memory.body;
     if (!section.empty() && section.back() != '\n') {
         section += '\n';
     }
-    return section + amendment_lines(store, amended_by(memory), "") + "\n";
+    return section + amendment_lines(store, linked_ids(memory, amended_by_link_relation), "") + "\n";
 }
 
 struct Candidate {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <starling/core/store/record/memory_links.hpp>
 
+#include <starling/core/io/store_error.hpp>
+
 #include <starling/sdk/policy_types.hpp>
 
 #include <nlohmann/json.hpp>
@@ -86,6 +88,19 @@ std::vector<std::string> linked_ids(std::string_view fields_json, std::string_vi
         if (link.relation == relation && !link.id.empty()) {
             ids.push_back(std::move(link.id));
         }
+    }
+    return ids;
+}
+
+std::vector<std::string> linked_ids(const Memory &memory, std::string_view relation) {
+    std::vector<std::string> ids;
+    try {
+        for (auto &link : links_of(memory)) {
+            if (link.relation == relation) {
+                ids.push_back(std::move(link.id));
+            }
+        }
+    } catch (const StoreError &) {
     }
     return ids;
 }

@@ -55,5 +55,8 @@ bool add_link(Memory &memory, std::string_view relation, std::string_view id);
 /// Costs a search of the text when there are none: session start asks it of every memory it
 /// shows, and few memories have such a link.
 [[nodiscard]] std::vector<std::string> linked_ids(std::string_view fields_json, std::string_view relation);
+/// The ids `memory`'s links name by `relation`, as written; none when its links field is no list
+/// (what reads a memory to show it still shows it).
+[[nodiscard]] std::vector<std::string> linked_ids(const Memory &memory, std::string_view relation);
 
 } // namespace starling::core
