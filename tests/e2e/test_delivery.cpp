@@ -402,6 +402,34 @@ TEST_CASE("a correction that names the old value changes it in the memory that s
     CHECK(listed_memories(home).size() == 2);
 }
 
+TEST_CASE("a newer number for one thing a memory says among others changes it there, in other words too",
+          "[e2e][delivery][corrections]") {
+    // Until 2026-12-03 both were kept: port 8081 and 20 minutes still reached the agent.
+    const ScratchHome home{"delivery-renumbered-in-part"};
+    const auto ports = remember(home, "The billing API listens on port 8080, and its health checks are on port 8081.");
+    const auto timeout = remember(home, "Die Integrationstests laufen in GitLab CI, ihr Timeout liegt bei 20 Minuten.");
+    const auto moved = remember_outcome(home, "Health checks moved to port 9001.", "2026-11-03T09:00:00Z");
+    CHECK(moved["action"] == "updated");
+    CHECK(moved["id"] == ports);
+    const auto raised = remember_outcome(home, "Das Timeout wurde auf 45 Minuten erhöht.", "2026-11-03T09:05:00Z");
+    CHECK(raised["action"] == "updated");
+    CHECK(raised["id"] == timeout);
+    // Another service's port is its own memory, another ticket its own: nothing here changes.
+    const auto metrics = remember_outcome(home, "The metrics exporter listens on port 9100.", "2026-11-03T09:10:00Z");
+    CHECK(metrics["action"] == "created");
+    const auto commits = remember(home, "Commit messages are in English, with the ticket at the end, e.g. (OPS-12).");
+    const auto flaky = remember_outcome(home, "The login test is flaky on the ARM runners (OPS-345).", "2026-11-03T09:15:00Z");
+    CHECK(flaky["action"] == "created");
+
+    const auto next = session_start_context(home, "s-next", "2026-11-04T09:00:00Z");
+    INFO(next);
+    CHECK_THAT(next, Catch::Contains("port 8080") && Catch::Contains("port 9001") && !Catch::Contains("8081") &&
+                         Catch::Contains("bei 45 Minuten") && !Catch::Contains("20 Minuten") &&
+                         Catch::Contains("port 9100") && Catch::Contains("e.g. (OPS-12)") &&
+                         Catch::Contains("(OPS-345)"));
+    CHECK(listed_memories(home).size() == 5);
+}
+
 TEST_CASE("a fact with a relative clause is kept, not taken for a question, and reaches the next session",
           "[e2e][delivery]") {
     // On 8a95997 both were discarded: "STEP 0 veto: knowledge question (cue: 'which')".

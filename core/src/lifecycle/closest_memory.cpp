@@ -202,6 +202,46 @@ std::optional<ClosestMemory> find_renumbered(MemoryStore &store, const Scope &sc
     return best;
 }
 
+std::optional<ClosestMemory> find_renumbered_in_part(MemoryStore &store, const Scope &scope, std::string_view statement) {
+    const auto numbered = [](std::string_view word) {
+        return std::any_of(word.begin(), word.end(), [](char c) { return c >= '0' && c <= '9'; });
+    };
+    const auto said = statement_words(statement);
+    if (std::none_of(said.begin(), said.end(), numbered)) {
+        return std::nullopt; // no number to give: nothing read
+    }
+    // Its words of three bytes or more besides numbers, one of which a memory it changes says: the
+    // summaries of a large store are mostly passed over without comparing their clauses.
+    std::vector<std::string> telling;
+    for (const auto &word : said) {
+        if (word.size() >= 3 && !numbered(word)) {
+            telling.push_back(word);
+        }
+    }
+    std::sort(telling.begin(), telling.end());
+    const auto shares_a_word = [&](const std::string &summary) {
+        const auto words = statement_words(summary);
+        return std::any_of(words.begin(), words.end(), [&](const std::string &word) {
+            return std::binary_search(telling.begin(), telling.end(), word);
+        });
+    };
+    std::optional<ClosestMemory> found;
+    for (const IndexEntry &entry : store.list(ListFilter{scope, std::nullopt, std::nullopt})) {
+        if (!entry.superseded_by.empty() || !numbered(entry.summary) || (!telling.empty() && !shares_a_word(entry.summary))) {
+            continue;
+        }
+        const auto value = corrected_value(entry.summary, statement, ClauseSubject::said_alone);
+        if (!value || !numbered(value->older)) {
+            continue;
+        }
+        if (found) {
+            return std::nullopt;
+        }
+        found = ClosestMemory{entry.key, entry.id, 1.0};
+    }
+    return found;
+}
+
 void add_closest_similarities(MemoryStore &store, const ActivePolicies &policies, std::size_t candidates,
                               std::vector<sdk::Message> &messages) {
     if (policies.decay == nullptr || messages.empty()) {

@@ -392,6 +392,10 @@ RememberOutcome Rememberer::apply(const RememberRequest &request, const std::str
             }
         }
     }
+    // Found only as one whose number this changes in one clause: changed there, or left alone.
+    if (superseded && superseded->in_part_only) {
+        superseded.reset();
+    }
     // A memory that says more numbers than this one changes holds more than it corrects ("payments
     // on port 8081 and the ledger on 8082" for "we moved the ledger to 9082"): retiring it would
     // lose the rest. Unsure, both are kept. One number of its own is the value corrected ("the API
@@ -775,8 +779,23 @@ std::optional<Rememberer::Duplicate> Rememberer::find_superseded(const Scope &sc
     const auto replaced = [&](const Scope &candidate_scope) {
         return find_replaced(*store_, policies_, candidate_scope, statement, frames);
     };
+    // "Actuator moved to port 9091." for "The API listens on port 8080, and the actuator endpoints
+    // are on port 8081.": a newer value of one thing a memory says among others, changed there.
+    const auto renumbered_in_part = [&]() {
+        auto in_part = best_of(
+            both_scopes,
+            [&](const Scope &candidate_scope) { return find_renumbered_in_part(*store_, candidate_scope, statement); },
+            0.0);
+        if (in_part) {
+            in_part->in_part_only = true;
+        }
+        return in_part;
+    };
     if (!correction) {
-        return best_of(both_scopes, replaced, 0.0);
+        if (auto replacing = best_of(both_scopes, replaced, 0.0)) {
+            return replacing;
+        }
+        return renumbered_in_part();
     }
     // What the correction says is no longer so points at the memory that says it; the closest
     // memory may be one that agrees with the correction ("use pnpm" for "use pnpm, not yarn").
@@ -797,6 +816,9 @@ std::optional<Rememberer::Duplicate> Rememberer::find_superseded(const Scope &sc
             near_scopes,
             [&](const Scope &candidate_scope) { return find_renumbered(*store_, candidate_scope, statement); }, 0.0)) {
         return renumbering;
+    }
+    if (auto in_part = renumbered_in_part()) {
+        return in_part;
     }
     auto closest = best_of(
         near_scopes,

@@ -361,17 +361,98 @@ struct ValueInClause {
     WordRun newer; ///< in the newer statement
 };
 
+/// Words a statement of a changed value says besides its subject and the value: function words
+/// and those that say that something changed or was said wrong ("now", "moved", "misspoke",
+/// "jetzt", "inzwischen"), English and German.
+constexpr std::array<std::string_view, 92> kWordsOfAChange{
+    "a", "actually", "am", "an", "angehoben", "are", "as", "at", "auf", "bumped", "by", "changed", "correction",
+    "days", "decreased", "dem", "den", "der", "des", "die", "das", "doch", "downgraded", "earlier", "eigentlich",
+    "ein", "eine", "einem", "einen", "einer", "erhöht", "for", "from", "geändert", "gesenkt", "gewechselt", "hat",
+    "here", "i", "in", "increased", "instead", "inzwischen", "is", "ist", "it", "its", "jetzt", "just",
+    "korrektur", "lowered", "misspoke", "mittlerweile", "moved", "now", "nun", "of", "on", "our", "raised",
+    "re", "reduced", "s", "set", "sind", "so", "sorry", "switched", "that", "the", "these", "this", "to",
+    "umgestellt", "umgezogen", "unser", "unsere", "updated", "upgraded", "verschoben", "ve", "war", "was", "we",
+    "were", "wir", "wird", "wrong", "wurde", "zu", "zum", "zur"};
+
+/// The Han characters of the same: "现在", "改到", "改成", "已经", "其实", "我们", "了" …
+constexpr std::array<std::string_view, 26> kHanOfAChange{"为", "了", "其", "到", "前", "升", "在", "实", "已", "我", "成", "换", "改",
+                                  "新", "是", "更", "现", "的", "经", "说", "调", "错", "们", "之", "从", "整"};
+
+bool tells_only_of_a_change(const std::string &word) {
+    return std::find(kHanOfAChange.begin(), kHanOfAChange.end(), word) != kHanOfAChange.end() ||
+           std::find(kWordsOfAChange.begin(), kWordsOfAChange.end(), word) != kWordsOfAChange.end();
+}
+
+/// A Latin word without the one English or German ending it has, if what is left has three
+/// letters or more ("pinned" → "pinn", "flags" → "flag", "Minuten" → "minut").
+std::string_view without_ending(std::string_view word) {
+    constexpr std::size_t kMinStem = 3;
+    for (const std::string_view ending : {"ing", "ed", "es", "en", "er", "s", "e", "n"}) {
+        if (word.size() >= kMinStem + ending.size() && word.ends_with(ending)) {
+            return word.substr(0, word.size() - ending.size());
+        }
+    }
+    return word;
+}
+
+/// Whether two words are one word inflected: the same, or, without their endings, one the other
+/// with at most one letter more ("pins" and "pinned", "flag" and "flags"; not "mail" and "main").
+bool inflected_alike(std::string_view left, std::string_view right) {
+    if (left == right) {
+        return true;
+    }
+    left = without_ending(left);
+    right = without_ending(right);
+    if (left.size() > right.size()) {
+        std::swap(left, right);
+    }
+    return left.size() >= 3 && right.size() - left.size() <= 1 && right.starts_with(left);
+}
+
+/// Whether `newer` says nothing but what `clause` says, numbers, and words of a change: then it is
+/// about the clause's subject and nothing else ("Actuator moved to port 9091." of "the actuator
+/// endpoints are on port 8081"), not about another one with a number of its own ("The mail
+/// service runs on port 8025." of "the auth service runs on port 8081").
+bool says_nothing_else(const std::vector<std::string> &clause, const std::vector<std::string> &newer) {
+    return std::all_of(newer.begin(), newer.end(), [&](const std::string &word) {
+        return has_digit(word) || tells_only_of_a_change(word) ||
+               std::any_of(clause.begin(), clause.end(),
+                           [&](const std::string &said) { return inflected_alike(said, word); });
+    });
+}
+
+/// Whether the one number each of `older` and `newer` says alone is of one shape and counts one
+/// unit, the word right after it in both ("bei 20 Minuten", "auf 45 Minuten"; "30 秒", "60 秒").
+bool counts_one_unit(const std::vector<std::string> &older, const std::vector<std::string> &newer) {
+    const auto numbers = own_numbers(older, newer);
+    if (numbers.older.size() != 1 || numbers.newer.size() != 1 ||
+        without_digits(numbers.older.front()) != without_digits(numbers.newer.front())) {
+        return false;
+    }
+    const auto unit_after = [](const std::vector<std::string> &words, const std::string &number) {
+        const auto at = std::find(words.begin(), words.end(), number);
+        return at + 1 < words.end() && !has_digit(*(at + 1)) ? *(at + 1) : std::string{};
+    };
+    const auto unit = unit_after(older, numbers.older.front());
+    return !unit.empty() && unit == unit_after(newer, numbers.newer.front());
+}
+
 /// The value `newer` gives where `clause` gives another: the one place the two say differently
 /// around the same words (replaced_value's rules), narrowed to the number when that place renumbers
 /// a name ("is stg-eu-2 now" for "is stg-eu-1"). A name with its number inside names what it is on
 /// its own, said in any words around it ("Der Host ist pg-stage-3." for "…, die Datenbank liegt auf
-/// dem Host pg-stage-1"); a bare number needs the same words around it.
+/// dem Host pg-stage-1"); a bare number needs the same words around it, or a `newer` that says
+/// nothing the clause does not ("We bumped the pinned toolchain to 1.78." for "we pin the toolchain
+/// to 1.74 in rust-toolchain.toml"), the number given to one name or counting one unit.
 std::optional<ValueInClause> value_in_clause(const std::vector<std::string> &clause,
-                                             const std::vector<std::string> &newer) {
+                                             const std::vector<std::string> &newer, ClauseSubject subject) {
+    if (subject == ClauseSubject::said_alone && !says_nothing_else(clause, newer)) {
+        return std::nullopt;
+    }
     const auto change = one_place_change(clause, newer);
     const auto numbers = own_numbers(clause, newer);
-    const bool renumbered = renumbered_name(clause, newer).has_value();
-    if (!change && !(renumbered && !name_around(numbers.older.front()).empty())) {
+    const bool renumbered = renumbered_name(clause, newer).has_value() || counts_one_unit(clause, newer);
+    if (!change && !(renumbered && (!name_around(numbers.older.front()).empty() || says_nothing_else(clause, newer)))) {
         return std::nullopt;
     }
     if (renumbered) {
@@ -403,7 +484,7 @@ bool says_something(const std::string &word) {
 
 } // namespace
 
-std::optional<CorrectedValue> corrected_value(std::string_view older, std::string_view newer) {
+std::optional<CorrectedValue> corrected_value(std::string_view older, std::string_view newer, ClauseSubject subject) {
     const auto clauses = words_by_clause(older);
     if (clauses.size() < 2) {
         return std::nullopt;
@@ -412,7 +493,7 @@ std::optional<CorrectedValue> corrected_value(std::string_view older, std::strin
     const auto new_words = words_of(new_written);
     std::optional<CorrectedValue> corrected;
     for (const auto &clause : clauses) {
-        const auto value = value_in_clause(words_of(clause), new_words);
+        const auto value = value_in_clause(words_of(clause), new_words, subject);
         if (!value) {
             continue;
         }

@@ -188,6 +188,15 @@ TEST_CASE("corrected value: the one value a correction changes in one clause of 
     // A name with its number inside is what it names, said in any words around it.
     CHECK(corrected_value("Das Staging läuft über Jenkins, und die Datenbank liegt auf dem Host pg-db-1.",
                           "Der Host ist pg-db-4.") == CorrectedValue{"pg-db-1", "pg-db-4"});
+    // A bare number in other words, when they say nothing the clause does not: the number given
+    // to one name, or counting one unit.
+    CHECK(corrected_value("The billing API listens on port 8080, and its health checks are on port 8081.",
+                          "Health checks moved to port 9001.") == CorrectedValue{"8081", "9001"});
+    CHECK(corrected_value("We deploy with Helm, and CI pins kubectl to 1.28.", "We bumped the pinned kubectl to 1.30.") ==
+          CorrectedValue{"1.28", "1.30"});
+    CHECK(corrected_value("Die Integrationstests laufen in GitLab CI, ihr Timeout liegt bei 20 Minuten.",
+                          "Das Timeout wurde auf 45 Minuten erhöht.") == CorrectedValue{"20", "45"});
+    CHECK(corrected_value("订单服务用 Go 写，超时是 30 秒。", "超时现在改成 60 秒了。") == CorrectedValue{"30", "60"});
 }
 
 TEST_CASE("corrected value: none for one clause, a value written twice, two clauses it fits or another subject",
@@ -203,8 +212,25 @@ TEST_CASE("corrected value: none for one clause, a value written twice, two clau
                                 "The mail service runs on port 8025."));
     CHECK_FALSE(corrected_value("Production backups run at 01:00 UTC and are kept for 30 days.",
                                 "Staging backups run at 04:00 UTC."));
-    // A bare number needs the same words around it.
+    // A bare number needs the same words around it, or other words that say nothing else.
     CHECK_FALSE(corrected_value("The gateway listens on port 8080, and it logs to Loki.", "Metrics are on port 9100."));
+    CHECK_FALSE(corrected_value("The billing API listens on port 8080, and its health checks are on port 8081.",
+                                "The metrics exporter moved to port 9001."));
+    CHECK_FALSE(corrected_value("The app runs on Python 3.10, and Celery uses Redis.", "We also test on Python 3.12."));
+    CHECK_FALSE(corrected_value("Die Integrationstests laufen in GitLab CI, ihr Timeout liegt bei 20 Minuten.",
+                                "Die Unit-Tests brauchen 5 Minuten."));
+    CHECK_FALSE(corrected_value("订单服务用 Go 写，超时是 30 秒。", "支付服务的超时是 60 秒。"));
+    // Said alone, a name with its number inside is no value another one replaces: another ticket.
+    using starling::core::ClauseSubject;
+    using starling::core::CorrectedValue;
+    const std::string commits = "Commit messages are in English, with the ticket at the end, e.g. (OPS-12).";
+    CHECK(corrected_value(commits, "The login test is flaky on the ARM runners (OPS-345).") ==
+          CorrectedValue{"OPS-12", "OPS-345"});
+    CHECK_FALSE(corrected_value(commits, "The login test is flaky on the ARM runners (OPS-345).",
+                                ClauseSubject::said_alone));
+    CHECK(corrected_value("The billing API listens on port 8080, and its health checks are on port 8081.",
+                          "Health checks moved to port 9001.", ClauseSubject::said_alone) ==
+          CorrectedValue{"8081", "9001"});
     CHECK_FALSE(corrected_value("Deploys go through ArgoCD; staging is stg-eu-1.", "Write commit messages in English."));
     // A value the memory says already is no new one.
     CHECK_FALSE(corrected_value("We lint with ruff, and format with Black.", "We format with Ruff."));

@@ -131,6 +131,9 @@ private:
         double similarity = 0;
         Scope scope = Scope::user(); ///< where it is kept
         bool closest_only = false;   ///< found as the closest memory, not by a value or name both say
+        /// Found as a memory one number of which this changes in one clause (find_renumbered_in_part):
+        /// changed there in place, or left as it is; never retired.
+        bool in_part_only = false;
     };
     /// Adds the restated text to the memory `duplicate` found and reinforces it, in one write, and
     /// returns where that memory is now; nullopt when it no longer exists (archived, merged away).
@@ -161,7 +164,8 @@ private:
     /// replaces, else the one that gives a name it renumbers (find_renumbered), else the closest,
     /// if close enough (supersede_similarity). The first two are looked for in `scope` and the
     /// other scope the request sees; the last two only in `scope`, and for a correction kept as the
-    /// user's, in the request's project.
+    /// user's, in the request's project. Either, when nothing else, may change one number of a
+    /// memory that says more (find_renumbered_in_part, `in_part_only`), looked for as the first two.
     [[nodiscard]] std::optional<Duplicate> find_superseded(const Scope &scope, const std::string &project_id,
                                                            const std::string &text,
                                                            const std::vector<std::string> &retired,

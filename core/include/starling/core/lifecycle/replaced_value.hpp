@@ -102,7 +102,18 @@ struct CorrectedValue {
 /// 3.12"). Nothing when `older` is one clause (the correction replaces it whole), when no clause
 /// or more than one has such a value, or when `older` writes that value more than once ("Node 18 in
 /// CI; Node 18 on the dev boxes too" for "Node 20 in CI": which of them changed is not said).
-[[nodiscard]] std::optional<CorrectedValue> corrected_value(std::string_view older, std::string_view newer);
+/// `subject`: what must show that `newer` speaks of the clause it changes.
+enum class ClauseSubject {
+    /// The value as found is enough: a correction that found the memory by what it names.
+    by_value,
+    /// Besides, `newer` says nothing the clause does not say but numbers and words of a change
+    /// ("Health checks moved to port 9001."): for a memory looked for among all, where a name with
+    /// its number inside ("PLAT-123" in "… e.g. (PLAT-123)") is no value another ticket replaces.
+    said_alone,
+};
+
+[[nodiscard]] std::optional<CorrectedValue> corrected_value(std::string_view older, std::string_view newer,
+                                                            ClauseSubject subject = ClauseSubject::by_value);
 
 /// The value a correction that names what is no longer so (`retired`, the terms the decision
 /// policy found after "not", "statt", "不是" …) changes in one clause of `older`: the one retired
