@@ -202,7 +202,8 @@ std::optional<ClosestMemory> find_renumbered(MemoryStore &store, const Scope &sc
     return best;
 }
 
-std::optional<ClosestMemory> find_renumbered_in_part(MemoryStore &store, const Scope &scope, std::string_view statement) {
+std::optional<ScopedMemory> find_renumbered_in_part(MemoryStore &store, std::span<const Scope> scopes,
+                                                    std::string_view statement) {
     const auto numbered = [](std::string_view word) {
         return std::any_of(word.begin(), word.end(), [](char c) { return c >= '0' && c <= '9'; });
     };
@@ -225,19 +226,22 @@ std::optional<ClosestMemory> find_renumbered_in_part(MemoryStore &store, const S
             return std::binary_search(telling.begin(), telling.end(), word);
         });
     };
-    std::optional<ClosestMemory> found;
-    for (const IndexEntry &entry : store.list(ListFilter{scope, std::nullopt, std::nullopt})) {
-        if (!entry.superseded_by.empty() || !numbered(entry.summary) || (!telling.empty() && !shares_a_word(entry.summary))) {
-            continue;
+    std::optional<ScopedMemory> found;
+    for (const Scope &scope : scopes) {
+        for (const IndexEntry &entry : store.list(ListFilter{scope, std::nullopt, std::nullopt})) {
+            if (!entry.superseded_by.empty() || !numbered(entry.summary) ||
+                (!telling.empty() && !shares_a_word(entry.summary))) {
+                continue;
+            }
+            const auto value = corrected_value(entry.summary, statement, ClauseSubject::said_alone);
+            if (!value || !numbered(value->older)) {
+                continue;
+            }
+            if (found) {
+                return std::nullopt;
+            }
+            found = ScopedMemory{ClosestMemory{entry.key, entry.id, 1.0}, scope};
         }
-        const auto value = corrected_value(entry.summary, statement, ClauseSubject::said_alone);
-        if (!value || !numbered(value->older)) {
-            continue;
-        }
-        if (found) {
-            return std::nullopt;
-        }
-        found = ClosestMemory{entry.key, entry.id, 1.0};
     }
     return found;
 }

@@ -188,27 +188,23 @@ struct Candidate {
     double score;
 };
 
-/// The words of `text`, lower-cased: runs of ASCII letters and digits, and of other characters
-/// (a word of a language written without spaces stays one run).
-std::vector<std::string> words_of(std::string_view text) {
-    std::vector<std::string> words;
-    std::string word;
-    const auto flush = [&] {
-        if (!word.empty()) {
-            words.push_back(std::move(word));
-            word.clear();
-        }
-    };
+/// Calls `visit` with each word of `text`, lower-cased: runs of ASCII letters and digits, and of
+/// other characters (a word of a language written without spaces stays one run). `word` holds the
+/// word being read; a view of it is valid only during its call.
+template <typename Visit> void visit_words(std::string_view text, std::string &word, Visit visit) {
+    word.clear();
     for (const char c : text) {
         const auto byte = static_cast<unsigned char>(c);
         if (std::isalnum(byte) != 0 || byte >= 0x80) {
             word += static_cast<char>(std::tolower(byte));
-        } else {
-            flush();
+        } else if (!word.empty()) {
+            visit(std::string_view{word});
+            word.clear();
         }
     }
-    flush();
-    return words;
+    if (!word.empty()) {
+        visit(std::string_view{word});
+    }
 }
 
 /// Words too common to say why a memory was chosen.
@@ -221,16 +217,38 @@ bool is_common_word(std::string_view word) {
 }
 
 /// The prompt's words that the memory's summary or body says too, in the prompt's order, each once:
-/// what a receipt shows as the reason a memory was found.
+/// what a receipt shows as the reason a memory was found. The memory's words are only compared
+/// with the prompt's few: a memory can be long, and this runs for each injected memory before the
+/// agent has its reply.
 std::vector<std::string> shared_words(std::string_view prompt, const Memory &memory) {
-    const auto memory_words = words_of(memory.summary + "\n" + memory.body);
-    const std::unordered_set<std::string> known{memory_words.begin(), memory_words.end()};
+    constexpr std::size_t most_shown = 8;
+    std::vector<std::string> candidates;
+    std::string word;
+    visit_words(prompt, word, [&](std::string_view candidate) {
+        if (candidate.size() >= 3 && !is_common_word(candidate) &&
+            std::find(candidates.begin(), candidates.end(), candidate) == candidates.end()) {
+            candidates.emplace_back(candidate);
+        }
+    });
+    std::vector<bool> said(candidates.size(), false);
+    std::size_t unsaid = candidates.size();
+    for (const std::string_view text : {std::string_view{memory.summary}, std::string_view{memory.body}}) {
+        visit_words(text, word, [&](std::string_view memory_word) {
+            if (unsaid == 0 || memory_word.size() < 3) {
+                return;
+            }
+            for (std::size_t candidate = 0; candidate < candidates.size(); ++candidate) {
+                if (!said[candidate] && candidates[candidate] == memory_word) {
+                    said[candidate] = true;
+                    --unsaid;
+                }
+            }
+        });
+    }
     std::vector<std::string> shared;
-    for (auto &word : words_of(prompt)) {
-        constexpr std::size_t most_shown = 8;
-        if (word.size() >= 3 && !is_common_word(word) && known.contains(word) &&
-            std::find(shared.begin(), shared.end(), word) == shared.end() && shared.size() < most_shown) {
-            shared.push_back(std::move(word));
+    for (std::size_t candidate = 0; candidate < candidates.size() && shared.size() < most_shown; ++candidate) {
+        if (said[candidate]) {
+            shared.push_back(std::move(candidates[candidate]));
         }
     }
     return shared;

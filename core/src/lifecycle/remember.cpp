@@ -781,15 +781,14 @@ std::optional<Rememberer::Duplicate> Rememberer::find_superseded(const Scope &sc
     };
     // "Actuator moved to port 9091." for "The API listens on port 8080, and the actuator endpoints
     // are on port 8081.": a newer value of one thing a memory says among others, changed there.
-    const auto renumbered_in_part = [&]() {
-        auto in_part = best_of(
-            both_scopes,
-            [&](const Scope &candidate_scope) { return find_renumbered_in_part(*store_, candidate_scope, statement); },
-            0.0);
-        if (in_part) {
-            in_part->in_part_only = true;
+    const auto renumbered_in_part = [&]() -> std::optional<Duplicate> {
+        const auto in_part = find_renumbered_in_part(*store_, both_scopes, statement);
+        if (!in_part) {
+            return std::nullopt;
         }
-        return in_part;
+        Duplicate found{in_part->memory.key, in_part->memory.id, in_part->memory.similarity, in_part->scope};
+        found.in_part_only = true;
+        return found;
     };
     if (!correction) {
         if (auto replacing = best_of(both_scopes, replaced, 0.0)) {

@@ -136,7 +136,7 @@ void read_written_terms(std::string_view text, Tokenizer &tokenizer, TokenList &
 
 LexiconTables built_in_lexicon() noexcept {
     return {{compiled_lexicon::text, sizeof compiled_lexicon::text - 1}, compiled_lexicon::groups,
-            compiled_lexicon::members, compiled_lexicon::narrower};
+            compiled_lexicon::members, compiled_lexicon::narrower, compiled_lexicon::members_by_key};
 }
 
 Lexicon::Lexicon(std::string_view text, std::string_view source, const LexiconWeights &weights,
@@ -213,33 +213,41 @@ void Lexicon::expand(std::string_view text, const std::vector<std::string_view> 
         }
         return with_stop_words_terms;
     };
+    // The members a query term may be: those keyed as one of them, in member order, which is group
+    // order. A group is triggered by the first of them found in the query.
+    std::sort(query_keys.begin(), query_keys.end());
+    query_keys.erase(std::unique(query_keys.begin(), query_keys.end()), query_keys.end());
+    std::vector<std::uint32_t> candidates;
+    for (const auto &key : query_keys) {
+        const auto keyed = tables_.members_keyed(key);
+        candidates.insert(candidates.end(), keyed.begin(), keyed.end());
+    }
+    std::sort(candidates.begin(), candidates.end());
     struct Triggered {
         const LexiconGroup *group;
         std::uint64_t sources; ///< the query's terms the member that triggered it is
     };
     std::vector<Triggered> triggered;
-    for (const LexiconGroup &group : tables_.groups) {
-        for (const LexiconMember &member : tables_.members_of(group)) {
-            if (std::find(query_keys.begin(), query_keys.end(), tables_.text_of(member.key)) == query_keys.end()) {
-                continue; // no query term starts as this member does: it cannot be one of them
+    for (const std::uint32_t candidate : candidates) {
+        const LexiconGroup &group = tables_.groups[tables_.group_of_member(candidate)];
+        if (!triggered.empty() && triggered.back().group == &group) {
+            continue; // found already by an earlier member
+        }
+        const auto member_text = tables_.text_of(tables_.members[candidate].text);
+        const auto terms = terms_of(member_text, tokenizer);
+        std::optional<std::uint64_t> found;
+        if (!cut_to_one_word(member_text, terms, tokenizer)) {
+            found = occurs(query, places, terms, gap);
+        } else if (!text.empty()) {
+            // Its positions are among the query's stop words too: not the query's terms.
+            const auto &written = written_with_stop_words();
+            if (occurs(written, with_stop_words_places, terms_of(member_text, tokenizer, StopWordHandling::keep),
+                       gap)) {
+                found = 0;
             }
-            const auto member_text = tables_.text_of(member.text);
-            const auto terms = terms_of(member_text, tokenizer);
-            std::optional<std::uint64_t> found;
-            if (!cut_to_one_word(member_text, terms, tokenizer)) {
-                found = occurs(query, places, terms, gap);
-            } else if (!text.empty()) {
-                // Its positions are among the query's stop words too: not the query's terms.
-                const auto &written = written_with_stop_words();
-                if (occurs(written, with_stop_words_places, terms_of(member_text, tokenizer, StopWordHandling::keep),
-                           gap)) {
-                    found = 0;
-                }
-            }
-            if (found) {
-                triggered.push_back({&group, *found});
-                break;
-            }
+        }
+        if (found) {
+            triggered.push_back({&group, *found});
         }
     }
     for (const auto &[group, sources] : triggered) {

@@ -2,6 +2,7 @@
 #include "lexicon_tables.hpp"
 
 #include <algorithm>
+#include <numeric>
 #include <unordered_map>
 
 namespace starling::bm25 {
@@ -36,6 +37,29 @@ bool is_id(std::string_view id) noexcept {
 }
 
 } // namespace
+
+std::span<const std::uint32_t> LexiconTables::members_keyed(std::string_view key) const noexcept {
+    struct ByKey {
+        const LexiconTables *tables;
+        bool operator()(std::uint32_t member, std::string_view key) const noexcept {
+            return tables->text_of(tables->members[member].key) < key;
+        }
+        bool operator()(std::string_view key, std::uint32_t member) const noexcept {
+            return key < tables->text_of(tables->members[member].key);
+        }
+    };
+    const auto [first, last] = std::equal_range(members_by_key.begin(), members_by_key.end(), key, ByKey{this});
+    return {first, last};
+}
+
+std::uint32_t LexiconTables::group_of_member(std::uint32_t member) const noexcept {
+    // Groups hold their members in one run each, in group order.
+    const auto after = std::upper_bound(groups.begin(), groups.end(), member,
+                                        [](std::uint32_t index, const LexiconGroup &group) {
+                                            return index < group.members.start;
+                                        });
+    return static_cast<std::uint32_t>(after - groups.begin()) - 1U;
+}
 
 std::string member_key(std::string_view word) {
     constexpr std::size_t key_bytes = 2;
@@ -175,6 +199,13 @@ ReadLexicon read_lexicon(std::string_view text, std::string_view source) {
             read.members_.push_back({member_text, append_text(member_key(member))});
         }
     }
+    read.members_by_key_.resize(read.members_.size());
+    std::iota(read.members_by_key_.begin(), read.members_by_key_.end(), 0U);
+    const LexiconTables tables = read.tables();
+    std::stable_sort(read.members_by_key_.begin(), read.members_by_key_.end(),
+                     [&](std::uint32_t left, std::uint32_t right) {
+                         return tables.text_of(tables.members[left].key) < tables.text_of(tables.members[right].key);
+                     });
     return read;
 }
 

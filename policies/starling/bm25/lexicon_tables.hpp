@@ -69,6 +69,9 @@ struct LexiconTables {
     std::span<const LexiconGroup> groups;
     std::span<const LexiconMember> members;
     std::span<const std::uint32_t> narrower;
+    /// Every member's index in members, ordered by its key's bytes and then by index: the members a
+    /// query term may be are found by its key, not by a look at all of them.
+    std::span<const std::uint32_t> members_by_key;
 
     [[nodiscard]] std::string_view text_of(LexiconRange range) const noexcept {
         return text.substr(range.start, range.size);
@@ -79,12 +82,18 @@ struct LexiconTables {
     [[nodiscard]] std::span<const std::uint32_t> narrower_of(const LexiconGroup &group) const noexcept {
         return narrower.subspan(group.narrower.start, group.narrower.size);
     }
+    /// The members whose key is `key`, as indexes in members, in ascending order.
+    [[nodiscard]] std::span<const std::uint32_t> members_keyed(std::string_view key) const noexcept;
+    /// The index of the group `member` (an index in members) belongs to.
+    [[nodiscard]] std::uint32_t group_of_member(std::uint32_t member) const noexcept;
 };
 
 /// A lexicon read from text, holding its tables.
 class ReadLexicon {
 public:
-    [[nodiscard]] LexiconTables tables() const noexcept { return {text_, groups_, members_, narrower_}; }
+    [[nodiscard]] LexiconTables tables() const noexcept {
+        return {text_, groups_, members_, narrower_, members_by_key_};
+    }
 
 private:
     friend ReadLexicon read_lexicon(std::string_view text, std::string_view source);
@@ -93,6 +102,7 @@ private:
     std::vector<LexiconGroup> groups_;
     std::vector<LexiconMember> members_;
     std::vector<std::uint32_t> narrower_;
+    std::vector<std::uint32_t> members_by_key_;
 };
 
 /// Reads `text` (the format of lexicon/software.txt). Throws LexiconError naming `source` and the

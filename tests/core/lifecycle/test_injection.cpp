@@ -430,6 +430,24 @@ TEST_CASE("each memory injected says why it was chosen: the prompt's words it sh
     CHECK(at_start.memories[0].reason == "standing memory: of type feedback");
 }
 
+TEST_CASE("a memory's reason names the prompt's words it says, in the prompt's order, each once, at most eight",
+          "[lifecycle][injection][receipts]") {
+    InjectionFixture fixture;
+    // Words of the summary and of the body count alike, in any case; words of two letters and common
+    // ones ("the", "with") say nothing about why.
+    const auto memory = fixture.add(core::Scope::user(), core::Tier::long_term, "Alpha bravo charlie delta",
+                                    "echo foxtrot golf hotel india juliet with the ok\n");
+    core::InjectionSettings settings;
+    settings.min_relevance = 1.0;
+    const auto told = core::prompt_injection(
+        fixture.store, fixture.scorer,
+        "JULIET india, ok the with; zulu alpha juliet charlie echo foxtrot golf hotel bravo delta", {}, {}, settings);
+    REQUIRE(told.memories.size() == 1);
+    CHECK(told.memories[0].key == memory);
+    CHECK_THAT(told.memories[0].reason,
+               Catch::EndsWith("; matched: juliet india alpha charlie echo foxtrot golf hotel"));
+}
+
 TEST_CASE("what qualified but did not fit the budget is named as left out", "[lifecycle][injection][receipts]") {
     InjectionFixture fixture;
     for (int index = 0; index < 6; ++index) {

@@ -610,6 +610,38 @@ TEST_CASE("a correction of one of the numbers a memory says supersedes nothing: 
     CHECK(moved.kept_apart.empty());
 }
 
+TEST_CASE("a newer number for one thing that a memory of each scope says changes neither: it is not said which",
+          "[lifecycle][remember][corrections]") {
+    const std::string billing =
+        "remember: this project's billing API listens on port 8080, and its health checks are on port 8081";
+    const std::string moved = "remember: health checks moved to port 9001";
+    {
+        // One memory says it, in the project: changed there.
+        RememberFixture fixture;
+        const auto project = fixture.rememberer.remember(fixture.request(billing, "app"));
+        REQUIRE(project.key.rfind("memory/projects/app/", 0) == 0);
+        fixture.clock.advance(std::chrono::hours{2});
+        const auto changed = fixture.rememberer.remember(fixture.request(moved, "app"));
+        CHECK(changed.action == RememberOutcome::Action::updated);
+        CHECK_THAT(fixture.store.read(changed.key).summary, Catch::Contains("port 9001") && !Catch::Contains("8081"));
+    }
+    // The user's own memory says it too: either could be meant, so both stay as they are and the
+    // statement is a memory of its own.
+    RememberFixture fixture;
+    const auto mine = fixture.rememberer.remember(
+        fixture.request("remember: my docs preview runs on my laptop, and its health checks are on port 8081"));
+    REQUIRE(mine.key.rfind("memory/user/", 0) == 0);
+    const auto project = fixture.rememberer.remember(fixture.request(billing, "app"));
+    REQUIRE(project.key.rfind("memory/projects/app/", 0) == 0);
+    fixture.clock.advance(std::chrono::hours{2});
+    const auto unsure = fixture.rememberer.remember(fixture.request(moved, "app"));
+    CHECK(unsure.action == RememberOutcome::Action::created);
+    CHECK_THAT(fixture.store.read(mine.key).summary, Catch::Contains("port 8081"));
+    CHECK_THAT(fixture.store.read(project.key).summary, Catch::Contains("port 8081"));
+    CHECK(fixture.store.read(mine.key).superseded_by.empty());
+    CHECK(fixture.store.read(project.key).superseded_by.empty());
+}
+
 TEST_CASE("a correction whose closest memory says much more than it corrects supersedes nothing: both are kept",
           "[lifecycle][remember][corrections]") {
     RememberFixture fixture;

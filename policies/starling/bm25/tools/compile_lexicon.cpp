@@ -95,13 +95,18 @@ std::string tables_header(const LexiconTables &tables, std::string_view source_n
         out << "    {" << braced(member.text) << ", " << braced(member.key) << "},\n";
     }
     out << "}};\n\n";
-    out << "inline constexpr std::array<std::uint32_t, " << tables.narrower.size() << "> narrower{{";
-    const char *separator = "";
-    for (const std::uint32_t group : tables.narrower) {
-        out << separator << group;
-        separator = ", ";
-    }
-    out << "}};\n\n} // namespace starling::bm25::compiled_lexicon\n";
+    const auto indexes = [&](std::string_view name, std::span<const std::uint32_t> values) {
+        out << "inline constexpr std::array<std::uint32_t, " << values.size() << "> " << name << "{{";
+        const char *separator = "";
+        for (const std::uint32_t value : values) {
+            out << separator << value;
+            separator = ", ";
+        }
+        out << "}};\n\n";
+    };
+    indexes("narrower", tables.narrower);
+    indexes("members_by_key", tables.members_by_key);
+    out << "} // namespace starling::bm25::compiled_lexicon\n";
     return out.str();
 }
 

@@ -291,6 +291,44 @@ TEST_CASE("every member of the built-in lexicon is found by the start of its fir
     }
 }
 
+TEST_CASE("a lexicon's members are found by their key, each in its group", "[bm25][lexicon]") {
+    // expand() looks only at the members keyed as a query term; a member missing from the key's
+    // list would never be found, one listed twice or out of order would change which member of a
+    // group is found first.
+    const Lexicon read{starling::bm25::built_in_lexicon_text, "lexicon/software.txt", LexiconWeights{}};
+    const auto tables = read.tables();
+    REQUIRE(tables.members_by_key.size() == tables.members.size());
+    std::vector<std::uint32_t> seen(tables.members_by_key.begin(), tables.members_by_key.end());
+    std::sort(seen.begin(), seen.end());
+    for (std::uint32_t member = 0; member < seen.size(); ++member) {
+        REQUIRE(seen[member] == member);
+    }
+    for (std::uint32_t group = 0; group < tables.groups.size(); ++group) {
+        const auto &members = tables.groups[group].members;
+        for (std::uint32_t member = members.start; member < members.start + members.size; ++member) {
+            CHECK(tables.group_of_member(member) == group);
+        }
+    }
+    std::size_t listed = 0;
+    for (const LexiconMember &member : tables.members) {
+        const auto key = tables.text_of(member.key);
+        INFO("key '" << key << "'");
+        const auto keyed = tables.members_keyed(key);
+        REQUIRE_FALSE(keyed.empty());
+        CHECK(std::is_sorted(keyed.begin(), keyed.end()));
+        for (const std::uint32_t found : keyed) {
+            CHECK(tables.text_of(tables.members[found].key) == key);
+        }
+        const auto all_with_key = std::count_if(tables.members.begin(), tables.members.end(),
+                                                [&](const LexiconMember &other) { return tables.text_of(other.key) == key; });
+        CHECK(static_cast<std::ptrdiff_t>(keyed.size()) == all_with_key);
+        listed += keyed.size();
+    }
+    CHECK(listed > tables.members.size()); // keys are shared: the lists are more than one member each
+    CHECK(tables.members_keyed("").empty());
+    CHECK(tables.members_keyed("\xff\xff").empty());
+}
+
 TEST_CASE("the compiled built-in lexicon holds what its text reads as, and expands every query alike",
           "[bm25][lexicon]") {
     // The hooks use the tables the build compiled (built_in_lexicon()); reading the text is the
@@ -302,6 +340,7 @@ TEST_CASE("the compiled built-in lexicon holds what its text reads as, and expan
     CHECK(std::ranges::equal(compiled.tables().groups, read.tables().groups));
     CHECK(std::ranges::equal(compiled.tables().members, read.tables().members));
     CHECK(std::ranges::equal(compiled.tables().narrower, read.tables().narrower));
+    CHECK(std::ranges::equal(compiled.tables().members_by_key, read.tables().members_by_key));
 
     // Every member alone, amid other words, and beside another group's member; and prompts.
     std::vector<std::string> members;

@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <limits>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -64,12 +65,19 @@ struct ReplacementFrames {
 [[nodiscard]] std::optional<ClosestMemory> find_renumbered(MemoryStore &store, const Scope &scope,
                                                            std::string_view statement);
 
-/// The memory of `scope` one number of which `statement` changes in one clause, saying nothing
+/// A memory found in one of several scopes, and the scope it is kept in.
+struct ScopedMemory {
+    ClosestMemory memory;
+    Scope scope;
+};
+
+/// The memory of `scopes` one number of which `statement` changes in one clause, saying nothing
 /// else (corrected_value, ClauseSubject::said_alone: "Actuator moved to port 9091." in "The API
 /// listens on port 8080, and the actuator endpoints are on port 8081."), of those not superseded;
-/// nothing when none or more than one has such a number, as it is then not said which.
-[[nodiscard]] std::optional<ClosestMemory> find_renumbered_in_part(MemoryStore &store, const Scope &scope,
-                                                                   std::string_view statement);
+/// nothing when none or more than one has such a number, in one scope or across them, as it is
+/// then not said which.
+[[nodiscard]] std::optional<ScopedMemory> find_renumbered_in_part(MemoryStore &store, std::span<const Scope> scopes,
+                                                                  std::string_view statement);
 
 /// Sets each message's closest_similarity: the similarity of the memory it restates most closely
 /// among the scopes it could be stored in (the user's, and its project's when it names one), as
