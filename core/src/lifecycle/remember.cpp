@@ -378,6 +378,11 @@ RememberOutcome Rememberer::apply(const RememberRequest &request, const std::str
         if (!value && found) {
             value = corrected_named_value(found->summary, decision.summary, retired);
         }
+        // Else the one number it changes in a memory of one clause that says other numbers too
+        // ("… is pg-staging-3 on port 5433." for "… is pg-staging-4 now").
+        if (!value && found) {
+            value = corrected_number(found->summary, decision.summary);
+        }
         if (value) {
             if (auto key = correct_in_place(*superseded, *value, request, text)) {
                 outcome.action = RememberOutcome::Action::updated;

@@ -517,6 +517,51 @@ std::optional<CorrectedValue> corrected_value(std::string_view older, std::strin
     return corrected;
 }
 
+std::optional<CorrectedValue> corrected_number(std::string_view older, std::string_view newer) {
+    if (words_by_clause(older).size() != 1) {
+        return std::nullopt;
+    }
+    const auto old_written = written_words(older);
+    const auto old_words = words_of(old_written);
+    const auto new_written = written_words(newer);
+    const auto new_words = words_of(new_written);
+    const auto numbers = own_numbers(old_words, new_words);
+    if (numbers.newer.size() != 1 || numbers.older.size() < 2) {
+        return std::nullopt;
+    }
+    const std::string &given = numbers.newer.front();
+    const auto index_of = [](const std::vector<std::string> &words, const std::string &word) {
+        return static_cast<std::size_t>(std::find(words.begin(), words.end(), word) - words.begin());
+    };
+    const std::size_t given_at = index_of(new_words, given);
+    const auto word_before = [](const std::vector<std::string> &words, std::size_t at) {
+        return at > 0 && !has_digit(words[at - 1]) ? words[at - 1] : std::string{};
+    };
+    std::optional<std::size_t> changed_at;
+    for (const auto &number : numbers.older) {
+        if (without_digits(number) != without_digits(given)) {
+            continue;
+        }
+        const std::size_t at = index_of(old_words, number);
+        const auto name = name_around(number);
+        const bool same_name = !name.empty() ? name == name_around(given)
+                                             : !word_before(old_words, at).empty() &&
+                                                   word_before(old_words, at) == word_before(new_words, given_at);
+        if (!same_name) {
+            continue;
+        }
+        if (changed_at) {
+            return std::nullopt; // two numbers it could change: which one, it does not say
+        }
+        changed_at = at;
+    }
+    if (!changed_at || places_of(old_words, {old_words[*changed_at]}).size() != 1) {
+        return std::nullopt;
+    }
+    return CorrectedValue{std::string{written(older, old_written, {*changed_at, *changed_at})},
+                          std::string{written(newer, new_written, {given_at, given_at})}};
+}
+
 namespace {
 
 /// A word's form: a run of letters is "a", a run of digits "9", each joint as written

@@ -642,6 +642,27 @@ TEST_CASE("a newer number for one thing that a memory of each scope says changes
     CHECK(fixture.store.read(project.key).superseded_by.empty());
 }
 
+TEST_CASE("a correction of one number in a memory of one clause that says another changes it there",
+          "[lifecycle][remember][corrections]") {
+    // Until 2026-12-03 both were kept ("changes only part of …"), and pg-staging-3 still reached the
+    // agent beside pg-staging-4.
+    RememberFixture fixture;
+    const auto staging = fixture.rememberer.remember(
+        fixture.request("remember: this project's staging database is pg-staging-3 on port 5433", "app"));
+    REQUIRE(staging.action == RememberOutcome::Action::created);
+    fixture.clock.advance(std::chrono::hours{2});
+    const auto correction =
+        remember_correction(fixture, "Actually, the staging database is pg-staging-4 now.", "app");
+    CHECK(correction.action == RememberOutcome::Action::updated);
+    CHECK(correction.key == staging.key);
+    REQUIRE(correction.corrected);
+    CHECK(correction.corrected->older == "pg-staging-3");
+    CHECK(correction.corrected->newer == "pg-staging-4");
+    const auto now = fixture.store.read(staging.key);
+    CHECK_THAT(now.summary, Catch::Contains("pg-staging-4 on port 5433") && !Catch::Contains("pg-staging-3"));
+    CHECK(now.superseded_by.empty());
+}
+
 TEST_CASE("a correction whose closest memory says much more than it corrects supersedes nothing: both are kept",
           "[lifecycle][remember][corrections]") {
     RememberFixture fixture;

@@ -237,6 +237,40 @@ TEST_CASE("corrected value: none for one clause, a value written twice, two clau
     CHECK_FALSE(corrected_value("", "The staging cluster is stg-eu-2."));
 }
 
+TEST_CASE("corrected number: the one number a statement changes in a memory of one clause that says others too",
+          "[lifecycle][corrections]") {
+    using starling::core::corrected_number;
+    using starling::core::CorrectedValue;
+    // A name with its number inside, said in any words; the port stays.
+    CHECK(corrected_number("Our staging database is pg-staging-3 on port 5433.",
+                           "Actually, the staging database is pg-staging-4 now.") ==
+          CorrectedValue{"pg-staging-3", "pg-staging-4"});
+    // A bare number, given the same name by the word before it in both; the timeout stays.
+    CHECK(corrected_number("The API listens on port 8080 with a timeout of 30 s.",
+                           "Actually the API listens on port 9090.") == CorrectedValue{"8080", "9090"});
+    CHECK(corrected_number("Der Build-Server heißt ci-runner-2 mit 16 GB RAM.", "Der Build-Server heißt jetzt ci-runner-7.") ==
+          CorrectedValue{"ci-runner-2", "ci-runner-7"});
+    CHECK(corrected_number("测试数据库是 db-test-1 的 5432 端口", "测试数据库现在是 db-test-3") ==
+          CorrectedValue{"db-test-1", "db-test-3"});
+}
+
+TEST_CASE("corrected number: none for clauses, a statement of two numbers, a memory of one, or a number not named alike",
+          "[lifecycle][corrections]") {
+    using starling::core::corrected_number;
+    // Clauses are corrected_value's to compare.
+    CHECK_FALSE(corrected_number("Payments run on port 8081; the ledger runs on port 8082.", "The ledger runs on port 9082."));
+    // Both numbers said again: it replaces the memory whole.
+    CHECK_FALSE(corrected_number("Our staging database is pg-staging-3 on port 5433.",
+                                 "The staging database is pg-staging-4 on port 6543."));
+    // One number in the memory: replaced whole as well.
+    CHECK_FALSE(corrected_number("The staging database is db-staging-1.", "No, the staging database is db-staging-2."));
+    // Two numbers named alike: which one, it does not say.
+    CHECK_FALSE(corrected_number("The API uses port 8080 behind port 443 of the proxy.", "The API uses port 9090 now."));
+    // A number named otherwise, or of another shape.
+    CHECK_FALSE(corrected_number("The API listens on port 8080 with a timeout of 30 s.", "Actually the timeout is 60 s."));
+    CHECK_FALSE(corrected_number("Our staging database is pg-staging-3 on port 5433.", "The staging database is now 5434."));
+}
+
 TEST_CASE("corrected named value: the value a correction names as no longer so, and the one word of its form "
           "said instead",
           "[lifecycle][corrections]") {

@@ -57,6 +57,10 @@ TEST_CASE("file names follow collie: date, first meaningful word, numbered on co
     CHECK(memory_file_keyword("以后im 提交信息都用英文写").empty());
     CHECK(memory_file_keyword("以后im 提交用 English").empty() == false);
     CHECK(memory_file_keyword("the a an").empty());
+    // German's articles and pronouns name nothing either.
+    CHECK(memory_file_keyword("Ich bevorzuge Tabs statt Leerzeichen in Makefiles.") == "bevorzuge");
+    CHECK(memory_file_keyword("Wir deployen nach Frankfurt") == "deployen");
+    CHECK(memory_file_keyword("Die Integrationstests laufen in GitLab CI") == "integrationstests");
     CHECK(memory_file_keyword("I'm the tech lead of the payments team") == "tech");
     CHECK(memory_file_keyword("From now on, my commits are signed") == "commits");
     CHECK(memory_file_keyword("").empty());

@@ -4,7 +4,7 @@
 #include <starling/core/io/time_format.hpp>
 
 #include <algorithm>
-#include <array>
+#include <iterator>
 
 namespace starling::core {
 namespace {
@@ -12,14 +12,18 @@ namespace {
 constexpr std::size_t max_keyword_length = 20;
 
 // Words that say nothing about what a memory is about; the first word that is not one names the file.
-// Pronouns and their contractions (apostrophes dropped) included: "I'm the tech lead" named `_im.md`.
-constexpr std::array<std::string_view, 36> stop_words = {
-    "a",    "an",   "the", "and", "or",  "but", "is",  "are",  "be",  "to",  "of",   "in",
-    "on",   "for",  "with", "at", "it",  "use", "this", "that", "i",   "im",  "ive",  "id",
-    "ill",  "me",   "my",  "we",  "were", "our", "you", "your", "youre", "its", "from", "now"};
+// Pronouns and their contractions (apostrophes dropped) included: "I'm the tech lead" named `_im.md`;
+// and German's articles, pronouns and auxiliaries: "Ich bevorzuge Tabs …" named `_ich.md`.
+constexpr std::string_view stop_words[] = {
+    "a",    "an",   "the",   "and",  "or",    "but",   "is",    "are",   "be",    "to",   "of",   "in",
+    "on",   "for",  "with",  "at",   "it",    "use",   "this",  "that",  "i",     "im",   "ive",  "id",
+    "ill",  "me",   "my",    "we",   "were",  "our",   "you",   "your",  "youre", "its",  "from", "now",
+    "ich",  "wir",  "du",    "ihr",  "sie",   "er",    "es",    "man",   "der",   "die",  "das",  "den",
+    "dem",  "des",  "ein",   "eine", "einen", "einem", "und",   "oder",  "ist",   "sind", "mit",  "zu",
+    "auf",  "bei",  "unser", "unsere", "unseren", "unserem", "mein", "meine", "wird", "werden", "haben", "hat"};
 
 bool is_stop_word(std::string_view word) noexcept {
-    return std::find(stop_words.begin(), stop_words.end(), word) != stop_words.end();
+    return std::find(std::begin(stop_words), std::end(stop_words), word) != std::end(stop_words);
 }
 
 } // namespace

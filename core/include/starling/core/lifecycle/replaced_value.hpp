@@ -115,6 +115,16 @@ enum class ClauseSubject {
 [[nodiscard]] std::optional<CorrectedValue> corrected_value(std::string_view older, std::string_view newer,
                                                             ClauseSubject subject = ClauseSubject::by_value);
 
+/// The one number `newer` changes in `older`, a statement of one clause that says other numbers
+/// too, which replacing it whole would lose: "Our staging database is pg-staging-3 on port 5433."
+/// and "Actually, the staging database is pg-staging-4 now." change pg-staging-3 to pg-staging-4
+/// and keep port 5433. The number is the one of `older`'s own numbers (own_numbers) of the shape of
+/// the one `newer` says alone and given the same name: inside it ("pg-staging"), or by the word
+/// right before it in both ("port 8080" → "port 9090"). Nothing when `older` has clauses that
+/// corrected_value compares, when `newer` says more than one number of its own or `older` no other,
+/// when not exactly one is so named, or when `older` writes it more than once.
+[[nodiscard]] std::optional<CorrectedValue> corrected_number(std::string_view older, std::string_view newer);
+
 /// The value a correction that names what is no longer so (`retired`, the terms the decision
 /// policy found after "not", "statt", "不是" …) changes in one clause of `older`: the one retired
 /// term `older` writes exactly once, and in its place the one word of `newer` of the same form —
