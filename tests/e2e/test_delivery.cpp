@@ -300,6 +300,20 @@ TEST_CASE("prompts that name a memory's subject in other words get it — prompt
     }
 }
 
+TEST_CASE("on call, written apart, hyphenated or in German, finds where the on-call rotation is kept",
+          "[e2e][delivery][injection]") {
+    const ScratchHome home{"delivery-on-call"};
+    for (const auto &text : kFirstDay) {
+        remember(home, text);
+    }
+    remember(home, "The on-call rotation lives in PagerDuty; escalate after 15 minutes.");
+    for (const std::string prompt :
+         {"who is on call this week?", "page the on-call engineer", "wer hat gerade Rufbereitschaft?"}) {
+        INFO(prompt);
+        CHECK_THAT(inject_prompt(home, prompt), Catch::Contains("rotation lives in PagerDuty"));
+    }
+}
+
 TEST_CASE("a memory stored just after another is not found by a word only the other says", "[e2e][delivery][links]") {
     const ScratchHome home{"delivery-links"};
     for (const auto &text : kFirstDay) {

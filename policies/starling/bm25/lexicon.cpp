@@ -42,6 +42,16 @@ bool is_phrase_of_words(const std::vector<std::string> &phrase) {
     });
 }
 
+/// Whether `text` starts with the word `folded_word` (in any case) and goes on after a space.
+bool starts_with_word(std::string_view text, std::string_view folded_word) noexcept {
+    if (text.size() <= folded_word.size() || text[folded_word.size()] != ' ') {
+        return false;
+    }
+    return std::equal(folded_word.begin(), folded_word.end(), text.begin(), [](char folded, char written) {
+        return folded == (written >= 'A' && written <= 'Z' ? static_cast<char>(written - 'A' + 'a') : written);
+    });
+}
+
 /// The bit of `position` in a mask of a query's terms; none past the 64th.
 std::uint64_t position_bit(std::size_t position) noexcept {
     return position < 64 ? std::uint64_t{1} << position : 0;
@@ -222,7 +232,22 @@ void Lexicon::expand(std::string_view text, const std::vector<std::string_view> 
         const auto keyed = tables_.members_keyed(key);
         candidates.insert(candidates.end(), keyed.begin(), keyed.end());
     }
+    // A member may start with a stop word, which the query's terms lack ("on call"): it is looked
+    // for under each stop word the query was written with that is the member's first word.
+    if (!text.empty()) {
+        for (const auto written : written_with_stop_words()) {
+            if (!tokenizer.is_stop_word(written)) {
+                continue;
+            }
+            for (const std::uint32_t member : tables_.members_keyed(member_key(written))) {
+                if (starts_with_word(tables_.text_of(tables_.members[member].text), written)) {
+                    candidates.push_back(member);
+                }
+            }
+        }
+    }
     std::sort(candidates.begin(), candidates.end());
+    candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
     struct Triggered {
         const LexiconGroup *group;
         std::uint64_t sources; ///< the query's terms the member that triggered it is

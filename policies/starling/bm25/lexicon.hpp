@@ -12,7 +12,8 @@
 // plugin holds the tables it makes, which a lexicon only views. Making all 1,500 members terms up
 // front (tokenising and stemming each) cost 0.8 ms, so the lexicon makes terms only of those a
 // query may name: a member is looked at only when the start of its first word (member_key) is the
-// start of one of the query's terms, which a stem keeps, and the tables list the members by key
+// start of one of the query's terms, which a stem keeps, or the member's first word is a stop word
+// the query was written with ("on call"); the tables list the members by key
 // (LexiconTables::members_by_key), so that a query finds them without looking at the others.
 //
 // A phrase is found where its terms are consecutive, and also where a few words stand between them
